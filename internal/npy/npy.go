@@ -1,0 +1,116 @@
+// Package npy reads and writes dense float64 matrices in NumPy's .npy
+// format (version 1.0, little-endian '<f8', C order), so kernels computed
+// by Arbor load with numpy.load and vice versa.
+package npy
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+var magic = []byte("\x93NUMPY")
+
+// ErrFormat reports a file that is not a supported .npy matrix.
+var ErrFormat = errors.New("npy: unsupported format")
+
+// Write writes m as a 2-d float64 array.
+func Write(w io.Writer, m mat.Matrix) error {
+	r, c := m.Dims()
+	header := fmt.Sprintf("{'descr': '<f8', 'fortran_order': False, 'shape': (%d, %d), }", r, c)
+	// Pad so that magic(6)+version(2)+len(2)+header+'\n' is a multiple of 64.
+	total := 10 + len(header) + 1
+	pad := (64 - total%64) % 64
+	header += strings.Repeat(" ", pad) + "\n"
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.Write(magic)
+	bw.Write([]byte{1, 0})
+	var hl [2]byte
+	binary.LittleEndian.PutUint16(hl[:], uint16(len(header)))
+	bw.Write(hl[:])
+	bw.WriteString(header)
+	var buf [8]byte
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(m.At(i, j)))
+			if _, err := bw.Write(buf[:]); err != nil {
+				return err
+			}
+		}
+	}
+	return bw.Flush()
+}
+
+var shapeRE = regexp.MustCompile(`'shape':\s*\((\d+),\s*(\d*)\s*\)`)
+
+// Read reads a 2-d (or 1-d, as a column) '<f8' C-order array.
+func Read(r io.Reader) (*mat.Dense, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	var pre [8]byte
+	if _, err := io.ReadFull(br, pre[:]); err != nil || string(pre[:6]) != string(magic) {
+		return nil, fmt.Errorf("%w: missing .npy magic", ErrFormat)
+	}
+	var hlen int
+	switch pre[6] {
+	case 1:
+		var b [2]byte
+		if _, err := io.ReadFull(br, b[:]); err != nil {
+			return nil, fmt.Errorf("%w: short header", ErrFormat)
+		}
+		hlen = int(binary.LittleEndian.Uint16(b[:]))
+	case 2, 3:
+		var b [4]byte
+		if _, err := io.ReadFull(br, b[:]); err != nil {
+			return nil, fmt.Errorf("%w: short header", ErrFormat)
+		}
+		hlen = int(binary.LittleEndian.Uint32(b[:]))
+	default:
+		return nil, fmt.Errorf("%w: version %d", ErrFormat, pre[6])
+	}
+	if hlen > 1<<20 {
+		return nil, fmt.Errorf("%w: header too long", ErrFormat)
+	}
+	h := make([]byte, hlen)
+	if _, err := io.ReadFull(br, h); err != nil {
+		return nil, fmt.Errorf("%w: short header", ErrFormat)
+	}
+	header := string(h)
+	if !strings.Contains(header, "'<f8'") {
+		return nil, fmt.Errorf("%w: dtype is not '<f8' (little-endian float64): %s", ErrFormat, strings.TrimSpace(header))
+	}
+	if strings.Contains(header, "True") {
+		return nil, fmt.Errorf("%w: Fortran order not supported", ErrFormat)
+	}
+	sm := shapeRE.FindStringSubmatch(header)
+	if sm == nil {
+		return nil, fmt.Errorf("%w: shape is not 1-d or 2-d: %s", ErrFormat, strings.TrimSpace(header))
+	}
+	rows, _ := strconv.Atoi(sm[1])
+	cols := 1
+	if sm[2] != "" {
+		cols, _ = strconv.Atoi(sm[2])
+	}
+	if rows == 0 || cols == 0 {
+		return nil, fmt.Errorf("%w: empty array", ErrFormat)
+	}
+	if rows*cols > 1<<31 {
+		return nil, fmt.Errorf("%w: array too large", ErrFormat)
+	}
+	data := make([]float64, rows*cols)
+	var buf [8]byte
+	for i := range data {
+		if _, err := io.ReadFull(br, buf[:]); err != nil {
+			return nil, fmt.Errorf("%w: truncated data (%d of %d values)", ErrFormat, i, len(data))
+		}
+		data[i] = math.Float64frombits(binary.LittleEndian.Uint64(buf[:]))
+	}
+	return mat.NewDense(rows, cols, data), nil
+}
