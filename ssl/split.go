@@ -1,0 +1,64 @@
+package ssl
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/arbor-ml/arbor/internal/nprand"
+)
+
+// ErrSplit reports a labelled set that cannot be drawn or used.
+var ErrSplit = errors.New("ssl: bad split")
+
+// PerClass draws the labelled rows for one seed exactly as the reference
+// pipeline does (shared/peers/peers.py per_class_split): with NumPy's legacy
+// RandomState(seed), for each class c in increasing order it takes
+// choice(rows of c, min(perClass, n_c − 1), replace=False), so every class
+// keeps at least one unlabelled row. The result is sorted. Rows whose label
+// is negative (unlabelled) are never drawn.
+func PerClass(y []int, perClass int, seed uint32) ([]int, error) {
+	if perClass < 1 {
+		return nil, fmt.Errorf("%w: labelled points per class must be ≥ 1, got %d", ErrSplit, perClass)
+	}
+	byClass := map[int][]int{}
+	for i, c := range y {
+		if c >= 0 {
+			byClass[c] = append(byClass[c], i)
+		}
+	}
+	if len(byClass) == 0 {
+		return nil, fmt.Errorf("%w: no labelled rows to draw from", ErrSplit)
+	}
+	classes := make([]int, 0, len(byClass))
+	for c := range byClass {
+		classes = append(classes, c)
+	}
+	sort.Ints(classes)
+	rng := nprand.New(seed)
+	var picks []int
+	for _, c := range classes {
+		rows := byClass[c]
+		m := min(perClass, len(rows)-1)
+		if m > 0 {
+			picks = append(picks, rng.Choice(rows, m)...)
+		}
+	}
+	sort.Ints(picks)
+	return picks, nil
+}
+
+// Complement returns the rows of 0..n-1 not in sorted set l.
+func Complement(n int, l []int) []int {
+	in := make([]bool, n)
+	for _, i := range l {
+		in[i] = true
+	}
+	u := make([]int, 0, n-len(l))
+	for i := 0; i < n; i++ {
+		if !in[i] {
+			u = append(u, i)
+		}
+	}
+	return u
+}
