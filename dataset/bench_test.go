@@ -1,0 +1,33 @@
+package dataset
+
+import (
+	"bytes"
+	"testing"
+)
+
+func BenchmarkReadCSV(b *testing.B) {
+	for _, name := range []string{"iris", "usps"} {
+		raw, err := openEmbedded(name + ".csv")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("set="+name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(raw)))
+			for b.Loop() {
+				if _, err := ReadCSV(bytes.NewReader(raw), name, CSVOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkEmbedded(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Embedded("usps"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

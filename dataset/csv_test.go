@@ -1,0 +1,199 @@
+package dataset
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestReadCSVBasic(t *testing.T) {
+	in := "\xef\xbb\xbf f1 , label ,f2\r\n1, 0 ,2\r\n 3.5,1, -4e1\r\n\r\n5,?,6\r\n7,,8\r\n"
+	d, err := ReadCSV(strings.NewReader(in), "t.csv", CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Len() != 4 || d.Dim() != 2 {
+		t.Fatalf("dims %d×%d, want 4×2", d.Len(), d.Dim())
+	}
+	if got := strings.Join(d.Features, ","); got != "f1,f2" {
+		t.Errorf("features %q", got)
+	}
+	if got := strings.Join(d.Classes, ","); got != "0,1" {
+		t.Errorf("classes %q", got)
+	}
+	wantY := []int{0, 1, Unlabeled, Unlabeled}
+	for i, y := range wantY {
+		if d.Y[i] != y {
+			t.Errorf("Y[%d] = %d, want %d", i, d.Y[i], y)
+		}
+	}
+	wantX := [][]float64{{1, 2}, {3.5, -40}, {5, 6}, {7, 8}}
+	for i, row := range wantX {
+		for j, v := range row {
+			if d.X.At(i, j) != v {
+				t.Errorf("X[%d,%d] = %v, want %v", i, j, d.X.At(i, j), v)
+			}
+		}
+	}
+	if d.Name != "t.csv" {
+		t.Errorf("name %q", d.Name)
+	}
+}
+
+func TestReadCSVClassOrder(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		classes string
+		y       []int
+	}{
+		// numeric: sorted by value, not lexically ("10" after "9"), canonical form
+		{"x,label\n1,10\n2,9\n3,-1\n4,9.0\n5,1e1\n", "-1,9,10", []int{2, 1, 0, 1, 2}},
+		// not all numeric: lexical
+		{"x,label\n1,b\n2,a\n3,10\n4,9\n", "10,9,a,b", []int{3, 2, 0, 1}},
+		{"x,label\n1,?\n2,\n", "", []int{Unlabeled, Unlabeled}},
+	} {
+		d, err := ReadCSV(strings.NewReader(tc.in), "t", CSVOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(d.Classes, ","); got != tc.classes {
+			t.Errorf("%q: classes %q, want %q", tc.in, got, tc.classes)
+		}
+		for i := range tc.y {
+			if d.Y[i] != tc.y[i] {
+				t.Errorf("%q: Y = %v, want %v", tc.in, d.Y, tc.y)
+				break
+			}
+		}
+	}
+}
+
+func TestReadCSVOptions(t *testing.T) {
+	in := "a,b,cls\n1,2,x\n3,4,y\n"
+	d, err := ReadCSV(strings.NewReader(in), "t", CSVOptions{Label: "cls"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Dim() != 2 || strings.Join(d.Classes, ",") != "x,y" || d.Y[1] != 1 {
+		t.Errorf("Label=cls: dim %d classes %v Y %v", d.Dim(), d.Classes, d.Y)
+	}
+	d, err = ReadCSV(strings.NewReader("a,label\n1,2\n3,4\n"), "t", CSVOptions{NoLabel: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Dim() != 2 || len(d.Classes) != 0 || len(d.Y) != 2 || d.Y[0] != Unlabeled || d.Y[1] != Unlabeled {
+		t.Errorf("NoLabel: dim %d classes %v Y %v", d.Dim(), d.Classes, d.Y)
+	}
+	if d.Features[1] != "label" || d.X.At(1, 1) != 4 {
+		t.Errorf("NoLabel: features %v", d.Features)
+	}
+	// Quoted cells, including a header name and a multi-line label.
+	d, err = ReadCSV(strings.NewReader("\"f 1\",label\n\"1\",\"a\nb\"\n2,c\n"), "t", CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Features[0] != "f 1" || d.Classes[0] != "a\nb" {
+		t.Errorf("quoted: %v %q", d.Features, d.Classes)
+	}
+}
+
+func TestReadCSVErrors(t *testing.T) {
+	for _, tc := range []struct {
+		what string
+		in   string
+		opt  CSVOptions
+		want error
+		msg  string // exact message
+	}{
+		{"empty file", "", CSVOptions{}, ErrEmpty, `bad.csv:1: empty input: no header row`},
+		{"blank lines only", "\n\n  \n", CSVOptions{}, ErrEmpty, `bad.csv:3: empty input: blank header row`},
+		{"header only", "f1,label\n", CSVOptions{}, ErrNoRows, `bad.csv:2: header only, no data rows`},
+		{"header only no newline", "f1,label", CSVOptions{}, ErrNoRows, `bad.csv:2: header only, no data rows`},
+		{"ragged short", "f1,f2,label\n1,2,0\n3,4\n", CSVOptions{}, ErrRagged, `bad.csv:3: column "label": ragged row: 2 fields, header has 3`},
+		{"ragged long", "f1,label\n1,0\n3,4,5\n", CSVOptions{}, ErrRagged, `bad.csv:3: ragged row: 3 fields, header has 2`},
+		{"not a number", "f1,x3,label\n1,2,0\n1,\"1,5\",0\n", CSVOptions{}, ErrNotNumber, `bad.csv:3: column "x3": not a number "1,5"`},
+		{"empty cell", "f1,x3,label\n1,2,0\n1, ,0\n", CSVOptions{}, ErrNotNumber, `bad.csv:3: column "x3": not a number: empty cell`},
+		{"NaN", "f1,f2,label\n1,2,0\n1,NaN,0\n", CSVOptions{}, ErrNonFinite, `bad.csv:3: column "f2": non-finite value "NaN"`},
+		{"Inf", "f1,f2,label\n1,2,0\n-inf,1,0\n", CSVOptions{}, ErrNonFinite, `bad.csv:3: column "f1": non-finite value "-inf"`},
+		{"overflow", "f1,f2,label\n1,2,0\n1,1e999,0\n", CSVOptions{}, ErrNonFinite, `bad.csv:3: column "f2": non-finite value: "1e999" overflows float64`},
+		{"duplicate header", "f1,f2, f1,label\n1,2,3,0\n", CSVOptions{}, ErrDuplicateColumn, `bad.csv:1: column "f1": duplicate column name: columns 1 and 3`},
+		{"no label column", "f1,f2\n1,2\n3,4\n", CSVOptions{}, ErrNoLabelColumn, `bad.csv:1: column "label": no such label column (header has "f1", "f2")`},
+		{"unknown label column", "f1,label\n1,2\n3,4\n", CSVOptions{Label: "y"}, ErrNoLabelColumn, `bad.csv:1: column "y": no such label column (header has "f1", "label")`},
+		{"single row", "f1,label\n\n1,0\n\n", CSVOptions{}, ErrTooFewRows, `bad.csv:3: too few rows: need at least 2: only one data row`},
+		{"label only", "label\n1\n2\n", CSVOptions{}, ErrNoFeatures, `bad.csv:1: no feature columns: the only column is the label column "label"`},
+		{"empty header name", "f1,,label\n1,2,0\n", CSVOptions{}, ErrSyntax, `bad.csv:1: syntax error: empty name for column 2 of the header`},
+		{"bad quote", "f1,label\n1,0\n\"2\"x,0\n", CSVOptions{}, ErrSyntax, `bad.csv:3: syntax error: extraneous or missing " in quoted-field (at byte 3 of the line)`},
+		// line numbers are physical lines: a quoted label spans lines 2-3
+		{"line after multiline", "f1,label\n1,\"a\nb\"\nz,0\n", CSVOptions{}, ErrNotNumber, `bad.csv:4: column "f1": not a number "z"`},
+		{"CRLF line", "f1,label\r\n1,0\r\n2,0\r\n3,0\r\nx,0\r\n", CSVOptions{}, ErrNotNumber, `bad.csv:5: column "f1": not a number "x"`},
+	} {
+		d, err := ReadCSV(strings.NewReader(tc.in), "bad.csv", tc.opt)
+		if err == nil {
+			t.Errorf("%s: no error, got %d rows", tc.what, d.Len())
+			continue
+		}
+		if !errors.Is(err, tc.want) {
+			t.Errorf("%s: error %v, want %v", tc.what, err, tc.want)
+		}
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.File != "bad.csv" {
+			t.Errorf("%s: %T is not a *ParseError for bad.csv", tc.what, err)
+		}
+		if err.Error() != tc.msg {
+			t.Errorf("%s:\n got %s\nwant %s", tc.what, err, tc.msg)
+		}
+	}
+}
+
+type errReader struct{}
+
+func (errReader) Read([]byte) (int, error) { return 0, errors.New("disk on fire") }
+
+func TestReadCSVReaderError(t *testing.T) {
+	_, err := ReadCSV(errReader{}, "r.csv", CSVOptions{})
+	if err == nil || !strings.Contains(err.Error(), "r.csv") || !strings.Contains(err.Error(), "disk on fire") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func FuzzReadCSV(f *testing.F) {
+	for _, s := range []string{
+		"f1,f2,label\n1,2,0\n3,4,1\n",
+		"\xef\xbb\xbff1,label\r\n1,?\r\n2,\r\n",
+		"f1,label\n\"1\",\"a\nb\"\n2,c\n",
+		"f1,f1\n1,2\n", "f1,label\n1,0\n", "", "label\n1\n2\n",
+		"a,b,label\n1,NaN,0\n1,2\n", "x,label\n1e999,0\n0x1p-2,1\n",
+	} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, in string, noLabel bool) {
+		d, err := ReadCSV(strings.NewReader(in), "fuzz.csv", CSVOptions{NoLabel: noLabel})
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %v is not a *ParseError", err)
+			}
+			if !strings.HasPrefix(err.Error(), "fuzz.csv:") {
+				t.Fatalf("message %q lacks file:line", err)
+			}
+			return
+		}
+		n, dim := d.X.Dims()
+		if n < 2 || dim < 1 || len(d.Y) != n || len(d.Features) != dim {
+			t.Fatalf("bad shape %d×%d, |Y|=%d, |Features|=%d", n, dim, len(d.Y), len(d.Features))
+		}
+		for _, y := range d.Y {
+			if y != Unlabeled && (y < 0 || y >= len(d.Classes)) {
+				t.Fatalf("label %d out of range (%d classes)", y, len(d.Classes))
+			}
+		}
+		for i := 0; i < n; i++ {
+			for j := 0; j < dim; j++ {
+				if v := d.X.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("non-finite X[%d,%d]", i, j)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,83 @@
+package dataset
+
+import (
+	"bytes"
+	"compress/gzip"
+	"embed"
+	"fmt"
+	"io"
+	"io/fs"
+	"slices"
+	"strings"
+)
+
+//go:embed data/*.csv.gz
+var embedded embed.FS
+
+// embeddedNames lists the sets in data/ (sorted), without the splits files.
+var embeddedNames = func() []string {
+	ents, err := fs.ReadDir(embedded, "data")
+	if err != nil {
+		panic(err) // the embedded directory is part of the binary
+	}
+	var names []string
+	for _, e := range ents {
+		n := strings.TrimSuffix(e.Name(), ".csv.gz")
+		if !strings.Contains(n, ".") {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names
+}()
+
+// EmbeddedNames returns the names of the embedded data sets, sorted:
+// aniso, blobs, gauss9, iris, no_structure, noisy_circles, noisy_moons,
+// two_moons, usps, varied, wine.
+func EmbeddedNames() []string { return slices.Clone(embeddedNames) }
+
+// openEmbedded returns the decompressed bytes of data/<file>.gz.
+func openEmbedded(file string) ([]byte, error) {
+	z, err := embedded.ReadFile("data/" + file + ".gz")
+	if err != nil {
+		return nil, err
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(z))
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(zr)
+}
+
+// Embedded returns a fresh copy of an embedded data set (see EmbeddedNames
+// and the package documentation for their origin). Every call parses the
+// compressed CSV anew, so callers may modify the result; usps (1500×241)
+// takes a few tens of milliseconds. An unknown name gives ErrUnknownName.
+func Embedded(name string) (*Dataset, error) {
+	if !slices.Contains(embeddedNames, name) {
+		return nil, fmt.Errorf("%w %q (have %s)", ErrUnknownName, name, strings.Join(embeddedNames, ", "))
+	}
+	b, err := openEmbedded(name + ".csv")
+	if err != nil {
+		return nil, fmt.Errorf("dataset: embedded %s: %w", name, err)
+	}
+	return ReadCSV(bytes.NewReader(b), name, CSVOptions{})
+}
+
+// EmbeddedSplits returns the official labelled/unlabelled splits of an
+// embedded set: for "usps" with labeled 10 or 100, the 12 splits of
+// Chapelle, Schölkopf & Zien (2006), each the sorted 0-based row indices of
+// the labelled rows (the other rows are the test set; papers 000 and 002
+// used the first split only). Other names or sizes give ErrUnknownName.
+func EmbeddedSplits(name string, labeled int) ([][]int, error) {
+	file := fmt.Sprintf("%s.splits%d.csv", name, labeled)
+	b, err := openEmbedded(file)
+	if err != nil {
+		return nil, fmt.Errorf("%w: no splits %q with %d labelled rows", ErrUnknownName, name, labeled)
+	}
+	ds, err := Embedded(name)
+	if err != nil {
+		return nil, err
+	}
+	return ReadSplits(bytes.NewReader(b), file, ds.Len())
+}

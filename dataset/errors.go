@@ -1,0 +1,81 @@
+package dataset
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// Sentinel errors. Readers wrap them in a *ParseError that says where the
+// problem is; test for them with errors.Is.
+var (
+	ErrEmpty           = errors.New("empty input")
+	ErrNoRows          = errors.New("header only, no data rows")
+	ErrRagged          = errors.New("ragged row")
+	ErrNotNumber       = errors.New("not a number")
+	ErrNonFinite       = errors.New("non-finite value")
+	ErrDuplicateColumn = errors.New("duplicate column name")
+	ErrNoLabelColumn   = errors.New("no such label column")
+	ErrTooFewRows      = errors.New("too few rows: need at least 2")
+
+	// ErrNoFeatures: the input has no feature column (CSV) or no feature
+	// index on any row (LIBSVM).
+	ErrNoFeatures = errors.New("no feature columns")
+	// ErrSyntax: malformed CSV quoting or a malformed LIBSVM token.
+	ErrSyntax = errors.New("syntax error")
+	// ErrBadIndex: a LIBSVM feature index that is not a positive integer,
+	// is not strictly increasing, or is too large.
+	ErrBadIndex = errors.New("bad feature index")
+	// ErrTooLarge: the dense matrix would exceed MaxCells values.
+	ErrTooLarge = errors.New("data too large")
+	// ErrFormat: Load cannot tell the format from the file name.
+	ErrFormat = errors.New("unknown data format")
+	// ErrUnknownName: no embedded set or split of that name.
+	ErrUnknownName = errors.New("unknown embedded data set")
+	// ErrIndexRange: a split index outside 0..n-1.
+	ErrIndexRange = errors.New("index out of range")
+	// ErrDuplicateIndex: the same index twice on one split line.
+	ErrDuplicateIndex = errors.New("duplicate index")
+	// ErrUnknownScale: Scale was given a method other than "none", "std" or "minmax".
+	ErrUnknownScale = errors.New("unknown scaling")
+)
+
+// MaxCells bounds the number of matrix entries (rows × features) a reader
+// will allocate: a sparse LIBSVM line "1 2000000000:1" must not make the
+// reader try to allocate terabytes. 1<<28 values are 2 GiB.
+const MaxCells = 1 << 28
+
+// ParseError records where reading a data file failed.
+//
+// Its message has the form
+//
+//	data.csv:12: column "x3": not a number "1,5"
+//
+// with the line (1-based, physical: a quoted field spanning lines counts
+// every line) and the column left out when unknown (Line 0, Column "").
+type ParseError struct {
+	File   string // file name as given to the reader
+	Line   int    // 1-based physical line, 0 if not applicable
+	Column string // column name (CSV header, "label", or LIBSVM index), "" if not applicable
+	Err    error  // wraps one of the sentinel errors above
+}
+
+func (e *ParseError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(e.Line))
+	}
+	b.WriteString(": ")
+	if e.Column != "" {
+		b.WriteString("column ")
+		b.WriteString(strconv.Quote(e.Column))
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+// Unwrap returns the underlying error, so errors.Is(err, ErrNotNumber) works.
+func (e *ParseError) Unwrap() error { return e.Err }

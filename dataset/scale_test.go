@@ -1,0 +1,109 @@
+package dataset
+
+import (
+	"errors"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// readFixture reads a headerless numeric CSV with '#' comment lines.
+func readFixture(t *testing.T, path string) *mat.Dense {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var data []float64
+	var rows, cols int
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, ",")
+		cols = len(f)
+		for _, s := range f {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data = append(data, v)
+		}
+		rows++
+	}
+	return mat.NewDense(rows, cols, data)
+}
+
+// The fixtures are numpy results (testdata/gen_fixtures.py). numpy sums
+// pairwise, we sum left to right: the means differ by a few ulps of the
+// column sum, so 1e-13 absolute on values of order 1 is the reason-stated bound.
+const scaleTol = 1e-13
+
+func TestStandardizeIrisNumpy(t *testing.T) {
+	iris, err := Embedded("iris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig := mat.DenseCopyOf(iris.X)
+	for _, tc := range []struct {
+		how  string
+		file string
+	}{{"std", "testdata/iris_std.csv"}, {"minmax", "testdata/iris_minmax.csv"}} {
+		want := readFixture(t, tc.file)
+		got, err := Scale(iris.X, tc.how)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !mat.EqualApprox(got, want, scaleTol) {
+			t.Errorf("Scale(iris, %q) differs from numpy (max |diff| %g)", tc.how, maxAbsDiff(got, want))
+		}
+	}
+	if !mat.Equal(iris.X, orig) {
+		t.Error("Scale modified its input")
+	}
+}
+
+func maxAbsDiff(a, b mat.Matrix) float64 {
+	var d mat.Dense
+	d.Sub(a, b)
+	return mat.Norm(&d, math.Inf(1))
+}
+
+func TestScaleInvariants(t *testing.T) {
+	X := mat.NewDense(4, 3, []float64{
+		1, 7, 0.1,
+		2, 7, 0.1,
+		3, 7, 0.1,
+		10, 7, 0.1,
+	})
+	z := Standardize(X)
+	m := MinMax(X)
+	for i := 0; i < 4; i++ {
+		for _, j := range []int{1, 2} { // constant columns -> exactly 0
+			if z.At(i, j) != 0 || m.At(i, j) != 0 {
+				t.Errorf("constant column %d row %d: std %v minmax %v", j, i, z.At(i, j), m.At(i, j))
+			}
+		}
+	}
+	// closed form for column 0: mean 4, population var (9+4+1+36)/4 = 12.5
+	sd := math.Sqrt(12.5)
+	for i, x := range []float64{1, 2, 3, 10} {
+		if got, want := z.At(i, 0), (x-4)/sd; math.Abs(got-want) > 1e-15 {
+			t.Errorf("z[%d] = %v, want %v", i, got, want)
+		}
+		if got, want := m.At(i, 0), (x-1)/9; math.Abs(got-want) > 1e-15 {
+			t.Errorf("minmax[%d] = %v, want %v", i, got, want)
+		}
+	}
+	none, err := Scale(X, "none")
+	if err != nil || !mat.Equal(none, X) || none == X {
+		t.Errorf("Scale none: %v", err)
+	}
+	if _, err := Scale(X, "zscore"); !errors.Is(err, ErrUnknownScale) || !strings.Contains(err.Error(), `"zscore"`) {
+		t.Errorf("Scale zscore: %v", err)
+	}
+}
