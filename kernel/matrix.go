@@ -1,0 +1,449 @@
+package kernel
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/arbor-ml/arbor/distance"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// symRaw returns a row-major view of the upper triangle of m: *mat.SymDense
+// is used in place, any other mat.Symmetric is copied through At, checking
+// that At(i, j) and At(j, i) agree (relative 1e-12).
+func symRaw(m mat.Symmetric, name string) (blas64.Symmetric, error) {
+	if m == nil {
+		return blas64.Symmetric{}, fmt.Errorf("%w: %s is nil", ErrEmpty, name)
+	}
+	if s, ok := m.(*mat.SymDense); ok {
+		return s.RawSymmetric(), nil
+	}
+	n := m.SymmetricDim()
+	out := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			a, b := m.At(i, j), m.At(j, i)
+			if math.Abs(a-b) > 1e-12*math.Max(math.Abs(a), math.Abs(b)) {
+				return blas64.Symmetric{}, fmt.Errorf("%w: %s[%d,%d] = %v but %s[%d,%d] = %v", ErrNotSymmetric, name, i, j, a, name, j, i, b)
+			}
+			out.SetSym(i, j, a)
+		}
+	}
+	return out.RawSymmetric(), nil
+}
+
+// checkFiniteSym returns ErrNonFinite for the first NaN/Inf of the upper
+// triangle of s, and ErrEmpty when s is 0×0.
+func checkFiniteSym(s blas64.Symmetric, name string) error {
+	if s.N == 0 {
+		return fmt.Errorf("%w: %s is 0×0", ErrEmpty, name)
+	}
+	for i := 0; i < s.N; i++ {
+		for j, v := range s.Data[i*s.Stride+i : i*s.Stride+s.N] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: %s[%d,%d] = %v", ErrNonFinite, name, i, i+j, v)
+			}
+		}
+	}
+	return nil
+}
+
+// ToSym converts a square matrix that should be symmetric (for example a
+// precomputed kernel read from a file) to a *mat.SymDense holding
+// (m + mᵀ)/2. Errors: ErrEmpty, ErrShape (not square), ErrNonFinite, and
+// ErrNotSymmetric when some |m_ij - m_ji| > tol·max|m| (tol < 0 means 0).
+func ToSym(m mat.Matrix, tol float64) (*mat.SymDense, error) {
+	if m == nil {
+		return nil, fmt.Errorf("%w: matrix is nil", ErrEmpty)
+	}
+	r, c := m.Dims()
+	if r == 0 || c == 0 {
+		return nil, fmt.Errorf("%w: matrix is %d×%d", ErrEmpty, r, c)
+	}
+	if r != c {
+		return nil, fmt.Errorf("%w: matrix is %d×%d, want square", ErrShape, r, c)
+	}
+	if s, ok := m.(*mat.SymDense); ok {
+		raw := s.RawSymmetric()
+		if err := checkFiniteSym(raw, "matrix"); err != nil {
+			return nil, err
+		}
+		out := mat.NewSymDense(r, nil)
+		out.CopySym(s)
+		return out, nil
+	}
+	maxAbs := 0.0
+	for i := 0; i < r; i++ {
+		for j := 0; j < r; j++ {
+			v := m.At(i, j)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%w: matrix[%d,%d] = %v", ErrNonFinite, i, j, v)
+			}
+			maxAbs = math.Max(maxAbs, math.Abs(v))
+		}
+	}
+	tol = math.Max(tol, 0) * maxAbs
+	out := mat.NewSymDense(r, nil)
+	for i := 0; i < r; i++ {
+		for j := i; j < r; j++ {
+			a, b := m.At(i, j), m.At(j, i)
+			if math.Abs(a-b) > tol {
+				return nil, fmt.Errorf("%w: matrix[%d,%d] = %v but matrix[%d,%d] = %v", ErrNotSymmetric, i, j, a, j, i, b)
+			}
+			out.SetSym(i, j, 0.5*(a+b))
+		}
+	}
+	return out, nil
+}
+
+// InducedDistance returns the kernel-induced distances
+// d_ij = sqrt(max(0, K_ii + K_jj - 2K_ij)), the Euclidean distances of the
+// feature-space images, clamped at 0 against rounding. O(N²), parallel and
+// deterministic. It panics if K is not a mat.Symmetric that can be read.
+func InducedDistance(K mat.Symmetric) distance.Condensed {
+	s, err := symRaw(K, "K")
+	if err != nil {
+		panic(err)
+	}
+	n := s.N
+	out := distance.NewCondensed(n)
+	diag := make([]float64, n)
+	for i := range diag {
+		diag[i] = s.Data[i*s.Stride+i]
+	}
+	_ = parFor(context.Background(), n, func(i int) {
+		if i == n-1 {
+			return
+		}
+		row := s.Data[i*s.Stride : i*s.Stride+n]
+		off := n*i - i*(i+1)/2 - i - 1
+		dst := out.Data[off+i+1 : off+n]
+		di := diag[i]
+		for j := i + 1; j < n; j++ {
+			dst[j-i-1] = math.Sqrt(math.Max(di+diag[j]-2*row[j], 0))
+		}
+	})
+	return out
+}
+
+// centerBlock is the column-block width of the mean pass of Center.
+const centerBlock = 256
+
+// Center returns the doubly centred matrix -½·J·M·J, J = I - 11ᵀ/N, the
+// step of paper 000 §3.3-3.4 that turns an ultrametric (Theorem 4) or a
+// squared-distance matrix into a Gram matrix:
+//
+//	K_ij = -½ (M_ij - r_i - r_j + m),  r_i = mean_j M_ij,  m = mean_ij M_ij,
+//
+// which is peers.py's double_center (M itself; square it first for
+// classical MDS / ISOMAP, see CenterSquared). J is never formed: one
+// parallel pass reads the upper triangle for the row means, a second writes
+// both triangles of dst tile by tile; O(N²) time, no extra N×N memory. Sums
+// run in a fixed order, so the result does not depend on GOMAXPROCS.
+//
+// A nil dst allocates; dst may be M itself (in place). Only the upper
+// triangle of M is read; both triangles of dst's backing store are written.
+// It panics if dst has the wrong size or M is an asymmetric non-SymDense
+// (programmer errors); NaN entries propagate.
+func Center(dst *mat.SymDense, M mat.Symmetric) *mat.SymDense {
+	return center(dst, M, false)
+}
+
+// CenterSquared returns -½·J·(M∘M)·J (entries of M squared first): the
+// classical-MDS / ISOMAP kernel of paper 000 §3.3 when M holds distances.
+// Same cost and conventions as Center, without forming M∘M.
+func CenterSquared(dst *mat.SymDense, M mat.Symmetric) *mat.SymDense {
+	return center(dst, M, true)
+}
+
+func center(dst *mat.SymDense, M mat.Symmetric, square bool) *mat.SymDense {
+	s, err := symRaw(M, "M")
+	if err != nil {
+		panic(err)
+	}
+	n := s.N
+	if dst == nil {
+		dst = mat.NewSymDense(n, nil)
+	} else if dst.SymmetricDim() != n {
+		panic(mat.ErrShape)
+	}
+	if n == 0 {
+		return dst
+	}
+	d := dst.RawSymmetric()
+	ctx := context.Background()
+	data, str := s.Data, s.Stride
+
+	// Pass 1: row sums of the full symmetric matrix from its upper triangle:
+	// rowUp[i] = Σ_{j≥i} M_ij (by rows), colUp[j] = Σ_{i<j} M_ij (by column
+	// blocks, rows in increasing order).
+	rowUp := make([]float64, n)
+	colUp := make([]float64, n)
+	nb := (n + centerBlock - 1) / centerBlock
+	_ = parFor(ctx, nb+n, func(t int) {
+		if t < nb {
+			b := nb - 1 - t // largest column blocks first
+			c0, c1 := b*centerBlock, min(n, (b+1)*centerBlock)
+			acc := colUp[c0:c1]
+			for i := 0; i < c1-1; i++ {
+				j0 := max(i+1, c0)
+				seg := data[i*str+j0 : i*str+c1]
+				a := acc[j0-c0:]
+				if square {
+					for j, v := range seg {
+						a[j] += v * v
+					}
+				} else {
+					for j, v := range seg {
+						a[j] += v
+					}
+				}
+			}
+			return
+		}
+		i := t - nb
+		var s0, s1 float64
+		seg := data[i*str+i : i*str+n]
+		j := 0
+		if square {
+			for ; j+2 <= len(seg); j += 2 {
+				s0 += seg[j] * seg[j]
+				s1 += seg[j+1] * seg[j+1]
+			}
+			if j < len(seg) {
+				s0 += seg[j] * seg[j]
+			}
+		} else {
+			for ; j+2 <= len(seg); j += 2 {
+				s0 += seg[j]
+				s1 += seg[j+1]
+			}
+			if j < len(seg) {
+				s0 += seg[j]
+			}
+		}
+		rowUp[i] = s0 + s1
+	})
+	inv := 1 / float64(n)
+	r := rowUp // r_i = row mean, reusing rowUp
+	total := 0.0
+	for i := range r {
+		sum := rowUp[i] + colUp[i]
+		total += sum
+		r[i] = sum * inv
+	}
+	g := total * inv * inv
+
+	// Pass 2: write K tile by tile; tile (bi, bj), bj ≥ bi, reads the upper
+	// tile of M and writes it and its transpose.
+	const tile = mirrorTile
+	nt := (n + tile - 1) / tile
+	out, ostr := d.Data, d.Stride
+	_ = parFor(ctx, nt, func(bi int) {
+		i0, i1 := bi*tile, min(n, (bi+1)*tile)
+		for bj := bi; bj < nt; bj++ {
+			j0, j1 := bj*tile, min(n, (bj+1)*tile)
+			for i := i0; i < i1; i++ {
+				js := max(j0, i)
+				src := data[i*str+js : i*str+j1]
+				dr := out[i*ostr+js : i*ostr+j1]
+				ci := g - r[i]
+				rj := r[js:j1]
+				for j, v := range src {
+					if square {
+						v *= v
+					}
+					k := -0.5 * (v + ci - rj[j])
+					dr[j] = k
+					out[(js+j)*ostr+i] = k
+				}
+			}
+		}
+	})
+	return dst
+}
+
+// eigenSym factorises the symmetric matrix s (finite entries required).
+func eigenSym(s blas64.Symmetric, name string) (vals []float64, vecs *mat.Dense, err error) {
+	if err := checkFiniteSym(s, name); err != nil {
+		return nil, nil, err
+	}
+	var es mat.EigenSym
+	if !es.Factorize(symFromRaw(s), true) {
+		return nil, nil, fmt.Errorf("%w: %s (%d×%d)", ErrEigen, name, s.N, s.N)
+	}
+	vecs = new(mat.Dense)
+	es.VectorsTo(vecs)
+	return es.Values(nil), vecs, nil
+}
+
+func symFromRaw(s blas64.Symmetric) *mat.SymDense {
+	var m mat.SymDense
+	m.SetRawSymmetric(s)
+	return &m
+}
+
+// fromFactors writes dst = Σ_k w_k v_k v_kᵀ over the columns k listed in
+// keep (w_k ≥ 0 required, as √w_k scales the columns), both triangles.
+func fromFactors(dst *mat.SymDense, vecs *mat.Dense, w []float64, keep []int, n int) *mat.SymDense {
+	if dst == nil {
+		dst = mat.NewSymDense(n, nil)
+	}
+	d := dst.RawSymmetric()
+	if len(keep) == 0 {
+		for i := 0; i < n; i++ {
+			clear(d.Data[i*d.Stride : i*d.Stride+n])
+		}
+		return dst
+	}
+	z := mat.NewDense(n, len(keep), nil)
+	for c, k := range keep {
+		sw := math.Sqrt(w[k])
+		for i := 0; i < n; i++ {
+			z.Set(i, c, vecs.At(i, k)*sw)
+		}
+	}
+	zr := z.RawMatrix()
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1, zr, zr, 0, blas64.General{Rows: n, Cols: n, Stride: d.Stride, Data: d.Data})
+	_ = mirrorUpper(context.Background(), d.Data, d.Stride, n)
+	return dst
+}
+
+// ClipPSD projects K onto the cone of positive semi-definite matrices in
+// Frobenius norm: with K = U·S·Uᵀ (mat.EigenSym), it returns U·max(S,0)·Uᵀ
+// and the number of negative eigenvalues that were set to 0. This is the
+// repair paper 000 §3.3 applies to the ISOMAP kernel (peers.py psd_clip).
+// O(N³). A nil dst allocates; dst may be K. Both triangles of dst are
+// written. Errors: ErrEmpty, ErrNonFinite, ErrNotSymmetric (a non-SymDense
+// K whose At is not symmetric), ErrEigen.
+func ClipPSD(dst *mat.SymDense, K mat.Symmetric) (*mat.SymDense, int, error) {
+	s, err := symRaw(K, "K")
+	if err != nil {
+		return nil, 0, err
+	}
+	if dst != nil && dst.SymmetricDim() != s.N {
+		return nil, 0, fmt.Errorf("%w: ClipPSD dst is %d×%d, K is %d×%d", ErrShape, dst.SymmetricDim(), dst.SymmetricDim(), s.N, s.N)
+	}
+	w, vecs, err := eigenSym(s, "K")
+	if err != nil {
+		return nil, 0, err
+	}
+	neg := 0
+	keep := make([]int, 0, len(w))
+	for k, v := range w {
+		switch {
+		case v < 0:
+			neg++
+		case v > 0:
+			keep = append(keep, k)
+		}
+	}
+	return fromFactors(dst, vecs, w, keep, s.N), neg, nil
+}
+
+// Embed returns the N×dims matrix Z = U·√S of paper 000 §3.4 whose rows are
+// the points' coordinates in feature space (Z·Zᵀ ≈ K): the eigenvectors of
+// the dims largest eigenvalues of K, in decreasing eigenvalue order, each
+// scaled by √max(λ, 0) (a negative eigenvalue gives a zero column). Sign
+// convention: each eigenvector is flipped so its largest-magnitude
+// component (the first one on ties) is positive. O(N³) (mat.EigenSym).
+// Errors: ErrBadParam (dims < 1 or dims > N), ErrEmpty, ErrNonFinite,
+// ErrNotSymmetric, ErrEigen.
+func Embed(K mat.Symmetric, dims int) (*mat.Dense, error) {
+	s, err := symRaw(K, "K")
+	if err != nil {
+		return nil, err
+	}
+	if dims < 1 || dims > s.N {
+		return nil, fmt.Errorf("%w: Embed dims = %d, want 1..%d", ErrBadParam, dims, s.N)
+	}
+	w, vecs, err := eigenSym(s, "K")
+	if err != nil {
+		return nil, err
+	}
+	n := s.N
+	z := mat.NewDense(n, dims, nil)
+	for c := 0; c < dims; c++ {
+		k := n - 1 - c
+		best, bi := -1.0, 0
+		for i := 0; i < n; i++ {
+			if a := math.Abs(vecs.At(i, k)); a > best {
+				best, bi = a, i
+			}
+		}
+		sc := math.Sqrt(math.Max(w[k], 0))
+		if vecs.At(bi, k) < 0 {
+			sc = -sc
+		}
+		for i := 0; i < n; i++ {
+			z.Set(i, c, vecs.At(i, k)*sc)
+		}
+	}
+	return z, nil
+}
+
+// DefaultRCond is PseudoInverse's default relative cutoff, numpy.linalg.pinv's
+// default rcond.
+const DefaultRCond = 1e-15
+
+// PseudoInverse returns the Moore-Penrose pseudo-inverse of the symmetric
+// matrix K, K⁺ = Σ_{|λ_k| > rcond·max|λ|} u_k u_kᵀ / λ_k (mat.EigenSym; the
+// eigenvalue form of numpy.linalg.pinv(K, rcond, hermitian=True)), and the
+// number of eigenvalues kept (the numerical rank). rcond = 0 means
+// DefaultRCond (numpy's default, 1e-15); for Gram matrices of rank-deficient
+// data use a larger one such as N·ε (numpy.linalg.matrix_rank's tolerance),
+// otherwise rounding-level eigenvalues are inverted. O(N³). A nil dst
+// allocates; dst may be K. Errors: ErrBadParam (rcond < 0 or ≥ 1),
+// ErrEmpty, ErrNonFinite, ErrNotSymmetric, ErrEigen.
+func PseudoInverse(dst *mat.SymDense, K mat.Symmetric, rcond float64) (*mat.SymDense, int, error) {
+	if !(rcond >= 0 && rcond < 1) {
+		return nil, 0, fmt.Errorf("%w: rcond = %v, want 0 ≤ rcond < 1", ErrBadParam, rcond)
+	}
+	if rcond == 0 {
+		rcond = DefaultRCond
+	}
+	s, err := symRaw(K, "K")
+	if err != nil {
+		return nil, 0, err
+	}
+	if dst != nil && dst.SymmetricDim() != s.N {
+		return nil, 0, fmt.Errorf("%w: PseudoInverse dst is %d×%d, K is %d×%d", ErrShape, dst.SymmetricDim(), dst.SymmetricDim(), s.N, s.N)
+	}
+	w, vecs, err := eigenSym(s, "K")
+	if err != nil {
+		return nil, 0, err
+	}
+	n := s.N
+	maxAbs := 0.0
+	for _, v := range w {
+		maxAbs = math.Max(maxAbs, math.Abs(v))
+	}
+	cut := rcond * maxAbs
+	var pos, neg []int
+	inv := make([]float64, n)
+	for k, v := range w {
+		if math.Abs(v) > cut {
+			inv[k] = 1 / math.Abs(v)
+			if v > 0 {
+				pos = append(pos, k)
+			} else {
+				neg = append(neg, k)
+			}
+		}
+	}
+	dst = fromFactors(dst, vecs, inv, pos, n)
+	if len(neg) > 0 {
+		m := fromFactors(nil, vecs, inv, neg, n)
+		d, mr := dst.RawSymmetric(), m.RawSymmetric()
+		for i := 0; i < n; i++ {
+			dr := d.Data[i*d.Stride : i*d.Stride+n]
+			for j, v := range mr.Data[i*mr.Stride : i*mr.Stride+n] {
+				dr[j] -= v
+			}
+		}
+	}
+	return dst, len(pos) + len(neg), nil
+}
