@@ -1,6 +1,16 @@
 package dataset
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+
+	"gonum.org/v1/gonum/mat"
+)
 
 // Unlabeled marks a row whose class is unknown in Dataset.Y.
 const Unlabeled = -1
@@ -40,4 +50,150 @@ func (d *Dataset) UnlabeledRows() []int {
 		}
 	}
 	return idx
+}
+
+// ErrInconsistent: a Dataset whose parts do not fit together (see Check).
+var ErrInconsistent = errors.New("inconsistent dataset")
+
+// Check reports whether d is well formed: X non-nil, len(Y) = rows of X,
+// every Y in 0..len(Classes)-1 or Unlabeled, len(Features) = columns of X
+// (or no feature names at all), and every X entry finite. Readers and
+// generators always return checked sets; Check is for sets built by hand.
+func (d *Dataset) Check() error {
+	if d.X == nil {
+		return fmt.Errorf("dataset %s: %w: nil X", d.Name, ErrInconsistent)
+	}
+	n, dim := d.X.Dims()
+	if len(d.Y) != n {
+		return fmt.Errorf("dataset %s: %w: %d labels for %d rows", d.Name, ErrInconsistent, len(d.Y), n)
+	}
+	for i, y := range d.Y {
+		if y != Unlabeled && (y < 0 || y >= len(d.Classes)) {
+			return fmt.Errorf("dataset %s: %w: row %d has label %d, %d classes", d.Name, ErrInconsistent, i, y, len(d.Classes))
+		}
+	}
+	if len(d.Features) != 0 && len(d.Features) != dim {
+		return fmt.Errorf("dataset %s: %w: %d feature names for %d columns", d.Name, ErrInconsistent, len(d.Features), dim)
+	}
+	for i := 0; i < n; i++ {
+		for j := 0; j < dim; j++ {
+			if v := d.X.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("dataset %s: row %d column %d: %w %v", d.Name, i, j, ErrNonFinite, v)
+			}
+		}
+	}
+	return nil
+}
+
+// Clone returns a deep copy of d.
+func (d *Dataset) Clone() *Dataset {
+	return &Dataset{
+		Name:     d.Name,
+		X:        mat.DenseCopyOf(d.X),
+		Y:        slices.Clone(d.Y),
+		Classes:  slices.Clone(d.Classes),
+		Features: slices.Clone(d.Features),
+	}
+}
+
+// WithLabeled returns a deep copy of d in which only the rows in idx keep
+// their labels; all other rows become Unlabeled. Rows of idx that are
+// already unlabelled stay so. It is how a split (EmbeddedSplits,
+// ReadSplits) turns a fully labelled benchmark into a semi-supervised
+// problem. It panics if an index is out of range.
+func (d *Dataset) WithLabeled(idx []int) *Dataset {
+	c := d.Clone()
+	for i := range c.Y {
+		c.Y[i] = Unlabeled
+	}
+	for _, i := range idx {
+		c.Y[i] = d.Y[i]
+	}
+	return c
+}
+
+// Subset returns a deep copy of the given rows of d, in the order given
+// (rows may repeat). Classes and Features are kept whole, so label indices
+// keep their meaning. It panics if a row is out of range.
+func (d *Dataset) Subset(rows []int) *Dataset {
+	_, dim := d.X.Dims()
+	X := mat.NewDense(max(len(rows), 1), dim, nil)
+	y := make([]int, len(rows))
+	for k, i := range rows {
+		copy(X.RawRowView(k), d.X.RawRowView(i))
+		y[k] = d.Y[i]
+	}
+	if len(rows) == 0 {
+		X = &mat.Dense{} // gonum has no 0-row Dense; an empty one
+	}
+	return &Dataset{
+		Name:     d.Name,
+		X:        X,
+		Y:        y,
+		Classes:  slices.Clone(d.Classes),
+		Features: slices.Clone(d.Features),
+	}
+}
+
+// ClassCounts returns the number of labelled rows of each class.
+func (d *Dataset) ClassCounts() []int {
+	c := make([]int, len(d.Classes))
+	for _, y := range d.Y {
+		if y >= 0 && y < len(c) {
+			c[y]++
+		}
+	}
+	return c
+}
+
+// LabelNames returns the class name of each row, "" for Unlabeled.
+func (d *Dataset) LabelNames() []string {
+	s := make([]string, len(d.Y))
+	for i, y := range d.Y {
+		if y != Unlabeled {
+			s[i] = d.Classes[y]
+		}
+	}
+	return s
+}
+
+// WriteCSV writes d in the format ReadCSV reads: a header of the feature
+// names (f1..fd when d.Features is empty) and "label", then one row per
+// point with values in shortest round-trip form (strconv 'g', -1) and the
+// class name, or an empty label cell for an unlabelled row. Reading the
+// output back with ReadCSV gives d again (class names that are numbers are
+// canonicalised). A feature named "label" gives ErrDuplicateColumn.
+func (d *Dataset) WriteCSV(w io.Writer) error {
+	n, dim := d.X.Dims()
+	feat := d.Features
+	if len(feat) == 0 {
+		feat = make([]string, dim)
+		for j := range feat {
+			feat[j] = "f" + strconv.Itoa(j+1)
+		}
+	}
+	if slices.Contains(feat, "label") {
+		return fmt.Errorf("dataset %s: %w: a feature is named \"label\"", d.Name, ErrDuplicateColumn)
+	}
+	cw := csv.NewWriter(w)
+	rec := make([]string, dim+1)
+	copy(rec, feat)
+	rec[dim] = "label"
+	if err := cw.Write(rec); err != nil {
+		return err
+	}
+	for i := 0; i < n; i++ {
+		for j := 0; j < dim; j++ {
+			rec[j] = strconv.FormatFloat(d.X.At(i, j), 'g', -1, 64)
+		}
+		rec[dim] = ""
+		if i < len(d.Y) && d.Y[i] != Unlabeled {
+			rec[dim] = d.Classes[d.Y[i]]
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }

@@ -1,0 +1,165 @@
+package dataset
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// ReadLIBSVM reads the sparse text format of LIBSVM and SVMlight:
+//
+//	<label> [qid:<n>] <index>:<value> <index>:<value> ... [# comment]
+//
+// one row per line, indices 1-based and strictly increasing; absent
+// indices are 0 in the dense result, which has as many columns as the
+// largest index seen (features are named "f1".."fd"). The label is a
+// number, or "?" for an unlabelled row; numeric labels are canonical
+// ("+1" and "1" are one class "1") and sort by value, so LIBSVM's ±1
+// labels become Classes {"-1", "1"}. "qid:" tokens are ignored; "#" starts
+// a comment; blank lines are skipped; tabs and CRLF are fine.
+//
+// Errors are *ParseError values with the line number and, for a bad
+// value, the column "f<index>", wrapping ErrEmpty (no data line),
+// ErrTooFewRows (one data line), ErrNoFeatures (no index on any line),
+// ErrNotNumber (label or value), ErrNonFinite, ErrBadIndex (not a positive
+// integer or not increasing), ErrSyntax (a token without ':') or
+// ErrTooLarge (rows × largest index > MaxCells).
+//
+// Time O(input + rows × features), the size of the dense result.
+func ReadLIBSVM(r io.Reader, name string) (*Dataset, error) {
+	perr := func(line int, col string, err error) error {
+		return &ParseError{File: name, Line: line, Column: col, Err: err}
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<30)
+	var (
+		idx      []int32   // feature index (0-based) of each stored value
+		val      []float64 // stored values
+		rowEnd   []int     // end offset in idx/val of each row
+		rawY     []int
+		rawNames []string
+		rawIdx   = map[string]int{}
+		maxIdx   int
+		line     int
+		lastLine int
+	)
+	for sc.Scan() {
+		line++
+		s := sc.Text()
+		if line == 1 {
+			s = strings.TrimPrefix(s, utf8BOM)
+		}
+		if k := strings.IndexByte(s, '#'); k >= 0 {
+			s = s[:k]
+		}
+		tok, rest := nextField(s)
+		if tok == "" {
+			continue
+		}
+		lastLine = line
+		// label
+		if tok == "?" {
+			rawY = append(rawY, Unlabeled)
+		} else {
+			if _, err := parseFloat(tok); err != nil {
+				return nil, perr(line, "label", err)
+			}
+			k, ok := rawIdx[tok]
+			if !ok {
+				k = len(rawNames)
+				rawNames = append(rawNames, tok)
+				rawIdx[tok] = k
+			}
+			rawY = append(rawY, k)
+		}
+		prev := 0
+		for {
+			tok, rest = nextField(rest)
+			if tok == "" {
+				break
+			}
+			c := strings.IndexByte(tok, ':')
+			if c < 0 {
+				return nil, perr(line, "", fmt.Errorf("%w: token %q is not index:value", ErrSyntax, tok))
+			}
+			if tok[:c] == "qid" {
+				continue
+			}
+			j, err := strconv.Atoi(tok[:c])
+			if err != nil || j < 1 {
+				return nil, perr(line, "", fmt.Errorf("%w %q in %q: want an integer >= 1", ErrBadIndex, tok[:c], tok))
+			}
+			if j <= prev {
+				return nil, perr(line, "", fmt.Errorf("%w %d after %d: indices must increase", ErrBadIndex, j, prev))
+			}
+			if j > MaxCells {
+				return nil, perr(line, "", fmt.Errorf("%w: index %d > %d", ErrTooLarge, j, MaxCells))
+			}
+			prev = j
+			v, err := parseFloat(tok[c+1:])
+			if err != nil {
+				return nil, perr(line, "f"+tok[:c], err)
+			}
+			if v != 0 {
+				idx = append(idx, int32(j-1))
+				val = append(val, v)
+			}
+			maxIdx = max(maxIdx, j)
+		}
+		rowEnd = append(rowEnd, len(idx))
+		if (len(rowEnd))*maxIdx > MaxCells {
+			return nil, perr(line, "", fmt.Errorf("%w: %d rows × %d features > %d", ErrTooLarge, len(rowEnd), maxIdx, MaxCells))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", name, line+1, err)
+	}
+	n := len(rowEnd)
+	switch {
+	case n == 0:
+		return nil, perr(1, "", fmt.Errorf("%w: no data lines", ErrEmpty))
+	case n == 1:
+		return nil, perr(lastLine, "", fmt.Errorf("%w: only one data line", ErrTooFewRows))
+	case maxIdx == 0:
+		return nil, perr(lastLine, "", fmt.Errorf("%w: no index:value on any line", ErrNoFeatures))
+	}
+	X := mat.NewDense(n, maxIdx, nil)
+	start := 0
+	for i, end := range rowEnd {
+		row := X.RawRowView(i)
+		for k := start; k < end; k++ {
+			row[idx[k]] = val[k]
+		}
+		start = end
+	}
+	features := make([]string, maxIdx)
+	for j := range features {
+		features[j] = "f" + strconv.Itoa(j+1)
+	}
+	classes, remap := sortClasses(rawNames)
+	for i, k := range rawY {
+		if k != Unlabeled {
+			rawY[i] = remap[k]
+		}
+	}
+	return &Dataset{Name: name, X: X, Y: rawY, Classes: classes, Features: features}, nil
+}
+
+// nextField splits off the first space- or tab-separated field of s.
+func nextField(s string) (field, rest string) {
+	i := 0
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	j := i
+	for j < len(s) && !isSpace(s[j]) {
+		j++
+	}
+	return s[i:j], s[j:]
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' }
