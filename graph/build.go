@@ -1,0 +1,275 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/arbor-ml/arbor/distance"
+	"gonum.org/v1/gonum/mat"
+)
+
+// MinLength is the floor applied to edge lengths: duplicate points are
+// joined by edges of this length instead of zero (peers.py:
+// A.data = np.maximum(A.data, 1e-12)), so that "no edge" and "zero-length
+// edge" stay distinct.
+const MinLength = 1e-12
+
+// Build returns the graph named by s over the rows of X: KNN for
+// s.Kind == "knn", Epsilon for "eps".
+func Build(ctx context.Context, X mat.Matrix, s Spec) (*Graph, error) {
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	switch s.Kind {
+	case KindKNN:
+		return KNN(ctx, X, s.K)
+	default:
+		return Epsilon(ctx, X, s.Eps)
+	}
+}
+
+// points validates X for graph building: finite, at least two rows.
+func points(X mat.Matrix) (data []float64, n, d int, err error) {
+	data, n, d, err = distance.Points(X)
+	if err != nil {
+		return nil, n, d, err
+	}
+	if n < 2 {
+		return nil, n, d, fmt.Errorf("%w: X has %d row(s)", ErrTooFew, n)
+	}
+	return data, n, d, nil
+}
+
+// KNN returns the symmetrised k-nearest-neighbour graph of the rows of X:
+// i and j are joined when j is among the k nearest neighbours of i or i
+// among those of j (the union, scipy's A.maximum(A.T)), by an edge of
+// Euclidean length ||x_i − x_j||, floored at MinLength.
+//
+// Neighbours are ranked by squared distance (computed like distance.SqDist),
+// ties broken by the lower row index; the point itself is excluded as
+// scikit-learn's kneighbors(X=None) does it: take the k+1 nearest points
+// including i, drop i, or drop the first of them when more than k other
+// points coincide with i and rank before it. This equals sklearn's
+// brute-force search with exact distances. sklearn's kd-tree (its choice for
+// d <= 15) may pick a different member of an exactly tied group, so graphs
+// can differ only on data with exactly equal distances.
+//
+// Each query row scans all points keeping a bounded max-heap of k+1
+// candidates (partial sums abandon a candidate early), in parallel over
+// rows; time O(N²d + N²·log k) worst case, memory O(Nk).
+// Errors: ErrK (k < 1 or k >= N), ErrTooFew, distance.ErrEmpty,
+// distance.ErrNonFinite, ctx.Err().
+func KNN(ctx context.Context, X mat.Matrix, k int) (*Graph, error) {
+	if k < 1 {
+		return nil, fmt.Errorf("%w: k = %d, want k >= 1", ErrK, k)
+	}
+	data, n, d, err := points(X)
+	if err != nil {
+		return nil, err
+	}
+	if k >= n {
+		return nil, fmt.Errorf("%w: k = %d, want k < N = %d", ErrK, k, n)
+	}
+	nbr := make([]int32, n*k)
+	len2 := make([]float64, n*k)
+	err = distance.ParallelRows(ctx, n, func(i int) {
+		var h knnHeap
+		h.reset(k + 1)
+		h.scan(data, d, i)
+		h.sortAsc()
+		// Drop i itself, or the first entry if i is not among the k+1.
+		skip := 0
+		for p := range h.idx {
+			if int(h.idx[p]) == i {
+				skip = p
+				break
+			}
+		}
+		o := i * k
+		for p := range h.idx {
+			if p == skip {
+				continue
+			}
+			nbr[o], len2[o] = h.idx[p], h.d2[p]
+			o++
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	src := make([]int32, 0, 2*n*k)
+	dst := make([]int32, 0, 2*n*k)
+	w := make([]float64, 0, 2*n*k)
+	for i := 0; i < n; i++ {
+		for p := i * k; p < i*k+k; p++ {
+			l := max(math.Sqrt(len2[p]), MinLength)
+			j := nbr[p]
+			src = append(src, int32(i), j)
+			dst = append(dst, j, int32(i))
+			w = append(w, l, l)
+		}
+	}
+	return fromArcs(n, src, dst, w), nil
+}
+
+// knnHeap is a bounded max-heap on (d2, idx): the root is the worst kept
+// candidate. A typed heap: no interface boxing.
+type knnHeap struct {
+	cap int
+	d2  []float64
+	idx []int32
+}
+
+func (h *knnHeap) reset(c int) {
+	h.cap = c
+	h.d2 = make([]float64, 0, c)
+	h.idx = make([]int32, 0, c)
+}
+
+// less reports whether entry a ranks after (is worse than) entry b.
+func (h *knnHeap) worse(a, b int) bool {
+	if h.d2[a] != h.d2[b] {
+		return h.d2[a] > h.d2[b]
+	}
+	return h.idx[a] > h.idx[b]
+}
+
+func (h *knnHeap) swap(a, b int) {
+	h.d2[a], h.d2[b] = h.d2[b], h.d2[a]
+	h.idx[a], h.idx[b] = h.idx[b], h.idx[a]
+}
+
+func (h *knnHeap) up(j int) {
+	for j > 0 {
+		p := (j - 1) / 2
+		if !h.worse(j, p) {
+			return
+		}
+		h.swap(j, p)
+		j = p
+	}
+}
+
+func (h *knnHeap) down(j int) {
+	n := len(h.d2)
+	for {
+		l := 2*j + 1
+		if l >= n {
+			return
+		}
+		c := l
+		if r := l + 1; r < n && h.worse(r, l) {
+			c = r
+		}
+		if !h.worse(c, j) {
+			return
+		}
+		h.swap(j, c)
+		j = c
+	}
+}
+
+// scan offers every point j = 0..n-1 (in order) as a neighbour of row q.
+// Because j increases, a candidate tied with the root ranks after it and
+// is rejected, so the kept set is the k+1 smallest (d2, j).
+func (h *knnHeap) scan(data []float64, d, q int) {
+	x := data[q*d : q*d+d]
+	n := len(data) / d
+	j := 0
+	for ; j < n && len(h.d2) < h.cap; j++ {
+		h.d2 = append(h.d2, distance.SqDist(x, data[j*d:j*d+d]))
+		h.idx = append(h.idx, int32(j))
+		h.up(len(h.d2) - 1)
+	}
+	top := h.d2[0]
+	for ; j < n; j++ {
+		y := data[j*d : j*d+d]
+		var s float64
+		abandoned := false
+		for t, v := range x {
+			u := v - y[t]
+			s += float64(u * u)
+			if s >= top { // partial sums only grow: cannot beat the root
+				abandoned = true
+				break
+			}
+		}
+		if abandoned {
+			continue
+		}
+		h.d2[0], h.idx[0] = s, int32(j)
+		h.down(0)
+		top = h.d2[0]
+	}
+}
+
+// sortAsc orders the kept candidates by (d2, idx) ascending.
+func (h *knnHeap) sortAsc() {
+	p := make([]int, len(h.d2))
+	for i := range p {
+		p[i] = i
+	}
+	slices.SortFunc(p, func(a, b int) int {
+		switch {
+		case h.worse(b, a):
+			return -1
+		case h.worse(a, b):
+			return 1
+		}
+		return 0
+	})
+	d2 := make([]float64, len(p))
+	idx := make([]int32, len(p))
+	for i, q := range p {
+		d2[i], idx[i] = h.d2[q], h.idx[q]
+	}
+	h.d2, h.idx = d2, idx
+}
+
+// Epsilon returns the ε-neighbourhood graph of the rows of X: i and j
+// (i != j) are joined when ||x_i − x_j|| <= eps, by an edge of that length
+// floored at MinLength. Parallel over rows; time O(N²d), memory O(E).
+// Errors: ErrEps (eps not finite and > 0), ErrTooFew, distance.ErrEmpty,
+// distance.ErrNonFinite, ctx.Err().
+func Epsilon(ctx context.Context, X mat.Matrix, eps float64) (*Graph, error) {
+	if err := (Spec{Kind: KindEps, Eps: eps}).validate(); err != nil {
+		return nil, err
+	}
+	data, n, d, err := points(X)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([][]int32, n)
+	lens := make([][]float64, n)
+	err = distance.ParallelRows(ctx, n, func(i int) {
+		x := data[i*d : i*d+d]
+		var a []int32
+		var l []float64
+		for j := 0; j < n; j++ {
+			if j == i {
+				continue
+			}
+			if r := distance.Dist(x, data[j*d:j*d+d]); r <= eps {
+				a = append(a, int32(j))
+				l = append(l, max(r, MinLength))
+			}
+		}
+		rows[i], lens[i] = a, l
+	})
+	if err != nil {
+		return nil, err
+	}
+	g := &Graph{n: n, off: make([]int, n+1)}
+	for i := range rows {
+		g.off[i+1] = g.off[i] + len(rows[i])
+	}
+	g.adj = make([]int32, 0, g.off[n])
+	g.w = make([]float64, 0, g.off[n])
+	for i := range rows {
+		g.adj = append(g.adj, rows[i]...)
+		g.w = append(g.w, lens[i]...)
+	}
+	return g, nil
+}

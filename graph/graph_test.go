@@ -1,0 +1,381 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/arbor-ml/arbor/distance"
+	"gonum.org/v1/gonum/mat"
+)
+
+type fixtureCase struct {
+	Name       string
+	X          [][]float64
+	Kind       string
+	Param      float64
+	Edges      [][3]float64
+	Components int
+	Joins      int
+	G          [][]float64
+}
+
+func loadFixtures(t testing.TB) []fixtureCase {
+	t.Helper()
+	raw, err := os.ReadFile("testdata/fixtures.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct{ Cases []fixtureCase }
+	if err := json.Unmarshal(raw, &f); err != nil {
+		t.Fatal(err)
+	}
+	return f.Cases
+}
+
+func dense(rows [][]float64) *mat.Dense {
+	m := mat.NewDense(len(rows), len(rows[0]), nil)
+	for i, r := range rows {
+		m.SetRow(i, r)
+	}
+	return m
+}
+
+func (c fixtureCase) spec() Spec {
+	if c.Kind == KindKNN {
+		return Spec{Kind: KindKNN, K: int(c.Param)}
+	}
+	return Spec{Kind: KindEps, Eps: c.Param}
+}
+
+func randDense(n, d int, seed uint64) *mat.Dense {
+	r := rand.New(rand.NewPCG(seed, 1))
+	X := mat.NewDense(n, d, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			X.Set(i, j, r.Float64())
+		}
+	}
+	return X
+}
+
+func TestParseSpec(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Spec
+	}{
+		{"knn:7", Spec{Kind: KindKNN, K: 7}},
+		{" KNN : 1 ", Spec{Kind: KindKNN, K: 1}},
+		{"eps:0.5", Spec{Kind: KindEps, Eps: 0.5}},
+		{"eps:1e-3", Spec{Kind: KindEps, Eps: 1e-3}},
+	} {
+		got, err := ParseSpec(tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("ParseSpec(%q) = %+v, %v; want %+v", tc.in, got, err, tc.want)
+		}
+		if back, err := ParseSpec(got.String()); err != nil || back != got {
+			t.Errorf("round trip of %q: %+v %v", tc.in, back, err)
+		}
+	}
+	for _, tc := range []struct {
+		in   string
+		want error
+	}{
+		{"knn:0", ErrK}, {"knn:-3", ErrK}, {"knn:x", ErrSpec}, {"knn:2.5", ErrSpec},
+		{"eps:0", ErrEps}, {"eps:-1", ErrEps}, {"eps:NaN", ErrEps}, {"eps:Inf", ErrEps},
+		{"eps:abc", ErrSpec}, {"knn", ErrSpec}, {"knn:", ErrSpec}, {"", ErrSpec}, {"mst:3", ErrSpec},
+	} {
+		_, err := ParseSpec(tc.in)
+		if !errors.Is(err, tc.want) || !errors.Is(err, ErrSpec) {
+			t.Errorf("ParseSpec(%q) error %v, want %v", tc.in, err, tc.want)
+		}
+	}
+}
+
+// TestGraphsMatchSklearn checks the symmetrised neighbourhood graphs edge
+// by edge against sklearn's kneighbors_graph / radius_neighbors_graph.
+// Lengths: exact differences on both sides (sklearn's kd-tree for d <= 15);
+// the d = 20 case uses sklearn's brute force with the Gram trick, hence the
+// 1e-12 relative tolerance.
+func TestGraphsMatchSklearn(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range loadFixtures(t) {
+		g, err := Build(ctx, dense(c.X), c.spec())
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		got := g.EdgeList()
+		if len(got) != len(c.Edges) || g.Edges() != len(c.Edges) {
+			t.Fatalf("%s: %d edges, sklearn %d", c.Name, len(got), len(c.Edges))
+		}
+		for k, e := range c.Edges {
+			ge := got[k]
+			if ge.I != int(e[0]) || ge.J != int(e[1]) || math.Abs(ge.W-e[2]) > 1e-12*e[2] {
+				t.Fatalf("%s: edge %d = %+v, sklearn %v", c.Name, k, ge, e)
+			}
+			if w, ok := g.Weight(ge.J, ge.I); !ok || w != ge.W {
+				t.Fatalf("%s: edge %d not symmetric", c.Name, k)
+			}
+		}
+		if n, _ := g.Components(); n != c.Components {
+			t.Errorf("%s: %d components, scipy %d", c.Name, n, c.Components)
+		}
+	}
+}
+
+// TestGeodesicMatchesPeers compares G and the join count with
+// peers.knn_geodesic (and its eps-graph twin) to 1e-9 relative, the
+// tolerance of issue 2; in practice they agree to the last bit.
+func TestGeodesicMatchesPeers(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range loadFixtures(t) {
+		res, err := Geodesic(ctx, dense(c.X), c.spec())
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		if res.Joins != c.Joins || res.Components != c.Components || len(res.JoinEdges) != c.Joins {
+			t.Errorf("%s: joins %d components %d; peers %d %d", c.Name, res.Joins, res.Components, c.Joins, c.Components)
+		}
+		n := len(c.X)
+		exact, worst := 0, 0.0
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				got, want := res.G.At(i, j), c.G[i][j]
+				rel := math.Abs(got-want) / math.Max(math.Abs(want), 1e-300)
+				if got == want {
+					exact++
+				} else {
+					worst = max(worst, rel)
+				}
+				if rel > 1e-9 {
+					t.Fatalf("%s: G[%d,%d] = %v, peers %v", c.Name, i, j, got, want)
+				}
+			}
+		}
+		t.Logf("%s: %d joins, %d/%d entries bit-identical, worst rel diff %.3g", c.Name, res.Joins, exact, n*n, worst)
+	}
+}
+
+func checkGeodesicInvariants(t *testing.T, name string, X *mat.Dense, res GeodesicResult) {
+	t.Helper()
+	n, _ := X.Dims()
+	G := res.G
+	_, comp := res.Graph.Components()
+	E, err := distance.Euclidean(context.Background(), X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		if G.At(i, i) != 0 {
+			t.Fatalf("%s: G[%d,%d] = %v", name, i, i, G.At(i, i))
+		}
+		for j := 0; j < n; j++ {
+			gij := G.At(i, j)
+			raw := G.RawSymmetric()
+			if raw.Data[i*raw.Stride+j] != raw.Data[j*raw.Stride+i] {
+				t.Fatalf("%s: G not symmetric at %d,%d", name, i, j)
+			}
+			if math.IsInf(gij, 0) || math.IsNaN(gij) {
+				t.Fatalf("%s: G[%d,%d] = %v after joining", name, i, j, gij)
+			}
+			// A path of graph edges is never shorter than the straight line
+			// (join edges are not Euclidean, so only within a component).
+			if i != j && comp[i] == comp[j] && gij < E.At(i, j)*(1-1e-12) {
+				t.Fatalf("%s: G[%d,%d] = %v < Euclidean %v", name, i, j, gij, E.At(i, j))
+			}
+			for k := 0; k < n; k += 3 {
+				if gij > (G.At(i, k)+G.At(k, j))*(1+1e-12) {
+					t.Fatalf("%s: triangle inequality fails at %d,%d,%d", name, i, j, k)
+				}
+			}
+		}
+		// G is bounded by the direct edge.
+		nodes, lengths := res.Graph.Neighbors(i)
+		for p, j := range nodes {
+			if G.At(i, int(j)) > lengths[p]*(1+1e-12) {
+				t.Fatalf("%s: G[%d,%d] = %v > edge %v", name, i, j, G.At(i, int(j)), lengths[p])
+			}
+		}
+	}
+	for _, e := range res.JoinEdges {
+		if G.At(e.I, e.J) > e.W*(1+1e-12) {
+			t.Fatalf("%s: join edge %+v longer than G %v", name, e, G.At(e.I, e.J))
+		}
+	}
+}
+
+func TestGeodesicInvariants(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range loadFixtures(t) {
+		X := dense(c.X)
+		for _, scale := range []string{JoinEuclidean, JoinGraph} {
+			res, err := Geodesics{Spec: c.spec(), JoinScale: scale}.Compute(ctx, X)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGeodesicInvariants(t, c.Name+"/"+scale, X, res)
+		}
+	}
+	// Duplicated points: zero lengths become MinLength edges, not "no edge".
+	X := mat.NewDense(6, 2, []float64{0, 0, 0, 0, 1, 0, 1, 0, 5, 5, 5, 5})
+	res, err := Geodesic(ctx, X, Spec{Kind: KindKNN, K: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, ok := res.Graph.Weight(0, 1); !ok || w != MinLength {
+		t.Errorf("duplicate edge 0-1: %v %v, want %v", w, ok, MinLength)
+	}
+	if res.Components != 3 || res.Joins != 2 {
+		t.Errorf("duplicates: %d components %d joins, want 3, 2", res.Components, res.Joins)
+	}
+	checkGeodesicInvariants(t, "duplicates", X, res)
+}
+
+func TestShortestPathsDisconnected(t *testing.T) {
+	g, err := New(5, []Edge{{0, 1, 1}, {1, 2, 2}, {0, 2, 4}, {3, 4, 0.5}, {4, 3, 0.25}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Edges() != 4 {
+		t.Fatalf("edges %d, want 4 (duplicate 3-4 merged)", g.Edges())
+	}
+	if w, _ := g.Weight(4, 3); w != 0.5 {
+		t.Fatalf("duplicate edge kept %v, want max 0.5", w)
+	}
+	G, err := ShortestPaths(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inf := math.Inf(1)
+	want := [][]float64{
+		{0, 1, 3, inf, inf},
+		{1, 0, 2, inf, inf},
+		{3, 2, 0, inf, inf},
+		{inf, inf, inf, 0, 0.5},
+		{inf, inf, inf, 0.5, 0},
+	}
+	for i := range want {
+		for j := range want[i] {
+			if G.At(i, j) != want[i][j] {
+				t.Errorf("G[%d,%d] = %v, want %v", i, j, G.At(i, j), want[i][j])
+			}
+		}
+	}
+	n, comp := g.Components()
+	if n != 2 || comp[0] != 0 || comp[2] != 0 || comp[3] != 1 || comp[4] != 1 {
+		t.Errorf("components %d %v", n, comp)
+	}
+}
+
+func TestGOMAXPROCS(t *testing.T) {
+	ctx := context.Background()
+	// Four separated clouds: joins happen.
+	X := randDense(400, 3, 5)
+	for i := 0; i < 400; i++ {
+		X.Set(i, 0, X.At(i, 0)+float64(i%4)*3)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var ref GeodesicResult
+	for _, p := range []int{1, 2, 3} {
+		runtime.GOMAXPROCS(p)
+		res, err := Geodesic(ctx, X, Spec{Kind: KindKNN, K: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p == 1 {
+			ref = res
+			if res.Joins == 0 {
+				t.Fatal("test data should be disconnected")
+			}
+			continue
+		}
+		if res.Joins != ref.Joins {
+			t.Fatalf("GOMAXPROCS=%d: joins %d vs %d", p, res.Joins, ref.Joins)
+		}
+		a, b := res.G.RawSymmetric().Data, ref.G.RawSymmetric().Data
+		for k := range a {
+			if a[k] != b[k] {
+				t.Fatalf("GOMAXPROCS=%d: G differs at %d", p, k)
+			}
+		}
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	ctx := context.Background()
+	X := randDense(10, 2, 1)
+	nan := mat.DenseCopyOf(X)
+	nan.Set(4, 1, math.NaN())
+	one := mat.NewDense(1, 3, nil)
+	for _, tc := range []struct {
+		name string
+		X    mat.Matrix
+		s    Spec
+		want error
+	}{
+		{"k=0", X, Spec{Kind: KindKNN, K: 0}, ErrK},
+		{"k<0", X, Spec{Kind: KindKNN, K: -1}, ErrK},
+		{"k=N", X, Spec{Kind: KindKNN, K: 10}, ErrK},
+		{"k>N", X, Spec{Kind: KindKNN, K: 11}, ErrK},
+		{"eps=0", X, Spec{Kind: KindEps, Eps: 0}, ErrEps},
+		{"eps<0", X, Spec{Kind: KindEps, Eps: -2}, ErrEps},
+		{"eps NaN", X, Spec{Kind: KindEps, Eps: math.NaN()}, ErrEps},
+		{"kind", X, Spec{Kind: "mst", K: 2}, ErrSpec},
+		{"nan knn", nan, Spec{Kind: KindKNN, K: 2}, distance.ErrNonFinite},
+		{"nan eps", nan, Spec{Kind: KindEps, Eps: 1}, distance.ErrNonFinite},
+		{"one point knn", one, Spec{Kind: KindKNN, K: 1}, ErrTooFew},
+		{"one point eps", one, Spec{Kind: KindEps, Eps: 1}, ErrTooFew},
+		{"nil", nil, Spec{Kind: KindKNN, K: 1}, distance.ErrEmpty},
+	} {
+		if _, err := Build(ctx, tc.X, tc.s); !errors.Is(err, tc.want) {
+			t.Errorf("%s: Build error %v, want %v", tc.name, err, tc.want)
+		}
+		if _, err := Geodesic(ctx, tc.X, tc.s); !errors.Is(err, tc.want) {
+			t.Errorf("%s: Geodesic error %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	if _, err := KNN(ctx, X, 10); err == nil || !strings.Contains(err.Error(), "k = 10, want k < N = 10") {
+		t.Errorf("k>=N message: %v", err)
+	}
+	if _, err := (Geodesics{Spec: Spec{Kind: KindKNN, K: 2}, JoinScale: "manhattan"}).Compute(ctx, X); !errors.Is(err, ErrSpec) {
+		t.Errorf("join scale: %v", err)
+	}
+	for _, e := range [][]Edge{{{0, 5, 1}}, {{1, 1, 1}}, {{0, 1, 0}}, {{0, 1, math.Inf(1)}}, {{-1, 0, 1}}} {
+		if _, err := New(3, e); !errors.Is(err, ErrEdge) {
+			t.Errorf("New(%v): %v", e, err)
+		}
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := Geodesic(cctx, randDense(200, 2, 3), Spec{Kind: KindKNN, K: 3}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+	g, _ := KNN(ctx, X, 2)
+	if _, err := ShortestPaths(cctx, g); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled ShortestPaths: %v", err)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	X := randDense(120, 2, 9)
+	for i := 0; i < 60; i++ {
+		X.Set(i, 0, X.At(i, 0)+10)
+	}
+	stages := map[string][2]int{}
+	res, err := Geodesics{Spec: Spec{Kind: KindKNN, K: 2}, Progress: func(s string, done, total int) {
+		stages[s] = [2]int{max(stages[s][0], done), total}
+	}}.Compute(context.Background(), X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stages["graph"] != [2]int{1, 1} || stages["paths"] != [2]int{120, 120} ||
+		stages["join"] != [2]int{res.Joins, res.Joins} || res.Joins == 0 {
+		t.Errorf("progress %v, joins %d", stages, res.Joins)
+	}
+}
