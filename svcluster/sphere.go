@@ -1,0 +1,128 @@
+package svcluster
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// KernelKind selects the kernel of the enclosing sphere.
+type KernelKind int
+
+const (
+	// Gaussian is K(x, y) = exp(-q‖x−y‖²), paper 001 eq. (6) (kernel.RBF{Gamma: q}).
+	Gaussian KernelKind = iota
+	// Laplacian is K(x, y) = exp(-q‖x−y‖), paper 001 eq. (7) with q' = q
+	// (kernel.Exponential{Gamma: q}; not scikit-learn's L1 "laplacian").
+	Laplacian
+)
+
+// String returns "gaussian" or "laplacian".
+func (k KernelKind) String() string {
+	switch k {
+	case Gaussian:
+		return "gaussian"
+	case Laplacian:
+		return "laplacian"
+	}
+	return fmt.Sprintf("KernelKind(%d)", int(k))
+}
+
+// ParseKernel accepts "gaussian" (or "rbf") and "laplacian" (or "exponential").
+func ParseKernel(s string) (KernelKind, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "gaussian", "rbf":
+		return Gaussian, nil
+	case "laplacian", "exponential":
+		return Laplacian, nil
+	}
+	return 0, fmt.Errorf("%w %q (want gaussian or laplacian)", ErrBadKernel, s)
+}
+
+func (k KernelKind) valid() bool { return k == Gaussian || k == Laplacian }
+
+// eval returns K as a function of the squared distance d2.
+func (k KernelKind) eval(q, d2 float64) float64 {
+	if k == Gaussian {
+		return math.Exp(-q * d2)
+	}
+	if d2 < 0 {
+		d2 = 0
+	}
+	return math.Exp(-q * math.Sqrt(d2))
+}
+
+// sphere is what cluster labelling needs from a fitted support vector domain
+// description: R²(x) of eq. (10) at any point and the squared radius R² of
+// eq. (11). A point is inside the contour (12) when Dist2(x) ≤ Radius2().
+type sphere interface {
+	Dist2(x []float64) float64
+	Radius2() float64
+}
+
+// ball is the sphere of a fitted SVDD written as its kernel expansion
+// a = Σ_k β_k Φ(c_k) over the centres c_k with β_k > 0 (support vectors and
+// bounded support vectors). Both kernels have K(x, x) = 1, so
+//
+//	R²(x) = 1 − 2 f(x) + βᵀKβ,   f(x) = Σ_k β_k K(c_k, x),
+//
+// and R²(x) ≤ R² ⟺ f(x) ≥ θ with θ = (1 + βᵀKβ − R²)/2.
+type ball struct {
+	kind KernelKind
+	q    float64
+	d    int
+	cx   []float64 // nc×d centres, row-major
+	beta []float64 // nc weights, all > 0
+	bKb  float64   // βᵀKβ = ‖a‖²
+	r2   float64   // R²
+}
+
+var _ sphere = (*ball)(nil)
+
+// newBall builds a ball from centres and weights; bKb is computed here.
+func newBall(kind KernelKind, q float64, d int, cx, beta []float64, r2 float64) *ball {
+	b := &ball{kind: kind, q: q, d: d, cx: cx, beta: beta, r2: r2}
+	nc := len(beta)
+	s := 0.0
+	for i := 0; i < nc; i++ {
+		ci := cx[i*d : i*d+d]
+		row := 0.0
+		for j := 0; j < nc; j++ {
+			row += beta[j] * kind.eval(q, sqDist(ci, cx[j*d:j*d+d]))
+		}
+		s += beta[i] * row
+	}
+	b.bKb = s
+	return b
+}
+
+func (b *ball) nc() int { return len(b.beta) }
+
+// f returns Σ_k β_k K(c_k, x).
+func (b *ball) f(x []float64) float64 {
+	s := 0.0
+	d := b.d
+	for k, bk := range b.beta {
+		s += bk * b.kind.eval(b.q, sqDist(x, b.cx[k*d:k*d+d]))
+	}
+	return s
+}
+
+// theta is the threshold on f: inside ⟺ f(x) ≥ θ.
+func (b *ball) theta() float64 { return (1 + b.bKb - b.r2) / 2 }
+
+// Dist2 is R²(x) of eq. (10).
+func (b *ball) Dist2(x []float64) float64 { return 1 - 2*b.f(x) + b.bKb }
+
+// Radius2 is R² of eq. (11).
+func (b *ball) Radius2() float64 { return b.r2 }
+
+func sqDist(x, y []float64) float64 {
+	s := 0.0
+	y = y[:len(x)]
+	for i, v := range x {
+		t := v - y[i]
+		s += t * t
+	}
+	return s
+}
