@@ -218,7 +218,7 @@ func TestSampleOrder(t *testing.T) {
 		o := sampleOrder(m)
 		s := slices.Clone(o)
 		slices.Sort(s)
-		if !slices.Equal(s, seq(m+1)[1:]) {
+		if !slices.Equal(s, seq(m + 1)[1:]) {
 			t.Fatalf("m=%d: order %v is not a permutation of 1..m", m, o)
 		}
 		if mid := float64(m+1) / 2; math.Abs(float64(o[0])-mid) > 0.5 {
