@@ -1,0 +1,130 @@
+package hclust
+
+import (
+	"context"
+	"math"
+)
+
+// ctxEvery is how many merges pass between two ctx.Err() checks.
+const ctxEvery = 256
+
+// primCondensed is single linkage by Prim's algorithm (the order SciPy's
+// mst_single_linkage uses): start at observation 0; at each step every
+// observation outside the tree lowers its key to its distance from the last
+// added one x, and the first observation (lowest index) with the smallest
+// key joins, recorded as the pair (x, y) at that key. Sorting these n−1
+// pairs by key gives the single-linkage dendrogram: for every threshold t,
+// Prim visits each component of the graph {d ≤ t} as one contiguous run.
+//
+// Row x of the distance matrix is low[x(x−1)/2 : ...] for columns < x and
+// the condensed row for columns > x, so each step reads two contiguous
+// pieces.
+func primCondensed(ctx context.Context, c, low []float64, n int) ([]rawMerge, error) {
+	p := newPrim(n)
+	raw := make([]rawMerge, 0, n-1)
+	x := 0
+	for k := 0; k < n-1; k++ {
+		if k%ctxEvery == ctxEvery-1 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		// p.rem[:p.split] < x < p.rem[p.split:]
+		lrow := low[x*(x-1)/2:]
+		coff := condRow(n, x) - x - 1
+		best, bj := math.Inf(1), -1
+		rem, key := p.rem, p.key[:len(p.rem)]
+		for j, i := range rem[:p.split] {
+			d := lrow[i]
+			kv := key[j]
+			if d < kv {
+				kv = d
+				key[j] = d
+			}
+			if kv < best {
+				best, bj = kv, j
+			}
+		}
+		for j := p.split; j < len(rem); j++ {
+			d := c[coff+int(rem[j])]
+			kv := key[j]
+			if d < kv {
+				kv = d
+				key[j] = d
+			}
+			if kv < best {
+				best, bj = kv, j
+			}
+		}
+		y := int(rem[bj])
+		raw = append(raw, rawMerge{a: int32(x), b: int32(y), h: best})
+		p.remove(bj)
+		x = y
+	}
+	return raw, nil
+}
+
+// primPoints is primCondensed with distances computed from the points on
+// the fly: O(n²·dim) time and O(n) memory beyond the points.
+func primPoints(ctx context.Context, pts []float64, n, dim int) ([]rawMerge, error) {
+	p := newPrim(n)
+	raw := make([]rawMerge, 0, n-1)
+	x := 0
+	for k := 0; k < n-1; k++ {
+		if k%ctxEvery == ctxEvery-1 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		xp := pts[x*dim : x*dim+dim]
+		best, bj := math.Inf(1), -1
+		key := p.key[:len(p.rem)]
+		overflow := false
+		for j, i := range p.rem {
+			d := euclid(xp, pts[int(i)*dim:int(i)*dim+dim])
+			overflow = overflow || d > math.MaxFloat64
+			kv := key[j]
+			if d < kv {
+				kv = d
+				key[j] = d
+			}
+			if kv < best {
+				best, bj = kv, j
+			}
+		}
+		if overflow {
+			return nil, errOverflow()
+		}
+		y := int(p.rem[bj])
+		raw = append(raw, rawMerge{a: int32(x), b: int32(y), h: best})
+		p.remove(bj)
+		x = y
+	}
+	return raw, nil
+}
+
+// prim holds the observations outside the tree in increasing order with
+// their keys (distance to the tree).
+type prim struct {
+	rem   []int32
+	key   []float64
+	split int // rem[:split] are below the last added observation
+}
+
+func newPrim(n int) *prim {
+	p := &prim{rem: make([]int32, n-1), key: make([]float64, n-1)}
+	for i := range p.rem {
+		p.rem[i] = int32(i + 1)
+		p.key[i] = math.Inf(1)
+	}
+	return p
+}
+
+// remove deletes position j; the removed observation becomes the next x, so
+// the entries before j are exactly those below it.
+func (p *prim) remove(j int) {
+	copy(p.rem[j:], p.rem[j+1:])
+	copy(p.key[j:], p.key[j+1:len(p.rem)])
+	p.rem = p.rem[:len(p.rem)-1]
+	p.split = j
+}

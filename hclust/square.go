@@ -1,0 +1,170 @@
+package hclust
+
+import (
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// square is the n×n working matrix of the chain and generic algorithms:
+// row-major, stride n, symmetric, with +Inf on the diagonal so that a row
+// scan needs no test for "i == x".
+type square struct {
+	n int
+	d []float64
+}
+
+func newSquare(n int) *square { return &square{n: n, d: make([]float64, n*n)} }
+
+// tile is the block edge of the cache-blocked transposes (64×64 doubles =
+// 32 KiB per block).
+const tile = 64
+
+// parallelDo runs task(0..tasks-1) on up to GOMAXPROCS goroutines, handing
+// out tasks in increasing order. Callers only use it for tasks that write
+// disjoint memory, so the result does not depend on the schedule.
+func parallelDo(tasks int, task func(t int)) {
+	w := min(runtime.GOMAXPROCS(0), tasks)
+	if w <= 1 {
+		for t := 0; t < tasks; t++ {
+			task(t)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	wg.Add(w)
+	for range w {
+		go func() {
+			defer wg.Done()
+			for {
+				t := int(next.Add(1) - 1)
+				if t >= tasks {
+					return
+				}
+				task(t)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// condRow returns the offset of pair (i, i+1) in a condensed matrix, so that
+// pair (i, j), j > i, lives at condRow(n, i) + j − i − 1.
+func condRow(n, i int) int { return n*i - i*(i+1)/2 }
+
+// validDistance reports whether v is a finite non-negative number.
+func validDistance(v float64) bool { return v >= 0 && v <= math.MaxFloat64 }
+
+// fillCondensed expands the condensed matrix c into s, block by block so
+// that both the row and the transposed writes stay in cache. It reports
+// false if any entry is NaN, infinite or negative.
+func (s *square) fillCondensed(c []float64) bool {
+	n := s.n
+	nb := (n + tile - 1) / tile
+	var bad atomic.Bool
+	parallelDo(nb, func(ib int) {
+		i0, i1 := ib*tile, min(ib*tile+tile, n)
+		ok := true
+		for i := i0; i < i1; i++ {
+			s.d[i*n+i] = math.Inf(1)
+		}
+		for jb := ib; jb < nb; jb++ {
+			j0, j1 := jb*tile, min(jb*tile+tile, n)
+			for i := i0; i < i1; i++ {
+				js := max(j0, i+1)
+				if js >= j1 {
+					continue
+				}
+				off := condRow(n, i) - i - 1
+				src := c[off+js : off+j1]
+				copy(s.d[i*n+js:i*n+j1], src)
+				for k, v := range src {
+					ok = ok && validDistance(v)
+					s.d[(js+k)*n+i] = v
+				}
+			}
+		}
+		if !ok {
+			bad.Store(true)
+		}
+	})
+	return !bad.Load()
+}
+
+// euclid is pdist's Euclidean distance: squares summed in index order, then
+// the square root (explicit conversions forbid fused multiply-adds).
+func euclid(x, y []float64) float64 {
+	y = y[:len(x)]
+	var s float64
+	for k, v := range x {
+		t := v - y[k]
+		s += float64(t * t)
+	}
+	return math.Sqrt(s)
+}
+
+// fillPoints sets s to the Euclidean distances between the rows of the
+// row-major n×dim matrix pts. It reports false if a distance overflows.
+func (s *square) fillPoints(pts []float64, dim int) bool {
+	n := s.n
+	nb := (n + tile - 1) / tile
+	var bad atomic.Bool
+	parallelDo(nb, func(ib int) {
+		i0, i1 := ib*tile, min(ib*tile+tile, n)
+		ok := true
+		for i := i0; i < i1; i++ {
+			s.d[i*n+i] = math.Inf(1)
+		}
+		for jb := ib; jb < nb; jb++ {
+			j0, j1 := jb*tile, min(jb*tile+tile, n)
+			for i := i0; i < i1; i++ {
+				xi := pts[i*dim : i*dim+dim]
+				for j := max(j0, i+1); j < j1; j++ {
+					v := euclid(xi, pts[j*dim:j*dim+dim])
+					ok = ok && v <= math.MaxFloat64
+					s.d[i*n+j] = v
+					s.d[j*n+i] = v
+				}
+			}
+		}
+		if !ok {
+			bad.Store(true)
+		}
+	})
+	return !bad.Load()
+}
+
+// transposeCondensed returns the strict lower triangle of the condensed
+// matrix c stored row by row: entry (j, i), i < j, at j(j−1)/2 + i. Together
+// with c it makes every row of the distance matrix two contiguous pieces.
+// It reports false if any entry is NaN, infinite or negative.
+func transposeCondensed(c []float64, n int) ([]float64, bool) {
+	low := make([]float64, len(c))
+	nb := (n + tile - 1) / tile
+	var bad atomic.Bool
+	parallelDo(nb, func(ib int) {
+		i0, i1 := ib*tile, min(ib*tile+tile, n)
+		ok := true
+		for jb := ib; jb < nb; jb++ {
+			j0, j1 := jb*tile, min(jb*tile+tile, n)
+			for i := i0; i < i1; i++ {
+				js := max(j0, i+1)
+				if js >= j1 {
+					continue
+				}
+				off := condRow(n, i) - i - 1
+				for j, v := range c[off+js : off+j1] {
+					ok = ok && validDistance(v)
+					jj := js + j
+					low[jj*(jj-1)/2+i] = v
+				}
+			}
+		}
+		if !ok {
+			bad.Store(true)
+		}
+	})
+	return low, !bad.Load()
+}
