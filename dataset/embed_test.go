@@ -96,6 +96,12 @@ func TestEmbeddedErrors(t *testing.T) {
 }
 
 func TestEmbeddedSplits(t *testing.T) {
+	for name, n := range splitRows {
+		d, err := Embedded(name)
+		if err != nil || d.Len() != n {
+			t.Errorf("splitRows[%s] = %d, data: %v", name, n, err)
+		}
+	}
 	for _, m := range []int{10, 100} {
 		s, err := EmbeddedSplits("usps", m)
 		if err != nil {

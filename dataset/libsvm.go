@@ -27,7 +27,8 @@ import (
 // ErrTooFewRows (one data line), ErrNoFeatures (no index on any line),
 // ErrNotNumber (label or value), ErrNonFinite, ErrBadIndex (not a positive
 // integer or not increasing), ErrSyntax (a token without ':') or
-// ErrTooLarge (rows × largest index > MaxCells).
+// ErrTooLarge (rows × largest index > MaxCells, or a dense matrix of more
+// than 4Mi entries for data stored at a density below 1/1024).
 //
 // Time O(input + rows × features), the size of the dense result.
 func ReadLIBSVM(r io.Reader, name string) (*Dataset, error) {
@@ -44,6 +45,7 @@ func ReadLIBSVM(r io.Reader, name string) (*Dataset, error) {
 		rawNames []string
 		rawIdx   = map[string]int{}
 		maxIdx   int
+		pairs    int // index:value tokens read, zeros included
 		line     int
 		lastLine int
 	)
@@ -109,6 +111,7 @@ func ReadLIBSVM(r io.Reader, name string) (*Dataset, error) {
 				val = append(val, v)
 			}
 			maxIdx = max(maxIdx, j)
+			pairs++
 		}
 		rowEnd = append(rowEnd, len(idx))
 		if (len(rowEnd))*maxIdx > MaxCells {
@@ -126,6 +129,10 @@ func ReadLIBSVM(r io.Reader, name string) (*Dataset, error) {
 		return nil, perr(lastLine, "", fmt.Errorf("%w: only one data line", ErrTooFewRows))
 	case maxIdx == 0:
 		return nil, perr(lastLine, "", fmt.Errorf("%w: no index:value on any line", ErrNoFeatures))
+	}
+	if cells := n * maxIdx; cells > minSparseCells && cells/maxSparsity > pairs {
+		return nil, perr(lastLine, "", fmt.Errorf("%w: %d rows × %d features dense for only %d index:value pairs (density < 1/%d)",
+			ErrTooLarge, n, maxIdx, pairs, maxSparsity))
 	}
 	X := mat.NewDense(n, maxIdx, nil)
 	start := 0
@@ -148,6 +155,15 @@ func ReadLIBSVM(r io.Reader, name string) (*Dataset, error) {
 	}
 	return &Dataset{Name: name, X: X, Y: rawY, Classes: classes, Features: features}, nil
 }
+
+// A dense matrix of more than minSparseCells entries is refused when the
+// file stores fewer than one index:value pair per maxSparsity entries: such
+// data belong in a sparse representation, and a 20-byte file must not
+// allocate gigabytes.
+const (
+	minSparseCells = 1 << 22
+	maxSparsity    = 1024
+)
 
 // nextField splits off the first space- or tab-separated field of s.
 func nextField(s string) (field, rest string) {

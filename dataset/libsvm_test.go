@@ -141,3 +141,16 @@ func TestLoad(t *testing.T) {
 		t.Errorf("Load(missing): %v", err)
 	}
 }
+
+func TestReadLIBSVMTooSparse(t *testing.T) {
+	_, err := ReadLIBSVM(strings.NewReader("00\n0 80000800:0"), "s.svm")
+	if !errors.Is(err, ErrTooLarge) || err.Error() != "s.svm:2: data too large: 2 rows × 80000800 features dense for only 1 index:value pairs (density < 1/1024)" {
+		t.Errorf("got %v", err)
+	}
+	// just under the refusal threshold: 4 rows × 1Mi features, 16 pairs
+	in := strings.Repeat("1 1:1 2:1 3:1 1048576:2\n", 4)
+	d, err := ReadLIBSVM(strings.NewReader(in), "ok.svm")
+	if err != nil || d.Dim() != 1<<20 || d.X.At(3, 1<<20-1) != 2 {
+		t.Errorf("4×1Mi: %v", err)
+	}
+}
