@@ -1,8 +1,8 @@
 package lanczos
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -105,4 +105,3 @@ func TestPeerRatio(t *testing.T) {
 		}
 	}
 }
-
