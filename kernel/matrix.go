@@ -314,8 +314,12 @@ func fromFactors(dst *mat.SymDense, vecs *mat.Dense, w []float64, keep []int, n 
 
 // ClipPSD projects K onto the cone of positive semi-definite matrices in
 // Frobenius norm: with K = U·S·Uᵀ (mat.EigenSym), it returns U·max(S,0)·Uᵀ
-// and the number of negative eigenvalues that were set to 0. This is the
-// repair paper 000 §3.3 applies to the ISOMAP kernel (peers.py psd_clip).
+// and the number of clearly negative eigenvalues, λ < -N·ε·max|λ|, that
+// were set to 0. This is the repair paper 000 §3.3 applies to the ISOMAP
+// kernel (peers.py psd_clip). Rounding-level negative eigenvalues are
+// clipped too but not counted: their sign is noise (a doubly centred
+// matrix always has the eigenvalue 0 of the vector 1, which LAPACK
+// implementations return as ±1e-14), so the count is reproducible.
 // O(N³). A nil dst allocates; dst may be K. Both triangles of dst are
 // written. Errors: ErrEmpty, ErrNonFinite, ErrNotSymmetric (a non-SymDense
 // K whose At is not symmetric), ErrEigen.
@@ -331,11 +335,16 @@ func ClipPSD(dst *mat.SymDense, K mat.Symmetric) (*mat.SymDense, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	maxAbs := 0.0
+	for _, v := range w {
+		maxAbs = math.Max(maxAbs, math.Abs(v))
+	}
+	tol := float64(s.N) * 0x1p-52 * maxAbs
 	neg := 0
 	keep := make([]int, 0, len(w))
 	for k, v := range w {
 		switch {
-		case v < 0:
+		case v < -tol:
 			neg++
 		case v > 0:
 			keep = append(keep, k)

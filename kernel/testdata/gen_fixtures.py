@@ -75,7 +75,8 @@ def matrices():
     w[np.abs(w) < 2.0] = 0.0          # exactly rank-deficient, gap at 2
     S = (V * w) @ V.T
     S = 0.5 * (S + S.T)
-    Kc, neg = peers.psd_clip(S)
+    Kc, neg = peers.psd_clip(S)  # S has exact zero eigenvalues: count beyond rounding
+    neg = int((w < -30 * np.finfo(float).eps * np.abs(w).max()).sum())
     dump("matrices.json.gz", {
         "M": L(M), "center": L(peers.double_center(M)),
         "S": L(S), "pinv": L(np.linalg.pinv(S, rcond=1e-8, hermitian=True)),
@@ -95,6 +96,11 @@ def cluster_kernels(name, X):
     K, neg = peers.psd_clip(peers.double_center(G * G))
     out["isomap"] = L(K)
     out["isomap_neg"] = neg
+    # Negative eigenvalues beyond rounding, |w| > n*eps*max|w| (what
+    # kernel.ClipPSD counts): the null vector 1 of J gives one eigenvalue of
+    # either sign at ~1e-14 that LAPACK implementations disagree on.
+    w = np.linalg.eigvalsh(peers.double_center(G * G))
+    out["isomap_neg_sig"] = int((w < -len(X) * np.finfo(float).eps * np.abs(w).max()).sum())
     dump("cluster_%s.json.gz" % name, out)
 
 

@@ -1,0 +1,175 @@
+package kernel_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/arbor-ml/arbor/kernel"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Benchmarks use uniform data in [0,1)^d with d = 10 and a fixed seed, the
+// setting of peers.py timing and testdata/peer_time.py, which runs the
+// numpy/scikit-learn equivalents and these benchmarks side by side.
+
+func benchData(n, d int) *mat.Dense {
+	rng := rand.New(rand.NewPCG(0, 1))
+	X := mat.NewDense(n, d, nil)
+	for i := range X.RawMatrix().Data {
+		X.RawMatrix().Data[i] = rng.Float64()
+	}
+	return X
+}
+
+func benchSizes(b *testing.B, sizes []int, f func(b *testing.B, n int)) {
+	for _, n := range sizes {
+		if testing.Short() && n > 2000 {
+			continue
+		}
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) { f(b, n) })
+	}
+}
+
+func BenchmarkGram(b *testing.B) {
+	ks := []struct {
+		name string
+		k    kernel.Kernel
+	}{
+		{"linear", kernel.Linear{}},
+		{"poly", kernel.Poly{A: 0.1, B: 1, Degree: 3}},
+		{"rbf", kernel.RBF{Gamma: 0.5}},
+		{"laplacian", kernel.Laplacian{Gamma: 0.5}},
+	}
+	for _, k := range ks {
+		b.Run("kernel="+k.name, func(b *testing.B) {
+			benchSizes(b, []int{2000, 8000}, func(b *testing.B, n int) {
+				X := benchData(n, 10)
+				dst := mat.NewSymDense(n, nil)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if _, err := kernel.Gram(context.Background(), dst, k.k, X); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
+	}
+}
+
+func BenchmarkCross(b *testing.B) {
+	benchSizes(b, []int{2000}, func(b *testing.B, n int) {
+		X := benchData(n, 10)
+		dst := mat.NewDense(n, n, nil)
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := kernel.Cross(context.Background(), dst, kernel.RBF{Gamma: 0.5}, X, X); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// randSym returns a symmetric n×n matrix with entries in [0, 2).
+func randSym(n int) *mat.SymDense {
+	rng := rand.New(rand.NewPCG(0, 2))
+	M := mat.NewSymDense(n, nil)
+	raw := M.RawSymmetric()
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			raw.Data[i*raw.Stride+j] = 2 * rng.Float64()
+		}
+	}
+	return M
+}
+
+func BenchmarkCenter(b *testing.B) {
+	benchSizes(b, []int{2000, 8000}, func(b *testing.B, n int) {
+		M := randSym(n)
+		dst := mat.NewSymDense(n, nil)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			kernel.Center(dst, M)
+		}
+	})
+}
+
+func BenchmarkInducedDistance(b *testing.B) {
+	benchSizes(b, []int{2000}, func(b *testing.B, n int) {
+		K, _ := kernel.Gram(context.Background(), nil, kernel.RBF{Gamma: 0.5}, benchData(n, 10))
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			kernel.InducedDistance(K)
+		}
+	})
+}
+
+func BenchmarkClipPSD(b *testing.B) {
+	benchSizes(b, []int{500}, func(b *testing.B, n int) {
+		K := kernel.Center(nil, randSym(n))
+		dst := mat.NewSymDense(n, nil)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if _, _, err := kernel.ClipPSD(dst, K); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkPseudoInverse(b *testing.B) {
+	benchSizes(b, []int{500}, func(b *testing.B, n int) {
+		K := kernel.Center(nil, randSym(n))
+		dst := mat.NewSymDense(n, nil)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if _, _, err := kernel.PseudoInverse(dst, K, 1e-10); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkEmbed(b *testing.B) {
+	benchSizes(b, []int{500}, func(b *testing.B, n int) {
+		K := kernel.Center(nil, randSym(n))
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if _, err := kernel.Embed(K, 2); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkExtend(b *testing.B) {
+	benchSizes(b, []int{2000}, func(b *testing.B, n int) {
+		X := benchData(n, 10)
+		K, _ := kernel.Gram(context.Background(), nil, kernel.RBF{Gamma: 0.5}, X)
+		Xt := benchData(500, 10)
+		b.Run("stage=fit", func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := kernel.Extend(context.Background(), X, K, kernel.ExtendOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		e, _ := kernel.Extend(context.Background(), X, K, kernel.ExtendOptions{})
+		b.Run("stage=rows/t=500", func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := e.Rows(context.Background(), Xt); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	})
+}
