@@ -1,0 +1,71 @@
+// Package kernel provides kernels and kernel matrices: the point kernels
+// (linear, polynomial, Gaussian RBF, Laplacian, exponential), parallel Gram
+// and cross matrices, the matrix operations of kernel methods (kernel-induced
+// distance, double centring, projection onto the PSD cone, embedding,
+// pseudo-inverse) and the data-dependent kernels of
+//
+//	Z. Bodó, Hierarchical cluster kernels for supervised and
+//	semi-supervised learning, ICCP 2008 ("paper 000"):
+//
+// the hierarchical cluster kernel (HCK, §3.4) on Euclidean or graph
+// distances, the ISOMAP kernel (§3.3), the connectivity kernel (§4), and
+// their out-of-sample extension (§3.5, Extend).
+//
+// # Data flow
+//
+//	X ─► distance.Euclidean ─► hclust.Linkage ─► Tree.Ultrametric M ─► Center: K = -½·J·M·J      (HCK)
+//	X ─► graph.Geodesic G ─┬─► hclust.Linkage ─► Tree.Ultrametric M ─► Center                    (HCK, graph)
+//	                       └─► CenterSquared: -½·J·(G∘G)·J ─► ClipPSD                              (ISOMAP)
+//	X ─► Gram(k, X)                                                                               (point kernels)
+//
+// J = I - 11ᵀ/N is never formed: Center is two O(N²) passes. M is used
+// itself, not squared (paper 000 step 3; peers.py). By Theorem 4 the cluster
+// kernel of a monotone tree is positive semi-definite; the ISOMAP matrix
+// need not be, so its negative eigenvalues are clipped.
+//
+// Every learner in Arbor also fits from a Gram matrix, so any kernel here,
+// or one a user computed (ToSym), enters at the same place.
+//
+// # Kernel specifications
+//
+// ParseSpec and ParseSpecs (the CLI's --kernel) read this grammar; names
+// are case-insensitive, ':' separates fields (',' is accepted inside poly):
+//
+//	linear                         x·y
+//	poly:A:B:DEGREE                (A·x·y + B)^DEGREE, A > 0, B ≥ 0, DEGREE ≥ 1
+//	rbf:GAMMA | rbf:gamma=G        exp(-GAMMA·‖x-y‖²)
+//	rbf:sigma=S                    GAMMA = 1/(2S²)
+//	rbf | rbf:scale                GAMMA = 1/(d·Var X), sklearn's gamma="scale"
+//	laplacian:GAMMA                exp(-GAMMA·‖x-y‖₁)   (sklearn laplacian_kernel)
+//	exponential:GAMMA              exp(-GAMMA·‖x-y‖₂)   (paper 001's "Laplacian")
+//	hck:METHOD                     cluster kernel, Euclidean distances
+//	hckg:METHOD[:GRAPH]            cluster kernel, geodesic distances (GRAPH default knn:7)
+//	isomap[:GRAPH]                 ISOMAP kernel (GRAPH default knn:7)
+//	connectivity                   = hck:single
+//
+// METHOD is single, complete, average, weighted or ward (hclust.ParseMethod;
+// centroid and median have inversions and are rejected); GRAPH is knn:K or
+// eps:E (graph.ParseSpec). A list such as "linear,hck:average,hckg:average,
+// isomap" is built by BuildAll, which computes the Euclidean distances once
+// and the geodesic matrix once per graph for all kernels that need them.
+//
+// # Complexity
+//
+// Gram, Cross, InducedDistance, Center: O(N²) entries (O(N²d) for Gram),
+// parallel over GOMAXPROCS goroutines, split by rows, each entry computed
+// by fixed scalar code, so results are bit-identical for any GOMAXPROCS.
+// ClipPSD, Embed, PseudoInverse, ISOMAP and Extend with Via: O(N³)
+// (gonum mat.EigenSym). HCK: O(N²d + N²) plus the graph's shortest paths.
+//
+// # Errors
+//
+// Bad input returns an error wrapping a sentinel: ErrBadParam (gamma ≤ 0,
+// degree < 1, unsupported linkage, dims out of range), ErrShape (feature
+// counts or destination sizes differ), ErrEmpty, ErrNonFinite (NaN/±Inf,
+// with the position), ErrNotSymmetric, ErrEigen and ErrUnknownKernel, plus
+// the sentinels of hclust and graph passed through, and ctx.Err() for
+// cancelled contexts. Matrix-returning functions take a destination first;
+// nil allocates. Center, CenterSquared and InducedDistance return no error
+// (their input is a matrix the caller built); a destination of the wrong
+// size panics there, as in gonum.
+package kernel
