@@ -82,6 +82,13 @@ var _ sphere = (*ball)(nil)
 // newBall builds a ball from centres and weights; bKb is computed here.
 func newBall(kind KernelKind, q float64, d int, cx, beta []float64, r2 float64) *ball {
 	b := &ball{kind: kind, q: q, d: d, cx: cx, beta: beta, r2: r2}
+	b.bKb = b.quadForm()
+	return b
+}
+
+// quadForm returns βᵀKβ over the centres. O(n_c²·d).
+func (b *ball) quadForm() float64 {
+	cx, beta, d, q, kind := b.cx, b.beta, b.d, b.q, b.kind
 	nc := len(beta)
 	s := 0.0
 	for i := 0; i < nc; i++ {
@@ -92,8 +99,7 @@ func newBall(kind KernelKind, q float64, d int, cx, beta []float64, r2 float64) 
 		}
 		s += beta[i] * row
 	}
-	b.bKb = s
-	return b
+	return s
 }
 
 func (b *ball) nc() int { return len(b.beta) }
@@ -108,14 +114,18 @@ func (b *ball) f(x []float64) float64 {
 	return s
 }
 
-// theta is the threshold on f: inside ⟺ f(x) ≥ θ.
-func (b *ball) theta() float64 { return (1 + b.bKb - b.r2) / 2 }
+// slack is the tolerance for points on the sphere: inside ⟺
+// R²(x) ≤ R² + slack, slack = 1e-9·max(1, R²) (as svm.SVDDModel.Inside).
+func (b *ball) slack() float64 { return 1e-9 * max(1, b.r2) }
+
+// theta is the threshold on f: inside ⟺ f(x) ≥ θ = (1 + βᵀKβ − R² − slack)/2.
+func (b *ball) theta() float64 { return (1 + b.bKb - b.r2 - b.slack()) / 2 }
 
 // Dist2 is R²(x) of eq. (10).
 func (b *ball) Dist2(x []float64) float64 { return 1 - 2*b.f(x) + b.bKb }
 
-// Radius2 is R² of eq. (11).
-func (b *ball) Radius2() float64 { return b.r2 }
+// Radius2 is R² of eq. (11) plus the slack for points on the sphere.
+func (b *ball) Radius2() float64 { return b.r2 + b.slack() }
 
 func sqDist(x, y []float64) float64 {
 	s := 0.0
