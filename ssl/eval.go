@@ -1,0 +1,156 @@
+package ssl
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/kernel"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Eval runs every learner on every kernel for every labelled split and
+// measures accuracy on the unlabelled rows, as the papers' protocol does.
+// Kernels are label-free, so each is built once over all rows and shared by
+// all splits and learners (kernel.BuildAll shares distances and geodesics).
+type Eval struct {
+	Kernels  []kernel.Spec
+	Learners []Learner
+	// Progress, if not nil, reports kernel building and ("eval", done, total)
+	// over split × method runs.
+	Progress func(stage string, done, total int)
+}
+
+// Result is the accuracy of one learner with one kernel on one split.
+type Result struct {
+	Kernel   string  `json:"kernel"`  // kernel spec, or "-" for a learner that uses none
+	Learner  string  `json:"learner"` // learner name
+	Split    int     `json:"split"`   // index of the split
+	Labeled  int     `json:"n_labeled"`
+	Correct  int     `json:"correct"`
+	Total    int     `json:"total"`    // unlabelled rows scored
+	Accuracy float64 `json:"accuracy"` // Correct / Total
+	FitS     float64 `json:"fit_s"`    // seconds spent in the learner
+	KernelS  float64 `json:"kernel_s"` // seconds spent building the kernel (shared)
+	Info     string  `json:"info,omitempty"`
+}
+
+// Run evaluates on points X with true labels y (every row labelled) and the
+// given splits (sorted lists of labelled rows). Accuracy counts only rows
+// outside the split.
+func (e Eval) Run(ctx context.Context, X *mat.Dense, y []int, splits [][]int) ([]Result, error) {
+	n, _ := X.Dims()
+	if len(y) != n {
+		return nil, fmt.Errorf("%w: %d labels for %d rows", ErrSplit, len(y), n)
+	}
+	for i, c := range y {
+		if c == dataset.Unlabeled {
+			return nil, fmt.Errorf("%w: row %d has no true label to score against", ErrSplit, i)
+		}
+	}
+	if len(splits) == 0 {
+		return nil, fmt.Errorf("%w: no splits", ErrSplit)
+	}
+	for s, l := range splits {
+		if err := checkSplit(l, n); err != nil {
+			return nil, fmt.Errorf("split %d: %w", s, err)
+		}
+	}
+	var kernelLearners, freeLearners []Learner
+	for _, l := range e.Learners {
+		if l.UsesKernel() {
+			kernelLearners = append(kernelLearners, l)
+		} else {
+			freeLearners = append(freeLearners, l)
+		}
+	}
+	var built []kernel.Built
+	var kernelSecs []float64
+	if len(kernelLearners) > 0 {
+		if len(e.Kernels) == 0 {
+			return nil, fmt.Errorf("ssl: learners %s need a kernel", kernelLearners[0].Name())
+		}
+		t0 := time.Now()
+		var err error
+		built, err = kernel.BuildAll(ctx, X, e.Kernels, kernel.BuildOptions{Progress: e.Progress})
+		if err != nil {
+			return nil, err
+		}
+		// BuildAll shares work between kernels; charge each its share evenly.
+		per := time.Since(t0).Seconds() / float64(len(built))
+		kernelSecs = make([]float64, len(built))
+		for i := range kernelSecs {
+			kernelSecs[i] = per
+		}
+	}
+	total := len(splits) * (len(built)*len(kernelLearners) + len(freeLearners))
+	done := 0
+	var out []Result
+	for s, l := range splits {
+		yl := make([]int, n)
+		for i := range yl {
+			yl[i] = dataset.Unlabeled
+		}
+		for _, r := range l {
+			yl[r] = y[r]
+		}
+		score := func(kname string, ks float64, ln Learner, p Problem) error {
+			t0 := time.Now()
+			pred, err := ln.Transduce(ctx, p)
+			if err != nil {
+				return fmt.Errorf("%s with kernel %s, split %d: %w", ln.Name(), kname, s, err)
+			}
+			r := Result{Kernel: kname, Learner: ln.Name(), Split: s, Labeled: len(l),
+				FitS: time.Since(t0).Seconds(), KernelS: ks}
+			for i := range y {
+				if yl[i] == dataset.Unlabeled {
+					r.Total++
+					if pred[i] == y[i] {
+						r.Correct++
+					}
+				}
+			}
+			r.Accuracy = float64(r.Correct) / float64(r.Total)
+			out = append(out, r)
+			done++
+			if e.Progress != nil {
+				e.Progress("eval", done, total)
+			}
+			return ctx.Err()
+		}
+		for bi, b := range built {
+			for _, ln := range kernelLearners {
+				if err := score(b.Spec.String(), kernelSecs[bi], ln, Problem{X: X, K: b.K, Y: yl}); err != nil {
+					return nil, err
+				}
+			}
+		}
+		for _, ln := range freeLearners {
+			if err := score("-", 0, ln, Problem{X: X, Y: yl}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+func checkSplit(l []int, n int) error {
+	if len(l) == 0 {
+		return fmt.Errorf("%w: no labelled rows", ErrSplit)
+	}
+	if len(l) >= n {
+		return fmt.Errorf("%w: every row is labelled, nothing to predict", ErrSplit)
+	}
+	seen := make([]bool, n)
+	for _, r := range l {
+		if r < 0 || r >= n {
+			return fmt.Errorf("%w: row %d out of range 0..%d", ErrSplit, r, n-1)
+		}
+		if seen[r] {
+			return fmt.Errorf("%w: row %d listed twice", ErrSplit, r)
+		}
+		seen[r] = true
+	}
+	return nil
+}

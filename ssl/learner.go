@@ -1,0 +1,132 @@
+package ssl
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/knn"
+	"github.com/arbor-ml/arbor/svm"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Problem is one transductive task: all rows, a kernel over them, and the
+// labels of the labelled rows (dataset.Unlabeled elsewhere).
+type Problem struct {
+	X *mat.Dense    // features of every row (scaled as the user asked)
+	K *mat.SymDense // kernel over every row; nil for learners that need none
+	Y []int         // len n: class of labelled rows, dataset.Unlabeled elsewhere
+}
+
+// Learner labels the unlabelled rows of a Problem.
+type Learner interface {
+	// Name is the learner's short name in tables, e.g. "svm" or "knn3".
+	Name() string
+	// UsesKernel reports whether Transduce reads Problem.K. Learners that
+	// do not (label propagation on its own affinity) run once per split.
+	UsesKernel() bool
+	// Transduce returns a label for every row: labelled rows keep theirs.
+	Transduce(ctx context.Context, p Problem) ([]int, error)
+}
+
+// labeledRows splits rows into labelled and unlabelled.
+func labeledRows(y []int) (l, u []int) {
+	for i, c := range y {
+		if c == dataset.Unlabeled {
+			u = append(u, i)
+		} else {
+			l = append(l, i)
+		}
+	}
+	return l, u
+}
+
+// subSym copies K[rows, rows].
+func subSym(K mat.Symmetric, rows []int) *mat.SymDense {
+	s := mat.NewSymDense(len(rows), nil)
+	for a, i := range rows {
+		for b := a; b < len(rows); b++ {
+			s.SetSym(a, b, K.At(i, rows[b]))
+		}
+	}
+	return s
+}
+
+// subDense copies K[rows, cols].
+func subDense(K mat.Matrix, rows, cols []int) *mat.Dense {
+	d := mat.NewDense(len(rows), len(cols), nil)
+	for a, i := range rows {
+		r := d.RawRowView(a)
+		for b, j := range cols {
+			r[b] = K.At(i, j)
+		}
+	}
+	return d
+}
+
+// SVM is C-SVC on the kernel: trained on the labelled rows' Gram block and
+// applied to the unlabelled-by-labelled block (the papers' transductive
+// protocol, LIBSVM with a precomputed kernel).
+type SVM struct {
+	Settings svm.Classifier
+}
+
+func (s SVM) Name() string     { return "svm" }
+func (s SVM) UsesKernel() bool { return true }
+
+func (s SVM) Transduce(ctx context.Context, p Problem) ([]int, error) {
+	if p.K == nil {
+		return nil, fmt.Errorf("ssl: svm needs a kernel")
+	}
+	l, u := labeledRows(p.Y)
+	yl := make([]int, len(l))
+	for i, r := range l {
+		yl[i] = p.Y[r]
+	}
+	set := s.Settings
+	set.AllowSingleton = true // a class with one labelled point is a legitimate SSL setting
+	m, err := set.FitGram(ctx, subSym(p.K, l), yl)
+	if err != nil {
+		return nil, err
+	}
+	out := append([]int(nil), p.Y...)
+	if len(u) == 0 {
+		return out, nil
+	}
+	pred, err := m.PredictGram(subDense(p.K, u, l))
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range u {
+		out[r] = pred[i]
+	}
+	return out, nil
+}
+
+// KNN is k-nearest neighbours by the kernel-induced distance
+// d² = K_ii + K_jj − 2K_ij against the labelled rows.
+type KNN struct {
+	Settings knn.Classifier
+}
+
+func (k KNN) Name() string     { return fmt.Sprintf("knn%d", k.Settings.K) }
+func (k KNN) UsesKernel() bool { return true }
+
+func (k KNN) Transduce(ctx context.Context, p Problem) ([]int, error) {
+	if p.K == nil {
+		return nil, fmt.Errorf("ssl: knn needs a kernel")
+	}
+	_, u := labeledRows(p.Y)
+	out := append([]int(nil), p.Y...)
+	if len(u) == 0 {
+		return out, nil
+	}
+	pred, err := k.Settings.PredictGram(ctx, p.K, p.Y, u)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range u {
+		out[r] = pred[i]
+	}
+	return out, nil
+}
