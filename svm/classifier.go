@@ -1,0 +1,370 @@
+package svm
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/arbor-ml/arbor/kernel"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Classifier holds the settings of a C-support vector classifier (C-SVC,
+// LIBSVM -s 0). The zero values of Tol, CacheMB and MaxIter select
+// LIBSVM's defaults. Settings are never mutated by Fit.
+type Classifier struct {
+	// C is the soft-margin penalty (> 0). LIBSVM's default is 1.
+	C float64
+	// Kernel is used by Fit and Predict; FitGram ignores it.
+	Kernel kernel.Kernel
+	// Tol is the stopping tolerance on the maximal KKT violation
+	// (LIBSVM -e, default 1e-3).
+	Tol float64
+	// CacheMB is the kernel-column cache budget in MiB (LIBSVM -m;
+	// default 200 as scikit-learn).
+	CacheMB float64
+	// MaxIter bounds SMO iterations per binary problem; 0 means LIBSVM's
+	// max(10⁷, 100·l). Reaching it is reported in Model.Warnings.
+	MaxIter int
+	// NoShrinking disables the shrinking heuristic (LIBSVM -h 0).
+	NoShrinking bool
+	// Weights scales C per class label: C_i = C·Weights[y_i] (LIBSVM -wi);
+	// labels absent from the map have weight 1.
+	Weights map[int]float64
+	// Probability fits Platt sigmoids by internal 5-fold cross-validation
+	// (LIBSVM -b 1), seeded by Seed.
+	Probability bool
+	// OneVsRest trains one machine per class against all others instead
+	// of LIBSVM's one-vs-one; prediction takes the largest decision value.
+	OneVsRest bool
+	// Seed drives the cross-validation shuffles of Probability.
+	Seed uint64
+	// AllowSingleton accepts classes with a single training point
+	// (LIBSVM accepts them; by default they are ErrSingletonClass).
+	AllowSingleton bool
+	// Progress, if not nil, is called after each binary machine with
+	// stage "svm", done and total machines.
+	Progress func(stage string, done, total int)
+}
+
+func (c Classifier) tol() float64 {
+	if c.Tol == 0 {
+		return 1e-3
+	}
+	return c.Tol
+}
+
+func (c Classifier) cacheMB() float64 {
+	if c.CacheMB == 0 {
+		return 200
+	}
+	return c.CacheMB
+}
+
+// validate checks the settings (LIBSVM's svm_check_parameter).
+func (c Classifier) validate(needKernel bool) error {
+	switch {
+	case !(c.C > 0) || math.IsInf(c.C, 0):
+		return fmt.Errorf("%w: C = %v, want finite C > 0", ErrBadParam, c.C)
+	case !(c.Tol >= 0) || math.IsInf(c.Tol, 0):
+		return fmt.Errorf("%w: Tol = %v, want finite Tol ≥ 0 (0 = 1e-3)", ErrBadParam, c.Tol)
+	case !(c.CacheMB >= 0) || math.IsInf(c.CacheMB, 0):
+		return fmt.Errorf("%w: CacheMB = %v, want ≥ 0 (0 = 200)", ErrBadParam, c.CacheMB)
+	case c.MaxIter < 0:
+		return fmt.Errorf("%w: MaxIter = %d, want ≥ 0 (0 = LIBSVM's default)", ErrBadParam, c.MaxIter)
+	}
+	for lab, w := range c.Weights {
+		if !(w > 0) || math.IsInf(w, 0) {
+			return fmt.Errorf("%w: Weights[%d] = %v, want finite weight > 0", ErrBadParam, lab, w)
+		}
+	}
+	if needKernel {
+		if err := kernel.Check(c.Kernel); err != nil {
+			return fmt.Errorf("%w: %w", ErrBadParam, err)
+		}
+	}
+	return nil
+}
+
+// Model is a fitted classifier. Class indices (Machine.Pos/Neg, columns of
+// Decision and Probabilities) refer to Classes, the sorted distinct
+// training labels (scikit-learn's classes_).
+type Model struct {
+	// Classes are the sorted distinct labels seen in training.
+	Classes []int
+	// Kernel is the point kernel (nil for a model from FitGram).
+	Kernel kernel.Kernel
+	// OneVsRest tells how Machines are organised.
+	OneVsRest bool
+	// NTrain is the number of training rows (columns of a PredictGram Kt).
+	NTrain int
+	// SV lists the training rows of the support vectors, grouped by class
+	// in Classes order and ascending within a class (LIBSVM's model order,
+	// scikit-learn's support_).
+	SV []int
+	// NSV is the number of support vectors per class.
+	NSV []int
+	// Machines are the binary problems: one-vs-one pairs (a, b), a < b, in
+	// LIBSVM order (0,1), (0,2), ..., (1,2), ...; or one machine per class.
+	Machines []Machine
+	// Probability tells whether Platt parameters were fitted.
+	Probability bool
+	// Iter is the total number of SMO iterations; Converged is false when
+	// a machine stopped at MaxIter (see Warnings).
+	Iter      int
+	Converged bool
+	Warnings  []error
+
+	svX *mat.Dense // support vector points (Fit), rows aligned with SV
+}
+
+// Machine is one binary decision function
+//
+//	f(x) = Σ_s Coef[s]·K(x_{SV[s]}, x) − Rho
+//
+// with Coef = y_i α_i (LIBSVM's sv_coef). f > 0 votes for class Pos.
+type Machine struct {
+	// Pos and Neg are class indices; Neg = -1 for a one-vs-rest machine.
+	Pos, Neg int
+	// SV holds positions in Model.SV.
+	SV   []int
+	Coef []float64
+	Rho  float64
+	// Objective is the dual objective ½αᵀQα − eᵀα at the solution.
+	Objective float64
+	// NBSV counts bounded support vectors (α_i = C_i).
+	NBSV      int
+	Iter      int
+	Converged bool
+	// ProbA and ProbB are the Platt sigmoid parameters:
+	// P(Pos | x) = 1/(1 + exp(ProbA·f(x) + ProbB)).
+	ProbA, ProbB float64
+}
+
+// Fit trains on the rows of X with labels y (any non-negative integers)
+// using c.Kernel. The Gram matrix is never formed: kernel columns are
+// computed on demand into the LRU cache (in parallel for long columns).
+//
+// Errors: ErrBadParam, ErrEmpty, ErrNonFinite (X), ErrShape (len(y)),
+// ErrBadLabel, ErrOneClass, ErrSingletonClass, or ctx.Err().
+func (c Classifier) Fit(ctx context.Context, X *mat.Dense, y []int) (*Model, error) {
+	if err := c.validate(true); err != nil {
+		return nil, err
+	}
+	src, n, err := pointSource(X, c.Kernel)
+	if err != nil {
+		return nil, err
+	}
+	m, err := c.fit(ctx, src, n, y)
+	if err != nil {
+		return nil, err
+	}
+	m.Kernel = c.Kernel
+	_, d := X.Dims()
+	m.svX = mat.NewDense(max(len(m.SV), 1), d, nil)
+	if len(m.SV) == 0 {
+		m.svX = nil
+	}
+	for s, r := range m.SV {
+		m.svX.SetRow(s, X.RawRowView(r))
+	}
+	return m, nil
+}
+
+// FitGram trains on a precomputed kernel matrix K (N×N, rows = training
+// points) with labels y. K is read in place (see gramSource for the
+// *mat.SymDense fast path); predictions need PredictGram with the
+// test-by-train kernel rows.
+//
+// Errors: ErrBadParam, ErrEmpty, ErrNonFinite (K), ErrNotSymmetric,
+// ErrShape (len(y) ≠ N), ErrBadLabel, ErrOneClass, ErrSingletonClass, or
+// ctx.Err().
+func (c Classifier) FitGram(ctx context.Context, K mat.Symmetric, y []int) (*Model, error) {
+	if err := c.validate(false); err != nil {
+		return nil, err
+	}
+	src, n, err := gramSource(K)
+	if err != nil {
+		return nil, err
+	}
+	return c.fit(ctx, src, n, y)
+}
+
+// binary is one two-class problem over rows of the source.
+type binary struct {
+	pos, neg int
+	rows     []int     // source rows, in LIBSVM's order
+	y        []int8    // ±1
+	cost     []float64 // C_i
+}
+
+func (c Classifier) fit(ctx context.Context, src source, n int, y []int) (*Model, error) {
+	if len(y) != n {
+		return nil, fmt.Errorf("%w: %d labels for %d training rows", ErrShape, len(y), n)
+	}
+	labels, cls, members, err := groupClasses(y)
+	if err != nil {
+		return nil, err
+	}
+	if len(labels) < 2 {
+		return nil, fmt.Errorf("%w: every label is %d", ErrOneClass, labels[0])
+	}
+	var warns []error
+	if !c.AllowSingleton {
+		for k, mem := range members {
+			if len(mem) == 1 {
+				return nil, fmt.Errorf("%w: label %d has only row %d (set AllowSingleton to accept)", ErrSingletonClass, labels[k], mem[0])
+			}
+		}
+	}
+	wC := make([]float64, len(labels))
+	for k, lab := range labels {
+		wC[k] = c.C
+		if w, ok := c.Weights[lab]; ok {
+			wC[k] = c.C * w
+		}
+	}
+	for lab := range c.Weights {
+		if _, found := slices.BinarySearch(labels, lab); !found {
+			warns = append(warns, fmt.Errorf("%w: Weights has label %d, which is not in the training labels", ErrBadParam, lab))
+		}
+	}
+	slices.SortFunc(warns, func(a, b error) int { return cmpString(a.Error(), b.Error()) })
+
+	var probs []binary
+	if c.OneVsRest {
+		for a := range labels {
+			b := binary{pos: a, neg: -1, rows: make([]int, n), y: make([]int8, n), cost: make([]float64, n)}
+			for i := range n {
+				b.rows[i] = i
+				b.y[i] = -1
+				if cls[i] == a {
+					b.y[i] = 1
+				}
+				b.cost[i] = wC[cls[i]]
+			}
+			probs = append(probs, b)
+		}
+	} else {
+		for a := range labels {
+			for bb := a + 1; bb < len(labels); bb++ {
+				rows := append(slices.Clone(members[a]), members[bb]...)
+				b := binary{pos: a, neg: bb, rows: rows, y: make([]int8, len(rows)), cost: make([]float64, len(rows))}
+				for k := range rows {
+					if k < len(members[a]) {
+						b.y[k], b.cost[k] = 1, wC[a]
+					} else {
+						b.y[k], b.cost[k] = -1, wC[bb]
+					}
+				}
+				probs = append(probs, b)
+			}
+		}
+	}
+
+	m := &Model{Classes: labels, OneVsRest: c.OneVsRest, NTrain: n, Probability: c.Probability, Converged: true}
+	alphas := make([][]float64, len(probs))
+	nonzero := make([]bool, n)
+	for p, b := range probs {
+		mc := Machine{Pos: b.pos, Neg: b.neg}
+		if c.Probability {
+			a, bb, err := c.platt(ctx, src, b, uint64(p)+1)
+			if err != nil {
+				return nil, err
+			}
+			mc.ProbA, mc.ProbB = a, bb
+		}
+		alpha, res, err := c.solve(ctx, src, b)
+		if err != nil {
+			return nil, err
+		}
+		mc.Rho, mc.Objective, mc.Iter, mc.Converged = res.rho, res.obj, res.iter, res.converged
+		m.Iter += res.iter
+		if !res.converged {
+			m.Converged = false
+			warns = append(warns, fmt.Errorf("%w: machine %d (%s) stopped at MaxIter after %d iterations", ErrNotConverged, p, machineName(labels, b), res.iter))
+		}
+		for k, a := range alpha {
+			if a > 0 {
+				nonzero[b.rows[k]] = true
+				if a >= b.cost[k] {
+					mc.NBSV++
+				}
+			}
+		}
+		alphas[p] = alpha
+		m.Machines = append(m.Machines, mc)
+		if c.Progress != nil {
+			c.Progress("svm", p+1, len(probs))
+		}
+	}
+	// Support vectors: class by class, rows ascending.
+	m.NSV = make([]int, len(labels))
+	for k, mem := range members {
+		for _, r := range mem {
+			if nonzero[r] {
+				m.SV = append(m.SV, r)
+				m.NSV[k]++
+			}
+		}
+	}
+	pos := make([]int, n)
+	for p, b := range probs {
+		mc := &m.Machines[p]
+		for i := range pos {
+			pos[i] = -1
+		}
+		for k, r := range b.rows {
+			pos[r] = k
+		}
+		// Coefficients in Model.SV order (for one-vs-one this is LIBSVM's
+		// order: class Pos rows, then class Neg rows).
+		for s, r := range m.SV {
+			if k := pos[r]; k >= 0 && alphas[p][k] > 0 {
+				mc.SV = append(mc.SV, s)
+				mc.Coef = append(mc.Coef, float64(b.y[k])*alphas[p][k])
+			}
+		}
+	}
+	m.Warnings = warns
+	return m, nil
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func machineName(labels []int, b binary) string {
+	if b.neg < 0 {
+		return fmt.Sprintf("class %d vs rest", labels[b.pos])
+	}
+	return fmt.Sprintf("class %d vs %d", labels[b.pos], labels[b.neg])
+}
+
+// solve runs the SMO core on one binary C-SVC problem: p = −e, α⁰ = 0.
+// It returns α in the problem's row order.
+func (c Classifier) solve(ctx context.Context, src source, b binary) ([]float64, qpResult, error) {
+	l := len(b.rows)
+	pr := &qp{
+		q:       newColCache(src, b.rows, c.cacheMB()),
+		p:       make([]float64, l),
+		y:       b.y,
+		c:       b.cost,
+		alpha:   make([]float64, l),
+		tol:     c.tol(),
+		maxIter: c.MaxIter,
+		shrink:  !c.NoShrinking,
+	}
+	for i := range pr.p {
+		pr.p[i] = -1
+	}
+	res, err := solveQP(ctx, pr)
+	return pr.alpha, res, err
+}

@@ -1,0 +1,273 @@
+package svm
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/arbor-ml/arbor/kernel"
+	"gonum.org/v1/gonum/mat"
+)
+
+// svKernel returns the t×len(SV) matrix of kernel values between the rows
+// of X and the support vectors (kernel.Cross: parallel, deterministic).
+func (m *Model) svKernel(X mat.Matrix) (*mat.Dense, error) {
+	if m.Kernel == nil {
+		return nil, fmt.Errorf("%w: model was fitted with FitGram; use the Gram variant with test-by-train kernel rows", ErrNoKernel)
+	}
+	if X == nil {
+		return nil, fmt.Errorf("%w: nil X", ErrEmpty)
+	}
+	t, d := X.Dims()
+	if t == 0 {
+		return nil, fmt.Errorf("%w: X has no rows", ErrEmpty)
+	}
+	if len(m.SV) == 0 {
+		return mat.NewDense(t, 1, nil), nil
+	}
+	if _, sd := m.svX.Dims(); sd != d {
+		return nil, fmt.Errorf("%w: X has %d features, the model %d", ErrShape, d, sd)
+	}
+	kv, err := kernel.Cross(context.Background(), nil, m.Kernel, X, m.svX)
+	if err != nil {
+		return nil, fmt.Errorf("svm: %w", err)
+	}
+	return kv, nil
+}
+
+// svGram extracts the support-vector columns of Kt (t × NTrain).
+func (m *Model) svGram(Kt mat.Matrix) (*mat.Dense, error) {
+	if Kt == nil {
+		return nil, fmt.Errorf("%w: nil Kt", ErrEmpty)
+	}
+	t, n := Kt.Dims()
+	if n != m.NTrain {
+		return nil, fmt.Errorf("%w: Kt is %d×%d, want t×%d (columns = the %d training rows)", ErrShape, t, n, m.NTrain, m.NTrain)
+	}
+	if t == 0 {
+		return nil, fmt.Errorf("%w: Kt has no rows", ErrEmpty)
+	}
+	kv := mat.NewDense(t, max(len(m.SV), 1), nil)
+	raw := kv.RawMatrix()
+	if d, ok := Kt.(*mat.Dense); ok {
+		kr := d.RawMatrix()
+		for i := range t {
+			row := kr.Data[i*kr.Stride : i*kr.Stride+n]
+			out := raw.Data[i*raw.Stride:]
+			for s, r := range m.SV {
+				out[s] = row[r]
+			}
+		}
+	} else {
+		for i := range t {
+			out := raw.Data[i*raw.Stride:]
+			for s, r := range m.SV {
+				out[s] = Kt.At(i, r)
+			}
+		}
+	}
+	for i := range t {
+		for s, v := range raw.Data[i*raw.Stride : i*raw.Stride+len(m.SV)] {
+			if !finite(v) {
+				return nil, fmt.Errorf("%w: Kt[%d][%d] = %v", ErrNonFinite, i, m.SV[s], v)
+			}
+		}
+	}
+	return kv, nil
+}
+
+// decide fills dec (t × len(Machines)) from support-vector kernel values.
+func (m *Model) decide(dst *mat.Dense, kv *mat.Dense) *mat.Dense {
+	t, _ := kv.Dims()
+	P := len(m.Machines)
+	if dst == nil {
+		dst = mat.NewDense(t, P, nil)
+	} else if r, c := dst.Dims(); r != t || c != P {
+		panic(fmt.Sprintf("svm: Decision dst is %d×%d, want %d×%d", r, c, t, P))
+	}
+	for i := range t {
+		row := kv.RawRowView(i)
+		for p := range m.Machines {
+			mc := &m.Machines[p]
+			s := 0.0
+			for q, sv := range mc.SV {
+				s += mc.Coef[q] * row[sv]
+			}
+			dst.Set(i, p, s-mc.Rho)
+		}
+	}
+	return dst
+}
+
+func (m *Model) checkDst(dst *mat.Dense, t, c int) error {
+	if dst == nil {
+		return nil
+	}
+	if r, cc := dst.Dims(); r != t || cc != c {
+		return fmt.Errorf("%w: dst is %d×%d, want %d×%d", ErrShape, r, cc, t, c)
+	}
+	return nil
+}
+
+// Decision returns the decision values of the rows of X, one column per
+// machine: f_ab(x) for one-vs-one pairs (positive votes for a, LIBSVM's
+// convention; for two classes scikit-learn's decision_function is −f) or
+// f_c(x) for one-vs-rest. A nil dst allocates; otherwise it must be
+// t×len(Machines). Errors: ErrNoKernel, ErrEmpty, ErrShape, kernel errors.
+func (m *Model) Decision(dst *mat.Dense, X mat.Matrix) (*mat.Dense, error) {
+	kv, err := m.svKernel(X)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.checkDst(dst, kv.RawMatrix().Rows, len(m.Machines)); err != nil {
+		return nil, err
+	}
+	return m.decide(dst, kv), nil
+}
+
+// DecisionGram is Decision from kernel values: Kt is t×NTrain with
+// Kt[i][j] = K(x_i, training row j). Only the support-vector columns are
+// read. Errors: ErrShape, ErrEmpty, ErrNonFinite.
+func (m *Model) DecisionGram(dst *mat.Dense, Kt mat.Matrix) (*mat.Dense, error) {
+	kv, err := m.svGram(Kt)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.checkDst(dst, kv.RawMatrix().Rows, len(m.Machines)); err != nil {
+		return nil, err
+	}
+	return m.decide(dst, kv), nil
+}
+
+// vote turns decision values into labels: one-vs-one max-wins voting
+// (f > 0 votes for the first class of the pair, ties in the count go to the
+// lowest class index, as LIBSVM), or the largest one-vs-rest value.
+func (m *Model) vote(dec *mat.Dense) []int {
+	t, _ := dec.Dims()
+	out := make([]int, t)
+	k := len(m.Classes)
+	votes := make([]int, k)
+	for i := range t {
+		row := dec.RawRowView(i)
+		best := 0
+		if m.OneVsRest {
+			for c := 1; c < k; c++ {
+				if row[c] > row[best] {
+					best = c
+				}
+			}
+		} else {
+			clear(votes)
+			for p, mc := range m.Machines {
+				if row[p] > 0 {
+					votes[mc.Pos]++
+				} else {
+					votes[mc.Neg]++
+				}
+			}
+			for c := 1; c < k; c++ {
+				if votes[c] > votes[best] {
+					best = c
+				}
+			}
+		}
+		out[i] = m.Classes[best]
+	}
+	return out
+}
+
+// Predict returns the predicted labels of the rows of X (support vectors
+// only: O(t·nSV·d)). Errors as Decision.
+func (m *Model) Predict(X mat.Matrix) ([]int, error) {
+	dec, err := m.Decision(nil, X)
+	if err != nil {
+		return nil, err
+	}
+	return m.vote(dec), nil
+}
+
+// PredictGram returns the predicted labels from test-by-train kernel rows
+// Kt (t×NTrain; rows = test points, columns = the FitGram rows). Errors:
+// ErrShape (wrong number of columns), ErrEmpty, ErrNonFinite.
+func (m *Model) PredictGram(Kt mat.Matrix) ([]int, error) {
+	dec, err := m.DecisionGram(nil, Kt)
+	if err != nil {
+		return nil, err
+	}
+	return m.vote(dec), nil
+}
+
+// probabilities maps decision values to class probabilities: Platt
+// sigmoids clipped to [1e-7, 1−1e-7], then pairwise coupling (one-vs-one,
+// LIBSVM's svm_predict_probability) or normalisation of the per-class
+// sigmoids (one-vs-rest).
+func (m *Model) probabilities(dst *mat.Dense, dec *mat.Dense) *mat.Dense {
+	t, _ := dec.Dims()
+	k := len(m.Classes)
+	if dst == nil {
+		dst = mat.NewDense(t, k, nil)
+	}
+	const minProb = 1e-7
+	r := make([][]float64, k)
+	for i := range r {
+		r[i] = make([]float64, k)
+	}
+	p := make([]float64, k)
+	for i := range t {
+		row := dec.RawRowView(i)
+		if m.OneVsRest {
+			sum := 0.0
+			for c, mc := range m.Machines {
+				p[c] = min(max(sigmoidPredict(row[c], mc.ProbA, mc.ProbB), minProb), 1-minProb)
+				sum += p[c]
+			}
+			for c := range p {
+				p[c] /= sum
+			}
+		} else {
+			for q, mc := range m.Machines {
+				v := min(max(sigmoidPredict(row[q], mc.ProbA, mc.ProbB), minProb), 1-minProb)
+				r[mc.Pos][mc.Neg] = v
+				r[mc.Neg][mc.Pos] = 1 - v
+			}
+			if k == 2 {
+				p[0], p[1] = r[0][1], r[1][0]
+			} else {
+				coupling(r, p)
+			}
+		}
+		dst.SetRow(i, p)
+	}
+	return dst
+}
+
+// Probabilities returns P(class c | x) for the rows of X, one column per
+// class (Classes order). The model must be fitted with Probability.
+// Errors: ErrNoProbability, and those of Decision.
+func (m *Model) Probabilities(dst *mat.Dense, X mat.Matrix) (*mat.Dense, error) {
+	if !m.Probability {
+		return nil, ErrNoProbability
+	}
+	dec, err := m.Decision(nil, X)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.checkDst(dst, dec.RawMatrix().Rows, len(m.Classes)); err != nil {
+		return nil, err
+	}
+	return m.probabilities(dst, dec), nil
+}
+
+// ProbabilitiesGram is Probabilities from test-by-train kernel rows.
+func (m *Model) ProbabilitiesGram(dst *mat.Dense, Kt mat.Matrix) (*mat.Dense, error) {
+	if !m.Probability {
+		return nil, ErrNoProbability
+	}
+	dec, err := m.DecisionGram(nil, Kt)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.checkDst(dst, dec.RawMatrix().Rows, len(m.Classes)); err != nil {
+		return nil, err
+	}
+	return m.probabilities(dst, dec), nil
+}

@@ -1,0 +1,549 @@
+package svm
+
+import (
+	"context"
+	"math"
+)
+
+// The SMO core.
+//
+// It solves LIBSVM's dual problem
+//
+//	min_α  ½ αᵀQα + pᵀα   subject to  yᵀα = Δ,  0 ≤ α_i ≤ C_i,
+//
+// with Q_ij = y_i y_j K_ij and y_i = ±1, by sequential minimal optimisation
+// with the second-order working-set selection "WSS3" of Fan, Chen and Lin
+// (JMLR 6, 2005), LIBSVM's shrinking heuristic (with one unshrink and
+// gradient reconstruction when the violation first falls below 10·Tol), and
+// an LRU column cache (qmatrix.go). Δ is implied by the feasible starting
+// point α⁰. The algorithm follows LIBSVM's Solver step by step (same pair
+// choice, same tie rules, same clipping, same stopping rule
+// max_{I_up} −y_i∇_i f − min_{I_low} −y_j∇_j f < Tol), so on the same
+// problem it visits the same iterates. Like LIBSVM (Qfloat = float), kernel
+// columns are cached in float32 and every product is formed in float64:
+// keeping LIBSVM's rounding is what makes near-ties in the selection
+// resolve the same way, and it halves the memory per cached column. The
+// diagonal, the gradient and α are float64.
+//
+// Internally the gradient is kept "signed": g_i = y_i ∇_i f. Then every
+// quantity the algorithm needs is a function of K (not Q): the update is
+// g ← g + K_{:,i}·y_iΔα_i + K_{:,j}·y_jΔα_j, the selection maximises −g over
+// I_up and g over I_low, and the quadratic coefficient is
+// K_ii + K_jj − 2K_ij. Sign flips are exact in floating point, so this is
+// bit-for-bit LIBSVM's arithmetic, and one cached kernel column serves any
+// labelling (one-vs-one pairs, one-vs-rest, S4VM label switching).
+//
+// Per iteration the cost is O(active) for the selection and the gradient
+// update plus, on a cache miss, one kernel column (O(active·d) for point
+// kernels, an O(active) gather for a Gram matrix). The maximisation of the
+// first working-set pass is fused into the gradient-update loop of the
+// previous iteration (same values, same tie rule), saving one pass over the
+// active set.
+
+const tau = 1e-12 // LIBSVM's TAU: the quadratic coefficient floor
+
+const (
+	atLower = 0
+	atUpper = 1
+	isFree  = 2
+)
+
+const (
+	inUp  = 1 // α_i can move in the direction that increases y_iα_i
+	inLow = 2 // α_i can move in the direction that decreases y_iα_i
+)
+
+// qp is one instance of the dual problem. All slices are indexed in the
+// problem's own variable order (the order of the rows given to the Q-matrix).
+type qp struct {
+	q       qMatrix
+	p       []float64 // linear term
+	y       []int8    // labels ±1
+	c       []float64 // upper bounds C_i > 0
+	alpha   []float64 // feasible start; overwritten by the solution
+	tol     float64
+	maxIter int
+	shrink  bool
+}
+
+// qpResult is what a solve reports besides α.
+type qpResult struct {
+	rho       float64   // LIBSVM's ρ: mean of y_i∇_i f over free variables
+	obj       float64   // ½αᵀQα + pᵀα
+	grad      []float64 // ∇f in the problem's variable order
+	iter      int
+	converged bool
+}
+
+// defaultMaxIter is LIBSVM's iteration limit max(10⁷, 100·l).
+func defaultMaxIter(l int) int {
+	if l > math.MaxInt32/100 {
+		return math.MaxInt32
+	}
+	return max(10000000, 100*l)
+}
+
+type smo struct {
+	q      qMatrix
+	l      int
+	active int
+	tol    float64
+
+	y      []int8
+	ys     []float64 // y as ±1.0
+	p      []float64
+	c      []float64
+	alpha  []float64
+	status []uint8
+	flags  []uint8
+	g      []float64 // y∘∇f
+	gbar   []float64 // y∘Ḡ, Ḡ = Σ_{α_j = C_j} C_j Q_{:,j}
+	set    []int     // set[k] = original index of the variable at position k
+	qd     []float64
+
+	unshrink bool
+}
+
+func (s *smo) setStatus(i int) {
+	a := s.alpha[i]
+	st := uint8(isFree)
+	if a >= s.c[i] {
+		st = atUpper
+	} else if a <= 0 {
+		st = atLower
+	}
+	s.status[i] = st
+	var f uint8
+	if s.y[i] > 0 {
+		if st != atUpper {
+			f |= inUp
+		}
+		if st != atLower {
+			f |= inLow
+		}
+	} else {
+		if st != atLower {
+			f |= inUp
+		}
+		if st != atUpper {
+			f |= inLow
+		}
+	}
+	s.flags[i] = f
+}
+
+func (s *smo) swapIndex(i, j int) {
+	s.q.swap(i, j)
+	s.y[i], s.y[j] = s.y[j], s.y[i]
+	s.ys[i], s.ys[j] = s.ys[j], s.ys[i]
+	s.p[i], s.p[j] = s.p[j], s.p[i]
+	s.c[i], s.c[j] = s.c[j], s.c[i]
+	s.alpha[i], s.alpha[j] = s.alpha[j], s.alpha[i]
+	s.status[i], s.status[j] = s.status[j], s.status[i]
+	s.flags[i], s.flags[j] = s.flags[j], s.flags[i]
+	s.g[i], s.g[j] = s.g[j], s.g[i]
+	s.gbar[i], s.gbar[j] = s.gbar[j], s.gbar[i]
+	s.set[i], s.set[j] = s.set[j], s.set[i]
+}
+
+// solveQP runs SMO on pr. It checks ctx every min(l, 1000) iterations.
+func solveQP(ctx context.Context, pr *qp) (qpResult, error) {
+	l := len(pr.alpha)
+	s := &smo{
+		q: pr.q, l: l, active: l, tol: pr.tol,
+		y:      append([]int8(nil), pr.y...),
+		ys:     make([]float64, l),
+		p:      append([]float64(nil), pr.p...),
+		c:      append([]float64(nil), pr.c...),
+		alpha:  append([]float64(nil), pr.alpha...),
+		status: make([]uint8, l),
+		flags:  make([]uint8, l),
+		g:      make([]float64, l),
+		gbar:   make([]float64, l),
+		set:    make([]int, l),
+		qd:     pr.q.diag(),
+	}
+	for i := range l {
+		s.ys[i] = float64(s.y[i])
+		s.set[i] = i
+		s.setStatus(i)
+		s.g[i] = s.ys[i] * s.p[i]
+	}
+	for i := range l {
+		if s.status[i] == atLower {
+			continue
+		}
+		ki := s.q.column(i, l)
+		ai := s.alpha[i] * s.ys[i]
+		g := s.g[:l]
+		for j, v := range ki[:l] {
+			g[j] += ai * float64(v)
+		}
+		if s.status[i] == atUpper {
+			ci := s.c[i] * s.ys[i]
+			gb := s.gbar[:l]
+			for j, v := range ki[:l] {
+				gb[j] += ci * float64(v)
+			}
+		}
+		if i&1023 == 1023 {
+			if err := ctx.Err(); err != nil {
+				return qpResult{}, err
+			}
+		}
+	}
+
+	maxIter := pr.maxIter
+	if maxIter <= 0 {
+		maxIter = defaultMaxIter(l)
+	}
+	iter := 0
+	counter := min(l, 1000) + 1
+	converged := false
+	fused := false // gmax/gi below hold the first selection pass
+	var gmax float64
+	var gi int
+	for iter < maxIter {
+		counter--
+		if counter == 0 {
+			counter = min(l, 1000)
+			if pr.shrink {
+				s.doShrinking()
+				fused = false
+			}
+			if err := ctx.Err(); err != nil {
+				return qpResult{}, err
+			}
+		}
+		if !fused {
+			gmax, gi = s.maxUp()
+		}
+		i, j, ok := s.selectJ(gmax, gi)
+		if !ok {
+			s.reconstruct()
+			s.active = l
+			gmax, gi = s.maxUp()
+			i, j, ok = s.selectJ(gmax, gi)
+			if !ok {
+				converged = true
+				break
+			}
+			counter = 1
+		}
+		iter++
+		gmax, gi = s.update(i, j)
+		fused = true
+	}
+	if !converged && s.active < l {
+		s.reconstruct()
+		s.active = l
+	}
+
+	res := qpResult{rho: s.rho(), iter: iter, converged: converged}
+	var v float64
+	for i := range l {
+		v += s.alpha[i] * (s.ys[i]*s.g[i] + s.p[i])
+	}
+	res.obj = v / 2
+	res.grad = make([]float64, l)
+	for k, i := range s.set {
+		pr.alpha[i] = s.alpha[k]
+		res.grad[i] = s.ys[k] * s.g[k]
+	}
+	return res, nil
+}
+
+// maxUp is the first pass of the working-set selection: the index in I_up
+// maximising −y_t∇_t f = −g_t (the last one on ties, as LIBSVM's ≥).
+func (s *smo) maxUp() (float64, int) {
+	gmax, gi := math.Inf(-1), -1
+	n := s.active
+	g, fl := s.g[:n], s.flags[:n]
+	for t, v := range g {
+		if fl[t]&inUp != 0 && -v >= gmax {
+			gmax, gi = -v, t
+		}
+	}
+	return gmax, gi
+}
+
+// selectJ is the second pass of WSS3: given i (maximal violator in I_up),
+// the j in I_low with −y_j∇_j f < −y_i∇_i f that minimises the second-order
+// decrease −(b_ij)²/a_ij. It reports false when the maximal violation
+// m(α) − M(α) is below Tol (or no j exists).
+func (s *smo) selectJ(gmax float64, i int) (int, int, bool) {
+	if i < 0 {
+		return 0, 0, false
+	}
+	n := s.active
+	ki := s.q.column(i, n)[:n]
+	qdi := s.qd[i]
+	gmax2 := math.Inf(-1)
+	gminIdx := -1
+	objMin := math.Inf(1)
+	g, fl, qd := s.g[:n], s.flags[:n], s.qd[:n]
+	for j, gj := range g {
+		if fl[j]&inLow == 0 {
+			continue
+		}
+		if gj >= gmax2 {
+			gmax2 = gj
+		}
+		gd := gmax + gj
+		if gd > 0 {
+			quad := qdi + qd[j] - 2.0*float64(ki[j])
+			var od float64
+			if quad > 0 {
+				od = -(gd * gd) / quad
+			} else {
+				od = -(gd * gd) / tau
+			}
+			if od <= objMin {
+				gminIdx, objMin = j, od
+			}
+		}
+	}
+	if gmax+gmax2 < s.tol || gminIdx == -1 {
+		return 0, 0, false
+	}
+	return i, gminIdx, true
+}
+
+// update optimises the pair (i, j) analytically (LIBSVM's clipping rules),
+// updates the gradient of the active variables and Ḡ, and returns the first
+// selection pass of the next iteration, computed in the same loop.
+func (s *smo) update(i, j int) (float64, int) {
+	n := s.active
+	ki := s.q.column(i, n)
+	kj := s.q.column(j, n)
+	ci, cj := s.c[i], s.c[j]
+	yi, yj := s.ys[i], s.ys[j]
+	oldI, oldJ := s.alpha[i], s.alpha[j]
+	Gi, Gj := yi*s.g[i], yj*s.g[j]
+	qij := yi * yj * float64(ki[j])
+	ai, aj := oldI, oldJ
+	if s.y[i] != s.y[j] {
+		quad := s.qd[i] + s.qd[j] + 2*qij
+		if quad <= 0 {
+			quad = tau
+		}
+		delta := (-Gi - Gj) / quad
+		diff := ai - aj
+		ai += delta
+		aj += delta
+		if diff > 0 {
+			if aj < 0 {
+				aj = 0
+				ai = diff
+			}
+		} else {
+			if ai < 0 {
+				ai = 0
+				aj = -diff
+			}
+		}
+		if diff > ci-cj {
+			if ai > ci {
+				ai = ci
+				aj = ci - diff
+			}
+		} else {
+			if aj > cj {
+				aj = cj
+				ai = cj + diff
+			}
+		}
+	} else {
+		quad := s.qd[i] + s.qd[j] - 2*qij
+		if quad <= 0 {
+			quad = tau
+		}
+		delta := (Gi - Gj) / quad
+		sum := ai + aj
+		ai -= delta
+		aj += delta
+		if sum > ci {
+			if ai > ci {
+				ai = ci
+				aj = sum - ci
+			}
+		} else {
+			if aj < 0 {
+				aj = 0
+				ai = sum
+			}
+		}
+		if sum > cj {
+			if aj > cj {
+				aj = cj
+				ai = sum - cj
+			}
+		} else {
+			if ai < 0 {
+				ai = 0
+				aj = sum
+			}
+		}
+	}
+	s.alpha[i], s.alpha[j] = ai, aj
+	di := yi * (ai - oldI)
+	dj := yj * (aj - oldJ)
+
+	ui := s.status[i] == atUpper
+	uj := s.status[j] == atUpper
+	s.setStatus(i)
+	s.setStatus(j)
+
+	gmax, gidx := math.Inf(-1), -1
+	g, fl := s.g[:n], s.flags[:n]
+	ki, kj = ki[:n], kj[:n]
+	for k := range g {
+		v := g[k] + (float64(ki[k])*di + float64(kj[k])*dj)
+		g[k] = v
+		if fl[k]&inUp != 0 && -v >= gmax {
+			gmax, gidx = -v, k
+		}
+	}
+
+	if nu := s.status[i] == atUpper; ui != nu {
+		s.updateGbar(i, ui)
+	}
+	if nu := s.status[j] == atUpper; uj != nu {
+		s.updateGbar(j, uj)
+	}
+	return gmax, gidx
+}
+
+// updateGbar removes (wasUpper) or adds C_i·Q_{:,i} to Ḡ.
+func (s *smo) updateGbar(i int, wasUpper bool) {
+	l := s.l
+	k := s.q.column(i, l)[:l]
+	ci := s.c[i] * s.ys[i]
+	gb := s.gbar[:l]
+	if wasUpper {
+		for t, v := range k {
+			gb[t] -= ci * float64(v)
+		}
+	} else {
+		for t, v := range k {
+			gb[t] += ci * float64(v)
+		}
+	}
+}
+
+// reconstruct recomputes the gradient of the inactive variables from Ḡ and
+// the free variables (LIBSVM's reconstruct_gradient, same loop choice).
+func (s *smo) reconstruct() {
+	n, l := s.active, s.l
+	if n == l {
+		return
+	}
+	for j := n; j < l; j++ {
+		s.g[j] = s.gbar[j] + s.ys[j]*s.p[j]
+	}
+	nrFree := 0
+	for j := range n {
+		if s.status[j] == isFree {
+			nrFree++
+		}
+	}
+	if nrFree*l > 2*n*(l-n) {
+		for i := n; i < l; i++ {
+			ki := s.q.column(i, n)[:n]
+			var acc = s.g[i]
+			for j, v := range ki {
+				if s.status[j] == isFree {
+					acc += (s.alpha[j] * s.ys[j]) * float64(v)
+				}
+			}
+			s.g[i] = acc
+		}
+	} else {
+		for i := range n {
+			if s.status[i] != isFree {
+				continue
+			}
+			ki := s.q.column(i, l)[:l]
+			ai := s.alpha[i] * s.ys[i]
+			g := s.g[:l]
+			for j := n; j < l; j++ {
+				g[j] += ai * float64(ki[j])
+			}
+		}
+	}
+}
+
+// beShrunk reports whether a variable at a bound cannot enter the next
+// working set (LIBSVM's be_shrunk in signed form).
+func (s *smo) beShrunk(i int, gmax1, gmax2 float64) bool {
+	switch s.flags[i] {
+	case inLow:
+		return -s.g[i] > gmax1
+	case inUp:
+		return s.g[i] > gmax2
+	}
+	return false
+}
+
+func (s *smo) doShrinking() {
+	gmax1, gmax2 := math.Inf(-1), math.Inf(-1)
+	n := s.active
+	for i, v := range s.g[:n] {
+		f := s.flags[i]
+		if f&inUp != 0 && -v >= gmax1 {
+			gmax1 = -v
+		}
+		if f&inLow != 0 && v >= gmax2 {
+			gmax2 = v
+		}
+	}
+	if !s.unshrink && gmax1+gmax2 <= s.tol*10 {
+		s.unshrink = true
+		s.reconstruct()
+		s.active = s.l
+	}
+	for i := 0; i < s.active; i++ {
+		if !s.beShrunk(i, gmax1, gmax2) {
+			continue
+		}
+		s.active--
+		for s.active > i {
+			if !s.beShrunk(s.active, gmax1, gmax2) {
+				s.swapIndex(i, s.active)
+				break
+			}
+			s.active--
+		}
+	}
+}
+
+// rho is LIBSVM's calculate_rho: the mean of y_i∇_i f over free variables,
+// or the midpoint of the feasible interval when none is free.
+func (s *smo) rho() float64 {
+	ub, lb := math.Inf(1), math.Inf(-1)
+	sum, nFree := 0.0, 0
+	for i := range s.active {
+		yg := s.g[i]
+		switch s.status[i] {
+		case atUpper:
+			if s.y[i] < 0 {
+				ub = min(ub, yg)
+			} else {
+				lb = max(lb, yg)
+			}
+		case atLower:
+			if s.y[i] > 0 {
+				ub = min(ub, yg)
+			} else {
+				lb = max(lb, yg)
+			}
+		default:
+			nFree++
+			sum += yg
+		}
+	}
+	if nFree > 0 {
+		return sum / float64(nFree)
+	}
+	return (ub + lb) / 2
+}
