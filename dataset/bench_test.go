@@ -24,9 +24,28 @@ func BenchmarkReadCSV(b *testing.B) {
 }
 
 func BenchmarkEmbedded(b *testing.B) {
+	b.Run("parse", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := parseEmbedded("usps"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("cached", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Embedded("usps"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkGunzipUSPS(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Embedded("usps"); err != nil {
+		if _, err := openEmbedded("usps.csv"); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -2,7 +2,7 @@ package dataset
 
 import (
 	"bufio"
-	"encoding/csv"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -38,9 +38,9 @@ const utf8BOM = "\xef\xbb\xbf"
 // empty cell or "?" there marks an unlabelled row (Y = Unlabeled). With
 // opt.NoLabel there is no label column. Every other column is a numeric
 // feature parsed as float64 (strconv.ParseFloat syntax); NaN and ±Inf are
-// rejected. Quoting follows RFC 4180 (encoding/csv); CRLF line ends, blank
+// rejected. Quoting follows RFC 4180, like encoding/csv; CRLF line ends, blank
 // lines, a trailing newline, a UTF-8 byte-order mark and spaces around
-// cells and header names are accepted.
+// cells (also around a quoted cell) and header names are accepted.
 //
 // Class names are sorted numerically when all of them are numbers (and then
 // written in canonical form, so "1.0" and "1" are one class "1"; a file with
@@ -58,37 +58,35 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 	if b, err := br.Peek(len(utf8BOM)); err == nil && string(b) == utf8BOM {
 		br.Discard(len(utf8BOM))
 	}
-	cr := csv.NewReader(br)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
+	cr := &recordReader{br: br}
 
 	perr := func(line int, col string, err error) error {
 		return &ParseError{File: name, Line: line, Column: col, Err: err}
 	}
 	readErr := func(err error) error {
-		var ce *csv.ParseError
-		if errors.As(err, &ce) {
-			return perr(ce.Line, "", fmt.Errorf("%w: %v (at byte %d of the line)", ErrSyntax, ce.Err, ce.Column))
+		var se *errSyntax
+		if errors.As(err, &se) {
+			return perr(se.line, "", fmt.Errorf("%w: %s", ErrSyntax, se.msg))
 		}
-		return fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s:%d: %w", name, cr.line+1, err)
 	}
 
-	rec, err := cr.Read()
+	rec, err := cr.read()
 	if err == io.EOF {
 		return nil, perr(1, "", fmt.Errorf("%w: no header row", ErrEmpty))
 	}
 	if err != nil {
 		return nil, readErr(err)
 	}
-	headerLine, _ := cr.FieldPos(0)
-	if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+	headerLine := cr.lines[0]
+	if len(rec) == 1 && len(bytes.TrimSpace(rec[0])) == 0 {
 		return nil, perr(headerLine, "", fmt.Errorf("%w: blank header row", ErrEmpty))
 	}
 	ncol := len(rec)
 	header := make([]string, ncol)
 	seen := make(map[string]int, ncol)
-	for j, h := range rec {
-		h = strings.TrimSpace(h)
+	for j, hb := range rec {
+		h := string(bytes.TrimSpace(hb))
 		if h == "" {
 			return nil, perr(headerLine, "", fmt.Errorf("%w: empty name for column %d of the header", ErrSyntax, j+1))
 		}
@@ -123,7 +121,7 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 	}
 
 	var (
-		data     []float64
+		data     = make([]float64, 0, min(64*d, 1<<16))
 		rawY     []int // index into rawNames, or Unlabeled
 		rawNames []string
 		rawIdx   = map[string]int{}
@@ -131,14 +129,14 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 		lastLine int
 	)
 	for {
-		rec, err = cr.Read()
+		rec, err = cr.read()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, readErr(err)
 		}
-		line, _ := cr.FieldPos(0)
+		line := cr.lines[0]
 		lastLine = line
 		if len(rec) != ncol {
 			col := ""
@@ -151,25 +149,24 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 			return nil, perr(line, "", fmt.Errorf("%w: more than %d values", ErrTooLarge, MaxCells))
 		}
 		for j, cell := range rec {
-			s := strings.TrimSpace(cell)
+			s := bytes.TrimSpace(cell)
 			if j == labelCol {
-				if s == "" || s == "?" {
+				if len(s) == 0 || (len(s) == 1 && s[0] == '?') {
 					rawY = append(rawY, Unlabeled)
 					continue
 				}
-				k, ok := rawIdx[s]
+				k, ok := rawIdx[string(s)]
 				if !ok {
 					k = len(rawNames)
-					rawNames = append(rawNames, s)
-					rawIdx[s] = k
+					rawNames = append(rawNames, string(s))
+					rawIdx[string(s)] = k
 				}
 				rawY = append(rawY, k)
 				continue
 			}
-			v, err := parseFloat(s)
+			v, err := parseFloatBytes(s)
 			if err != nil {
-				fl, _ := cr.FieldPos(j)
-				return nil, perr(fl, header[j], err)
+				return nil, perr(cr.lines[j], header[j], err)
 			}
 			data = append(data, v)
 		}

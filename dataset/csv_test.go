@@ -1,8 +1,13 @@
 package dataset
 
 import (
+	"bufio"
+	"encoding/csv"
 	"errors"
+	"io"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -88,13 +93,18 @@ func TestReadCSVOptions(t *testing.T) {
 	if d.Features[1] != "label" || d.X.At(1, 1) != 4 {
 		t.Errorf("NoLabel: features %v", d.Features)
 	}
-	// Quoted cells, including a header name and a multi-line label.
-	d, err = ReadCSV(strings.NewReader("\"f 1\",label\n\"1\",\"a\nb\"\n2,c\n"), "t", CSVOptions{})
+	// Quoted cells, including a header name, a multi-line label (CRLF
+	// inside quotes becomes LF), "" escapes, spaces around quotes.
+	d, err = ReadCSV(strings.NewReader("\"f 1\",label\n\"1\",\"a\r\nb\"\n2, \"c\"\"d\" \n\"\",\"3\"\n"), "t", CSVOptions{NoLabel: true})
+	if err == nil || !errors.Is(err, ErrNotNumber) {
+		t.Errorf("NoLabel with text cells: %v", err)
+	}
+	d, err = ReadCSV(strings.NewReader("\"f 1\",label\n\"1\",\"a\r\nb\"\n2, \"c\"\"d\" \n \"3\" ,\"\"\n"), "t", CSVOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Features[0] != "f 1" || d.Classes[0] != "a\nb" {
-		t.Errorf("quoted: %v %q", d.Features, d.Classes)
+	if d.Features[0] != "f 1" || !slices.Equal(d.Classes, []string{"a\nb", "c\"d"}) || d.X.At(2, 0) != 3 || d.Y[2] != Unlabeled {
+		t.Errorf("quoted: %q %q %v", d.Features, d.Classes, d.Y)
 	}
 }
 
@@ -123,7 +133,9 @@ func TestReadCSVErrors(t *testing.T) {
 		{"single row", "f1,label\n\n1,0\n\n", CSVOptions{}, ErrTooFewRows, `bad.csv:3: too few rows: need at least 2: only one data row`},
 		{"label only", "label\n1\n2\n", CSVOptions{}, ErrNoFeatures, `bad.csv:1: no feature columns: the only column is the label column "label"`},
 		{"empty header name", "f1,,label\n1,2,0\n", CSVOptions{}, ErrSyntax, `bad.csv:1: syntax error: empty name for column 2 of the header`},
-		{"bad quote", "f1,label\n1,0\n\"2\"x,0\n", CSVOptions{}, ErrSyntax, `bad.csv:3: syntax error: extraneous or missing " in quoted-field (at byte 3 of the line)`},
+		{"bad quote", "f1,label\n1,0\n\"2\"x,0\n", CSVOptions{}, ErrSyntax, `bad.csv:3: syntax error: unexpected 'x' after a closing quote`},
+		{"bare quote", "f1,label\n1,0\n2,a\"b\n", CSVOptions{}, ErrSyntax, `bad.csv:3: syntax error: bare " in a field that does not start with a quote`},
+		{"unclosed quote", "f1,label\n1,0\n2,\"ab\n\n3,0\n", CSVOptions{}, ErrSyntax, `bad.csv:5: syntax error: quoted field opened on line 3 is not closed`},
 		// line numbers are physical lines: a quoted label spans lines 2-3
 		{"line after multiline", "f1,label\n1,\"a\nb\"\nz,0\n", CSVOptions{}, ErrNotNumber, `bad.csv:4: column "f1": not a number "z"`},
 		{"CRLF line", "f1,label\r\n1,0\r\n2,0\r\n3,0\r\nx,0\r\n", CSVOptions{}, ErrNotNumber, `bad.csv:5: column "f1": not a number "x"`},
@@ -155,6 +167,71 @@ func TestReadCSVReaderError(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "r.csv") || !strings.Contains(err.Error(), "disk on fire") {
 		t.Errorf("err = %v", err)
 	}
+}
+
+// FuzzCSVRecords checks the record splitter against encoding/csv on every
+// input both accept: same fields (after trimming spaces), same line of the
+// first field.
+func FuzzCSVRecords(f *testing.F) {
+	for _, s := range []string{"a,b\n1,2\n", "\"a\nb\",\"c\"\"\"\r\n\n\nx,\n", ",,\n\"\"\n", "a\r\n\"b\r\nc\"\r\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		want := csv.NewReader(strings.NewReader(in))
+		want.FieldsPerRecord = -1
+		var recs [][]string
+		var lines []int
+		for {
+			rec, err := want.Read()
+			if err != nil {
+				if err != io.EOF {
+					return // encoding/csv rejects it; ours may be more lenient
+				}
+				break
+			}
+			l, _ := want.FieldPos(0)
+			recs = append(recs, rec)
+			lines = append(lines, l)
+		}
+		got := &recordReader{br: bufio.NewReaderSize(strings.NewReader(in), 16)}
+		for k, rec := range recs {
+			fields, err := got.read()
+			if err != nil {
+				t.Fatalf("record %d: %v, encoding/csv read %q", k, err, rec)
+			}
+			if len(fields) != len(rec) || got.lines[0] != lines[k] {
+				t.Fatalf("record %d: %q on line %d, encoding/csv %q on line %d", k, fields, got.lines[0], rec, lines[k])
+			}
+			for j := range rec {
+				if g, w := strings.TrimSpace(string(fields[j])), strings.TrimSpace(rec[j]); g != w {
+					t.Fatalf("record %d field %d: %q, encoding/csv %q", k, j, g, w)
+				}
+			}
+		}
+		if _, err := got.read(); err != io.EOF {
+			t.Fatalf("extra record or error after %d records: %v", len(recs), err)
+		}
+	})
+}
+
+// FuzzParseFloatBytes checks the fast path bit for bit against strconv.
+func FuzzParseFloatBytes(f *testing.F) {
+	for _, s := range []string{"-0.5153949624", "1e22", "123456789012345", "1234567890123456", "0.000000000000000000000001", "-0", "+.5e-3", "5.", "9007199254740993", "1e-22", "4.9e-324"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, ok := fastFloat([]byte(s))
+		if !ok {
+			return
+		}
+		w, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("fastFloat(%q) = %v, strconv: %v", s, v, err)
+		}
+		if math.Float64bits(v) != math.Float64bits(w) {
+			t.Fatalf("fastFloat(%q) = %v, strconv %v", s, v, w)
+		}
+	})
 }
 
 func FuzzReadCSV(f *testing.F) {
