@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"time"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/metrics"
+	"github.com/arbor-ml/arbor/svcluster"
+	"gonum.org/v1/gonum/mat"
+)
+
+func init() {
+	register(command{name: "svc", summary: "support vector clustering (Ben-Hur et al.) at one (q, C) or as a hierarchy over q", run: runSVC})
+}
+
+func runSVC(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "svc", "--data F [--label NAME] [--scale std|minmax|none] [--pca N] [--kernel gaussian|laplacian] "+
+		"(--q Q --C C | --sweep [--clusters K]) [--labelling complete|sv|knn|cone] --out labels.csv [--tree T.json] [--plot P.png]")
+	var d dataFlags
+	d.register(fs, "none")
+	pca := fs.Int("pca", 0, "project the (scaled) data on its first N principal components first (0: no)")
+	kern := fs.String("kernel", "gaussian", "gaussian exp(-q‖x−y‖²) (eq. 6) or laplacian exp(-q‖x−y‖) (eq. 7)")
+	q := fs.Float64("q", math.NaN(), "kernel width q (single clustering)")
+	C := fs.Float64("C", math.NaN(), "soft margin C in [1/N, 1] (single clustering; 1/(N·C) is the outlier fraction)")
+	p := fs.Float64("p", math.NaN(), "alternative to --C: the paper's 1/(N·C) in [1/N, 1]")
+	sweep := fs.Bool("sweep", false, "divisive sweep of q (§3.2) from 1/max‖xi−xj‖², raising 1/C when small clusters break off")
+	clusters := fs.Int("clusters", 0, "with --sweep: stop at the first level with this many clusters")
+	qfactor := fs.Float64("qfactor", 1.2, "with --sweep: ratio of successive q")
+	maxErr := fs.Float64("max-error", 0.95, "with --sweep: stop when (n_sv+n_bsv)/N exceeds this")
+	labelling := fs.String("labelling", "complete", "cluster labelling: complete (eq. 17, fast), sv (support-vector graph), knn (k-NN graph), cone (cone cluster labelling) or naive (eq. 17, literal)")
+	samples := fs.Int("samples", svcluster.DefaultSamples, "points sampled per segment by eq. 17")
+	knnK := fs.Int("k", svcluster.DefaultK, "neighbours for --labelling knn")
+	noise := fs.Bool("noise", false, "leave outliers (bounded SVs) unassigned, label -1 (default: nearest cluster)")
+	out := fs.String("out", "", "write cluster labels (CSV: row,cluster; -1 = noise) to this file")
+	tree := fs.String("tree", "", "with --sweep: write the hierarchy (levels table, tree of clusters, Newick with q as heights) as JSON")
+	plot := fs.String("plot", "", "draw a picture: for 2-D data the contours R(x) = R with SVs/BSVs marked (and, with --sweep, the clusters against q)")
+	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	kind, err := svcluster.ParseKernel(*kern)
+	if err != nil {
+		return usageError("--kernel: %v", err)
+	}
+	lab, err := svcluster.ParseLabelling(*labelling)
+	if err != nil {
+		return usageError("--labelling: %v", err)
+	}
+	if *out == "" {
+		return usageError("--out is required")
+	}
+	switch {
+	case *sweep && (set["q"] || set["C"] || set["p"]):
+		return usageError("--sweep chooses q and C itself: drop --q/--C/--p")
+	case !*sweep && (set["clusters"] || set["tree"] || set["qfactor"] || set["max-error"]):
+		return usageError("--clusters, --tree, --qfactor and --max-error need --sweep")
+	case !*sweep && !set["q"]:
+		return usageError("give --q Q and --C C (or --p), or --sweep")
+	case !*sweep && set["C"] == set["p"]:
+		return usageError("give exactly one of --C and --p with --q")
+	case *clusters < 0:
+		return usageError("--clusters must be positive, got %d", *clusters)
+	case *pca < 0:
+		return usageError("--pca must be ≥ 0, got %d", *pca)
+	}
+	ds, err := d.load()
+	if err != nil {
+		return err
+	}
+	X := ds.X
+	desc := fmt.Sprintf("%s (%d rows, %d features, scale %s", ds.Name, ds.Len(), ds.Dim(), d.scale)
+	if *pca > 0 {
+		if X, err = svcluster.PCA(nil, X, *pca); err != nil {
+			return fmt.Errorf("--pca %d: %w", *pca, err)
+		}
+		desc += fmt.Sprintf(", first %d principal components", *pca)
+	}
+	desc += ")"
+	n := ds.Len()
+	progress := e.progress(*quiet)
+	start := time.Now()
+	fmt.Fprintf(e.stdout, "data       %s\n", desc)
+	fmt.Fprintf(e.stdout, "kernel     %s, labelling %s, %d samples per segment\n", kind, lab, *samples)
+
+	var res *svcluster.Clustering
+	var h *svcluster.Hierarchy
+	if *sweep {
+		h, err = svcluster.Sweep{
+			Kernel: kind, Labelling: lab, Samples: *samples, K: *knnK, Unassigned: *noise,
+			QFactor: *qfactor, MaxError: *maxErr, Clusters: *clusters, Progress: progress,
+		}.Fit(ctx, X)
+		if err != nil {
+			return err
+		}
+		if err := h.WriteTable(e.stdout); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "stopped    %s after %d SVDD fits\n", h.Stop, h.Fits)
+		pick := len(h.Levels) - 1
+		if *clusters > 0 {
+			if h.Chosen < 0 {
+				return fmt.Errorf("svc: the sweep never produced exactly %d clusters (%s); see the table above", *clusters, h.Stop)
+			}
+			pick = h.Chosen
+			fmt.Fprintf(e.stdout, "chosen     level %d: q = %.6g, C = %.6g (1/(N·C) = %.4g)\n", pick, h.Levels[pick].Q, h.Levels[pick].C, h.Levels[pick].P)
+		} else {
+			fmt.Fprintf(e.stdout, "labels of  the last level (%d)\n", pick)
+		}
+		res = h.Levels[pick].Result
+	} else {
+		cval := *C
+		if set["p"] {
+			cval = 1 / (float64(n) * *p)
+		}
+		res, err = svcluster.Clusterer{
+			Q: *q, C: cval, Kernel: kind, Labelling: lab, Samples: *samples, K: *knnK,
+			Unassigned: *noise, Progress: progress,
+		}.Fit(ctx, X)
+		if err != nil {
+			return err
+		}
+	}
+	printSVC(e.stdout, res, ds)
+	for _, w := range res.Warnings {
+		fmt.Fprintf(e.stderr, "warning: %v\n", w)
+	}
+	if err := writeAtomic(*out, func(f *os.File) error {
+		w := bufio.NewWriter(f)
+		fmt.Fprintln(w, "row,cluster")
+		for i, c := range res.Labels {
+			fmt.Fprintf(w, "%d,%d\n", i, c)
+		}
+		return w.Flush()
+	}); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "wrote      %s\n", *out)
+	if *tree != "" {
+		if err := writeAtomic(*tree, func(f *os.File) error { return h.WriteJSON(f) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "wrote      %s\n", *tree)
+	}
+	if *plot != "" {
+		if err := svcPlot(*plot, X, res, h, ds.Name); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "wrote      %s\n", *plot)
+	}
+	if progress != nil {
+		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
+	}
+	return nil
+}
+
+func printSVC(w io.Writer, r *svcluster.Clustering, ds *dataset.Dataset) {
+	fmt.Fprintf(w, "q = %.6g   C = %.6g   1/(N·C) = %.4g\n", r.Q, r.C, r.P())
+	fmt.Fprintf(w, "sphere     R = %.6g, n_sv = %d, n_bsv = %d, (n_sv+n_bsv)/N = %.4f (eq. 14), SVDD %d iterations\n",
+		r.R, r.NSV, r.NBSV, r.PError, r.Iter)
+	fmt.Fprintf(w, "clusters   %d, sizes %v", r.NClusters, r.Sizes)
+	if r.Singletons > 0 {
+		fmt.Fprintf(w, " (%d single-point)", r.Singletons)
+	}
+	fmt.Fprintln(w)
+	if l := ds.Labeled(); len(l) > 1 {
+		truth := make([]int, len(l))
+		pred := make([]int, len(l))
+		for i, row := range l {
+			truth[i], pred[i] = ds.Y[row], r.Labels[row]
+		}
+		ari, err1 := metrics.ARI(truth, pred)
+		nmi, err2 := metrics.NMI(truth, pred)
+		mis, _, err3 := metrics.Misclassified(truth, pred)
+		if err1 == nil && err2 == nil && err3 == nil {
+			fmt.Fprintf(w, "vs labels  ARI %.4f, NMI %.4f, misclassified %d of %d (best one-to-one matching)\n", ari, nmi, mis, len(l))
+		}
+	}
+}
+
+// svcPlot draws the contour panels (2-D data only) and, after a sweep, the
+// number of clusters against q.
+func svcPlot(path string, X *mat.Dense, res *svcluster.Clustering, h *svcluster.Hierarchy, name string) error {
+	_, d := X.Dims()
+	title := func(r *svcluster.Clustering) string {
+		return fmt.Sprintf("%s: q = %.3g, 1/(NC) = %.2g, %d clusters", name, r.Q, r.P(), r.NClusters)
+	}
+	var panels []svcluster.Panel
+	if d == 2 {
+		if h != nil {
+			// The levels where the number of clusters changes, then the chosen one.
+			var picks []int
+			for i := 1; i < len(h.Levels); i++ {
+				if h.Levels[i].NClusters != h.Levels[i-1].NClusters {
+					picks = append(picks, i)
+				}
+			}
+			if len(picks) > 4 {
+				picks = picks[len(picks)-4:]
+			}
+			for _, i := range picks {
+				if h.Levels[i].Result != res {
+					panels = append(panels, svcluster.Panel{Title: title(h.Levels[i].Result), X: X, Res: h.Levels[i].Result})
+				}
+			}
+		}
+		panels = append(panels, svcluster.Panel{Title: title(res), X: X, Res: res})
+	} else if h == nil {
+		return usageError("--plot: contour pictures need 2-D data (%d features; try --pca 2)", d)
+	}
+	return svcluster.WritePlot(path, panels, h)
+}
