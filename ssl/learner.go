@@ -16,6 +16,33 @@ type Problem struct {
 	X *mat.Dense    // features of every row (scaled as the user asked)
 	K *mat.SymDense // kernel over every row; nil for learners that need none
 	Y []int         // len n: class of labelled rows, dataset.Unlabeled elsewhere
+
+	// Optional new points (inductive use): Kt is t×n with the kernel values
+	// of each new point against every row (for data-dependent kernels from
+	// the out-of-sample extension, kernel.Extension), TestDiag their
+	// self-similarities k(x, x) (needed by distance-based learners).
+	Kt       *mat.Dense
+	TestDiag []float64
+
+	// Warn, if not nil, receives non-fatal problems (non-convergence).
+	Warn func(error)
+}
+
+func (p Problem) warn(errs []error) {
+	if p.Warn != nil {
+		for _, e := range errs {
+			p.Warn(e)
+		}
+	}
+}
+
+// tests returns the number of new points.
+func (p Problem) tests() int {
+	if p.Kt == nil {
+		return 0
+	}
+	t, _ := p.Kt.Dims()
+	return t
 }
 
 // Learner labels the unlabelled rows of a Problem.
@@ -25,7 +52,8 @@ type Learner interface {
 	// UsesKernel reports whether Transduce reads Problem.K. Learners that
 	// do not (label propagation on its own affinity) run once per split.
 	UsesKernel() bool
-	// Transduce returns a label for every row: labelled rows keep theirs.
+	// Transduce returns a label for every row (labelled rows keep theirs),
+	// followed by one for each new point of p.Kt, if any.
 	Transduce(ctx context.Context, p Problem) ([]int, error)
 }
 
@@ -89,16 +117,27 @@ func (s SVM) Transduce(ctx context.Context, p Problem) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.warn(m.Warnings)
 	out := append([]int(nil), p.Y...)
-	if len(u) == 0 {
-		return out, nil
+	if len(u) > 0 {
+		pred, err := m.PredictGram(subDense(p.K, u, l))
+		if err != nil {
+			return nil, err
+		}
+		for i, r := range u {
+			out[r] = pred[i]
+		}
 	}
-	pred, err := m.PredictGram(subDense(p.K, u, l))
-	if err != nil {
-		return nil, err
-	}
-	for i, r := range u {
-		out[r] = pred[i]
+	if t := p.tests(); t > 0 {
+		all := make([]int, t)
+		for i := range all {
+			all[i] = i
+		}
+		pred, err := m.PredictGram(subDense(p.Kt, all, l))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pred...)
 	}
 	return out, nil
 }
@@ -118,15 +157,28 @@ func (k KNN) Transduce(ctx context.Context, p Problem) ([]int, error) {
 	}
 	_, u := labeledRows(p.Y)
 	out := append([]int(nil), p.Y...)
-	if len(u) == 0 {
-		return out, nil
-	}
-	pred, err := k.Settings.PredictGram(ctx, p.K, p.Y, u)
+	m, err := k.Settings.FitGram(ctx, p.K, p.Y)
 	if err != nil {
 		return nil, err
 	}
-	for i, r := range u {
-		out[r] = pred[i]
+	if len(u) > 0 {
+		pred, err := m.PredictGram(ctx, nil, u)
+		if err != nil {
+			return nil, err
+		}
+		for i, r := range u {
+			out[r] = pred[i]
+		}
+	}
+	if p.tests() > 0 {
+		if p.TestDiag == nil {
+			return nil, fmt.Errorf("ssl: knn on new points needs their self-similarities k(x, x)")
+		}
+		pred, err := m.PredictCross(ctx, nil, p.Kt, p.TestDiag)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pred...)
 	}
 	return out, nil
 }

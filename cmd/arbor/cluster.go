@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/arbor-ml/arbor/distance"
+	"github.com/arbor-ml/arbor/figure"
+	"github.com/arbor-ml/arbor/graph"
+	"github.com/arbor-ml/arbor/hclust"
+	"github.com/arbor-ml/arbor/metrics"
+	"gonum.org/v1/gonum/mat"
+)
+
+func init() {
+	register(command{name: "cluster", summary: "agglomerative clustering on Euclidean or graph (geodesic) distances", run: runCluster})
+}
+
+func runCluster(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "cluster", "--data F --linkage average [--distance euclidean|graph --graph knn:7] (--k N | --height H) [outputs]")
+	var d dataFlags
+	d.register(fs, "none")
+	linkage := fs.String("linkage", "average", "single, complete, average, weighted, ward, centroid or median")
+	dist := fs.String("distance", "euclidean", "pointwise distance: euclidean or graph (shortest paths on --graph)")
+	graphSpec := fs.String("graph", "knn:7", "neighbourhood graph for --distance graph: knn:K (symmetrised) or eps:E")
+	k := fs.Int("k", 0, "cut the tree into this many clusters")
+	height := fs.Float64("height", math.NaN(), "cut the tree at this height (clusters merged above it stay apart)")
+	out := fs.String("out", "", "write cluster labels (CSV: row,cluster) to this file")
+	zOut := fs.String("linkage-out", "", "write the SciPy linkage matrix (N-1 rows: id1,id2,height,size) to this CSV file")
+	newick := fs.String("newick", "", "write the tree in Newick format to this file")
+	dendro := fs.String("dendrogram", "", "draw the dendrogram to this .png or .svg file")
+	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	method, err := hclust.ParseMethod(*linkage)
+	if err != nil {
+		return usageError("--linkage: %v", err)
+	}
+	if *k != 0 && !math.IsNaN(*height) {
+		return usageError("--k and --height are mutually exclusive")
+	}
+	if *k < 0 {
+		return usageError("--k must be positive, got %d", *k)
+	}
+	ds, err := d.load()
+	if err != nil {
+		return err
+	}
+	n := ds.Len()
+	if *k > n {
+		return usageError("--k %d is larger than the number of rows (%d)", *k, n)
+	}
+	progress := e.progress(*quiet)
+	start := time.Now()
+
+	var D distance.Condensed
+	joins := -1
+	switch *dist {
+	case "euclidean":
+		if progress != nil {
+			progress("Euclidean distances", 0, 0)
+		}
+		D, err = distance.Euclidean(ctx, ds.X)
+	case "graph":
+		var spec graph.Spec
+		spec, err = graph.ParseSpec(*graphSpec)
+		if err != nil {
+			return usageError("--graph: %v", err)
+		}
+		if progress != nil {
+			progress("graph shortest paths", 0, 0)
+		}
+		var g graph.GeodesicResult
+		g, err = graph.Geodesic(ctx, ds.X, spec)
+		if err == nil {
+			D = distance.FromSymmetric(g.G)
+			joins = g.Joins
+		}
+	default:
+		return usageError("--distance must be euclidean or graph, got %q", *dist)
+	}
+	if err != nil {
+		return err
+	}
+	if progress != nil {
+		progress(method.String()+" linkage", 0, 0)
+	}
+	tree, err := hclust.Linkage(ctx, D, method)
+	if err != nil {
+		return err
+	}
+	coph := tree.Cophenetic()
+	ccc := pearson(D.Data, coph.Data)
+
+	fmt.Fprintf(e.stdout, "data       %s (%d rows, %d features)\n", ds.Name, n, ds.Dim())
+	fmt.Fprintf(e.stdout, "linkage    %s on %s distances", method, *dist)
+	if joins >= 0 {
+		fmt.Fprintf(e.stdout, " (%s graph, %d component joins)", *graphSpec, joins)
+	}
+	fmt.Fprintf(e.stdout, "\nheights    %.6g … %.6g; cophenetic correlation %.4f\n",
+		tree.Merges[0].Height, tree.Merges[len(tree.Merges)-1].Height, ccc)
+
+	var labels []int
+	switch {
+	case *k > 0:
+		labels, err = tree.CutK(*k)
+		if err != nil {
+			return err
+		}
+	case !math.IsNaN(*height):
+		labels = tree.CutHeight(*height)
+	}
+	if labels != nil {
+		fmt.Fprintf(e.stdout, "clusters   %d, sizes %v\n", maxInt(labels)+1, clusterSizes(labels))
+		if lab := ds.Labeled(); len(lab) > 1 {
+			truth := make([]int, len(lab))
+			pred := make([]int, len(lab))
+			for i, r := range lab {
+				truth[i], pred[i] = ds.Y[r], labels[r]
+			}
+			fmt.Fprintf(e.stdout, "vs labels  ARI %.4f, NMI %.4f (%d labelled rows)\n",
+				metrics.ARI(truth, pred), metrics.NMI(truth, pred), len(lab))
+		}
+	} else if *out != "" {
+		return usageError("--out needs --k or --height to cut the tree")
+	}
+	if *out != "" {
+		if err := writeAtomic(*out, func(f *os.File) error {
+			w := bufio.NewWriter(f)
+			fmt.Fprintln(w, "row,cluster")
+			for i, c := range labels {
+				fmt.Fprintf(w, "%d,%d\n", i, c)
+			}
+			return w.Flush()
+		}); err != nil {
+			return err
+		}
+	}
+	if *zOut != "" {
+		if err := writeAtomic(*zOut, func(f *os.File) error { return writeMatrixCSV(f, tree.Matrix()) }); err != nil {
+			return err
+		}
+	}
+	if *newick != "" {
+		if err := writeAtomic(*newick, func(f *os.File) error {
+			_, err := fmt.Fprintln(f, tree.Newick(nil))
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	if *dendro != "" {
+		if err := figure.Dendrogram(*dendro, tree, figure.DendrogramOptions{Title: fmt.Sprintf("%s linkage, %s distances: %s", method, *dist, ds.Name), Labels: labels}); err != nil {
+			return err
+		}
+	}
+	for _, p := range []string{*out, *zOut, *newick, *dendro} {
+		if p != "" {
+			fmt.Fprintf(e.stdout, "wrote      %s\n", p)
+		}
+	}
+	if progress != nil {
+		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
+	}
+	return nil
+}
+
+func maxInt(a []int) int {
+	m := a[0]
+	for _, v := range a {
+		m = max(m, v)
+	}
+	return m
+}
+
+func clusterSizes(labels []int) []int {
+	s := make([]int, maxInt(labels)+1)
+	for _, c := range labels {
+		if c >= 0 {
+			s[c]++
+		}
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(s)))
+	return s
+}
+
+// pearson is the correlation of two equal-length vectors (the cophenetic
+// correlation coefficient when given distances and cophenetic distances).
+func pearson(a, b []float64) float64 {
+	var ma, mb float64
+	for i := range a {
+		ma += a[i]
+		mb += b[i]
+	}
+	ma /= float64(len(a))
+	mb /= float64(len(b))
+	var sab, saa, sbb float64
+	for i := range a {
+		da, db := a[i]-ma, b[i]-mb
+		sab += da * db
+		saa += da * da
+		sbb += db * db
+	}
+	return sab / math.Sqrt(saa*sbb)
+}
+
+// writeMatrixCSV writes m as comma-separated rows at full precision.
+func writeMatrixCSV(f *os.File, m mat.Matrix) error {
+	w := bufio.NewWriterSize(f, 1<<20)
+	r, c := m.Dims()
+	buf := make([]byte, 0, 32)
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			if j > 0 {
+				w.WriteByte(',')
+			}
+			buf = strconv.AppendFloat(buf[:0], m.At(i, j), 'g', -1, 64)
+			w.Write(buf)
+		}
+		w.WriteByte('\n')
+	}
+	return w.Flush()
+}

@@ -1,0 +1,447 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/knn"
+	"github.com/arbor-ml/arbor/propagate"
+	"github.com/arbor-ml/arbor/ssl"
+	"github.com/arbor-ml/arbor/svm"
+)
+
+func init() {
+	register(command{name: "classify", summary: "label the unlabelled rows (and new points with --test) with a kernel learner", run: runClassify})
+	register(command{name: "eval", summary: "hide labels as told, run kernels × learners, report accuracy on the hidden rows", run: runEval})
+}
+
+// learnerFlags select and configure learners.
+type learnerFlags struct {
+	learner  string
+	C        float64
+	k        string
+	weights  string
+	soft     bool
+	affinity string
+	method   string
+	alpha    float64
+	tol      float64
+	maxIter  int
+}
+
+func (l *learnerFlags) register(fs interface {
+	StringVar(p *string, name, value, usage string)
+	Float64Var(p *float64, name string, value float64, usage string)
+	IntVar(p *int, name string, value int, usage string)
+	BoolVar(p *bool, name string, value bool, usage string)
+}) {
+	fs.StringVar(&l.learner, "learner", "svm", "learner(s), comma-separated: svm, knn, lp (label propagation), spreading")
+	fs.Float64Var(&l.C, "C", 1, "svm: soft-margin penalty C")
+	fs.StringVar(&l.k, "k", "1", "knn: neighbours; a list such as 1,2,3,4,5 or a range 1-5 runs each")
+	fs.StringVar(&l.weights, "weights", "uniform", "knn: neighbour weights uniform, similarity (kernel value) or distance")
+	fs.BoolVar(&l.soft, "soft", false, "knn: soft kNN (weighted average of label vectors, paper 002 §2.1)")
+	fs.StringVar(&l.affinity, "affinity", "rbf:20", "lp/spreading affinity: rbf:GAMMA, knn:K, or kernel (the --kernel matrix)")
+	fs.StringVar(&l.method, "method", "iterative", "lp: closed (conjugate gradients on L_UU f_U = W_UL f_L) or iterative (scikit-learn's)")
+	fs.Float64Var(&l.alpha, "alpha", 0.2, "spreading: clamping factor α")
+	fs.Float64Var(&l.tol, "tol", 0, "tolerance (0 = each learner's default: svm 1e-3, lp 1e-3)")
+	fs.IntVar(&l.maxIter, "max-iter", 0, "iteration limit (0 = each learner's default)")
+}
+
+// parseKs reads "3", "1,2,5" or "1-5".
+func parseKs(s string) ([]int, error) {
+	var ks []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		lo, hi, isRange := strings.Cut(f, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil {
+			return nil, usageError("--k: %q is not a number", f)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil || b < a {
+				return nil, usageError("--k: bad range %q", f)
+			}
+		}
+		for k := a; k <= b; k++ {
+			if k < 1 {
+				return nil, usageError("--k must be ≥ 1, got %d", k)
+			}
+			ks = append(ks, k)
+		}
+	}
+	return ks, nil
+}
+
+// learners builds the learners the flags name.
+func (l *learnerFlags) learners() ([]ssl.Learner, error) {
+	var out []ssl.Learner
+	for _, name := range strings.Split(l.learner, ",") {
+		switch strings.TrimSpace(strings.ToLower(name)) {
+		case "svm":
+			if !(l.C > 0) || math.IsInf(l.C, 0) {
+				return nil, usageError("--C must be positive, got %v", l.C)
+			}
+			out = append(out, ssl.SVM{Settings: svm.Classifier{C: l.C, Tol: l.tol, MaxIter: l.maxIter}})
+		case "knn":
+			ks, err := parseKs(l.k)
+			if err != nil {
+				return nil, err
+			}
+			for _, k := range ks {
+				out = append(out, ssl.KNN{Settings: knn.Classifier{K: k, Weights: l.weights, Soft: l.soft}})
+			}
+		case "lp", "propagation", "spreading":
+			ln, err := l.propagation(strings.TrimSpace(strings.ToLower(name)))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ln)
+		case "":
+		default:
+			return nil, usageError("--learner: unknown learner %q (svm, knn, lp, spreading)", name)
+		}
+	}
+	if len(out) == 0 {
+		return nil, usageError("--learner is empty")
+	}
+	return out, nil
+}
+
+// writePredictions writes row,label[,given] for every row and then the test
+// rows, as class names.
+func writePredictions(path string, ds *dataset.Dataset, pred []int, testN int) error {
+	return writeAtomic(path, func(f *os.File) error {
+		w := bufio.NewWriter(f)
+		fmt.Fprintln(w, "set,row,label,given")
+		n := ds.Len()
+		for i, c := range pred {
+			set, row, given := "data", i, 0
+			if i >= n {
+				set, row = "test", i-n
+			} else if ds.Y[i] != dataset.Unlabeled {
+				given = 1
+			}
+			name := "?"
+			if c >= 0 && c < len(ds.Classes) {
+				name = ds.Classes[c]
+			}
+			fmt.Fprintf(w, "%s,%d,%s,%d\n", set, row, name, given)
+		}
+		return w.Flush()
+	})
+}
+
+func runClassify(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "classify", "--data F --kernel K [params] --learner svm|knn|lp|spreading [--test F2] --out predictions.csv")
+	var d dataFlags
+	d.register(fs, "std")
+	var kf kernelFlags
+	kf.register(fs, "linear")
+	var lf learnerFlags
+	lf.register(fs)
+	test := fs.String("test", "", "new points (same columns; labels ignored) to label through the out-of-sample extension (paper 000 §3.5)")
+	out := fs.String("out", "", "write predictions (CSV: set,row,label,given) to this file")
+	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	learners, err := lf.learners()
+	if err != nil {
+		return err
+	}
+	if len(learners) != 1 {
+		return usageError("classify runs one learner; got %d (use arbor eval to compare)", len(learners))
+	}
+	ln := learners[0]
+	specs, err := kf.specs()
+	if err != nil {
+		return err
+	}
+	if len(specs) != 1 {
+		return usageError("classify uses one kernel; got %d", len(specs))
+	}
+	ds, err := d.load()
+	if err != nil {
+		return err
+	}
+	lab := ds.Labeled()
+	if len(lab) == 0 {
+		return fmt.Errorf("%s: no labelled rows (column %q): nothing to learn from", ds.Name, d.label)
+	}
+	if len(lab) == ds.Len() && *test == "" {
+		return fmt.Errorf("%s: every row is labelled and there is no --test: nothing to predict", ds.Name)
+	}
+	var Xt *dataset.Dataset
+	if *test != "" {
+		Xt, err = dataset.Load(*test, dataset.CSVOptions{Label: d.label})
+		if err != nil {
+			return err
+		}
+		if Xt.Dim() != ds.Dim() {
+			return fmt.Errorf("%s: %d features, but %s has %d", *test, Xt.Dim(), ds.Name, ds.Dim())
+		}
+		d.scaleNew(Xt.X)
+	}
+	progress := e.progress(*quiet)
+	start := time.Now()
+	p := ssl.Problem{X: ds.X, Y: ds.Y}
+	var built kernel.Built
+	if ln.UsesKernel() {
+		bs, err := kernel.BuildAll(ctx, ds.X, specs, kernel.BuildOptions{Progress: progress})
+		if err != nil {
+			return err
+		}
+		built = bs[0]
+		p.K = built.K
+		if Xt != nil {
+			p.Kt, p.TestDiag, err = testKernel(ctx, built, ds, Xt)
+			if err != nil {
+				return err
+			}
+		}
+	} else if Xt != nil {
+		return usageError("--test is not supported by %s (a transductive learner): add the points to --data unlabelled", ln.Name())
+	}
+	pred, err := ln.Transduce(ctx, p)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "data     %s (%d rows, %d labelled, %d features, %d classes)\n", ds.Name, ds.Len(), len(lab), ds.Dim(), len(ds.Classes))
+	if ln.UsesKernel() {
+		fmt.Fprintf(e.stdout, "kernel   %s\n", built.Spec)
+	}
+	fmt.Fprintf(e.stdout, "learner  %s\n", ln.Name())
+	counts := make([]int, len(ds.Classes))
+	for _, r := range ds.UnlabeledRows() {
+		if c := pred[r]; c >= 0 && c < len(counts) {
+			counts[c]++
+		}
+	}
+	fmt.Fprintf(e.stdout, "labelled %d rows:", len(ds.UnlabeledRows()))
+	for c, k := range counts {
+		fmt.Fprintf(e.stdout, " %s=%d", ds.Classes[c], k)
+	}
+	fmt.Fprintln(e.stdout)
+	if Xt != nil {
+		if tl := Xt.Labeled(); len(tl) > 0 {
+			correct := 0
+			for _, r := range tl {
+				if ds.Classes[pred[ds.Len()+r]] == Xt.Classes[Xt.Y[r]] {
+					correct++
+				}
+			}
+			fmt.Fprintf(e.stdout, "test     %d points, accuracy %.2f%% on the %d with labels\n", Xt.Len(), 100*float64(correct)/float64(len(tl)), len(tl))
+		} else {
+			fmt.Fprintf(e.stdout, "test     %d points labelled\n", Xt.Len())
+		}
+	}
+	if *out != "" {
+		testN := 0
+		if Xt != nil {
+			testN = Xt.Len()
+		}
+		if err := writePredictions(*out, ds, pred, testN); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "wrote    %s\n", *out)
+	}
+	if progress != nil {
+		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
+	}
+	return nil
+}
+
+func runEval(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "eval", "--data F (--labeled-per-class N --repeats R --seed S | --splits FILE [--split-line I]) --kernel ... --learner ... [--json]")
+	var d dataFlags
+	d.register(fs, "std")
+	var kf kernelFlags
+	kf.register(fs, "linear")
+	var lf learnerFlags
+	lf.register(fs)
+	perClass := fs.Int("labeled-per-class", 0, "labelled points drawn per class (min(N, n_c−1), as the reference pipeline)")
+	repeats := fs.Int("repeats", 5, "number of random splits (seeds S, S+1, …)")
+	seed := fs.Uint64("seed", 0, "first seed (NumPy RandomState-compatible: the peer's splits)")
+	splitsPath := fs.String("splits", "", "file of splits: one line of comma-separated 0-based labelled row indices per split; or usps:10 / usps:100 for the embedded official splits")
+	splitLine := fs.Int("split-line", 0, "use only this line (1-based) of --splits; 0 = all lines")
+	asJSON := fs.Bool("json", false, "print one JSON object per method and split instead of the table")
+	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	learners, err := lf.learners()
+	if err != nil {
+		return err
+	}
+	specs, err := kf.specs()
+	if err != nil {
+		return err
+	}
+	ds, err := d.load()
+	if err != nil {
+		return err
+	}
+	if u := ds.UnlabeledRows(); len(u) > 0 {
+		return fmt.Errorf("%s: eval needs every row labelled to score the hidden ones; %d rows are unlabelled (first: row %d)", ds.Name, len(u), u[0])
+	}
+	var splits [][]int
+	var protocol string
+	switch {
+	case *splitsPath != "" && *perClass > 0:
+		return usageError("--splits and --labeled-per-class are mutually exclusive")
+	case *splitsPath != "":
+		splits, err = readSplits(*splitsPath, ds.Len())
+		if err != nil {
+			return err
+		}
+		if *splitLine < 0 || *splitLine > len(splits) {
+			return usageError("--split-line %d: %s has %d lines", *splitLine, *splitsPath, len(splits))
+		}
+		protocol = "splits " + *splitsPath
+		if *splitLine > 0 {
+			splits = splits[*splitLine-1 : *splitLine]
+			protocol += fmt.Sprintf(" line %d", *splitLine)
+		}
+	case *perClass > 0:
+		if *repeats < 1 {
+			return usageError("--repeats must be ≥ 1")
+		}
+		if *seed+uint64(*repeats) > math.MaxUint32+1 {
+			return usageError("--seed must leave room for the repeats below 2³²")
+		}
+		for r := 0; r < *repeats; r++ {
+			l, err := ssl.PerClass(ds.Y, *perClass, uint32(*seed)+uint32(r))
+			if err != nil {
+				return err
+			}
+			splits = append(splits, l)
+		}
+		protocol = fmt.Sprintf("%d labelled per class, seeds %d..%d", *perClass, *seed, *seed+uint64(*repeats)-1)
+	default:
+		return usageError("give --labeled-per-class N or --splits FILE")
+	}
+	start := time.Now()
+	res, err := ssl.Eval{Kernels: specs, Learners: learners, Progress: e.progress(*quiet)}.Run(ctx, ds.X, ds.Y, splits)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		for _, r := range res {
+			rec := struct {
+				Dataset  string `json:"dataset"`
+				Protocol string `json:"protocol"`
+				Scale    string `json:"scale"`
+				Method   string `json:"method"`
+				ssl.Result
+			}{ds.Name, protocol, d.scale, r.Learner + "_" + r.Kernel, r}
+			if err := enc.Encode(rec); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "data: %s (%d rows, %d features, %d classes), scale %s\n", ds.Name, ds.Len(), ds.Dim(), len(ds.Classes), d.scale)
+	fmt.Fprintf(e.stdout, "protocol: %s (%d splits); accuracy (%%) on the unlabelled rows\n\n", protocol, len(splits))
+	printTable(e, res)
+	if !*quiet {
+		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
+	}
+	return nil
+}
+
+func readSplits(path string, n int) ([][]int, error) {
+	if name, lab, ok := strings.Cut(path, ":"); ok && isEmbedded(name) {
+		if _, err := os.Stat(path); err != nil {
+			k, err := strconv.Atoi(lab)
+			if err != nil {
+				return nil, usageError("--splits %s: want NAME:LABELLED, e.g. usps:100", path)
+			}
+			return dataset.EmbeddedSplits(name, k)
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return dataset.ReadSplits(f, path, n)
+}
+
+// printTable prints mean ± std accuracy per (learner, kernel), in the order
+// the methods first appear.
+func printTable(e *env, res []ssl.Result) {
+	type key struct{ learner, kernel string }
+	var order []key
+	acc := map[key][]float64{}
+	secs := map[key]float64{}
+	for _, r := range res {
+		k := key{r.Learner, r.Kernel}
+		if _, ok := acc[k]; !ok {
+			order = append(order, k)
+		}
+		acc[k] = append(acc[k], 100*r.Accuracy)
+		secs[k] += r.FitS
+	}
+	wl, wk := len("learner"), len("kernel")
+	for _, k := range order {
+		wl, wk = max(wl, len(k.learner)), max(wk, len(k.kernel))
+	}
+	fmt.Fprintf(e.stdout, "%-*s  %-*s  %8s  %6s  %s\n", wl, "learner", wk, "kernel", "accuracy", "± std", "fit s")
+	for _, k := range order {
+		a := acc[k]
+		m, s := meanStd(a)
+		fmt.Fprintf(e.stdout, "%-*s  %-*s  %8.2f  %6.2f  %.3f\n", wl, k.learner, wk, k.kernel, m, s, secs[k]/float64(len(a)))
+	}
+}
+
+// meanStd returns the mean and the population standard deviation.
+func meanStd(a []float64) (float64, float64) {
+	var m float64
+	for _, v := range a {
+		m += v
+	}
+	m /= float64(len(a))
+	var s float64
+	for _, v := range a {
+		s += (v - m) * (v - m)
+	}
+	return m, math.Sqrt(s / float64(len(a)))
+}
+
+// propagation builds label propagation or spreading from the flags.
+func (l *learnerFlags) propagation(name string) (ssl.Learner, error) {
+	onKernel := l.affinity == "kernel"
+	var aff propagate.Affinity
+	if onKernel {
+		aff = propagate.Affinity{Kind: propagate.Precomputed}
+	} else {
+		var err error
+		aff, err = propagate.ParseAffinity(l.affinity)
+		if err != nil {
+			return nil, usageError("--affinity: %v", err)
+		}
+	}
+	switch l.method {
+	case propagate.Closed, propagate.Iterative:
+	default:
+		return nil, usageError("--method must be closed or iterative, got %q", l.method)
+	}
+	if name == "spreading" {
+		if !(l.alpha > 0 && l.alpha < 1) {
+			return nil, usageError("--alpha must lie in (0, 1), got %v", l.alpha)
+		}
+		return ssl.Spreading{OnKernel: onKernel, Settings: propagate.Spreading{Affinity: aff, Alpha: l.alpha, Tol: l.tol, MaxIter: l.maxIter}}, nil
+	}
+	return ssl.Propagation{OnKernel: onKernel, Settings: propagate.Propagation{Affinity: aff, Method: l.method, Tol: l.tol, MaxIter: l.maxIter}}, nil
+}
