@@ -7,19 +7,45 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Standardize returns a new matrix with every column z-scored over all
-// rows: (x − mean) / std with the population standard deviation
-// (divisor n, numpy's X.std(0)). Constant columns become exactly 0, as in
-// peers.py scale(X, "std"). X is not modified. O(n·d).
-func Standardize(X *mat.Dense) *mat.Dense {
+// Scaler holds per-column statistics of a fitted scaling, so that points
+// seen later (a test set, out-of-sample points) are scaled exactly like the
+// data it was fitted on, as scikit-learn's fit/transform:
+//
+//	x'_j = (x_j − Shift[j]) / Factor[j]
+//
+// For "std" Shift is the column mean and Factor the population standard
+// deviation, for "minmax" the minimum and the range, for "none" 0 and 1. A
+// constant column gets Shift = its value and Factor = 1, so it becomes
+// exactly 0 (peers.py: sd[sd == 0] = 1).
+type Scaler struct {
+	How    string    // "none", "std" or "minmax"
+	Shift  []float64 // per column
+	Factor []float64 // per column, > 0
+}
+
+// FitScaler computes the statistics of the named scaling over all rows of
+// X. Any method other than "none", "std" or "minmax" gives ErrUnknownScale.
+// O(n·d).
+func FitScaler(X *mat.Dense, how string) (*Scaler, error) {
+	if how != "none" && how != "std" && how != "minmax" {
+		return nil, fmt.Errorf("%w %q (want none, std or minmax)", ErrUnknownScale, how)
+	}
 	n, d := X.Dims()
-	out := mat.DenseCopyOf(X)
+	s := &Scaler{How: how, Shift: make([]float64, d), Factor: make([]float64, d)}
 	col := make([]float64, n)
 	for j := 0; j < d; j++ {
+		s.Factor[j] = 1
+		if how == "none" {
+			continue
+		}
 		mat.Col(col, j, X)
 		lo, hi := minMax(col)
 		if lo == hi {
-			zeroCol(out, j)
+			s.Shift[j] = lo
+			continue
+		}
+		if how == "minmax" {
+			s.Shift[j], s.Factor[j] = lo, hi-lo
 			continue
 		}
 		var sum float64
@@ -31,52 +57,63 @@ func Standardize(X *mat.Dense) *mat.Dense {
 		for _, v := range col {
 			ss += (v - mean) * (v - mean)
 		}
-		sd := math.Sqrt(ss / float64(n))
-		if sd == 0 {
-			sd = 1 // peers.py: sd[sd == 0] = 1
-		}
-		for i, v := range col {
-			out.Set(i, j, (v-mean)/sd)
+		s.Shift[j] = mean
+		if sd := math.Sqrt(ss / float64(n)); sd > 0 {
+			s.Factor[j] = sd
 		}
 	}
-	return out
+	return s, nil
+}
+
+// Transform scales the rows of X into dst and returns it; a nil dst
+// allocates, dst may be X itself. X must have as many columns as the data
+// the Scaler was fitted on (ErrInconsistent otherwise).
+func (s *Scaler) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
+	n, d := X.Dims()
+	if d != len(s.Shift) {
+		return nil, fmt.Errorf("dataset: scaler: %w: %d columns, fitted on %d", ErrInconsistent, d, len(s.Shift))
+	}
+	if dst == nil {
+		dst = mat.NewDense(n, d, nil)
+	} else if r, c := dst.Dims(); r != n || c != d {
+		return nil, fmt.Errorf("dataset: scaler: %w: destination %d×%d for %d×%d", ErrInconsistent, r, c, n, d)
+	}
+	for i := 0; i < n; i++ {
+		src, out := X.RawRowView(i), dst.RawRowView(i)
+		for j, v := range src {
+			out[j] = (v - s.Shift[j]) / s.Factor[j]
+		}
+	}
+	return dst, nil
+}
+
+// Standardize returns a new matrix with every column z-scored over all
+// rows: (x − mean) / std with the population standard deviation
+// (divisor n, numpy's X.std(0)). Constant columns become exactly 0, as in
+// peers.py scale(X, "std"). X is not modified. O(n·d).
+func Standardize(X *mat.Dense) *mat.Dense {
+	Z, _ := Scale(X, "std")
+	return Z
 }
 
 // MinMax returns a new matrix with every column mapped linearly onto [0, 1]:
 // (x − min) / (max − min). Constant columns become 0, as in peers.py
 // scale(X, "minmax"). X is not modified. O(n·d).
 func MinMax(X *mat.Dense) *mat.Dense {
-	n, d := X.Dims()
-	out := mat.DenseCopyOf(X)
-	col := make([]float64, n)
-	for j := 0; j < d; j++ {
-		mat.Col(col, j, X)
-		lo, hi := minMax(col)
-		if lo == hi {
-			zeroCol(out, j)
-			continue
-		}
-		rng := hi - lo
-		for i, v := range col {
-			out.Set(i, j, (v-lo)/rng)
-		}
-	}
-	return out
+	Z, _ := Scale(X, "minmax")
+	return Z
 }
 
 // Scale applies the named scaling to a copy of X: "none" (a plain copy),
 // "std" (Standardize) or "minmax" (MinMax) — the --scale values of
-// peers.py. Any other name gives ErrUnknownScale.
+// peers.py. Any other name gives ErrUnknownScale. Use FitScaler to scale
+// further points with the same statistics.
 func Scale(X *mat.Dense, how string) (*mat.Dense, error) {
-	switch how {
-	case "none":
-		return mat.DenseCopyOf(X), nil
-	case "std":
-		return Standardize(X), nil
-	case "minmax":
-		return MinMax(X), nil
+	s, err := FitScaler(X, how)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("%w %q (want none, std or minmax)", ErrUnknownScale, how)
+	return s.Transform(nil, X)
 }
 
 func minMax(col []float64) (lo, hi float64) {
@@ -86,11 +123,4 @@ func minMax(col []float64) (lo, hi float64) {
 		hi = math.Max(hi, v)
 	}
 	return lo, hi
-}
-
-func zeroCol(m *mat.Dense, j int) {
-	n, _ := m.Dims()
-	for i := 0; i < n; i++ {
-		m.Set(i, j, 0)
-	}
 }

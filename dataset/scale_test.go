@@ -107,3 +107,42 @@ func TestScaleInvariants(t *testing.T) {
 		t.Errorf("Scale zscore: %v", err)
 	}
 }
+
+func TestScalerTransform(t *testing.T) {
+	X := mat.NewDense(3, 2, []float64{0, 5, 2, 5, 4, 5})
+	s, err := FitScaler(X, "std")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sd := math.Sqrt(8.0 / 3)
+	if s.Shift[0] != 2 || math.Abs(s.Factor[0]-sd) > 1e-15 || s.Shift[1] != 5 || s.Factor[1] != 1 {
+		t.Errorf("std scaler %+v", s)
+	}
+	// new points with the training statistics
+	Y := mat.NewDense(1, 2, []float64{6, 7})
+	got, err := s.Transform(nil, Y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(got.At(0, 0)-4/sd) > 1e-15 || got.At(0, 1) != 2 {
+		t.Errorf("transform %v", got.RawMatrix().Data)
+	}
+	// in place equals Standardize
+	Z := Standardize(X)
+	if _, err := s.Transform(X, X); err != nil || !mat.Equal(X, Z) {
+		t.Errorf("in-place transform: %v", err)
+	}
+	if _, err := s.Transform(nil, mat.NewDense(1, 3, nil)); !errors.Is(err, ErrInconsistent) {
+		t.Errorf("wrong width: %v", err)
+	}
+	if _, err := s.Transform(mat.NewDense(2, 2, nil), Y); !errors.Is(err, ErrInconsistent) {
+		t.Errorf("wrong destination: %v", err)
+	}
+	m, _ := FitScaler(mat.NewDense(2, 1, []float64{3, -1}), "minmax")
+	if m.Shift[0] != -1 || m.Factor[0] != 4 {
+		t.Errorf("minmax scaler %+v", m)
+	}
+	if _, err := FitScaler(X, "l2"); !errors.Is(err, ErrUnknownScale) {
+		t.Errorf("FitScaler(l2): %v", err)
+	}
+}
