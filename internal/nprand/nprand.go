@@ -127,3 +127,19 @@ func (r *RandomState) Choice(a []int, m int) []int {
 	}
 	return out
 }
+
+// Float64 returns RandomState.random_sample(): a uniform double in [0, 1)
+// with 53 random bits (genrand_res53).
+func (r *RandomState) Float64() float64 {
+	a := r.Uint32() >> 5
+	b := r.Uint32() >> 6
+	return (float64(a)*67108864.0 + float64(b)) / 9007199254740992.0
+}
+
+// Rand fills dst with RandomState.rand values in order (row-major for a
+// matrix), as numpy.random.RandomState.rand(n, d).
+func (r *RandomState) Rand(dst []float64) {
+	for i := range dst {
+		dst[i] = r.Float64()
+	}
+}

@@ -54,3 +54,13 @@ func TestFirstOutputsReference(t *testing.T) {
 		t.Fatalf("MT19937(5489) = %d, %d", a, b)
 	}
 }
+
+func TestRandMatchesNumPy(t *testing.T) {
+	// numpy.random.RandomState(0).rand(5) (NumPy 1.24, see gen_fixtures.py).
+	want := []float64{0.5488135039273248, 0.7151893663724195, 0.6027633760716439, 0.5448831829968969, 0.4236547993389047}
+	got := make([]float64, 5)
+	New(0).Rand(got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("rand = %v, NumPy %v", got, want)
+	}
+}

@@ -12,3 +12,4 @@ for s in [0, 1, 2, 42, 4294967295]:
     r = np.random.RandomState(s)
     out[str(s)]["perm70000"] = r.permutation(70000)[:5].tolist()
 print(json.dumps(out))
+print("rand5", np.random.RandomState(0).rand(5).tolist())
