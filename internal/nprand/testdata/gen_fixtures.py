@@ -11,5 +11,5 @@ for s in [0, 1, 2, 42, 4294967295]:
     out[str(s)]["choice"] = r.choice(np.arange(100, 1300), 7, replace=False).tolist()
     r = np.random.RandomState(s)
     out[str(s)]["perm70000"] = r.permutation(70000)[:5].tolist()
+out["rand5_seed0"] = np.random.RandomState(0).rand(5).tolist()  # TestRandMatchesNumPy
 print(json.dumps(out))
-print("rand5", np.random.RandomState(0).rand(5).tolist())
