@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/arbor-ml/arbor/hclust"
 	"github.com/arbor-ml/arbor/kernel"
 	"gonum.org/v1/gonum/mat"
 )
@@ -64,6 +65,7 @@ func BenchmarkCross(b *testing.B) {
 		X := benchData(n, 10)
 		dst := mat.NewDense(n, n, nil)
 		b.ReportAllocs()
+		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			if _, err := kernel.Cross(context.Background(), dst, kernel.RBF{Gamma: 0.5}, X, X); err != nil {
 				b.Fatal(err)
@@ -171,5 +173,23 @@ func BenchmarkExtend(b *testing.B) {
 				}
 			}
 		})
+	})
+}
+
+// BenchmarkCopheneticCenter times the cophenetic (ultrametric) matrix of an
+// average-linkage tree plus double centring, the issue's "cophenetic +
+// centering" step (peer: scipy cophenet + squareform + numpy double_center).
+func BenchmarkCopheneticCenter(b *testing.B) {
+	benchSizes(b, []int{2000, 8000}, func(b *testing.B, n int) {
+		tree, err := hclust.FromPoints(context.Background(), benchData(n, 10), hclust.Average)
+		if err != nil {
+			b.Fatal(err)
+		}
+		dst := mat.NewSymDense(n, nil)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			kernel.Center(dst, tree.Ultrametric(dst))
+		}
 	})
 }

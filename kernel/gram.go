@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -15,8 +16,9 @@ import (
 //
 // Work is split by rows over runtime.GOMAXPROCS(0) goroutines; every entry
 // is computed by the same scalar code whatever the split, so the result is
-// bit-identical for any GOMAXPROCS, and equal to pairwise Eval. Linear, Poly,
-// RBF, Laplacian and Exponential have specialised loops (found by type
+// bit-identical for any GOMAXPROCS, and equal to pairwise Eval up to
+// summation order (≤ a few ulps). Linear, Poly, RBF, Laplacian and
+// Exponential have specialised column-wise loops (found by type
 // assertion); RBF uses the exact sum of squared differences, so there is no
 // cancellation. Only the upper triangle is evaluated (N(N+1)/2 kernel
 // calls, O(N²d) time); the lower triangle of dst's backing store is filled
@@ -40,13 +42,13 @@ func Gram(ctx context.Context, dst *mat.SymDense, k Kernel, X mat.Matrix) (*mat.
 		return nil, fmt.Errorf("%w: Gram dst is %d×%d, X has %d rows", ErrShape, dst.SymmetricDim(), dst.SymmetricDim(), n)
 	}
 	raw := dst.RawSymmetric()
-	f := rowFunc(k)
+	f := rowFunc(k, x)
 	// Pair row t with row n-1-t so every task costs about n+1 evaluations.
 	tasks := (n + 1) / 2
 	err = parFor(ctx, tasks, func(t int) {
 		fill := func(i int) {
 			row := raw.Data[i*raw.Stride : i*raw.Stride+n]
-			f(row[i:], x.row(i), x, i)
+			f(row[i:], x.row(i), i)
 		}
 		fill(t)
 		if u := n - 1 - t; u != t {
@@ -87,11 +89,11 @@ func Cross(ctx context.Context, dst *mat.Dense, k Kernel, A, B mat.Matrix) (*mat
 		return nil, fmt.Errorf("%w: Cross dst is %d×%d, want %d×%d", ErrShape, r, c, a.n, b.n)
 	}
 	raw := dst.RawMatrix()
-	f := rowFunc(k)
+	f := rowFunc(k, b)
 	const rowsPerTask = 8
 	err = parFor(ctx, (a.n+rowsPerTask-1)/rowsPerTask, func(t int) {
 		for i := t * rowsPerTask; i < min(a.n, (t+1)*rowsPerTask); i++ {
-			f(raw.Data[i*raw.Stride:i*raw.Stride+b.n], a.row(i), b, 0)
+			f(raw.Data[i*raw.Stride:i*raw.Stride+b.n], a.row(i), 0)
 		}
 	})
 	if err != nil {
@@ -142,43 +144,93 @@ func newRows(X mat.Matrix, name string) (rows, error) {
 }
 
 // rowFunc returns a function filling out[j] = k(x, y_{j0+j}) for all j.
-func rowFunc(k Kernel) func(out, x []float64, y rows, j0 int) {
-	switch k := k.(type) {
-	case Linear:
-		return func(out, x []float64, y rows, j0 int) {
-			for j := range out {
-				out[j] = dot(x, y.row(j0+j))
+//
+// The built-in kernels accumulate column by column over a transposed copy
+// of y (out[j] += term(x_l, y_{j0+j,l}) for l = 0..d-1, in that order):
+// inner loops run over contiguous memory, the dot-product kernels through
+// BLAS axpy. The distance kernels sum the exact terms (x_l - y_l)² or
+// |x_l - y_l|, never ‖x‖²+‖y‖²-2x·y, so there is no cancellation. Each
+// entry is a fixed function of (x, y_j), whatever the caller's split of
+// rows; it can differ from Eval (four-way accumulators) in the last bit.
+func rowFunc(k Kernel, y rows) func(out, x []float64, j0 int) {
+	var acc func(out, x []float64, j0 int)
+	n := y.n
+	transpose := func() []float64 {
+		yt := make([]float64, y.d*n)
+		for j := 0; j < n; j++ {
+			for l, v := range y.row(j) {
+				yt[l*n+j] = v
 			}
 		}
-	case Poly:
-		return func(out, x []float64, y rows, j0 int) {
-			for j := range out {
-				out[j] = powi(k.A*dot(x, y.row(j0+j))+k.B, k.Degree)
+		return yt
+	}
+	switch k.(type) {
+	case Linear, Poly:
+		yt := transpose()
+		impl := blas64.Implementation()
+		acc = func(out, x []float64, j0 int) {
+			clear(out)
+			for l, xv := range x {
+				impl.Daxpy(len(out), xv, yt[l*n+j0:l*n+j0+len(out)], 1, out, 1)
 			}
 		}
-	case RBF:
-		g := -k.Gamma
-		return func(out, x []float64, y rows, j0 int) {
-			for j := range out {
-				out[j] = math.Exp(g * sqDist(x, y.row(j0+j)))
+	case RBF, Exponential:
+		yt := transpose()
+		acc = func(out, x []float64, j0 int) {
+			clear(out)
+			for l, xv := range x {
+				c := yt[l*n+j0 : l*n+j0+len(out)]
+				for j, cv := range c {
+					d := xv - cv
+					out[j] += d * d
+				}
 			}
 		}
 	case Laplacian:
-		g := -k.Gamma
-		return func(out, x []float64, y rows, j0 int) {
-			for j := range out {
-				out[j] = math.Exp(g * l1Dist(x, y.row(j0+j)))
+		yt := transpose()
+		acc = func(out, x []float64, j0 int) {
+			clear(out)
+			for l, xv := range x {
+				c := yt[l*n+j0 : l*n+j0+len(out)]
+				for j, cv := range c {
+					out[j] += math.Abs(xv - cv)
+				}
+			}
+		}
+	}
+	switch k := k.(type) {
+	case Linear:
+		return acc
+	case Poly:
+		return func(out, x []float64, j0 int) {
+			acc(out, x, j0)
+			for j, v := range out {
+				out[j] = powi(k.A*v+k.B, k.Degree)
+			}
+		}
+	case RBF, Laplacian:
+		g := 0.0
+		if r, ok := k.(RBF); ok {
+			g = -r.Gamma
+		} else {
+			g = -k.(Laplacian).Gamma
+		}
+		return func(out, x []float64, j0 int) {
+			acc(out, x, j0)
+			for j, v := range out {
+				out[j] = expNeg(g * v)
 			}
 		}
 	case Exponential:
 		g := -k.Gamma
-		return func(out, x []float64, y rows, j0 int) {
-			for j := range out {
-				out[j] = math.Exp(g * math.Sqrt(sqDist(x, y.row(j0+j))))
+		return func(out, x []float64, j0 int) {
+			acc(out, x, j0)
+			for j, v := range out {
+				out[j] = expNeg(g * math.Sqrt(v))
 			}
 		}
 	}
-	return func(out, x []float64, y rows, j0 int) {
+	return func(out, x []float64, j0 int) {
 		for j := range out {
 			out[j] = k.Eval(x, y.row(j0+j))
 		}

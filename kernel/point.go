@@ -52,14 +52,14 @@ func (Linear) Eval(x, y []float64) float64 { return dot(x, y) }
 func (k Poly) Eval(x, y []float64) float64 { return powi(k.A*dot(x, y)+k.B, k.Degree) }
 
 // Eval returns exp(-Gamma·‖x-y‖²).
-func (k RBF) Eval(x, y []float64) float64 { return math.Exp(-k.Gamma * sqDist(x, y)) }
+func (k RBF) Eval(x, y []float64) float64 { return expNeg(-k.Gamma * sqDist(x, y)) }
 
 // Eval returns exp(-Gamma·‖x-y‖₁).
-func (k Laplacian) Eval(x, y []float64) float64 { return math.Exp(-k.Gamma * l1Dist(x, y)) }
+func (k Laplacian) Eval(x, y []float64) float64 { return expNeg(-k.Gamma * l1Dist(x, y)) }
 
 // Eval returns exp(-Gamma·‖x-y‖₂).
 func (k Exponential) Eval(x, y []float64) float64 {
-	return math.Exp(-k.Gamma * math.Sqrt(sqDist(x, y)))
+	return expNeg(-k.Gamma * math.Sqrt(sqDist(x, y)))
 }
 
 func (Linear) validate() error { return nil }
