@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 )
 
@@ -49,4 +50,42 @@ func BenchmarkGunzipUSPS(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func BenchmarkReadLIBSVM(b *testing.B) {
+	d, err := Embedded("usps")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	for i := 0; i < d.Len(); i++ {
+		fmt.Fprintf(&buf, "%d", d.Y[i])
+		for j, v := range d.X.RawRowView(i) {
+			fmt.Fprintf(&buf, " %d:%v", j+1, v)
+		}
+		buf.WriteByte('\n')
+	}
+	raw := buf.Bytes()
+	b.Run("n=1500", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(raw)))
+		for b.Loop() {
+			if _, err := ReadLIBSVM(bytes.NewReader(raw), "usps.svm"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkStandardize(b *testing.B) {
+	d, err := Embedded("usps")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("n=1500", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			Standardize(d.X)
+		}
+	})
 }

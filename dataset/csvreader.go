@@ -184,7 +184,7 @@ func parseFloatBytes(b []byte) (float64, error) {
 	return parseFloat(string(b))
 }
 
-func fastFloat(b []byte) (float64, bool) {
+func fastFloat[T string | []byte](b T) (float64, bool) {
 	i := 0
 	neg := false
 	if i < len(b) && (b[i] == '-' || b[i] == '+') {

@@ -102,9 +102,11 @@ func ReadLIBSVM(r io.Reader, name string) (*Dataset, error) {
 				return nil, perr(line, "", fmt.Errorf("%w: index %d > %d", ErrTooLarge, j, MaxCells))
 			}
 			prev = j
-			v, err := parseFloat(tok[c+1:])
-			if err != nil {
-				return nil, perr(line, "f"+tok[:c], err)
+			v, ok := fastFloat(tok[c+1:])
+			if !ok {
+				if v, err = parseFloat(tok[c+1:]); err != nil {
+					return nil, perr(line, "f"+tok[:c], err)
+				}
 			}
 			if v != 0 {
 				idx = append(idx, int32(j-1))

@@ -32,33 +32,54 @@ func FitScaler(X *mat.Dense, how string) (*Scaler, error) {
 	}
 	n, d := X.Dims()
 	s := &Scaler{How: how, Shift: make([]float64, d), Factor: make([]float64, d)}
-	col := make([]float64, n)
-	for j := 0; j < d; j++ {
+	for j := range s.Factor {
 		s.Factor[j] = 1
-		if how == "none" {
+	}
+	if how == "none" {
+		return s, nil
+	}
+	// Row-major passes (cache friendly); each column is still summed in
+	// row order, as a column-wise loop would.
+	lo, hi, sum := make([]float64, d), make([]float64, d), make([]float64, d)
+	for j := range lo {
+		lo[j], hi[j] = math.Inf(1), math.Inf(-1)
+	}
+	for i := 0; i < n; i++ {
+		for j, v := range X.RawRowView(i) {
+			if v < lo[j] {
+				lo[j] = v
+			}
+			if v > hi[j] {
+				hi[j] = v
+			}
+			sum[j] += v
+		}
+	}
+	if how == "minmax" {
+		for j := range lo {
+			s.Shift[j] = lo[j]
+			if hi[j] != lo[j] {
+				s.Factor[j] = hi[j] - lo[j]
+			}
+		}
+		return s, nil
+	}
+	mean, ss := sum, make([]float64, d)
+	for j := range mean {
+		mean[j] /= float64(n)
+	}
+	for i := 0; i < n; i++ {
+		for j, v := range X.RawRowView(i) {
+			ss[j] += (v - mean[j]) * (v - mean[j])
+		}
+	}
+	for j := range mean {
+		if lo[j] == hi[j] {
+			s.Shift[j] = lo[j] // constant column: exactly 0
 			continue
 		}
-		mat.Col(col, j, X)
-		lo, hi := minMax(col)
-		if lo == hi {
-			s.Shift[j] = lo
-			continue
-		}
-		if how == "minmax" {
-			s.Shift[j], s.Factor[j] = lo, hi-lo
-			continue
-		}
-		var sum float64
-		for _, v := range col {
-			sum += v
-		}
-		mean := sum / float64(n)
-		var ss float64
-		for _, v := range col {
-			ss += (v - mean) * (v - mean)
-		}
-		s.Shift[j] = mean
-		if sd := math.Sqrt(ss / float64(n)); sd > 0 {
+		s.Shift[j] = mean[j]
+		if sd := math.Sqrt(ss[j] / float64(n)); sd > 0 {
 			s.Factor[j] = sd
 		}
 	}
@@ -114,13 +135,4 @@ func Scale(X *mat.Dense, how string) (*mat.Dense, error) {
 		return nil, err
 	}
 	return s.Transform(nil, X)
-}
-
-func minMax(col []float64) (lo, hi float64) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, v := range col {
-		lo = math.Min(lo, v)
-		hi = math.Max(hi, v)
-	}
-	return lo, hi
 }
