@@ -1,0 +1,350 @@
+package propagate
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/arbor-ml/arbor/kernel"
+	"gonum.org/v1/gonum/mat"
+)
+
+// graph is the weight matrix W: dense (symmetric, full rows) or sparse CSR
+// (the directed kNN connectivity).
+type graph struct {
+	n     int
+	dense []float64 // n×n row-major, both triangles, or nil
+	// CSR
+	ptr []int
+	col []int32
+	val []float64
+	sym bool // W = Wᵀ
+}
+
+func (g *graph) row(i int) ([]int32, []float64, []float64) {
+	if g.dense != nil {
+		return nil, g.dense[i*g.n : (i+1)*g.n], nil
+	}
+	return g.col[g.ptr[i]:g.ptr[i+1]], g.val[g.ptr[i]:g.ptr[i+1]], nil
+}
+
+// at returns W_ij (O(row length) for sparse graphs; used off the hot path).
+func (g *graph) at(i, j int) float64 {
+	if g.dense != nil {
+		return g.dense[i*g.n+j]
+	}
+	for t := g.ptr[i]; t < g.ptr[i+1]; t++ {
+		if int(g.col[t]) == j {
+			return g.val[t]
+		}
+	}
+	return 0
+}
+
+// fromPoints builds W from the rows of X.
+func (a Affinity) fromPoints(ctx context.Context, X mat.Matrix) (*graph, error) {
+	if X == nil {
+		return nil, fmt.Errorf("%w: nil X", ErrShape)
+	}
+	n, d := X.Dims()
+	if n == 0 || d == 0 {
+		return nil, fmt.Errorf("%w: X is %d×%d", ErrShape, n, d)
+	}
+	data := make([]float64, n*d)
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			v := X.At(i, j)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%w: X[%d,%d] = %v", ErrNonFinite, i, j, v)
+			}
+			data[i*d+j] = v
+		}
+	}
+	switch a.Kind {
+	case "", RBF, Kernel:
+		var k kernel.Kernel = kernel.RBF{Gamma: a.gamma()}
+		if a.Kind == Kernel {
+			k = a.Kernel
+		}
+		// kernel.Gram mirrors the upper triangle into the lower one.
+		K, err := kernel.Gram(ctx, nil, k, mat.NewDense(n, d, data))
+		if err != nil {
+			return nil, err
+		}
+		raw := K.RawSymmetric()
+		g := &graph{n: n, dense: compact(raw.Data, raw.Stride, n), sym: true}
+		return g, g.checkDense(ctx)
+	case KNN:
+		k := a.k()
+		if k > n {
+			return nil, fmt.Errorf("%w: knn k = %d > %d points", ErrParam, k, n)
+		}
+		return knnGraph(ctx, n, k, func(i int, out []float64) {
+			xi := data[i*d : (i+1)*d]
+			for j := range out {
+				xj := data[j*d : (j+1)*d]
+				s := 0.0
+				for t, v := range xi {
+					u := v - xj[t]
+					s += u * u
+				}
+				out[j] = s
+			}
+		})
+	case Precomputed:
+		return nil, fmt.Errorf("%w: precomputed affinity needs FitGram", ErrAffinity)
+	}
+	return nil, fmt.Errorf("%w: kind %q", ErrAffinity, a.Kind)
+}
+
+// compact returns the n×n block of a strided slice as a dense row-major
+// slice (no copy when stride == n).
+func compact(data []float64, stride, n int) []float64 {
+	if stride == n {
+		return data[:n*n]
+	}
+	out := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		copy(out[i*n:(i+1)*n], data[i*stride:i*stride+n])
+	}
+	return out
+}
+
+// fromGram builds W from a symmetric matrix: the matrix itself
+// (Precomputed), or an RBF / kNN graph over its kernel-induced distances.
+func (a Affinity) fromGram(ctx context.Context, K mat.Symmetric) (*graph, error) {
+	if K == nil {
+		return nil, fmt.Errorf("%w: nil matrix", ErrShape)
+	}
+	n := K.SymmetricDim()
+	if n == 0 {
+		return nil, fmt.Errorf("%w: empty matrix", ErrShape)
+	}
+	// Full copy of both triangles (the lower triangle of a *mat.SymDense's
+	// storage is not necessarily filled).
+	full := make([]float64, n*n)
+	if sd, ok := K.(*mat.SymDense); ok {
+		raw := sd.RawSymmetric()
+		for i := 0; i < n; i++ {
+			copy(full[i*n+i:(i+1)*n], raw.Data[i*raw.Stride+i:i*raw.Stride+n])
+		}
+	} else {
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				full[i*n+j] = K.At(i, j)
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			v := full[i*n+j]
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%w: matrix entry (%d, %d) = %v", ErrNonFinite, i, j, v)
+			}
+			full[j*n+i] = v
+		}
+	}
+	switch a.Kind {
+	case "", Precomputed:
+		g := &graph{n: n, dense: full, sym: true}
+		return g, g.checkDense(ctx)
+	case RBF:
+		gm := -a.gamma()
+		W := make([]float64, n*n)
+		err := parFor(ctx, n, func(i int) {
+			for j := 0; j < n; j++ {
+				d2 := max(full[i*n+i]+full[j*n+j]-2*full[i*n+j], 0)
+				W[i*n+j] = math.Exp(gm * d2)
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		// exact symmetry (d² is symmetric in floating point: same terms)
+		return &graph{n: n, dense: W, sym: true}, nil
+	case KNN:
+		k := a.k()
+		if k > n {
+			return nil, fmt.Errorf("%w: knn k = %d > %d points", ErrParam, k, n)
+		}
+		return knnGraph(ctx, n, k, func(i int, out []float64) {
+			for j := range out {
+				out[j] = full[i*n+i] + full[j*n+j] - 2*full[i*n+j]
+			}
+		})
+	case Kernel:
+		return nil, fmt.Errorf("%w: kind kernel needs Fit (points); FitGram takes the matrix as precomputed", ErrAffinity)
+	}
+	return nil, fmt.Errorf("%w: kind %q", ErrAffinity, a.Kind)
+}
+
+// checkDense rejects negative weights (propagation needs W ≥ 0).
+func (g *graph) checkDense(ctx context.Context) error {
+	n := g.n
+	bad := make([]int, n)
+	err := parFor(ctx, n, func(i int) {
+		bad[i] = -1
+		for j, v := range g.dense[i*n : (i+1)*n] {
+			if v < 0 || math.IsNaN(v) {
+				bad[i] = j
+				return
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	for i, j := range bad {
+		if j >= 0 {
+			return fmt.Errorf("%w: W[%d,%d] = %v (weights must be ≥ 0)", ErrNegative, i, j, g.dense[i*n+j])
+		}
+	}
+	return nil
+}
+
+// knnGraph builds the directed connectivity graph of scikit-learn's
+// kneighbors_graph(mode="connectivity") on the training points: row i has a
+// 1 for each of the k nearest points of i by d², i itself included (at
+// distance 0), ties to the lower index. dist(i, out) fills out[j] = d²(i,j).
+func knnGraph(ctx context.Context, n, k int, dist func(i int, out []float64)) (*graph, error) {
+	col := make([]int32, n*k)
+	bad := make([]int, n)
+	err := parForChunks(ctx, n, 64, func(i0, i1 int) {
+		d := make([]float64, n)
+		h := make([]nb, 0, k)
+		for i := i0; i < i1; i++ {
+			dist(i, d)
+			h = h[:0]
+			bad[i] = -1
+			for j, v := range d {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					bad[i] = j
+					break
+				}
+				v = max(v, 0)
+				if j == i {
+					v = 0
+				}
+				if len(h) < k {
+					h = append(h, nb{v, int32(j)})
+					heapUp(h, len(h)-1)
+				} else if v < h[0].d {
+					h[0] = nb{v, int32(j)}
+					heapDown(h, 0)
+				}
+			}
+			// rank order: sort the heap ascending (k is small)
+			for a := 1; a < len(h); a++ {
+				for b := a; b > 0 && nbLess(h[b], h[b-1]); b-- {
+					h[b], h[b-1] = h[b-1], h[b]
+				}
+			}
+			// CSR rows sorted by column for determinism of sums
+			cs := col[i*k : (i+1)*k]
+			for t := range h {
+				cs[t] = h[t].j
+			}
+			for a := 1; a < k; a++ {
+				for b := a; b > 0 && cs[b] < cs[b-1]; b-- {
+					cs[b], cs[b-1] = cs[b-1], cs[b]
+				}
+			}
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, j := range bad {
+		if j >= 0 {
+			return nil, fmt.Errorf("%w: distance between points %d and %d is not finite", ErrNonFinite, i, j)
+		}
+	}
+	ptr := make([]int, n+1)
+	for i := range ptr {
+		ptr[i] = i * k
+	}
+	val := make([]float64, n*k)
+	for i := range val {
+		val[i] = 1
+	}
+	return &graph{n: n, ptr: ptr, col: col, val: val}, nil
+}
+
+type nb struct {
+	d float64
+	j int32
+}
+
+func nbLess(a, b nb) bool { return a.d < b.d || (a.d == b.d && a.j < b.j) }
+
+// heapUp/heapDown keep a max-heap under nbLess (worst on top).
+func heapUp(h []nb, i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !nbLess(h[p], h[i]) {
+			return
+		}
+		h[p], h[i] = h[i], h[p]
+		i = p
+	}
+}
+
+func heapDown(h []nb, i int) {
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if c+1 < len(h) && nbLess(h[c], h[c+1]) {
+			c++
+		}
+		if !nbLess(h[i], h[c]) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+}
+
+// parFor runs fn(0..tasks-1) on GOMAXPROCS goroutines. Each task writes only
+// its own outputs, so results do not depend on the number of goroutines.
+func parFor(ctx context.Context, tasks int, fn func(t int)) error {
+	return parForChunks(ctx, tasks, 1, func(a, b int) {
+		for t := a; t < b; t++ {
+			fn(t)
+		}
+	})
+}
+
+// parForChunks hands out [i0, i1) ranges of size chunk.
+func parForChunks(ctx context.Context, n, chunk int, fn func(i0, i1 int)) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	tasks := (n + chunk - 1) / chunk
+	workers := min(runtime.GOMAXPROCS(0), tasks)
+	var next atomic.Int64
+	run := func() {
+		for {
+			t := int(next.Add(1) - 1)
+			if t >= tasks || ctx.Err() != nil {
+				return
+			}
+			fn(t*chunk, min(n, (t+1)*chunk))
+		}
+	}
+	if workers <= 1 {
+		run()
+		return ctx.Err()
+	}
+	var wg sync.WaitGroup
+	wg.Add(workers)
+	for w := 0; w < workers; w++ {
+		go func() { defer wg.Done(); run() }()
+	}
+	wg.Wait()
+	return ctx.Err()
+}

@@ -1,0 +1,672 @@
+package propagate
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Result is a fitted transduction: scikit-learn's label_distributions_ and
+// transduction_, with the solver's report.
+type Result struct {
+	// Classes is the number of classes C.
+	Classes int
+	// Distributions is n×C: row i holds the class scores of point i
+	// (label_distributions_). Single-label rows are normalised to sum 1;
+	// multi-label rows hold the per-label harmonic scores in [0, 1]. Rows of
+	// unreachable points are 0.
+	Distributions *mat.Dense
+	// Transduction is the argmax class of each row (first on ties), or
+	// dataset.Unlabeled for an unreachable point (transduction_).
+	Transduction []int
+	// Sets (multi-label fits only) lists the labels with score ≥ Threshold.
+	Sets [][]int
+	// Unreachable lists the unlabelled points no labelled point can reach
+	// (only with Unreachable = UnreachableUnlabeled; otherwise they are an
+	// error).
+	Unreachable []int
+	// Method is the method used (Closed or Iterative).
+	Method string
+	// Iter is the number of iterations (scikit-learn's n_iter_ for
+	// Iterative; conjugate-gradient steps for Closed).
+	Iter int
+	// Change is, for Iterative, Σ|F_t − F_{t−1}| of the last step; for
+	// Closed, the largest relative residual ‖b − A·f‖/‖b‖ over the columns.
+	Change float64
+	// Converged reports Change < Tol within MaxIter.
+	Converged bool
+	// Warnings holds non-fatal problems (ErrNotConverged, unreachable
+	// points left unlabelled).
+	Warnings []error
+}
+
+// problem is the labelled data shared by all methods.
+type problem struct {
+	n, C    int
+	Y       []float64 // n×C: indicator rows of labelled points, 0 elsewhere
+	labeled []bool
+	multi   bool
+}
+
+func newProblem(y []int, sets [][]int, classes int, n int) (*problem, error) {
+	p := &problem{n: n, labeled: make([]bool, n), multi: sets != nil}
+	m := len(y)
+	if sets != nil {
+		m = len(sets)
+	}
+	if m != n {
+		return nil, fmt.Errorf("%w: %d points, %d labels", ErrShape, n, m)
+	}
+	C := classes
+	present := map[int]bool{}
+	nl := 0
+	add := func(i, c int) error {
+		if c < 0 {
+			return fmt.Errorf("%w: point %d has label %d (classes are ≥ 0, %d = unlabelled)", ErrLabel, i, c, dataset.Unlabeled)
+		}
+		if classes > 0 && c >= classes {
+			return fmt.Errorf("%w: point %d has label %d, Classes = %d", ErrLabel, i, c, classes)
+		}
+		present[c] = true
+		if classes == 0 {
+			C = max(C, c+1)
+		}
+		return nil
+	}
+	for i := 0; i < n; i++ {
+		if sets != nil {
+			if len(sets[i]) == 0 {
+				continue
+			}
+			for _, c := range sets[i] {
+				if err := add(i, c); err != nil {
+					return nil, err
+				}
+			}
+		} else {
+			if y[i] == dataset.Unlabeled {
+				continue
+			}
+			if err := add(i, y[i]); err != nil {
+				return nil, err
+			}
+		}
+		p.labeled[i] = true
+		nl++
+	}
+	if nl == 0 {
+		return nil, ErrNoLabels
+	}
+	if nl == n {
+		return nil, fmt.Errorf("%w: all %d points carry labels, nothing to propagate to", ErrNoUnlabeled, n)
+	}
+	if C < 2 && !p.multi {
+		return nil, fmt.Errorf("%w: only class 0 is labelled", ErrOneClass)
+	}
+	var missing []string
+	for c := 0; c < C; c++ {
+		if !present[c] {
+			missing = append(missing, fmt.Sprint(c))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("%w: class %s of 0..%d", ErrEmptyClass, strings.Join(missing, ", "), C-1)
+	}
+	p.C = C
+	p.Y = make([]float64, n*C)
+	for i := 0; i < n; i++ {
+		if !p.labeled[i] {
+			continue
+		}
+		if sets != nil {
+			for _, c := range sets[i] {
+				p.Y[i*C+c] = 1
+			}
+		} else {
+			p.Y[i*C+y[i]] = 1
+		}
+	}
+	return p, nil
+}
+
+// unreachable applies the policy to the points no label reaches.
+func unreachable(on, labeled []bool, policy string) ([]int, []error, error) {
+	var u []int
+	for i, a := range on {
+		if !a && !labeled[i] {
+			u = append(u, i)
+		}
+	}
+	if len(u) == 0 {
+		return nil, nil, nil
+	}
+	list := listInts(u, 20)
+	if policy == UnreachableUnlabeled {
+		return u, []error{fmt.Errorf("%w: %d points left unlabelled: %s", ErrUnreachable, len(u), list)}, nil
+	}
+	return nil, nil, fmt.Errorf("%w: %d points (components of the affinity graph without a labelled point): %s", ErrUnreachable, len(u), list)
+}
+
+func listInts(v []int, max int) string {
+	var b strings.Builder
+	for i, x := range v {
+		if i == max {
+			fmt.Fprintf(&b, ", ... (%d more)", len(v)-max)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprint(&b, x)
+	}
+	return b.String()
+}
+
+// Fit propagates the labels y (dataset.Unlabeled = −1 for unlabelled points)
+// over the affinity graph of the rows of X. See the package documentation
+// for the methods, and the errors.
+func (p Propagation) Fit(ctx context.Context, X mat.Matrix, y []int) (*Result, error) {
+	return p.fit(ctx, X, nil, y, nil)
+}
+
+// FitSets is Fit for multi-label data: sets[i] lists the labels of point i
+// (nil or empty = unlabelled). Each label column is propagated independently
+// (paper 002 §3, E₂ = tr(fᵀLf)).
+func (p Propagation) FitSets(ctx context.Context, X mat.Matrix, sets [][]int) (*Result, error) {
+	if sets == nil {
+		sets = [][]int{}
+	}
+	return p.fit(ctx, X, nil, nil, sets)
+}
+
+// FitGram propagates over a given symmetric matrix: the affinity W itself
+// (Affinity.Kind "" or Precomputed; W ≥ 0), or an RBF / kNN graph over the
+// matrix's kernel-induced distances.
+func (p Propagation) FitGram(ctx context.Context, K mat.Symmetric, y []int) (*Result, error) {
+	return p.fit(ctx, nil, K, y, nil)
+}
+
+// FitGramSets is FitGram for multi-label data.
+func (p Propagation) FitGramSets(ctx context.Context, K mat.Symmetric, sets [][]int) (*Result, error) {
+	if sets == nil {
+		sets = [][]int{}
+	}
+	return p.fit(ctx, nil, K, nil, sets)
+}
+
+func progress(f func(string, int, int), stage string, done, total int) {
+	if f != nil {
+		f(stage, done, total)
+	}
+}
+
+func buildGraph(ctx context.Context, a Affinity, X mat.Matrix, K mat.Symmetric) (*graph, error) {
+	if K != nil {
+		return a.fromGram(ctx, K)
+	}
+	return a.fromPoints(ctx, X)
+}
+
+func dims(X mat.Matrix, K mat.Symmetric) (int, error) {
+	if K != nil {
+		return K.SymmetricDim(), nil
+	}
+	if X == nil {
+		return 0, fmt.Errorf("%w: nil X", ErrShape)
+	}
+	n, _ := X.Dims()
+	return n, nil
+}
+
+func (p Propagation) fit(ctx context.Context, X mat.Matrix, K mat.Symmetric, y []int, sets [][]int) (*Result, error) {
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	n, err := dims(X, K)
+	if err != nil {
+		return nil, err
+	}
+	pr, err := newProblem(y, sets, p.Classes, n)
+	if err != nil {
+		return nil, err
+	}
+	progress(p.Progress, "affinity", 0, 1)
+	g, err := buildGraph(ctx, p.Affinity, X, K)
+	if err != nil {
+		return nil, err
+	}
+	progress(p.Progress, "affinity", 1, 1)
+	on := g.reach(pr.labeled)
+	unr, warns, err := unreachable(on, pr.labeled, p.Unreachable)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Classes: pr.C, Unreachable: unr, Warnings: warns, Method: p.Method}
+	if res.Method == "" {
+		res.Method = Closed
+	}
+	var F []float64
+	if res.Method == Closed {
+		F, err = p.closed(ctx, g, pr, on, res)
+	} else {
+		F, err = p.iterate(ctx, g, pr, on, res)
+	}
+	if err != nil {
+		return nil, err
+	}
+	finish(res, pr, F, on, !pr.multi, p.Threshold)
+	return res, nil
+}
+
+// finish normalises rows (single-label), fills Transduction and Sets.
+func finish(res *Result, pr *problem, F []float64, on []bool, normalise bool, thr float64) {
+	n, C := pr.n, pr.C
+	if thr == 0 {
+		thr = 0.5
+	}
+	res.Transduction = make([]int, n)
+	if pr.multi {
+		res.Sets = make([][]int, n)
+	}
+	for i := 0; i < n; i++ {
+		row := F[i*C : (i+1)*C]
+		if !on[i] {
+			for c := range row {
+				row[c] = 0
+			}
+			res.Transduction[i] = dataset.Unlabeled
+			continue
+		}
+		if normalise {
+			s := 0.0
+			for _, v := range row {
+				s += v
+			}
+			if s != 0 {
+				for c := range row {
+					row[c] /= s
+				}
+			}
+		}
+		best := 0
+		for c, v := range row {
+			if v > row[best] {
+				best = c
+			}
+		}
+		res.Transduction[i] = best
+		if pr.multi {
+			var set []int
+			for c, v := range row {
+				if v >= thr {
+					set = append(set, c)
+				}
+			}
+			res.Sets[i] = set
+		}
+	}
+	res.Distributions = mat.NewDense(n, C, F)
+}
+
+// closed solves L_UU·f_U = W_UL·f_L (paper 002 eq. 2, L = D − W) over the
+// reachable unlabelled points by Jacobi-preconditioned conjugate gradients
+// (BiCGSTAB for the directed kNN graph).
+func (p Propagation) closed(ctx context.Context, g *graph, pr *problem, on []bool, res *Result) ([]float64, error) {
+	n, C := pr.n, pr.C
+	deg, self := g.rowSums(on)
+	// U: reachable unlabelled rows
+	uon := make([]bool, n)
+	for i := range uon {
+		uon[i] = on[i] && !pr.labeled[i]
+	}
+	b := make([]float64, n*C)
+	if err := g.mul(ctx, b, pr.Y, C, uon); err != nil {
+		return nil, err
+	}
+	diag := make([]float64, n)
+	for i := range diag {
+		if uon[i] {
+			diag[i] = deg[i] - self[i]
+		}
+	}
+	// A·x = deg∘x − W·x on U (x is zero outside U).
+	tmp := make([]float64, n*C)
+	apply := func(out, x []float64) error {
+		if err := g.mul(ctx, tmp, x, C, uon); err != nil {
+			return err
+		}
+		for i := 0; i < n; i++ {
+			if !uon[i] {
+				continue
+			}
+			for c := 0; c < C; c++ {
+				out[i*C+c] = deg[i]*x[i*C+c] - tmp[i*C+c]
+			}
+		}
+		return nil
+	}
+	tol := p.Tol
+	if tol == 0 {
+		tol = 1e-10
+	}
+	nu := 0
+	for _, v := range uon {
+		if v {
+			nu++
+		}
+	}
+	maxIter := p.MaxIter
+	if maxIter == 0 {
+		maxIter = nu + 100
+	}
+	x, it, rel, err := solve(ctx, apply, b, diag, uon, C, tol, maxIter, g.sym, p.Progress)
+	if err != nil {
+		return nil, err
+	}
+	res.Iter, res.Change = it, rel
+	res.Converged = rel <= tol
+	if !res.Converged {
+		res.Warnings = append(res.Warnings, fmt.Errorf("%w: conjugate gradients stopped at MaxIter = %d with relative residual %.3g > Tol = %g", ErrNotConverged, maxIter, rel, tol))
+	}
+	for i := 0; i < n; i++ {
+		if pr.labeled[i] {
+			copy(x[i*C:(i+1)*C], pr.Y[i*C:(i+1)*C])
+		}
+	}
+	return x, nil
+}
+
+// solve solves A·x = b column by column (C columns sharing each product
+// with A) on the rows with on[i], preconditioned by diag (nil = identity):
+// conjugate gradients when A is symmetric, BiCGSTAB otherwise. It returns x
+// (zero off the active rows), the iterations and the largest relative
+// residual.
+func solve(ctx context.Context, apply func(out, x []float64) error, b, diag []float64, on []bool, C int,
+	tol float64, maxIter int, sym bool, prog func(string, int, int)) ([]float64, int, float64, error) {
+	N := len(b)
+	x := make([]float64, N)
+	r := append([]float64(nil), b...)
+	bn := colNorms(b, C, on)
+	prec := func(out, in []float64) {
+		for i := 0; i < N/C; i++ {
+			if !on[i] {
+				continue
+			}
+			d := 1.0
+			if diag != nil {
+				d = diag[i]
+			}
+			for c := 0; c < C; c++ {
+				out[i*C+c] = in[i*C+c] / d
+			}
+		}
+	}
+	relres := func() (float64, []bool) {
+		rn := colNorms(r, C, on)
+		worst := 0.0
+		done := make([]bool, C)
+		for c := range rn {
+			rel := 0.0
+			if bn[c] > 0 {
+				rel = rn[c] / bn[c]
+			}
+			done[c] = rel <= tol
+			worst = max(worst, rel)
+		}
+		return worst, done
+	}
+	worst, done := relres()
+	if worst <= tol {
+		return x, 0, worst, nil
+	}
+	if sym {
+		z := make([]float64, N)
+		prec(z, r)
+		pv := append([]float64(nil), z...)
+		q := make([]float64, N)
+		rz := colDots(r, z, C, on)
+		for it := 1; it <= maxIter; it++ {
+			if err := ctx.Err(); err != nil {
+				return nil, 0, 0, err
+			}
+			if err := apply(q, pv); err != nil {
+				return nil, 0, 0, err
+			}
+			pq := colDots(pv, q, C, on)
+			alpha := make([]float64, C)
+			for c := range alpha {
+				if !done[c] && pq[c] > 0 {
+					alpha[c] = rz[c] / pq[c]
+				}
+			}
+			axpyCols(x, alpha, pv, C, on, 1)
+			axpyCols(r, alpha, q, C, on, -1)
+			worst, done = relres()
+			progress(prog, "solve", it, maxIter)
+			if worst <= tol {
+				return x, it, worst, nil
+			}
+			prec(z, r)
+			rzNew := colDots(r, z, C, on)
+			for i := 0; i < N/C; i++ {
+				if !on[i] {
+					continue
+				}
+				for c := 0; c < C; c++ {
+					beta := 0.0
+					if rz[c] > 0 {
+						beta = rzNew[c] / rz[c]
+					}
+					pv[i*C+c] = z[i*C+c] + beta*pv[i*C+c]
+				}
+			}
+			rz = rzNew
+		}
+		return x, maxIter, worst, nil
+	}
+	// BiCGSTAB (van der Vorst 1992), right-preconditioned, per column.
+	rh := append([]float64(nil), r...)
+	pv := make([]float64, N)
+	v := make([]float64, N)
+	s := make([]float64, N)
+	t := make([]float64, N)
+	ph := make([]float64, N)
+	sh := make([]float64, N)
+	rho := make([]float64, C)
+	alpha := make([]float64, C)
+	omega := make([]float64, C)
+	for c := range rho {
+		rho[c], alpha[c], omega[c] = 1, 1, 1
+	}
+	for it := 1; it <= maxIter; it++ {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, 0, err
+		}
+		rhoNew := colDots(rh, r, C, on)
+		for c := 0; c < C; c++ {
+			if done[c] {
+				continue
+			}
+			if rhoNew[c] == 0 || omega[c] == 0 { // breakdown: restart the shadow residual
+				for i := 0; i < N/C; i++ {
+					rh[i*C+c] = r[i*C+c]
+					pv[i*C+c] = 0
+					v[i*C+c] = 0
+				}
+				rho[c], alpha[c], omega[c] = 1, 1, 1
+				rhoNew[c] = colDot(rh, r, C, on, c)
+			}
+			beta := (rhoNew[c] / rho[c]) * (alpha[c] / omega[c])
+			for i := 0; i < N/C; i++ {
+				if on[i] {
+					k := i*C + c
+					pv[k] = r[k] + beta*(pv[k]-omega[c]*v[k])
+				}
+			}
+			rho[c] = rhoNew[c]
+		}
+		prec(ph, pv)
+		if err := apply(v, ph); err != nil {
+			return nil, 0, 0, err
+		}
+		rv := colDots(rh, v, C, on)
+		for c := 0; c < C; c++ {
+			alpha[c] = 0
+			if !done[c] && rv[c] != 0 {
+				alpha[c] = rho[c] / rv[c]
+			}
+		}
+		copy(s, r)
+		axpyCols(s, alpha, v, C, on, -1)
+		prec(sh, s)
+		if err := apply(t, sh); err != nil {
+			return nil, 0, 0, err
+		}
+		ts, tt := colDots(t, s, C, on), colDots(t, t, C, on)
+		for c := 0; c < C; c++ {
+			omega[c] = 0
+			if !done[c] && tt[c] > 0 {
+				omega[c] = ts[c] / tt[c]
+			}
+		}
+		axpyCols(x, alpha, ph, C, on, 1)
+		axpyCols(x, omega, sh, C, on, 1)
+		copy(r, s)
+		axpyCols(r, omega, t, C, on, -1)
+		worst, done = relres()
+		progress(prog, "solve", it, maxIter)
+		if worst <= tol {
+			return x, it, worst, nil
+		}
+	}
+	return x, maxIter, worst, nil
+}
+
+func colNorms(a []float64, C int, on []bool) []float64 {
+	out := colDots(a, a, C, on)
+	for c := range out {
+		out[c] = math.Sqrt(out[c])
+	}
+	return out
+}
+
+func colDots(a, b []float64, C int, on []bool) []float64 {
+	out := make([]float64, C)
+	for i := 0; i < len(a)/C; i++ {
+		if !on[i] {
+			continue
+		}
+		for c := 0; c < C; c++ {
+			out[c] += a[i*C+c] * b[i*C+c]
+		}
+	}
+	return out
+}
+
+func colDot(a, b []float64, C int, on []bool, c int) float64 {
+	s := 0.0
+	for i := 0; i < len(a)/C; i++ {
+		if on[i] {
+			s += a[i*C+c] * b[i*C+c]
+		}
+	}
+	return s
+}
+
+// axpyCols: y[:, c] += sign·alpha[c]·x[:, c] on the active rows.
+func axpyCols(y, alpha, x []float64, C int, on []bool, sign float64) {
+	for i := 0; i < len(y)/C; i++ {
+		if !on[i] {
+			continue
+		}
+		for c := 0; c < C; c++ {
+			y[i*C+c] += sign * alpha[c] * x[i*C+c]
+		}
+	}
+}
+
+// iterate is scikit-learn's LabelPropagation loop: F ← rownorm(W·F) on the
+// unlabelled rows, labelled rows clamped to their labels, stop when
+// Σ|F − F_prev| < Tol (tested before each step). Multi-label: F ← D⁻¹W·F,
+// clamped, without normalisation (paper 002 §3 steps 3-4).
+func (p Propagation) iterate(ctx context.Context, g *graph, pr *problem, on []bool, res *Result) ([]float64, error) {
+	n, C := pr.n, pr.C
+	tol := p.Tol
+	if tol == 0 {
+		tol = 1e-3
+	}
+	maxIter := p.MaxIter
+	if maxIter == 0 {
+		maxIter = 1000
+	}
+	uon := make([]bool, n)
+	for i := range uon {
+		uon[i] = !pr.labeled[i]
+	}
+	var deg []float64
+	if pr.multi {
+		deg, _ = g.rowSums(on)
+	}
+	F := append([]float64(nil), pr.Y...)
+	prev := make([]float64, n*C)
+	next := make([]float64, n*C)
+	res.Converged = false
+	it := 0
+	for ; it < maxIter; it++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		res.Change = sumAbsDiff(F, prev)
+		if res.Change < tol {
+			res.Converged = true
+			break
+		}
+		if err := g.mul(ctx, next, F, C, uon); err != nil {
+			return nil, err
+		}
+		for i := 0; i < n; i++ {
+			row := next[i*C : (i+1)*C]
+			if pr.labeled[i] {
+				copy(row, pr.Y[i*C:(i+1)*C])
+				continue
+			}
+			if pr.multi {
+				if deg[i] > 0 {
+					for c := range row {
+						row[c] /= deg[i]
+					}
+				}
+				continue
+			}
+			s := 0.0
+			for _, v := range row {
+				s += v
+			}
+			if s != 0 {
+				for c := range row {
+					row[c] /= s
+				}
+			}
+		}
+		F, prev, next = next, F, prev
+		progress(p.Progress, "iterate", it+1, maxIter)
+	}
+	res.Iter = it
+	if !res.Converged {
+		res.Change = sumAbsDiff(F, prev)
+		res.Warnings = append(res.Warnings, fmt.Errorf("%w: MaxIter = %d reached with Σ|ΔF| = %.3g ≥ Tol = %g", ErrNotConverged, maxIter, res.Change, tol))
+	}
+	return F, nil
+}
+
+// sortedCopy returns a sorted copy (used for messages and tests).
+func sortedCopy(v []int) []int {
+	out := append([]int(nil), v...)
+	sort.Ints(out)
+	return out
+}

@@ -1,0 +1,242 @@
+package propagate
+
+import (
+	"context"
+	"math"
+)
+
+// mul sets y_i = Σ_j W_ij·x_j (x, y: n×C row-major) for the rows i with
+// on[i], in parallel over rows (each row summed in a fixed order by one
+// goroutine: deterministic for any GOMAXPROCS). Rows with !on[i] are left
+// untouched.
+func (g *graph) mul(ctx context.Context, y, x []float64, C int, on []bool) error {
+	n := g.n
+	return parForChunks(ctx, n, 16, func(i0, i1 int) {
+		var acc [8]float64
+		for i := i0; i < i1; i++ {
+			if !on[i] {
+				continue
+			}
+			yi := y[i*C : (i+1)*C]
+			if g.dense == nil {
+				for c := range yi {
+					yi[c] = 0
+				}
+				for t := g.ptr[i]; t < g.ptr[i+1]; t++ {
+					w, xj := g.val[t], x[int(g.col[t])*C:]
+					for c := range yi {
+						yi[c] += w * xj[c]
+					}
+				}
+				continue
+			}
+			wi := g.dense[i*n : (i+1)*n]
+			switch {
+			case C == 1:
+				yi[0] = dot1(wi, x)
+			case C == 2:
+				yi[0], yi[1] = dot2(wi, x)
+			case C == 3:
+				yi[0], yi[1], yi[2] = dot3(wi, x)
+			case C <= len(acc):
+				a := acc[:C]
+				for c := range a {
+					a[c] = 0
+				}
+				for j, w := range wi {
+					xj := x[j*C : j*C+C]
+					for c, v := range xj {
+						a[c] += w * v
+					}
+				}
+				copy(yi, a)
+			default:
+				for c := range yi {
+					yi[c] = 0
+				}
+				for j, w := range wi {
+					xj := x[j*C : j*C+C]
+					for c, v := range xj {
+						yi[c] += w * v
+					}
+				}
+			}
+		}
+	})
+}
+
+func dot1(w, x []float64) float64 {
+	x = x[:len(w)]
+	var a0, a1, a2, a3 float64
+	j := 0
+	for ; j+4 <= len(w); j += 4 {
+		a0 += w[j] * x[j]
+		a1 += w[j+1] * x[j+1]
+		a2 += w[j+2] * x[j+2]
+		a3 += w[j+3] * x[j+3]
+	}
+	for ; j < len(w); j++ {
+		a0 += w[j] * x[j]
+	}
+	return (a0 + a1) + (a2 + a3)
+}
+
+func dot2(w, x []float64) (float64, float64) {
+	x = x[:2*len(w)]
+	var a0, a1, b0, b1 float64
+	j := 0
+	for ; j+2 <= len(w); j += 2 {
+		w0, w1 := w[j], w[j+1]
+		x4 := x[2*j : 2*j+4]
+		a0 += w0 * x4[0]
+		b0 += w0 * x4[1]
+		a1 += w1 * x4[2]
+		b1 += w1 * x4[3]
+	}
+	for ; j < len(w); j++ {
+		a0 += w[j] * x[2*j]
+		b0 += w[j] * x[2*j+1]
+	}
+	return a0 + a1, b0 + b1
+}
+
+func dot3(w, x []float64) (float64, float64, float64) {
+	x = x[:3*len(w)]
+	var a, b, c float64
+	for j, wj := range w {
+		x3 := x[3*j : 3*j+3]
+		a += wj * x3[0]
+		b += wj * x3[1]
+		c += wj * x3[2]
+	}
+	return a, b, c
+}
+
+// reach marks the points that can reach a labelled point along edges i→j
+// with W_ij > 0 (labelled points included).
+func (g *graph) reach(labeled []bool) []bool {
+	n := g.n
+	on := make([]bool, n)
+	queue := make([]int, 0, n)
+	for i, l := range labeled {
+		if l {
+			on[i] = true
+			queue = append(queue, i)
+		}
+	}
+	if g.dense != nil && g.sym {
+		for len(queue) > 0 {
+			v := queue[0]
+			queue = queue[1:]
+			row := g.dense[v*n : (v+1)*n]
+			for u, w := range row {
+				if w > 0 && !on[u] {
+					on[u] = true
+					queue = append(queue, u)
+				}
+			}
+		}
+		return on
+	}
+	// reverse adjacency of the sparse graph (u→v edges, indexed by v)
+	cnt := make([]int, n+1)
+	for u := 0; u < n; u++ {
+		for t := g.ptr[u]; t < g.ptr[u+1]; t++ {
+			if g.val[t] > 0 && int(g.col[t]) != u {
+				cnt[g.col[t]+1]++
+			}
+		}
+	}
+	for v := 0; v < n; v++ {
+		cnt[v+1] += cnt[v]
+	}
+	src := make([]int32, cnt[n])
+	fill := append([]int(nil), cnt[:n]...)
+	for u := 0; u < n; u++ {
+		for t := g.ptr[u]; t < g.ptr[u+1]; t++ {
+			if v := int(g.col[t]); g.val[t] > 0 && v != u {
+				src[fill[v]] = int32(u)
+				fill[v]++
+			}
+		}
+	}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		for _, u := range src[cnt[v]:cnt[v+1]] {
+			if !on[u] {
+				on[u] = true
+				queue = append(queue, int(u))
+			}
+		}
+	}
+	return on
+}
+
+// rowSums returns Σ_{j: on[j]} W_ij for every row (the degree over the
+// active points), and W_ii.
+func (g *graph) rowSums(on []bool) (deg, self []float64) {
+	n := g.n
+	deg = make([]float64, n)
+	self = make([]float64, n)
+	for i := 0; i < n; i++ {
+		if g.dense != nil {
+			row := g.dense[i*n : (i+1)*n]
+			s := 0.0
+			for j, w := range row {
+				if on[j] {
+					s += w
+				}
+			}
+			deg[i], self[i] = s, row[i]
+			continue
+		}
+		s := 0.0
+		for t := g.ptr[i]; t < g.ptr[i+1]; t++ {
+			j := int(g.col[t])
+			if on[j] {
+				s += g.val[t]
+			}
+			if j == i {
+				self[i] = g.val[t]
+			}
+		}
+		deg[i] = s
+	}
+	return deg, self
+}
+
+// colSums returns Σ_i W_ij − W_jj for every column j (scikit-learn's
+// csgraph.laplacian degree: in-degree without the self-loop).
+func (g *graph) colSums() []float64 {
+	n := g.n
+	w := make([]float64, n)
+	if g.dense != nil {
+		// column sums in row order: deterministic
+		for i := 0; i < n; i++ {
+			row := g.dense[i*n : (i+1)*n]
+			for j, v := range row {
+				if j != i {
+					w[j] += v
+				}
+			}
+		}
+		return w
+	}
+	for i := 0; i < n; i++ {
+		for t := g.ptr[i]; t < g.ptr[i+1]; t++ {
+			if j := int(g.col[t]); j != i {
+				w[j] += g.val[t]
+			}
+		}
+	}
+	return w
+}
+
+func sumAbsDiff(a, b []float64) float64 {
+	s := 0.0
+	for i, v := range a {
+		s += math.Abs(v - b[i])
+	}
+	return s
+}

@@ -1,0 +1,171 @@
+package propagate
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Fit spreads the labels y (dataset.Unlabeled = −1 for unlabelled points) over
+// the affinity graph of the rows of X: F ← αSF + (1−α)Y with
+// S = D^{-1/2}W₀D^{-1/2}, W₀ = W with a zero diagonal and D its column sums
+// (scikit-learn's LabelSpreading), to convergence (Iterative) or solved
+// exactly (Closed).
+func (s Spreading) Fit(ctx context.Context, X mat.Matrix, y []int) (*Result, error) {
+	return s.fit(ctx, X, nil, y)
+}
+
+// FitGram is Fit over a given symmetric matrix (see Propagation.FitGram).
+func (s Spreading) FitGram(ctx context.Context, K mat.Symmetric, y []int) (*Result, error) {
+	return s.fit(ctx, nil, K, y)
+}
+
+func (s Spreading) fit(ctx context.Context, X mat.Matrix, K mat.Symmetric, y []int) (*Result, error) {
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	n, err := dims(X, K)
+	if err != nil {
+		return nil, err
+	}
+	pr, err := newProblem(y, nil, s.Classes, n)
+	if err != nil {
+		return nil, err
+	}
+	progress(s.Progress, "affinity", 0, 1)
+	g, err := buildGraph(ctx, s.Affinity, X, K)
+	if err != nil {
+		return nil, err
+	}
+	progress(s.Progress, "affinity", 1, 1)
+	on := g.reach(pr.labeled)
+	unr, warns, err := unreachable(on, pr.labeled, s.Unreachable)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Classes: pr.C, Unreachable: unr, Warnings: warns, Method: s.Method}
+	if res.Method == "" {
+		res.Method = Iterative
+	}
+	C := pr.C
+	alpha := s.alpha()
+	// S·x = D^{-1/2}·W₀·D^{-1/2}·x, with isolated points (degree 0) given
+	// degree 1 as scipy's csgraph.laplacian does.
+	w := g.colSums()
+	isq := make([]float64, n)
+	for i, v := range w {
+		if v == 0 {
+			v = 1
+		}
+		isq[i] = 1 / math.Sqrt(v)
+	}
+	_, self := g.rowSums(make([]bool, n))
+	all := make([]bool, n)
+	for i := range all {
+		all[i] = true
+	}
+	xs := make([]float64, n*C)
+	tmp := make([]float64, n*C)
+	// mulS sets out = S·x on the rows with act[i].
+	mulS := func(out, x []float64, act []bool) error {
+		for i := 0; i < n; i++ {
+			for c := 0; c < C; c++ {
+				xs[i*C+c] = x[i*C+c] * isq[i]
+			}
+		}
+		if err := g.mul(ctx, tmp, xs, C, act); err != nil {
+			return err
+		}
+		for i := 0; i < n; i++ {
+			if !act[i] {
+				continue
+			}
+			for c := 0; c < C; c++ {
+				out[i*C+c] = isq[i] * (tmp[i*C+c] - self[i]*xs[i*C+c])
+			}
+		}
+		return nil
+	}
+	var F []float64
+	if res.Method == Closed {
+		tol := s.Tol
+		if tol == 0 {
+			// I − αS has condition number ≤ (1+α)/(1−α): a tight tolerance
+			// costs few steps and keeps the small scores of far points
+			// accurate after row normalisation.
+			tol = 1e-13
+		}
+		maxIter := s.MaxIter
+		if maxIter == 0 {
+			maxIter = n + 100
+		}
+		b := make([]float64, n*C)
+		for i := range b {
+			b[i] = (1 - alpha) * pr.Y[i]
+		}
+		sx := make([]float64, n*C)
+		apply := func(out, x []float64) error {
+			if err := mulS(sx, x, on); err != nil {
+				return err
+			}
+			for i := 0; i < n; i++ {
+				if !on[i] {
+					continue
+				}
+				for c := 0; c < C; c++ {
+					out[i*C+c] = x[i*C+c] - alpha*sx[i*C+c]
+				}
+			}
+			return nil
+		}
+		x, it, rel, err := solve(ctx, apply, b, nil, on, C, tol, maxIter, g.sym, s.Progress)
+		if err != nil {
+			return nil, err
+		}
+		F = x
+		res.Iter, res.Change, res.Converged = it, rel, rel <= tol
+		if !res.Converged {
+			res.Warnings = append(res.Warnings, fmt.Errorf("%w: solver stopped at MaxIter = %d with relative residual %.3g > Tol = %g", ErrNotConverged, maxIter, rel, tol))
+		}
+	} else {
+		tol := s.Tol
+		if tol == 0 {
+			tol = 1e-3
+		}
+		maxIter := s.MaxIter
+		if maxIter == 0 {
+			maxIter = 30
+		}
+		F = append([]float64(nil), pr.Y...)
+		prev := make([]float64, n*C)
+		next := make([]float64, n*C)
+		it := 0
+		for ; it < maxIter; it++ {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			res.Change = sumAbsDiff(F, prev)
+			if res.Change < tol {
+				res.Converged = true
+				break
+			}
+			if err := mulS(next, F, all); err != nil {
+				return nil, err
+			}
+			for i := range next {
+				next[i] = alpha*next[i] + (1-alpha)*pr.Y[i]
+			}
+			F, prev, next = next, F, prev
+			progress(s.Progress, "iterate", it+1, maxIter)
+		}
+		res.Iter = it
+		if !res.Converged {
+			res.Change = sumAbsDiff(F, prev)
+			res.Warnings = append(res.Warnings, fmt.Errorf("%w: MaxIter = %d reached with Σ|ΔF| = %.3g ≥ Tol = %g", ErrNotConverged, maxIter, res.Change, tol))
+		}
+	}
+	finish(res, pr, F, on, true, 0)
+	return res, nil
+}
