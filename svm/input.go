@@ -3,7 +3,10 @@ package svm
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/arbor-ml/arbor/kernel"
 	"gonum.org/v1/gonum/mat"
@@ -47,53 +50,112 @@ func gramSource(K mat.Symmetric) (source, int, error) {
 
 // check scans the upper triangle for NaN/Inf and classifies the lower one:
 // an exact mirror (rows are then read in place), all zero (upper-only
-// storage), or within symTol; anything else is ErrNotSymmetric.
+// storage), or within symTol; anything else is ErrNotSymmetric. Row blocks
+// are scanned in parallel (64×64 tiles for the transposed reads) and the
+// per-block findings reduced in block order, so the reported entry does not
+// depend on GOMAXPROCS.
 func (g *denseGram) check() error {
 	n, s, d := g.n, g.stride, g.data
-	maxAbs := 0.0
-	for i := range n {
-		row := d[i*s+i : i*s+n]
-		for t, v := range row {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: K[%d][%d] = %v", ErrNonFinite, i, i+t, v)
-			}
-			maxAbs = max(maxAbs, math.Abs(v))
-		}
-	}
-	exact, zero := true, true
-	bi, bj, bad := -1, -1, 0.0
 	const tile = 64
-	for i0 := 0; i0 < n; i0 += tile {
-		for j0 := 0; j0 <= i0; j0 += tile {
-			for i := i0; i < min(n, i0+tile); i++ {
-				for j := j0; j < min(i, j0+tile); j++ {
-					lo, up := d[i*s+j], d[j*s+i]
-					if lo == up {
-						if lo != 0 {
-							zero = false
-						}
+	nb := (n + tile - 1) / tile
+	type finding struct {
+		maxAbs      float64
+		nanI, nanJ  int
+		exact, zero bool
+		bad         float64
+		bi, bj      int
+	}
+	res := make([]finding, nb)
+	parallel(nb, func(b int) {
+		f := finding{nanI: -1, exact: true, zero: true, bi: -1}
+		i0, i1 := b*tile, min(n, (b+1)*tile)
+		for i := i0; i < i1 && f.nanI < 0; i++ {
+			for t, v := range d[i*s+i : i*s+n] {
+				if v-v != 0 {
+					f.nanI, f.nanJ = i, i+t
+					break
+				}
+				f.maxAbs = max(f.maxAbs, math.Abs(v))
+			}
+		}
+		for j0 := 0; j0 < i1; j0 += tile {
+			for i := i0; i < i1; i++ {
+				j1 := min(i, j0+tile)
+				if j1 <= j0 {
+					continue
+				}
+				lo := d[i*s+j0 : i*s+j1]
+				for t, lv := range lo {
+					uv := d[(j0+t)*s+i]
+					if lv == uv {
 						continue
 					}
-					exact = false
-					if lo != 0 {
-						zero = false
+					f.exact = false
+					if diff := math.Abs(lv - uv); !(diff <= f.bad) {
+						f.bad, f.bi, f.bj = diff, i, j0+t
 					}
-					if diff := math.Abs(lo - up); diff > bad {
-						bad, bi, bj = diff, i, j
+				}
+				if f.zero {
+					for _, lv := range lo {
+						if lv != 0 {
+							f.zero = false
+							break
+						}
 					}
 				}
 			}
+		}
+		res[b] = f
+	})
+	maxAbs, exact, zero := 0.0, true, true
+	bad, bi, bj := 0.0, -1, -1
+	for _, f := range res {
+		if f.nanI >= 0 {
+			return fmt.Errorf("%w: K[%d][%d] = %v", ErrNonFinite, f.nanI, f.nanJ, d[f.nanI*s+f.nanJ])
+		}
+		maxAbs = max(maxAbs, f.maxAbs)
+		exact = exact && f.exact
+		zero = zero && f.zero
+		if f.bi >= 0 && !(f.bad <= bad) {
+			bad, bi, bj = f.bad, f.bi, f.bj
 		}
 	}
 	switch {
 	case exact:
 		g.mirrored = true
 	case zero:
-	case bad > symTol*maxAbs:
+	case !(bad <= symTol*maxAbs):
 		return fmt.Errorf("%w: K[%d][%d] = %v but K[%d][%d] = %v (lower triangle of the SymDense store)",
 			ErrNotSymmetric, bi, bj, d[bi*s+bj], bj, bi, d[bj*s+bi])
 	}
 	return nil
+}
+
+// parallel runs fn(0..tasks-1) on GOMAXPROCS goroutines.
+func parallel(tasks int, fn func(t int)) {
+	w := min(runtime.GOMAXPROCS(0), tasks)
+	if w <= 1 {
+		for t := range tasks {
+			fn(t)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range w {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				t := int(next.Add(1) - 1)
+				if t >= tasks {
+					return
+				}
+				fn(t)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // pointSource validates X (finite, non-empty) and returns a column source

@@ -282,6 +282,11 @@ func (s *smo) selectJ(gmax float64, i int) (int, int, bool) {
 	gminIdx := -1
 	objMin := math.Inf(1)
 	g, fl, qd := s.g[:n], s.flags[:n], s.qd[:n]
+	// thr = −objMin: a candidate can win only if gd²/quad ≥ thr. The
+	// division (LIBSVM's exact expression, which decides ties) is done only
+	// when the product test, loosened by 1e-9 to absorb its rounding,
+	// cannot exclude the candidate.
+	thr := math.Inf(-1)
 	for j, gj := range g {
 		if fl[j]&inLow == 0 {
 			continue
@@ -290,17 +295,20 @@ func (s *smo) selectJ(gmax float64, i int) (int, int, bool) {
 			gmax2 = gj
 		}
 		gd := gmax + gj
-		if gd > 0 {
-			quad := qdi + qd[j] - 2.0*float64(ki[j])
-			var od float64
-			if quad > 0 {
-				od = -(gd * gd) / quad
-			} else {
-				od = -(gd * gd) / tau
-			}
-			if od <= objMin {
-				gminIdx, objMin = j, od
-			}
+		if gd <= 0 {
+			continue
+		}
+		quad := qdi + qd[j] - 2.0*float64(ki[j])
+		if !(quad > 0) {
+			quad = tau
+		}
+		gd2 := gd * gd
+		if gd2 < thr*quad*(1-1e-9) {
+			continue
+		}
+		if od := -gd2 / quad; od <= objMin {
+			gminIdx, objMin = j, od
+			thr = -od
 		}
 	}
 	if gmax+gmax2 < s.tol || gminIdx == -1 {
