@@ -193,3 +193,56 @@ func BenchmarkCopheneticCenter(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkHCK times the whole cluster kernel (Euclidean distances,
+// linkage, ultrametric, centring). Peer: peers.py build_kernels' hck_*:
+// double_center(squareform(cophenet(linkage(pdist(X), m)))).
+func BenchmarkHCK(b *testing.B) {
+	for _, m := range []hclust.Method{hclust.Single, hclust.Average} {
+		b.Run("method="+m.String(), func(b *testing.B) {
+			benchSizes(b, []int{2000}, func(b *testing.B, n int) {
+				X := benchData(n, 10)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if _, _, err := (kernel.HCK{Method: m}).Gram(context.Background(), X); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkISOMAP times geodesics + centring + PSD clipping (O(N³)).
+func BenchmarkISOMAP(b *testing.B) {
+	benchSizes(b, []int{500}, func(b *testing.B, n int) {
+		X := benchData(n, 10)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if _, _, err := (kernel.ISOMAP{}).Gram(context.Background(), X); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkBuildAll times the paper's Euclidean and graph cluster kernels
+// (three linkages each) sharing one pdist and one geodesic matrix.
+func BenchmarkBuildAll(b *testing.B) {
+	benchSizes(b, []int{2000}, func(b *testing.B, n int) {
+		X := benchData(n, 10)
+		specs, err := kernel.ParseSpecs("hck:single,hck:complete,hck:average,hckg:single,hckg:complete,hckg:average")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if _, err := kernel.BuildAll(context.Background(), X, specs, kernel.BuildOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

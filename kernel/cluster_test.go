@@ -287,3 +287,33 @@ func TestParseSpec(t *testing.T) {
 		t.Errorf("ParseSpecs empty: %v", err)
 	}
 }
+
+// TestDataKernelsDeterministic: n = 300 exercises gonum's parallel Dgemm
+// (≥ 4 blocks of 64) inside ClipPSD and the parallel Center/Ultrametric
+// passes; GOMAXPROCS 1 and 2 must agree bit for bit.
+func TestDataKernelsDeterministic(t *testing.T) {
+	X := randDense(300, 3, 77)
+	ctx := context.Background()
+	var iso, hck [2]*mat.SymDense
+	for p := 1; p <= 2; p++ {
+		old := runtime.GOMAXPROCS(p)
+		var err error
+		iso[p-1], _, err = kernel.ISOMAP{}.Gram(ctx, X)
+		if err == nil {
+			hck[p-1], _, err = kernel.HCK{Method: hclust.Average, Graph: &graph.Spec{Kind: "knn", K: 5}}.Gram(ctx, X)
+		}
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !mat.Equal(iso[0], iso[1]) {
+		t.Error("ISOMAP differs between GOMAXPROCS 1 and 2")
+	}
+	if !mat.Equal(hck[0], hck[1]) {
+		t.Error("HCK differs between GOMAXPROCS 1 and 2")
+	}
+	if r := minEigRatio(t, hck[0]); r < -1e-9 {
+		t.Errorf("HCK (graph, n=300) not PSD: λmin/λmax = %v", r)
+	}
+}

@@ -58,6 +58,18 @@ def peer_times(sizes, reps):
         out["CopheneticCenter/n=%d" % n] = best(
             lambda: peers.double_center(squareform(cophenet(Z))), r)
         if n <= 2000:
+            for m in ("single", "average"):
+                out["HCK/method=%s/n=%d" % (m, n)] = best(
+                    lambda m=m: peers.double_center(peers.cophenetic_matrix(pdist(X), m)), r)
+
+            def build_all():  # peers.build_kernels' cluster kernels, sharing pdist and G
+                D = pdist(X)
+                G, _ = peers.knn_geodesic(X)
+                Gc = squareform(G, checks=False)
+                for m in peers.LINKAGES:
+                    peers.double_center(peers.cophenetic_matrix(D, m))
+                    peers.double_center(peers.cophenetic_matrix(Gc, m))
+            out["BuildAll/n=%d" % n] = best(build_all, r)
             out["Cross/n=%d" % n] = best(lambda: rbf_kernel(X, X, gamma=0.5), r)
             K = rbf_kernel(X, gamma=0.5)
 
@@ -68,6 +80,9 @@ def peer_times(sizes, reps):
     rs = np.random.RandomState(0)
     A = rs.rand(500, 500) * 2
     K = peers.double_center(np.triu(A) + np.triu(A, 1).T)
+    X5 = np.random.RandomState(0).rand(500, 10)
+    out["ISOMAP/n=500"] = best(
+        lambda: peers.psd_clip(peers.double_center(peers.knn_geodesic(X5)[0] ** 2)), reps)
     out["ClipPSD/n=500"] = best(lambda: peers.psd_clip(K), reps)
     out["PseudoInverse/n=500"] = best(lambda: np.linalg.pinv(K, rcond=1e-10, hermitian=True), reps)
 
@@ -79,7 +94,7 @@ def peer_times(sizes, reps):
 
 
 def go_times(benchtime, short):
-    pat = "^Benchmark(Gram|Center|CopheneticCenter|Cross|InducedDistance|ClipPSD|PseudoInverse|Embed)$"
+    pat = "^Benchmark(Gram|Center|CopheneticCenter|HCK|BuildAll|ISOMAP|Cross|InducedDistance|ClipPSD|PseudoInverse|Embed)$"
     cmd = ["go", "test", "-run", "^$", "-bench", pat, "-benchtime", benchtime, "./kernel/"]
     if short:
         cmd.append("-short")
