@@ -1,0 +1,224 @@
+package figure
+
+import (
+	"fmt"
+	"image/color"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Field evaluates a scalar function on a batch of 2-D points (one per row
+// of grid), e.g. R²(x) of a fitted SVDD model.
+type Field func(grid *mat.Dense) ([]float64, error)
+
+// Marks is a named subset of a panel's points drawn with a distinct glyph
+// (e.g. the support vectors or the bounded support vectors).
+type Marks struct {
+	Name string
+	Idx  []int // rows of the panel's X
+}
+
+// ContourPanel is one panel of Contours: the level set F(x) = Level over
+// the points X (2 columns, optional colours Y as in Scatter) and marked
+// subsets.
+type ContourPanel struct {
+	Title string
+	F     Field
+	Level float64
+	X     mat.Matrix
+	Y     []int
+	Marks []Marks
+}
+
+// ContourOptions styles Contours.
+type ContourOptions struct {
+	// Grid is the number of grid points per axis (default 120).
+	Grid int
+	// Pad is the margin around all panels' points as a fraction of their
+	// range (default 0.1); every panel shares the same window.
+	Pad float64
+	// Width and Height of one panel (0: 4×4 inches).
+	Width, Height vg.Length
+}
+
+// markGlyphs cycle over Marks: rings (e.g. support vectors), crosses
+// (bounded support vectors), triangles, squares.
+var markGlyphs = []draw.GlyphDrawer{draw.RingGlyph{}, draw.CrossGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}}
+
+// Contours draws the panels side by side (e.g. support vector clustering
+// boundaries R(x) = R for several q, paper 001 Fig. 1): each panel
+// evaluates its F once on a Grid×Grid batch over the common window and
+// draws the contour at Level in black, the points (grey, or coloured by Y)
+// and the Marks with ring, cross, triangle and square glyphs. Errors:
+// ErrInput (no panels, nil F, points not 2-D or non-finite, index out of
+// range, F returns the wrong number of values or only non-finite values,
+// bad Grid or Pad) and F's errors.
+func Contours(panels []ContourPanel, opt ContourOptions) (*Figure, error) {
+	if len(panels) == 0 {
+		return nil, fmt.Errorf("%w: no contour panels", ErrInput)
+	}
+	g := opt.Grid
+	if g == 0 {
+		g = 120
+	}
+	pad := opt.Pad
+	if pad == 0 {
+		pad = 0.1
+	}
+	if g < 3 || g > 2000 || pad < 0 || !finite(pad) {
+		return nil, fmt.Errorf("%w: Grid = %d (want 3..2000), Pad = %v (want ≥ 0)", ErrInput, opt.Grid, opt.Pad)
+	}
+	var allX, allY []float64
+	for k, pn := range panels {
+		if pn.F == nil {
+			return nil, fmt.Errorf("%w: panel %d has no function", ErrInput, k)
+		}
+		if !finite(pn.Level) {
+			return nil, fmt.Errorf("%w: panel %d level %v", ErrInput, k, pn.Level)
+		}
+		xs, ys, err := points2(pn.X, fmt.Sprintf("panel %d X", k))
+		if err != nil {
+			return nil, err
+		}
+		if _, d := pn.X.Dims(); d != 2 {
+			return nil, fmt.Errorf("%w: panel %d X has %d columns, want 2", ErrInput, k, d)
+		}
+		allX, allY = append(allX, xs...), append(allY, ys...)
+	}
+	x0, x1, y0, y1 := bounds(allX, allY, pad)
+	grid := mat.NewDense(g*g, 2, nil)
+	gx, gy := make([]float64, g), make([]float64, g)
+	for i := 0; i < g; i++ {
+		gx[i] = x0 + (x1-x0)*float64(i)/float64(g-1)
+		gy[i] = y0 + (y1-y0)*float64(i)/float64(g-1)
+	}
+	for r := 0; r < g; r++ {
+		for c := 0; c < g; c++ {
+			grid.Set(r*g+c, 0, gx[c])
+			grid.Set(r*g+c, 1, gy[r])
+		}
+	}
+	row := make([]*plot.Plot, len(panels))
+	for k, pn := range panels {
+		z, err := pn.F(grid)
+		if err != nil {
+			return nil, err
+		}
+		if len(z) != g*g {
+			return nil, fmt.Errorf("%w: panel %d: F returned %d values for %d grid points", ErrInput, k, len(z), g*g)
+		}
+		ok := false
+		for _, v := range z {
+			ok = ok || finite(v)
+		}
+		if !ok {
+			return nil, fmt.Errorf("%w: panel %d: F has no finite value on the grid", ErrInput, k)
+		}
+		p := plot.New()
+		if err := addPoints(p, pn.X, pn.Y, ScatterOptions{Title: pn.Title}, fmt.Sprintf("panel %d X", k)); err != nil {
+			return nil, err
+		}
+		cont := plotter.NewContour(gridXYZ{z: z, x: gx, y: gy}, []float64{pn.Level}, nil)
+		cont.LineStyles = []draw.LineStyle{{Color: color.Black, Width: vg.Points(1.5)}}
+		p.Add(cont)
+		xs, ys, _ := points2(pn.X, "X")
+		for mi, m := range pn.Marks {
+			var pts plotter.XYs
+			for _, i := range m.Idx {
+				if i < 0 || i >= len(xs) {
+					return nil, fmt.Errorf("%w: panel %d marks %q: index %d out of range [0, %d)", ErrInput, k, m.Name, i, len(xs))
+				}
+				pts = append(pts, plotter.XY{X: xs[i], Y: ys[i]})
+			}
+			if len(pts) == 0 {
+				continue
+			}
+			s, err := plotter.NewScatter(pts)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrInput, err)
+			}
+			s.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(4), Shape: markGlyphs[mi%len(markGlyphs)]}
+			p.Add(s)
+			p.Legend.Add(m.Name, s)
+		}
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = x0, x1, y0, y1
+		row[k] = p
+	}
+	w := orDefault(opt.Width, 4*vg.Inch)
+	h := orDefault(opt.Height, 4*vg.Inch)
+	return &Figure{Plots: [][]*plot.Plot{row}, Width: w * vg.Length(len(panels)), Height: h}, nil
+}
+
+// gridXYZ is a plotter.GridXYZ over z stored row-major (row = y index).
+type gridXYZ struct {
+	z    []float64
+	x, y []float64
+}
+
+func (g gridXYZ) Dims() (c, r int)   { return len(g.x), len(g.y) }
+func (g gridXYZ) Z(c, r int) float64 { return g.z[r*len(g.x)+c] }
+func (g gridXYZ) X(c int) float64    { return g.x[c] }
+func (g gridXYZ) Y(r int) float64    { return g.y[r] }
+
+// Series is one line of Line.
+type Series struct {
+	Name string
+	X, Y []float64
+}
+
+// LineOptions styles Line.
+type LineOptions struct {
+	Title, XLabel, YLabel string
+	// Points also marks every data point.
+	Points bool
+	// LogX uses a logarithmic x axis (all X must be > 0).
+	LogX          bool
+	Width, Height vg.Length
+}
+
+// Line draws each series as a polyline in the class colours (e.g. the
+// number of clusters against q). Errors: ErrInput (no series, empty or
+// mismatched X and Y, non-finite values, X ≤ 0 with LogX).
+func Line(series []Series, opt LineOptions) (*Figure, error) {
+	if len(series) == 0 {
+		return nil, fmt.Errorf("%w: no series", ErrInput)
+	}
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = opt.Title, opt.XLabel, opt.YLabel
+	for k, s := range series {
+		if len(s.X) == 0 || len(s.X) != len(s.Y) {
+			return nil, fmt.Errorf("%w: series %d (%q) has %d x and %d y values", ErrInput, k, s.Name, len(s.X), len(s.Y))
+		}
+		pts := make(plotter.XYs, len(s.X))
+		for i := range s.X {
+			if !finite(s.X[i]) || !finite(s.Y[i]) || opt.LogX && s.X[i] <= 0 {
+				return nil, fmt.Errorf("%w: series %d (%q) point %d = (%v, %v)", ErrInput, k, s.Name, i, s.X[i], s.Y[i])
+			}
+			pts[i] = plotter.XY{X: s.X[i], Y: s.Y[i]}
+		}
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrInput, err)
+		}
+		l.Color = ClassColor(k)
+		l.Width = vg.Points(1.5)
+		p.Add(l)
+		if opt.Points {
+			sc, _ := plotter.NewScatter(pts)
+			sc.GlyphStyle = draw.GlyphStyle{Color: ClassColor(k), Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
+			p.Add(sc)
+		}
+		if s.Name != "" {
+			p.Legend.Add(s.Name, l)
+		}
+	}
+	if opt.LogX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	return single(p, opt.Width, opt.Height), nil
+}

@@ -1,0 +1,191 @@
+package figure
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"sort"
+
+	"github.com/arbor-ml/arbor/hclust"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// DendrogramOptions styles Dendrogram.
+type DendrogramOptions struct {
+	Title string
+	// YLabel names the height axis (default "height").
+	YLabel string
+	// Labels names the leaves (len N); nil leaves the leaf axis unlabelled.
+	Labels []string
+	// Cut > 0 draws a dashed line at that height and colours each subtree
+	// merged at or below it (one flat cluster, as hclust.Tree.CutHeight) in
+	// its own colour; links above the cut are grey.
+	Cut float64
+	// K > 0 (with Cut = 0) colours K clusters: the cut is placed midway
+	// between the (N−K)-th and (N−K+1)-th smallest merge heights.
+	K int
+	// Width and Height of the page (0: DefaultWidth×DefaultHeight).
+	Width, Height vg.Length
+}
+
+// Dendrogram draws t the way SciPy's dendrogram does: leaves along the x
+// axis in t.Leaves() order at x = 0..N−1, each merge as a U-shaped link
+// whose feet stand on its children (at height 0 for a leaf, at the child's
+// merge height otherwise) and whose bar is at the merge height; an inner
+// node sits midway between its children. Errors: ErrInput (nil tree,
+// invalid merges, len(Labels) ≠ N, K outside 1..N, negative or non-finite
+// Cut).
+func Dendrogram(t *hclust.Tree, opt DendrogramOptions) (*Figure, error) {
+	if t == nil || t.N < 1 {
+		return nil, fmt.Errorf("%w: empty tree", ErrInput)
+	}
+	n := t.N
+	if len(t.Merges) != n-1 {
+		return nil, fmt.Errorf("%w: tree over %d leaves has %d merges, want %d", ErrInput, n, len(t.Merges), n-1)
+	}
+	if opt.Labels != nil && len(opt.Labels) != n {
+		return nil, fmt.Errorf("%w: %d leaf labels for %d leaves", ErrInput, len(opt.Labels), n)
+	}
+	if opt.K < 0 || opt.K > n {
+		return nil, fmt.Errorf("%w: K = %d, want 0..%d", ErrInput, opt.K, n)
+	}
+	if opt.Cut < 0 || !finite(opt.Cut) {
+		return nil, fmt.Errorf("%w: Cut = %v, want ≥ 0", ErrInput, opt.Cut)
+	}
+	used := make([]bool, 2*n-1)
+	for i, m := range t.Merges {
+		if m.A < 0 || m.B < 0 || m.A >= n+i || m.B >= n+i || m.A == m.B || used[m.A] || used[m.B] {
+			return nil, fmt.Errorf("%w: merge %d joins %d and %d", ErrInput, i, m.A, m.B)
+		}
+		if !finite(m.Height) {
+			return nil, fmt.Errorf("%w: merge %d has height %v", ErrInput, i, m.Height)
+		}
+		used[m.A], used[m.B] = true, true
+	}
+	leaves := t.Leaves()
+	x := make([]float64, 2*n-1)
+	h := make([]float64, 2*n-1)
+	for pos, leaf := range leaves {
+		x[leaf] = float64(pos)
+	}
+	for i, m := range t.Merges {
+		x[n+i] = (x[m.A] + x[m.B]) / 2
+		h[n+i] = m.Height
+	}
+	cut := opt.Cut
+	if cut == 0 && opt.K > 0 && n > 1 {
+		hs := make([]float64, n-1)
+		for i, m := range t.Merges {
+			hs[i] = m.Height
+		}
+		sort.Float64s(hs)
+		switch {
+		case opt.K == 1:
+			cut = hs[n-2] + 1e-9*math.Max(1, math.Abs(hs[n-2]))
+		case opt.K == n:
+			cut = hs[0] / 2
+		default:
+			cut = (hs[n-opt.K-1] + hs[n-opt.K]) / 2
+		}
+	}
+	// Cluster of every node: an inner node merged at or below the cut whose
+	// parent is above it (or which is the root) starts a cluster; clusters
+	// are numbered left to right, as SciPy's color_threshold.
+	cluster := make([]int, 2*n-1)
+	for i := range cluster {
+		cluster[i] = -1
+	}
+	if cut > 0 {
+		parentH := make([]float64, 2*n-1)
+		for i := range parentH {
+			parentH[i] = math.Inf(1)
+		}
+		for _, m := range t.Merges {
+			parentH[m.A], parentH[m.B] = m.Height, m.Height
+		}
+		type root struct {
+			node int
+			left float64
+		}
+		var roots []root
+		var leftmost func(v int) float64
+		leftmost = func(v int) float64 {
+			for v >= n {
+				m := t.Merges[v-n]
+				if x[m.A] < x[m.B] {
+					v = m.A
+				} else {
+					v = m.B
+				}
+			}
+			return x[v]
+		}
+		for v := n; v < 2*n-1; v++ { // singletons keep the grey of links above the cut
+			if h[v] <= cut && parentH[v] > cut {
+				roots = append(roots, root{v, leftmost(v)})
+			}
+		}
+		sort.Slice(roots, func(a, b int) bool { return roots[a].left < roots[b].left })
+		for c, r := range roots {
+			stack := []int{r.node}
+			for len(stack) > 0 {
+				v := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				cluster[v] = c
+				if v >= n {
+					stack = append(stack, t.Merges[v-n].A, t.Merges[v-n].B)
+				}
+			}
+		}
+	}
+	p := plot.New()
+	p.Title.Text = opt.Title
+	p.Y.Label.Text = opt.YLabel
+	if p.Y.Label.Text == "" {
+		p.Y.Label.Text = "height"
+	}
+	for i, m := range t.Merges {
+		v := n + i
+		link := plotter.XYs{{X: x[m.A], Y: h[m.A]}, {X: x[m.A], Y: h[v]}, {X: x[m.B], Y: h[v]}, {X: x[m.B], Y: h[m.B]}}
+		l, err := plotter.NewLine(link)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrInput, err)
+		}
+		l.Color = color.Black
+		if cut > 0 {
+			l.Color = Grey
+			if cluster[v] >= 0 {
+				l.Color = ClassColor(cluster[v])
+			}
+		}
+		l.Width = vg.Points(1)
+		p.Add(l)
+	}
+	if cut > 0 {
+		l, _ := plotter.NewLine(plotter.XYs{{X: -0.5, Y: cut}, {X: float64(n) - 0.5, Y: cut}})
+		l.Color = color.RGBA{0x60, 0x60, 0x60, 0xff}
+		l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		p.Add(l)
+	}
+	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
+	p.Y.Min = 0
+	if n == 1 {
+		p.Y.Max = 1
+	}
+	ticks := plot.ConstantTicks(nil)
+	if opt.Labels != nil {
+		for pos, leaf := range leaves {
+			ticks = append(ticks, plot.Tick{Value: float64(pos), Label: opt.Labels[leaf]})
+		}
+		if n > 12 {
+			p.X.Tick.Label.Rotation = math.Pi / 2
+			p.X.Tick.Label.XAlign = draw.XRight
+			p.X.Tick.Label.YAlign = draw.YCenter
+		}
+	}
+	p.X.Tick.Marker = ticks
+	return single(p, opt.Width, opt.Height), nil
+}

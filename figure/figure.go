@@ -1,0 +1,194 @@
+package figure
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Sentinel errors, usable with errors.Is.
+var (
+	// ErrFormat reports an output file extension other than .png or .svg.
+	ErrFormat = errors.New("figure: unsupported output format")
+	// ErrInput reports empty, mismatched or non-finite input or bad options.
+	ErrInput = errors.New("figure: bad input")
+)
+
+// Default figure size of one panel.
+const (
+	DefaultWidth  = 6 * vg.Inch
+	DefaultHeight = 4 * vg.Inch
+)
+
+// Figure is a grid of plot panels, Plots[row][col], drawn on one page of
+// Width×Height.
+type Figure struct {
+	Plots         [][]*plot.Plot
+	Width, Height vg.Length
+}
+
+func single(p *plot.Plot, w, h vg.Length) *Figure {
+	return &Figure{Plots: [][]*plot.Plot{{p}}, Width: orDefault(w, DefaultWidth), Height: orDefault(h, DefaultHeight)}
+}
+
+func orDefault(v, d vg.Length) vg.Length {
+	if v > 0 {
+		return v
+	}
+	return d
+}
+
+// Save writes the figure to path as PNG (".png", 96 dpi) or SVG (".svg"),
+// by extension (case-insensitive), through a temporary file in the same
+// directory renamed on success. Errors: ErrFormat, ErrInput (no panels),
+// and I/O errors.
+func (f *Figure) Save(path string) (err error) {
+	format := strings.ToLower(filepath.Ext(path))
+	if format != ".png" && format != ".svg" {
+		return fmt.Errorf("%w: %q (want .png or .svg)", ErrFormat, path)
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("figure: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err = f.WriteTo(tmp, format); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("figure: %w", err)
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("figure: %w", err)
+	}
+	return nil
+}
+
+// WriteTo renders the figure to w in format ".png" or ".svg".
+func (f *Figure) WriteTo(w io.Writer, format string) (err error) {
+	if f == nil || len(f.Plots) == 0 || len(f.Plots[0]) == 0 {
+		return fmt.Errorf("%w: figure has no panels", ErrInput)
+	}
+	width, height := orDefault(f.Width, DefaultWidth), orDefault(f.Height, DefaultHeight)
+	var c vg.CanvasWriterTo
+	switch strings.ToLower(format) {
+	case ".png", "png":
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(96))}
+	case ".svg", "svg":
+		c = vgsvg.New(width, height)
+	default:
+		return fmt.Errorf("%w: %q (want png or svg)", ErrFormat, format)
+	}
+	defer func() {
+		// gonum/plot panics on some degenerate drawings; report them.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: drawing failed: %v", ErrInput, r)
+		}
+	}()
+	dc := draw.New(c)
+	rows, cols := len(f.Plots), len(f.Plots[0])
+	if rows == 1 && cols == 1 {
+		f.Plots[0][0].Draw(dc)
+	} else {
+		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
+			PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
+		canvases := plot.Align(f.Plots, tiles, dc)
+		for i := range f.Plots {
+			for j, p := range f.Plots[i] {
+				if p != nil {
+					p.Draw(canvases[i][j])
+				}
+			}
+		}
+	}
+	if _, err := c.WriteTo(w); err != nil {
+		return fmt.Errorf("figure: %w", err)
+	}
+	return nil
+}
+
+// Palette is the qualitative colour cycle for classes and clusters
+// (matplotlib's tab10).
+var Palette = []color.RGBA{
+	{0x1f, 0x77, 0xb4, 0xff}, {0xff, 0x7f, 0x0e, 0xff}, {0x2c, 0xa0, 0x2c, 0xff},
+	{0xd6, 0x27, 0x28, 0xff}, {0x94, 0x67, 0xbd, 0xff}, {0x8c, 0x56, 0x4b, 0xff},
+	{0xe3, 0x77, 0xc2, 0xff}, {0x7f, 0x7f, 0x7f, 0xff}, {0xbc, 0xbd, 0x22, 0xff},
+	{0x17, 0xbe, 0xcf, 0xff},
+}
+
+// Grey is the colour of unlabelled points and of links above a cut.
+var Grey = color.RGBA{0xb0, 0xb0, 0xb0, 0xff}
+
+// ClassColor returns the colour of class c (Grey for c < 0).
+func ClassColor(c int) color.RGBA {
+	if c < 0 {
+		return Grey
+	}
+	return Palette[c%len(Palette)]
+}
+
+// lighten mixes c with white: t = 0 keeps c, t = 1 gives white.
+func lighten(c color.RGBA, t float64) color.RGBA {
+	mix := func(v uint8) uint8 { return uint8(float64(v) + t*(255-float64(v)) + 0.5) }
+	return color.RGBA{mix(c.R), mix(c.G), mix(c.B), 0xff}
+}
+
+// points2 returns the first two columns of X after checking shape and values.
+func points2(X mat.Matrix, name string) (xs, ys []float64, err error) {
+	if X == nil {
+		return nil, nil, fmt.Errorf("%w: %s is nil", ErrInput, name)
+	}
+	n, d := X.Dims()
+	if n == 0 {
+		return nil, nil, fmt.Errorf("%w: %s has no rows", ErrInput, name)
+	}
+	if d < 2 {
+		return nil, nil, fmt.Errorf("%w: %s has %d column(s), want at least 2", ErrInput, name, d)
+	}
+	xs, ys = make([]float64, n), make([]float64, n)
+	for i := 0; i < n; i++ {
+		xs[i], ys[i] = X.At(i, 0), X.At(i, 1)
+		if !finite(xs[i]) || !finite(ys[i]) {
+			return nil, nil, fmt.Errorf("%w: %s row %d = (%v, %v) is not finite", ErrInput, name, i, xs[i], ys[i])
+		}
+	}
+	return xs, ys, nil
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// bounds returns the bounding box of the points padded by frac on each side
+// (a unit box around a single point).
+func bounds(xs, ys []float64, frac float64) (x0, x1, y0, y1 float64) {
+	x0, x1, y0, y1 = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for i := range xs {
+		x0, x1 = math.Min(x0, xs[i]), math.Max(x1, xs[i])
+		y0, y1 = math.Min(y0, ys[i]), math.Max(y1, ys[i])
+	}
+	dx, dy := x1-x0, y1-y0
+	if dx == 0 {
+		dx = 1
+	}
+	if dy == 0 {
+		dy = 1
+	}
+	return x0 - frac*dx, x1 + frac*dx, y0 - frac*dy, y1 + frac*dy
+}
