@@ -200,13 +200,16 @@ func TestScatterAndRegions(t *testing.T) {
 	for name, err := range map[string]error{
 		"short predictor": func() error { _, err := DecisionRegions(short, X, y, RegionOptions{}); return err }(),
 		"nil predictor":   func() error { _, err := DecisionRegions(nil, X, y, RegionOptions{}); return err }(),
-		"3-D regions":     func() error { _, err := DecisionRegions(pred, mat.NewDense(3, 3, nil), nil, RegionOptions{}); return err }(),
-		"grid 1":          func() error { _, err := DecisionRegions(pred, X, y, RegionOptions{Grid: 1}); return err }(),
-		"labels":          func() error { _, err := Scatter(X, y[:3], ScatterOptions{}); return err }(),
-		"1 column":        func() error { _, err := Scatter(mat.NewDense(3, 1, nil), nil, ScatterOptions{}); return err }(),
-		"NaN":             func() error { _, err := Scatter(nan, nil, ScatterOptions{}); return err }(),
-		"labelled index":  func() error { _, err := Scatter(X, y, ScatterOptions{Labeled: []int{90}}); return err }(),
-		"nil X":           func() error { _, err := Scatter(nil, nil, ScatterOptions{}); return err }(),
+		"3-D regions": func() error {
+			_, err := DecisionRegions(pred, mat.NewDense(3, 3, nil), nil, RegionOptions{})
+			return err
+		}(),
+		"grid 1":         func() error { _, err := DecisionRegions(pred, X, y, RegionOptions{Grid: 1}); return err }(),
+		"labels":         func() error { _, err := Scatter(X, y[:3], ScatterOptions{}); return err }(),
+		"1 column":       func() error { _, err := Scatter(mat.NewDense(3, 1, nil), nil, ScatterOptions{}); return err }(),
+		"NaN":            func() error { _, err := Scatter(nan, nil, ScatterOptions{}); return err }(),
+		"labelled index": func() error { _, err := Scatter(X, y, ScatterOptions{Labeled: []int{90}}); return err }(),
+		"nil X":          func() error { _, err := Scatter(nil, nil, ScatterOptions{}); return err }(),
 	} {
 		if !errors.Is(err, ErrInput) {
 			t.Errorf("%s: err = %v, want ErrInput", name, err)
