@@ -234,15 +234,23 @@ func (c Classifier) fit(ctx context.Context, src source, n int, y []int) (*Model
 
 	var probs []binary
 	if c.OneVsRest {
+		// Class a vs the rest, laid out as scikit-learn's
+		// OneVsRestClassifier(SVC) hands it to LIBSVM: label "rest" (0)
+		// sorts first, so the rest rows come first with y = +1; the signs
+		// are flipped after solving so that f > 0 means class a.
 		for a := range labels {
-			b := binary{pos: a, neg: -1, rows: make([]int, n), y: make([]int8, n), cost: make([]float64, n)}
-			for i := range n {
-				b.rows[i] = i
-				b.y[i] = -1
-				if cls[i] == a {
-					b.y[i] = 1
+			b := binary{pos: a, neg: -1, rows: make([]int, 0, n), y: make([]int8, 0, n), cost: make([]float64, 0, n)}
+			for _, want := range []bool{false, true} {
+				for i := range n {
+					if (cls[i] == a) == want {
+						b.rows = append(b.rows, i)
+						b.y = append(b.y, 1)
+						if want {
+							b.y[len(b.y)-1] = -1
+						}
+						b.cost = append(b.cost, wC[cls[i]])
+					}
 				}
-				b.cost[i] = wC[cls[i]]
 			}
 			probs = append(probs, b)
 		}
@@ -280,6 +288,10 @@ func (c Classifier) fit(ctx context.Context, src source, n int, y []int) (*Model
 			return nil, err
 		}
 		mc.Rho, mc.Objective, mc.Iter, mc.Converged = res.rho, res.obj, res.iter, res.converged
+		if b.neg < 0 {
+			// f_a = −f_rest; P(a) = 1 − P(rest) keeps A and negates B.
+			mc.Rho, mc.ProbB = -mc.Rho, -mc.ProbB
+		}
 		m.Iter += res.iter
 		if !res.converged {
 			m.Converged = false
@@ -323,7 +335,11 @@ func (c Classifier) fit(ctx context.Context, src source, n int, y []int) (*Model
 		for s, r := range m.SV {
 			if k := pos[r]; k >= 0 && alphas[p][k] > 0 {
 				mc.SV = append(mc.SV, s)
-				mc.Coef = append(mc.Coef, float64(b.y[k])*alphas[p][k])
+				c := float64(b.y[k]) * alphas[p][k]
+				if b.neg < 0 {
+					c = -c // one-vs-rest: f > 0 means class Pos
+				}
+				mc.Coef = append(mc.Coef, c)
 			}
 		}
 	}

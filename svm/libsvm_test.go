@@ -71,6 +71,17 @@ var (
 	fixErr  error
 )
 
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func loadFixtures(t *testing.T) *fixtures {
 	t.Helper()
 	fixOnce.Do(func() {

@@ -138,6 +138,22 @@ def main():
         svc_case("iris-precomputed-C10", Xi, yi, Xit, "precomputed", 10.0, gamma=gi),
     ]
 
+    # one-vs-rest: scikit-learn's OneVsRestClassifier(SVC) (each binary SVC
+    # sees labels {rest: 0, class: 1}); decision_function columns are f_c.
+    from sklearn.multiclass import OneVsRestClassifier
+    ovr = OneVsRestClassifier(SVC(kernel="rbf", gamma=gi, C=1.0, tol=1e-3)).fit(Xi, yi)
+    ovr_case = {"name": "iris-ovr-rbf-C1", "gamma": gi, "C": 1.0, "X": Xi.tolist(), "y": yi.tolist(),
+                "Xt": Xit.tolist(), "decision": ovr.decision_function(Xit).tolist(),
+                "predict": ovr.predict(Xit).tolist(),
+                "support": [est.support_.tolist() for est in ovr.estimators_]}
+
+    # probabilities (Platt with internal 5-fold CV; folds are random, so
+    # the Go test compares loosely)
+    pr = SVC(kernel="rbf", gamma=gi, C=1.0, probability=True, random_state=0).fit(Xi, yi)
+    prob_case = {"name": "iris-prob-rbf-C1", "gamma": gi, "C": 1.0, "X": Xi.tolist(), "y": yi.tolist(),
+                 "Xt": Xit.tolist(), "proba": pr.predict_proba(Xit).tolist(),
+                 "probA": pr.probA_.tolist(), "probB": pr.probB_.tolist()}
+
     Xo = np.vstack([rs.randn(60, 2) * 0.5, rs.randn(40, 2) * 0.5 + [2.0, 1.0]])
     Xot = rs.randn(30, 2) * 1.2 + [1.0, 0.5]
     ocs = [oneclass_case("oc-C0.05", Xo, Xot, 1.0, 0.05),
@@ -182,7 +198,7 @@ def main():
     coupling = {"r": r.tolist(), "p": pc.tolist()}
 
     out = {"generator": "svm/testdata/gen_fixtures.py", "sklearn": sklearn.__version__,
-           "numpy": np.__version__, "svc": cases, "oneclass": ocs, "platt": platt, "coupling": coupling}
+           "numpy": np.__version__, "svc": cases, "ovr": ovr_case, "prob": prob_case, "oneclass": ocs, "platt": platt, "coupling": coupling}
     with open(os.path.join(HERE, "fixtures.json"), "w") as fh:
         json.dump(out, fh, separators=(",", ":"))
 
