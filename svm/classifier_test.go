@@ -24,12 +24,12 @@ type fixOVR struct {
 }
 
 type fixProb struct {
-	Gamma, C     float64
-	X, Xt        [][]float64
-	Y            []int
-	Proba        [][]float64 `json:"proba"`
-	ProbA        []float64   `json:"probA"`
-	ProbB        []float64   `json:"probB"`
+	Gamma, C float64
+	X, Xt    [][]float64
+	Y        []int
+	Proba    [][]float64 `json:"proba"`
+	ProbA    []float64   `json:"probA"`
+	ProbB    []float64   `json:"probB"`
 }
 
 type fixtures2 struct {
