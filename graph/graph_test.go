@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -379,3 +380,59 @@ func TestProgress(t *testing.T) {
 		t.Errorf("progress %v, joins %d", stages, res.Joins)
 	}
 }
+
+func benchSizes() []int {
+	if testing.Short() {
+		return []int{2000}
+	}
+	return []int{2000, 8000}
+}
+
+func BenchmarkKNN(b *testing.B) {
+	for _, n := range benchSizes() {
+		X := randDense(n, 10, 0)
+		b.Run("n="+itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := KNN(context.Background(), X, 7); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkShortestPaths(b *testing.B) {
+	for _, n := range benchSizes() {
+		g, err := KNN(context.Background(), randDense(n, 10, 0), 7)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("n="+itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ShortestPaths(context.Background(), g); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkGeodesic is the issue-2 target: 7-NN graph + all-pairs shortest
+// paths on uniform random data, d = 10 (compare graph/testdata/peer_time.py).
+func BenchmarkGeodesic(b *testing.B) {
+	for _, n := range benchSizes() {
+		X := randDense(n, 10, 0)
+		b.Run("n="+itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Geodesic(context.Background(), X, Spec{Kind: KindKNN, K: 7}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
