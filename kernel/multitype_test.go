@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/arbor-ml/arbor/dataset"
@@ -374,4 +375,29 @@ func BenchmarkMultiType(b *testing.B) {
 			})
 		}
 	}
+}
+
+// Two tight groups of three points: keeping the eigenvalues of L above 0.5
+// (the two near 1) gives K ≈ 1 inside a group and ≈ 0 across.
+func ExampleMultiType() {
+	X := mat.NewDense(6, 2, []float64{0, 0, 0.1, 0, 0, 0.1, 3, 3, 3.1, 3, 3, 3.1})
+	K, err := MultiType{Gamma: 1, Transfer: "step", Cut: 0.5}.Gram(context.Background(), X)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i := 0; i < 6; i++ {
+		row := make([]string, 6)
+		for j := range row {
+			row[j] = fmt.Sprintf("%.2f", math.Abs(K.At(i, j)))
+		}
+		fmt.Println(strings.Join(row, " "))
+	}
+	// Output:
+	// 1.00 1.00 1.00 0.00 0.00 0.00
+	// 1.00 1.00 1.00 0.00 0.00 0.00
+	// 1.00 1.00 1.00 0.00 0.00 0.00
+	// 0.00 0.00 0.00 1.00 1.00 1.00
+	// 0.00 0.00 0.00 1.00 1.00 1.00
+	// 0.00 0.00 0.00 1.00 1.00 1.00
 }
