@@ -16,24 +16,42 @@ import (
 //   - when x and the previous element are reciprocal nearest neighbours they
 //     merge; the cluster with the larger index holds the union.
 //
-// Each merge costs one Lance–Williams update of a row and a column, each
-// chain step one contiguous row scan; with at most 3n chain steps the total
-// is O(n²). Dead clusters' columns are set to +Inf so that scans need no
-// bookkeeping, and whenever half the rows are dead the matrix is compacted
-// in place (keeping index order), which halves later scans.
+// Memory layout. The working matrix is square so that every scan reads one
+// contiguous row, with +Inf on the diagonal and in the columns of dead
+// clusters, so a scan is a plain arg-min. Only rows are written: merging x
+// into y rewrites row y by the Lance–Williams update (one contiguous pass)
+// and leaves column y stale in the other rows. Each row r remembers up to
+// which merge it is exact (fresh[r]); before row r is scanned or used in an
+// update, the merges since then are replayed on it: the columns of clusters
+// that died become +Inf and the entries of clusters born since are copied
+// from those clusters' own rows. Rows that are never scanned again are
+// never repaired, which removes most of the strided column traffic of the
+// textbook update (one cache miss per live cluster per merge). When half of
+// the rows are dead the matrix is compacted in place, keeping index order
+// (so ties still resolve by index) and halving later scans.
+//
+// Time O(n²) (at most 3n chain steps, each a row scan; each merge one row
+// update), memory the n×n matrix plus O(n).
 func nnChain(ctx context.Context, sq *square, m Method) ([]rawMerge, error) {
 	n := sq.n
-	d := sq.d
-	P := n // physical dimension (row stride) of d
-	orig := make([]int32, n)
-	size := make([]int32, n)
-	act := make([]int32, n) // live physical indices, increasing
-	for i := range orig {
-		orig[i] = int32(i)
-		size[i] = 1
-		act[i] = int32(i)
+	s := &chain{
+		d:     sq.d,
+		P:     n,
+		orig:  make([]int32, n),
+		size:  make([]int32, n),
+		born:  make([]int32, n),
+		fresh: make([]int32, n),
+		birth: make([]int32, 0, n),
+		death: make([]int32, 0, n),
+		buf:   make([]int32, 0, n),
 	}
-	chain := make([]int32, 0, n)
+	for i := range s.orig {
+		s.orig[i] = int32(i)
+		s.size[i] = 1
+	}
+	live := n
+	first := 0 // lowest live position
+	stack := make([]int32, 0, n)
 	raw := make([]rawMerge, 0, n-1)
 	newpos := make([]int32, n)
 	for k := 0; k < n-1; k++ {
@@ -42,17 +60,21 @@ func nnChain(ctx context.Context, sq *square, m Method) ([]rawMerge, error) {
 				return nil, err
 			}
 		}
-		if len(chain) == 0 {
-			chain = append(chain, act[0])
+		if len(stack) == 0 {
+			for s.size[first] == 0 {
+				first++
+			}
+			stack = append(stack, int32(first))
 		}
 		var x, y int
 		var h float64
 		for {
-			x = int(chain[len(chain)-1])
-			row := d[x*P : x*P+P]
+			x = int(stack[len(stack)-1])
+			s.repair(x)
+			row := s.d[x*s.P : x*s.P+s.P]
 			mv, mi := argminFirst(row)
-			if len(chain) > 1 {
-				prev := int(chain[len(chain)-2])
+			if len(stack) > 1 {
+				prev := int(stack[len(stack)-2])
 				if row[prev] <= mv {
 					y, h = prev, row[prev]
 					break
@@ -61,54 +83,176 @@ func nnChain(ctx context.Context, sq *square, m Method) ([]rawMerge, error) {
 			if mi < 0 {
 				return nil, errOverflow()
 			}
-			chain = append(chain, int32(mi))
+			stack = append(stack, int32(mi))
 		}
-		chain = chain[:len(chain)-2]
+		stack = stack[:len(stack)-2]
 		if x > y {
 			x, y = y, x
 		}
-		nx, ny := size[x], size[y]
-		raw = append(raw, rawMerge{a: orig[x], b: orig[y], h: h})
-		size[x] = 0
-		size[y] = nx + ny
-		if !updateRows(d, P, act, size, x, y, h, nx, ny, m) {
+		raw = append(raw, rawMerge{a: s.orig[x], b: s.orig[y], h: h})
+		s.merge(x, y, h, m)
+		live--
+		if live >= 2 && 2*live <= s.P && s.P >= 2*tile {
+			s.compact(newpos)
+			first = 0
+			for j, p := range stack {
+				stack[j] = newpos[p]
+			}
+		}
+	}
+	for _, r := range raw {
+		if !(r.h <= math.MaxFloat64) {
 			return nil, errOverflow()
-		}
-		// drop x from act
-		for j, p := range act {
-			if int(p) == x {
-				act = append(act[:j], act[j+1:]...)
-				break
-			}
-		}
-		if len(act) >= 2 && 2*len(act) <= P && P >= 2*tile {
-			for r, p := range act {
-				newpos[p] = int32(r)
-			}
-			Q := len(act)
-			for r, p := range act {
-				src := d[int(p)*P:]
-				dst := d[r*Q : r*Q+Q]
-				for c, q := range act {
-					dst[c] = src[q]
-				}
-			}
-			d = d[:Q*Q]
-			for r, p := range act {
-				orig[r] = orig[p]
-				size[r] = size[p]
-			}
-			orig, size = orig[:Q], size[:Q]
-			for j, p := range chain {
-				chain[j] = newpos[p]
-			}
-			for r := range act {
-				act[r] = int32(r)
-			}
-			P = Q
 		}
 	}
 	return raw, nil
+}
+
+// chain is the state of nnChain. Times count merges: leaves are born at 0,
+// merge t (1-based) kills one cluster and creates one born at t.
+type chain struct {
+	d     []float64 // P×P, row-major; +Inf on the diagonal and dead columns
+	P     int
+	orig  []int32 // position → original (leaf) index of the cluster's representative
+	size  []int32 // position → cluster size (0 once dead)
+	born  []int32 // position → time the cluster there was created
+	fresh []int32 // position → row is exact up to this time
+	birth []int32 // birth[t−1] = position of the cluster born at t (−1 once replaced or dead)
+	death []int32 // death[t−1] = position of the cluster that died at t (−1 after compaction)
+	buf   []int32 // scratch for repair
+}
+
+func (s *chain) now() int32 { return int32(len(s.birth)) }
+
+// repair makes row r exact by replaying the merges since fresh[r]. The
+// born clusters are listed first so that the strided gather runs without
+// branches and its cache misses overlap.
+func (s *chain) repair(r int) {
+	now := s.now()
+	f := s.fresh[r]
+	if f == now {
+		return
+	}
+	P := s.P
+	row := s.d[r*P : r*P+P]
+	inf := math.Inf(1)
+	for _, j := range s.death[f:now] {
+		if j >= 0 {
+			row[j] = inf
+		}
+	}
+	buf := s.buf[:0]
+	for _, j := range s.birth[f:now] {
+		if j >= 0 {
+			buf = append(buf, j)
+		}
+	}
+	col := s.d[r:]
+	for _, j := range buf {
+		row[j] = col[int(j)*P]
+	}
+	s.buf = buf
+	s.fresh[r] = now
+}
+
+// merge joins x and y (x < y) at distance h into position y: row y gets the
+// Lance–Williams update, evaluated in the same order as SciPy's formulas so
+// that results agree to the bit. The pass runs over the whole row: dead
+// columns hold +Inf in both input rows and every formula maps (+Inf, +Inf)
+// to +Inf, so they stay dead.
+func (s *chain) merge(x, y int, h float64, m Method) {
+	s.repair(x)
+	s.repair(y)
+	P := s.P
+	rx := s.d[x*P : x*P+P]
+	ry := s.d[y*P : y*P+P]
+	nx, ny := s.size[x], s.size[y]
+	fx, fy := float64(nx), float64(ny)
+	fxy := float64(nx + ny)
+	switch m {
+	case Complete:
+		for i, dxi := range rx {
+			ry[i] = max(dxi, ry[i])
+		}
+	case Average:
+		for i, dxi := range rx {
+			ry[i] = (float64(fx*dxi) + float64(fy*ry[i])) / fxy
+		}
+	case Weighted:
+		for i, dxi := range rx {
+			ry[i] = 0.5 * (dxi + ry[i])
+		}
+	case Single:
+		for i, dxi := range rx {
+			ry[i] = min(dxi, ry[i])
+		}
+	case Ward:
+		size := s.size[:P]
+		for i, dxi := range rx {
+			dyi := ry[i]
+			ni := size[i]
+			t := 1.0 / float64(nx+ny+ni)
+			v := float64(float64(float64(float64(ni+nx)*t)*dxi)*dxi) +
+				float64(float64(float64(float64(ni+ny)*t)*dyi)*dyi)
+			ry[i] = sqrtClamp(v - float64(float64(float64(float64(ni)*t)*h)*h))
+		}
+	default:
+		panic("hclust: nnChain on a non-reducible method")
+	}
+	inf := math.Inf(1)
+	ry[x], ry[y] = inf, inf
+	s.size[x] = 0
+	s.size[y] = nx + ny
+	// x dies; y's previous cluster is replaced by the union born now
+	if b := s.born[x]; b > 0 {
+		s.birth[b-1] = -1
+	}
+	if b := s.born[y]; b > 0 {
+		s.birth[b-1] = -1
+	}
+	s.birth = append(s.birth, int32(y))
+	s.death = append(s.death, int32(x))
+	s.born[y] = s.now()
+	s.fresh[y] = s.now()
+}
+
+// compact drops the dead rows and columns in place, keeping order;
+// newpos[old] receives the new position of each live cluster.
+func (s *chain) compact(newpos []int32) {
+	P := s.P
+	live := s.buf[:0]
+	for p := 0; p < P; p++ {
+		if s.size[p] != 0 {
+			newpos[p] = int32(len(live))
+			live = append(live, int32(p))
+		}
+	}
+	Q := len(live)
+	// destination offsets never exceed source offsets, and both increase
+	for r, p := range live {
+		src := s.d[int(p)*P:]
+		dst := s.d[r*Q : r*Q+Q]
+		for c, q := range live {
+			dst[c] = src[q]
+		}
+	}
+	s.d = s.d[:Q*Q]
+	for t, j := range s.birth {
+		if j >= 0 {
+			s.birth[t] = newpos[j]
+		}
+	}
+	for t := range s.death {
+		s.death[t] = -1
+	}
+	for r, p := range live {
+		s.orig[r] = s.orig[p]
+		s.size[r] = s.size[p]
+		s.born[r] = s.born[p]
+		s.fresh[r] = s.fresh[p]
+	}
+	s.orig, s.size, s.born, s.fresh = s.orig[:Q], s.size[:Q], s.born[:Q], s.fresh[:Q]
+	s.P = Q
 }
 
 // argminFirst returns the smallest value in row and the first index where
@@ -139,8 +283,6 @@ func argminFirst(row []float64) (float64, int) {
 			b0, i0 = row[i], i
 		}
 	}
-	// the tail went into lane 0 with larger indices than lanes 1..3 may
-	// hold, so compare (value, index) pairs explicitly
 	best, bi := b0, i0
 	for _, c := range [3]struct {
 		v float64
@@ -151,59 +293,6 @@ func argminFirst(row []float64) (float64, int) {
 		}
 	}
 	return best, bi
-}
-
-// updateRows applies the Lance–Williams update after merging x into y
-// (x < y, sizes nx, ny, distance h): for every live i, d(i,y) ← f(d(i,x),
-// d(i,y)), written to row y and column y, and column x is set to +Inf. The
-// formulas are evaluated in the same order as SciPy's so that results agree
-// to the bit. It reports false if an updated distance overflows.
-func updateRows(d []float64, P int, act, size []int32, x, y int, h float64, nx, ny int32, m Method) bool {
-	inf := math.Inf(1)
-	rx := d[x*P : x*P+P]
-	ry := d[y*P : y*P+P]
-	fx, fy := float64(nx), float64(ny)
-	fxy := float64(nx + ny)
-	ok := true
-	for _, p := range act {
-		i := int(p)
-		if i == x || i == y {
-			continue
-		}
-		dxi, dyi := rx[i], ry[i]
-		var v float64
-		switch m {
-		case Complete:
-			v = dxi
-			if dyi > v {
-				v = dyi
-			}
-		case Average:
-			v = (float64(fx*dxi) + float64(fy*dyi)) / fxy
-		case Weighted:
-			v = 0.5 * (dxi + dyi)
-		case Ward:
-			ni := size[i]
-			t := 1.0 / float64(nx+ny+ni)
-			v = float64(float64(float64(float64(ni+nx)*t)*dxi)*dxi) +
-				float64(float64(float64(float64(ni+ny)*t)*dyi)*dyi)
-			v = sqrtClamp(v - float64(float64(float64(float64(ni)*t)*h)*h))
-		case Single:
-			v = dxi
-			if dyi < v {
-				v = dyi
-			}
-		default:
-			panic("hclust: nnChain on a non-reducible method")
-		}
-		ok = ok && v <= math.MaxFloat64
-		ry[i] = v
-		row := d[i*P : i*P+P]
-		row[y] = v
-		row[x] = inf
-	}
-	ry[x] = inf
-	return ok
 }
 
 // sqrtClamp is math.Sqrt with a negative argument (rounding error on

@@ -57,33 +57,43 @@ func condRow(n, i int) int { return n*i - i*(i+1)/2 }
 // validDistance reports whether v is a finite non-negative number.
 func validDistance(v float64) bool { return v >= 0 && v <= math.MaxFloat64 }
 
-// fillCondensed expands the condensed matrix c into s, block by block so
-// that both the row and the transposed writes stay in cache. It reports
-// false if any entry is NaN, infinite or negative.
+// fillCondensed expands the condensed matrix c into s. Each task takes a
+// stripe of T rows: their condensed rows are copied to the upper triangle
+// in one long contiguous copy each, then transposed tile by tile through a
+// small buffer into the lower triangle, so every write is a contiguous run.
+// It reports false if any entry is NaN, infinite or negative.
 func (s *square) fillCondensed(c []float64) bool {
 	n := s.n
-	nb := (n + tile - 1) / tile
+	const T = 32
+	nb := (n + T - 1) / T
 	var bad atomic.Bool
 	parallelDo(nb, func(ib int) {
-		i0, i1 := ib*tile, min(ib*tile+tile, n)
+		var buf [T * T]float64
+		i0, i1 := ib*T, min(ib*T+T, n)
 		ok := true
 		for i := i0; i < i1; i++ {
+			off := condRow(n, i) - i - 1
+			src := c[off+i+1 : off+n]
+			for _, v := range src {
+				if !(v >= 0) || v > math.MaxFloat64 {
+					ok = false
+				}
+			}
+			copy(s.d[i*n+i+1:i*n+n], src)
 			s.d[i*n+i] = math.Inf(1)
 		}
 		for jb := ib; jb < nb; jb++ {
-			j0, j1 := jb*tile, min(jb*tile+tile, n)
+			j0, j1 := jb*T, min(jb*T+T, n)
 			for i := i0; i < i1; i++ {
 				js := max(j0, i+1)
-				if js >= j1 {
-					continue
+				bi := buf[i-i0:]
+				for k, v := range s.d[i*n+js : i*n+j1] {
+					bi[(js-j0+k)*T] = v
 				}
-				off := condRow(n, i) - i - 1
-				src := c[off+js : off+j1]
-				copy(s.d[i*n+js:i*n+j1], src)
-				for k, v := range src {
-					ok = ok && validDistance(v)
-					s.d[(js+k)*n+i] = v
-				}
+			}
+			for j := max(j0, i0+1); j < j1; j++ {
+				hi := min(i1, j) // row j, columns i0..hi: the transposed tile
+				copy(s.d[j*n+i0:j*n+hi], buf[(j-j0)*T:(j-j0)*T+hi-i0])
 			}
 		}
 		if !ok {

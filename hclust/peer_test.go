@@ -1,0 +1,93 @@
+package hclust
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestPeerTime is the Go half of testdata/peer_time.py, which sets
+// HCLUST_PEER_X to a file of n×dim little-endian float64 points (and
+// HCLUST_PEER_Z to SciPy's average-linkage matrix of them, for an identity
+// check) and reads the "PEER op seconds" lines. Skipped otherwise.
+func TestPeerTime(t *testing.T) {
+	path := os.Getenv("HCLUST_PEER_X")
+	if path == "" {
+		t.Skip("run by testdata/peer_time.py")
+	}
+	dim, err := strconv.Atoi(os.Getenv("HCLUST_PEER_DIM"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reps, err := strconv.Atoi(os.Getenv("HCLUST_PEER_REPS"))
+	if err != nil {
+		reps = 1
+	}
+	x := readFloats(t, path)
+	n := len(x) / dim
+	X := mat.NewDense(n, dim, x)
+	ctx := context.Background()
+	timeit := func(op string, f func()) {
+		best := math.Inf(1)
+		for range reps {
+			t0 := time.Now()
+			f()
+			best = math.Min(best, time.Since(t0).Seconds())
+		}
+		fmt.Printf("PEER %s %.6f\n", op, best)
+	}
+	d := pdist(X)
+	var avg *Tree
+	for _, m := range []Method{Average, Single, Complete} {
+		timeit("linkage_"+m.String(), func() {
+			tr, err := Linkage(ctx, d, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m == Average {
+				avg = tr
+			}
+		})
+	}
+	for _, m := range []Method{Single, Average} {
+		timeit("frompoints_"+m.String(), func() {
+			if _, err := FromPoints(ctx, X, m); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	M := mat.NewSymDense(n, nil)
+	timeit("ultrametric", func() { avg.Ultrametric(M) })
+	timeit("ultrametric_alloc", func() { avg.Ultrametric(nil) })
+	timeit("cophenetic", func() { avg.Cophenetic() })
+	if zp := os.Getenv("HCLUST_PEER_Z"); zp != "" {
+		z := readFloats(t, zp)
+		same := len(z) == 4*(n-1)
+		for k, m := range avg.Merges {
+			if !same {
+				break
+			}
+			same = z[4*k] == float64(m.A) && z[4*k+1] == float64(m.B) && z[4*k+2] == m.Height && z[4*k+3] == float64(m.Size)
+		}
+		fmt.Printf("PEER identical_average_Z %v\n", same)
+	}
+}
+
+func readFloats(t *testing.T, path string) []float64 {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := make([]float64, len(b)/8)
+	for i := range x {
+		x[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return x
+}
