@@ -15,6 +15,7 @@ Cases:
             duplicate points, so distance 0 ties
   grid      7 x 6 integer grid in 2-D plus 8 repeated points: massive exact
             ties in distances and heights
+  rand700   700 x 4 uniform points (RandomState(4)); only Z and leaves
   nonmetric 80 random uniform dissimilarities (RandomState(3)), not a
             metric: exercises the algorithms on arbitrary input (centroid,
             median, ward are skipped: SciPy may return NaN there)
@@ -31,7 +32,7 @@ from scipy.spatial.distance import pdist
 METHODS = ["single", "complete", "average", "weighted", "ward", "centroid", "median"]
 
 
-def case(name, X=None, D=None, methods=METHODS):
+def case(name, X=None, D=None, methods=METHODS, light=False):
     if D is None:
         D = pdist(X)
     n = int(round((1 + np.sqrt(1 + 8 * len(D))) / 2))
@@ -48,6 +49,9 @@ def case(name, X=None, D=None, methods=METHODS):
         # heights: between merges, exactly at a merge height, below all
         cuts = sorted({float(hs[len(hs) // 2]), float(hs[len(hs) // 3]),
                        float((hs[-2] + hs[-1]) / 2), -1.0, float(hs.max()) + 1})
+        if light:
+            res[m] = {"Z": Z.tolist(), "leaves": leaves_list(Z).tolist()}
+            continue
         res[m] = {
             "Z": Z.tolist(),
             "coph": cophenet(Z).tolist(),
@@ -69,6 +73,8 @@ def main():
     g = np.vstack([g, g[[0, 5, 9, 9, 20, 33, 40, 41]]])
     cases.append(case("grid", X=g))
     rs = np.random.RandomState(3)
+    # large enough for the chain's lazy repairs and repeated compactions
+    cases.append(case("rand700", X=np.random.RandomState(4).rand(700, 4), light=True))
     cases.append(case("nonmetric", D=rs.rand(80 * 79 // 2), methods=["single", "complete", "average", "weighted"]))
     meta = {"scipy": scipy.__version__, "numpy": np.__version__, "python": sys.version.split()[0]}
     data = json.dumps({"meta": meta, "cases": cases}).encode()
