@@ -20,6 +20,8 @@ type Eval struct {
 	// Progress, if not nil, reports kernel building and ("eval", done, total)
 	// over split × method runs.
 	Progress func(stage string, done, total int)
+	// Warn, if not nil, receives the learners' non-fatal problems.
+	Warn func(error)
 }
 
 // Result is the accuracy of one learner with one kernel on one split.
@@ -96,6 +98,9 @@ func (e Eval) Run(ctx context.Context, X *mat.Dense, y []int, splits [][]int) ([
 			yl[r] = y[r]
 		}
 		score := func(kname string, ks float64, ln Learner, p Problem) error {
+			if e.Warn != nil {
+				p.Warn = func(err error) { e.Warn(fmt.Errorf("%s, kernel %s, split %d: %w", ln.Name(), kname, s, err)) }
+			}
 			t0 := time.Now()
 			pred, err := ln.Transduce(ctx, p)
 			if err != nil {
@@ -121,7 +126,7 @@ func (e Eval) Run(ctx context.Context, X *mat.Dense, y []int, splits [][]int) ([
 		}
 		for bi, b := range built {
 			for _, ln := range kernelLearners {
-				if err := score(b.Spec.String(), kernelSecs[bi], ln, Problem{X: X, K: b.K, Y: yl}); err != nil {
+				if err := score(b.Spec.String(), kernelSecs[bi], ln, Problem{X: X, K: b.K, Y: yl, Spec: &built[bi].Spec}); err != nil {
 					return nil, err
 				}
 			}

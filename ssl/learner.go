@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/knn"
 	"github.com/arbor-ml/arbor/svm"
 	"gonum.org/v1/gonum/mat"
@@ -26,6 +27,11 @@ type Problem struct {
 
 	// Warn, if not nil, receives non-fatal problems (non-convergence).
 	Warn func(error)
+
+	// Spec, when known, is the kernel K came from. SVM uses it for
+	// rbf:scale, whose gamma scikit-learn's SVC computes from the training
+	// (labelled) points only.
+	Spec *kernel.Spec
 }
 
 func (p Problem) warn(errs []error) {
@@ -92,6 +98,16 @@ func subDense(K mat.Matrix, rows, cols []int) *mat.Dense {
 	return d
 }
 
+// rowsOf copies the given rows of X.
+func rowsOf(X *mat.Dense, rows []int) *mat.Dense {
+	_, d := X.Dims()
+	out := mat.NewDense(len(rows), d, nil)
+	for a, i := range rows {
+		copy(out.RawRowView(a), X.RawRowView(i))
+	}
+	return out
+}
+
 // SVM is C-SVC on the kernel: trained on the labelled rows' Gram block and
 // applied to the unlabelled-by-labelled block (the papers' transductive
 // protocol, LIBSVM with a precomputed kernel).
@@ -113,14 +129,33 @@ func (s SVM) Transduce(ctx context.Context, p Problem) ([]int, error) {
 	}
 	set := s.Settings
 	set.AllowSingleton = true // a class with one labelled point is a legitimate SSL setting
-	m, err := set.FitGram(ctx, subSym(p.K, l), yl)
+	Kll, Kul, Kt := subSym(p.K, l), (*mat.Dense)(nil), p.Kt
+	if p.Spec != nil && p.Spec.Kind == kernel.KindPoint && p.Spec.Scale && p.X != nil {
+		// SVC(gamma="scale") takes gamma from the training points.
+		k := kernel.RBF{Gamma: kernel.GammaScale(rowsOf(p.X, l))}
+		var err error
+		if Kll, err = kernel.Gram(ctx, nil, k, rowsOf(p.X, l)); err != nil {
+			return nil, err
+		}
+		if len(u) > 0 {
+			if Kul, err = kernel.Cross(ctx, nil, k, rowsOf(p.X, u), rowsOf(p.X, l)); err != nil {
+				return nil, err
+			}
+		}
+		if Kt != nil {
+			return nil, fmt.Errorf("ssl: svm with rbf:scale on new points: give an explicit gamma")
+		}
+	} else if len(u) > 0 {
+		Kul = subDense(p.K, u, l)
+	}
+	m, err := set.FitGram(ctx, Kll, yl)
 	if err != nil {
 		return nil, err
 	}
 	p.warn(m.Warnings)
 	out := append([]int(nil), p.Y...)
 	if len(u) > 0 {
-		pred, err := m.PredictGram(subDense(p.K, u, l))
+		pred, err := m.PredictGram(Kul)
 		if err != nil {
 			return nil, err
 		}
@@ -133,7 +168,7 @@ func (s SVM) Transduce(ctx context.Context, p Problem) ([]int, error) {
 		for i := range all {
 			all[i] = i
 		}
-		pred, err := m.PredictGram(subDense(p.Kt, all, l))
+		pred, err := m.PredictGram(subDense(Kt, all, l))
 		if err != nil {
 			return nil, err
 		}

@@ -125,8 +125,15 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 			for i, r := range lab {
 				truth[i], pred[i] = ds.Y[r], labels[r]
 			}
-			fmt.Fprintf(e.stdout, "vs labels  ARI %.4f, NMI %.4f (%d labelled rows)\n",
-				metrics.ARI(truth, pred), metrics.NMI(truth, pred), len(lab))
+			ari, err := metrics.ARI(truth, pred)
+			if err != nil {
+				return err
+			}
+			nmi, err := metrics.NMI(truth, pred)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "vs labels  ARI %.4f, NMI %.4f (%d labelled rows)\n", ari, nmi, len(lab))
 		}
 	} else if *out != "" {
 		return usageError("--out needs --k or --height to cut the tree")
@@ -157,7 +164,15 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if *dendro != "" {
-		if err := figure.Dendrogram(*dendro, tree, figure.DendrogramOptions{Title: fmt.Sprintf("%s linkage, %s distances: %s", method, *dist, ds.Name), Labels: labels}); err != nil {
+		opt := figure.DendrogramOptions{Title: fmt.Sprintf("%s: %s linkage, %s distances", ds.Name, method, *dist), K: *k}
+		if !math.IsNaN(*height) {
+			opt.Cut = *height
+		}
+		fig, err := figure.Dendrogram(tree, opt)
+		if err != nil {
+			return err
+		}
+		if err := fig.Save(*dendro); err != nil {
 			return err
 		}
 	}

@@ -4,11 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"strings"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/arbor-ml/arbor/dataset"
@@ -20,7 +18,7 @@ type dataFlags struct {
 	label string
 	scale string
 
-	shift, factor []float64 // the scaling fitted on the data, for new points
+	scaler *dataset.Scaler // the scaling fitted on the data, for new points
 }
 
 func (d *dataFlags) register(fsFlags interface {
@@ -55,55 +53,22 @@ func (d *dataFlags) load() (*dataset.Dataset, error) {
 	default:
 		return nil, fmt.Errorf("--data %s: %w (embedded sets: %s)", d.path, statErr, strings.Join(dataset.EmbeddedNames(), ", "))
 	}
-	X, err := dataset.Scale(ds.X, d.scale)
+	sc, err := dataset.FitScaler(ds.X, d.scale)
 	if err != nil {
 		return nil, usageError("--scale: %v", err)
 	}
-	d.fitScale(ds.X)
-	ds.X = X
+	if ds.X, err = sc.Transform(nil, ds.X); err != nil {
+		return nil, err
+	}
+	d.scaler = sc
 	return ds, nil
 }
 
-// fitScale records per-column shift and factor so that new points can be
-// scaled with the statistics of the data (as scikit-learn's transform after
-// fit): std uses the mean and population standard deviation, minmax the
-// minimum and range; constant columns get factor 1, as dataset.Scale.
-func (d *dataFlags) fitScale(X *mat.Dense) {
-	n, c := X.Dims()
-	d.shift, d.factor = make([]float64, c), make([]float64, c)
-	for j := 0; j < c; j++ {
-		col := mat.Col(nil, j, X)
-		d.factor[j] = 1
-		switch d.scale {
-		case "std":
-			m := floats.Sum(col) / float64(n)
-			var v float64
-			for _, x := range col {
-				v += (x - m) * (x - m)
-			}
-			d.shift[j] = m
-			if sd := math.Sqrt(v / float64(n)); sd > 0 {
-				d.factor[j] = sd
-			}
-		case "minmax":
-			lo, hi := floats.Min(col), floats.Max(col)
-			d.shift[j] = lo
-			if hi > lo {
-				d.factor[j] = hi - lo
-			}
-		}
-	}
-}
-
-// scaleNew scales new points in place with the data's statistics.
-func (d *dataFlags) scaleNew(X *mat.Dense) {
-	n, c := X.Dims()
-	for i := 0; i < n; i++ {
-		row := X.RawRowView(i)
-		for j := 0; j < c && j < len(d.shift); j++ {
-			row[j] = (row[j] - d.shift[j]) / d.factor[j]
-		}
-	}
+// scaleNew scales new points in place with the data's statistics (as
+// scikit-learn's transform after fit).
+func (d *dataFlags) scaleNew(X *mat.Dense) error {
+	_, err := d.scaler.Transform(X, X)
+	return err
 }
 
 func isEmbedded(name string) bool {

@@ -36,6 +36,8 @@ type learnerFlags struct {
 	alpha    float64
 	tol      float64
 	maxIter  int
+
+	unreachable string // propagate.UnreachableError or UnreachableUnlabeled
 }
 
 func (l *learnerFlags) register(fs interface {
@@ -54,6 +56,7 @@ func (l *learnerFlags) register(fs interface {
 	fs.Float64Var(&l.alpha, "alpha", 0.2, "spreading: clamping factor α")
 	fs.Float64Var(&l.tol, "tol", 0, "tolerance (0 = each learner's default: svm 1e-3, lp 1e-3)")
 	fs.IntVar(&l.maxIter, "max-iter", 0, "iteration limit (0 = each learner's default)")
+	fs.StringVar(&l.unreachable, "unreachable", "error", "lp/spreading: points no label can reach are an error, or left unlabelled (\"unlabeled\", written as ?)")
 }
 
 // parseKs reads "3", "1,2,5" or "1-5".
@@ -190,7 +193,9 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		if Xt.Dim() != ds.Dim() {
 			return fmt.Errorf("%s: %d features, but %s has %d", *test, Xt.Dim(), ds.Name, ds.Dim())
 		}
-		d.scaleNew(Xt.X)
+		if err := d.scaleNew(Xt.X); err != nil {
+			return err
+		}
 	}
 	progress := e.progress(*quiet)
 	start := time.Now()
@@ -212,6 +217,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	} else if Xt != nil {
 		return usageError("--test is not supported by %s (a transductive learner): add the points to --data unlabelled", ln.Name())
 	}
+	p.Warn = func(err error) { fmt.Fprintln(e.stderr, "warning:", err) }
 	pred, err := ln.Transduce(ctx, p)
 	if err != nil {
 		return err
@@ -269,6 +275,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	kf.register(fs, "linear")
 	var lf learnerFlags
 	lf.register(fs)
+	lf.unreachable = propagate.UnreachableUnlabeled // scored as errors, with a warning
 	perClass := fs.Int("labeled-per-class", 0, "labelled points drawn per class (min(N, n_c−1), as the reference pipeline)")
 	repeats := fs.Int("repeats", 5, "number of random splits (seeds S, S+1, …)")
 	seed := fs.Uint64("seed", 0, "first seed (NumPy RandomState-compatible: the peer's splits)")
@@ -331,7 +338,8 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		return usageError("give --labeled-per-class N or --splits FILE")
 	}
 	start := time.Now()
-	res, err := ssl.Eval{Kernels: specs, Learners: learners, Progress: e.progress(*quiet)}.Run(ctx, ds.X, ds.Y, splits)
+	warn := func(err error) { fmt.Fprintln(e.stderr, "warning:", err) }
+	res, err := ssl.Eval{Kernels: specs, Learners: learners, Progress: e.progress(*quiet), Warn: warn}.Run(ctx, ds.X, ds.Y, splits)
 	if err != nil {
 		return err
 	}
@@ -344,7 +352,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 				Scale    string `json:"scale"`
 				Method   string `json:"method"`
 				ssl.Result
-			}{ds.Name, protocol, d.scale, r.Learner + "_" + r.Kernel, r}
+			}{ds.Name, protocol, d.scale, peerMethod(r.Learner, r.Kernel), r}
 			if err := enc.Encode(rec); err != nil {
 				return err
 			}
@@ -405,7 +413,8 @@ func printTable(e *env, res []ssl.Result) {
 	}
 }
 
-// meanStd returns the mean and the population standard deviation.
+// meanStd returns the mean and the sample standard deviation (ddof = 1, as
+// the reference report).
 func meanStd(a []float64) (float64, float64) {
 	var m float64
 	for _, v := range a {
@@ -416,7 +425,10 @@ func meanStd(a []float64) (float64, float64) {
 	for _, v := range a {
 		s += (v - m) * (v - m)
 	}
-	return m, math.Sqrt(s / float64(len(a)))
+	if len(a) < 2 {
+		return m, 0
+	}
+	return m, math.Sqrt(s / float64(len(a)-1))
 }
 
 // propagation builds label propagation or spreading from the flags.
@@ -441,7 +453,34 @@ func (l *learnerFlags) propagation(name string) (ssl.Learner, error) {
 		if !(l.alpha > 0 && l.alpha < 1) {
 			return nil, usageError("--alpha must lie in (0, 1), got %v", l.alpha)
 		}
-		return ssl.Spreading{OnKernel: onKernel, Settings: propagate.Spreading{Affinity: aff, Alpha: l.alpha, Tol: l.tol, MaxIter: l.maxIter}}, nil
+		return ssl.Spreading{OnKernel: onKernel, Settings: propagate.Spreading{Affinity: aff, Alpha: l.alpha, Tol: l.tol, MaxIter: l.maxIter, Unreachable: l.unreachable}}, nil
 	}
-	return ssl.Propagation{OnKernel: onKernel, Settings: propagate.Propagation{Affinity: aff, Method: l.method, Tol: l.tol, MaxIter: l.maxIter}}, nil
+	return ssl.Propagation{OnKernel: onKernel, Settings: propagate.Propagation{Affinity: aff, Method: l.method, Tol: l.tol, MaxIter: l.maxIter, Unreachable: l.unreachable}}, nil
+}
+
+// peerMethod names a (learner, kernel) pair as the reference pipeline
+// (peers.py ssl) does, so JSON records can be joined with its output:
+// svm_linear, svm_rbf, svm_hck_average, svm_hckg_average (7-NN graph),
+// svm_isomap, knn3_hck_average, lp_rbf, lp_knn. Other kernels keep their
+// spec with ':' turned into '_'.
+func peerMethod(learner, spec string) string {
+	switch learner {
+	case "lp_rbf:20":
+		return "lp_rbf"
+	case "lp_knn:7":
+		return "lp_knn"
+	}
+	if spec == "-" {
+		return safeName(learner)
+	}
+	k := spec
+	switch {
+	case spec == "rbf:scale":
+		k = "rbf"
+	case spec == "isomap:knn:7":
+		k = "isomap"
+	case strings.HasPrefix(spec, "hckg:") && strings.HasSuffix(spec, ":knn:7"):
+		k = strings.TrimSuffix(spec, ":knn:7")
+	}
+	return learner + "_" + safeName(k)
 }
