@@ -82,6 +82,9 @@ func (a Affinity) fromPoints(ctx context.Context, X mat.Matrix) (*graph, error) 
 		if k > n {
 			return nil, fmt.Errorf("%w: knn k = %d > %d points", ErrParam, k, n)
 		}
+		if d <= 8 {
+			return knnGraphTree(ctx, data, n, d, k)
+		}
 		return knnGraph(ctx, n, k, func(i int, out []float64) {
 			xi := data[i*d : (i+1)*d]
 			for j := range out {
@@ -236,22 +239,12 @@ func knnGraph(ctx context.Context, n, k int, dist func(i int, out []float64)) (*
 					heapDown(h, 0)
 				}
 			}
-			// rank order: sort the heap ascending (k is small)
-			for a := 1; a < len(h); a++ {
-				for b := a; b > 0 && nbLess(h[b], h[b-1]); b-- {
-					h[b], h[b-1] = h[b-1], h[b]
-				}
-			}
 			// CSR rows sorted by column for determinism of sums
 			cs := col[i*k : (i+1)*k]
 			for t := range h {
 				cs[t] = h[t].j
 			}
-			for a := 1; a < k; a++ {
-				for b := a; b > 0 && cs[b] < cs[b-1]; b-- {
-					cs[b], cs[b-1] = cs[b-1], cs[b]
-				}
-			}
+			sortInt32(cs)
 		}
 	})
 	if err != nil {
@@ -262,15 +255,7 @@ func knnGraph(ctx context.Context, n, k int, dist func(i int, out []float64)) (*
 			return nil, fmt.Errorf("%w: distance between points %d and %d is not finite", ErrNonFinite, i, j)
 		}
 	}
-	ptr := make([]int, n+1)
-	for i := range ptr {
-		ptr[i] = i * k
-	}
-	val := make([]float64, n*k)
-	for i := range val {
-		val[i] = 1
-	}
-	return &graph{n: n, ptr: ptr, col: col, val: val}, nil
+	return csrOnes(n, k, col), nil
 }
 
 type nb struct {

@@ -324,8 +324,19 @@ func (p Propagation) closed(ctx context.Context, g *graph, pr *problem, on []boo
 	for i := range uon {
 		uon[i] = on[i] && !pr.labeled[i]
 	}
-	b := make([]float64, n*C)
-	if err := g.mul(ctx, b, pr.Y, C, uon); err != nil {
+	// Single-label: the harmonic rows sum to 1 (A·1 = W_UL·1 with degrees
+	// over the active points), so solve C−1 columns and take the last as
+	// 1 − Σ of the others.
+	Cs, Ys := C, pr.Y
+	if !pr.multi {
+		Cs = C - 1
+		Ys = make([]float64, n*Cs)
+		for i := 0; i < n; i++ {
+			copy(Ys[i*Cs:(i+1)*Cs], pr.Y[i*C:i*C+Cs])
+		}
+	}
+	b := make([]float64, n*Cs)
+	if err := g.mul(ctx, b, Ys, Cs, uon); err != nil {
 		return nil, err
 	}
 	diag := make([]float64, n)
@@ -335,17 +346,17 @@ func (p Propagation) closed(ctx context.Context, g *graph, pr *problem, on []boo
 		}
 	}
 	// A·x = deg∘x − W·x on U (x is zero outside U).
-	tmp := make([]float64, n*C)
+	tmp := make([]float64, n*Cs)
 	apply := func(out, x []float64) error {
-		if err := g.mul(ctx, tmp, x, C, uon); err != nil {
+		if err := g.mul(ctx, tmp, x, Cs, uon); err != nil {
 			return err
 		}
 		for i := 0; i < n; i++ {
 			if !uon[i] {
 				continue
 			}
-			for c := 0; c < C; c++ {
-				out[i*C+c] = deg[i]*x[i*C+c] - tmp[i*C+c]
+			for c := 0; c < Cs; c++ {
+				out[i*Cs+c] = deg[i]*x[i*Cs+c] - tmp[i*Cs+c]
 			}
 		}
 		return nil
@@ -364,9 +375,41 @@ func (p Propagation) closed(ctx context.Context, g *graph, pr *problem, on []boo
 	if maxIter == 0 {
 		maxIter = nu + 100
 	}
-	x, it, rel, err := solve(ctx, apply, b, diag, uon, C, tol, maxIter, g.sym, p.Progress)
+	var prec func(out, in []float64)
+	if g.dense != nil {
+		prec = func(out, in []float64) { // Jacobi
+			for i := 0; i < n; i++ {
+				if uon[i] {
+					for c := 0; c < Cs; c++ {
+						out[i*Cs+c] = in[i*Cs+c] / diag[i]
+					}
+				}
+			}
+		}
+	} else {
+		f := newILU0(g, diag, uon)
+		buf := make([]float64, n*Cs)
+		prec = func(out, in []float64) { f.apply(out, in, buf, Cs) }
+	}
+	xs, it, rel, err := solve(ctx, apply, b, prec, uon, Cs, tol, maxIter, g.sym, p.Progress)
 	if err != nil {
 		return nil, err
+	}
+	x := xs
+	if Cs != C {
+		x = make([]float64, n*C)
+		for i := 0; i < n; i++ {
+			if !uon[i] {
+				continue
+			}
+			s := 0.0
+			for c := 0; c < Cs; c++ {
+				v := xs[i*Cs+c]
+				x[i*C+c] = v
+				s += v
+			}
+			x[i*C+Cs] = 1 - s
+		}
 	}
 	res.Iter, res.Change = it, rel
 	res.Converged = rel <= tol
@@ -382,29 +425,18 @@ func (p Propagation) closed(ctx context.Context, g *graph, pr *problem, on []boo
 }
 
 // solve solves A·x = b column by column (C columns sharing each product
-// with A) on the rows with on[i], preconditioned by diag (nil = identity):
+// with A) on the rows with on[i], preconditioned by prec (nil = identity):
 // conjugate gradients when A is symmetric, BiCGSTAB otherwise. It returns x
 // (zero off the active rows), the iterations and the largest relative
 // residual.
-func solve(ctx context.Context, apply func(out, x []float64) error, b, diag []float64, on []bool, C int,
+func solve(ctx context.Context, apply func(out, x []float64) error, b []float64, prec func(out, in []float64), on []bool, C int,
 	tol float64, maxIter int, sym bool, prog func(string, int, int)) ([]float64, int, float64, error) {
 	N := len(b)
 	x := make([]float64, N)
 	r := append([]float64(nil), b...)
 	bn := colNorms(b, C, on)
-	prec := func(out, in []float64) {
-		for i := 0; i < N/C; i++ {
-			if !on[i] {
-				continue
-			}
-			d := 1.0
-			if diag != nil {
-				d = diag[i]
-			}
-			for c := 0; c < C; c++ {
-				out[i*C+c] = in[i*C+c] / d
-			}
-		}
+	if prec == nil {
+		prec = func(out, in []float64) { copy(out, in) }
 	}
 	relres := func() (float64, []bool) {
 		rn := colNorms(r, C, on)

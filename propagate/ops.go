@@ -11,7 +11,11 @@ import (
 // untouched.
 func (g *graph) mul(ctx context.Context, y, x []float64, C int, on []bool) error {
 	n := g.n
-	return parForChunks(ctx, n, 16, func(i0, i1 int) {
+	chunk := 16
+	if g.dense == nil {
+		chunk = 1024
+	}
+	return parForChunks(ctx, n, chunk, func(i0, i1 int) {
 		var acc [8]float64
 		for i := i0; i < i1; i++ {
 			if !on[i] {
@@ -19,11 +23,21 @@ func (g *graph) mul(ctx context.Context, y, x []float64, C int, on []bool) error
 			}
 			yi := y[i*C : (i+1)*C]
 			if g.dense == nil {
+				cols, vals := g.col[g.ptr[i]:g.ptr[i+1]], g.val[g.ptr[i]:g.ptr[i+1]]
+				if C == 2 {
+					a, b := 0.0, 0.0
+					for t, j := range cols {
+						a += vals[t] * x[2*int(j)]
+						b += vals[t] * x[2*int(j)+1]
+					}
+					yi[0], yi[1] = a, b
+					continue
+				}
 				for c := range yi {
 					yi[c] = 0
 				}
-				for t := g.ptr[i]; t < g.ptr[i+1]; t++ {
-					w, xj := g.val[t], x[int(g.col[t])*C:]
+				for t, j := range cols {
+					w, xj := vals[t], x[int(j)*C:int(j)*C+C]
 					for c := range yi {
 						yi[c] += w * xj[c]
 					}
