@@ -173,7 +173,10 @@ func (h *knnHeap) down(j int) {
 
 // scan offers every point j = 0..n-1 (in order) as a neighbour of row q.
 // Because j increases, a candidate tied with the root ranks after it and
-// is rejected, so the kept set is the k+1 smallest (d2, j).
+// is rejected, so the kept set is the k+1 smallest (d2, j). Candidates are
+// processed four at a time (independent sums, each in index order as
+// distance.SqDist) and a group is abandoned once all four partial sums
+// reach the root: partial sums of squares never decrease.
 func (h *knnHeap) scan(data []float64, d, q int) {
 	x := data[q*d : q*d+d]
 	n := len(data) / d
@@ -184,14 +187,27 @@ func (h *knnHeap) scan(data []float64, d, q int) {
 		h.up(len(h.d2) - 1)
 	}
 	top := h.d2[0]
-	for ; j < n; j++ {
-		y := data[j*d : j*d+d]
-		var s float64
+	for ; j+4 <= n; j += 4 {
+		y0 := data[j*d : j*d+d]
+		y1 := data[(j+1)*d : (j+1)*d+d]
+		y2 := data[(j+2)*d : (j+2)*d+d]
+		y3 := data[(j+3)*d : (j+3)*d+d]
+		var s0, s1, s2, s3 float64
 		abandoned := false
-		for t, v := range x {
-			u := v - y[t]
-			s += float64(u * u)
-			if s >= top { // partial sums only grow: cannot beat the root
+		for t := 0; t < d; {
+			end := min(t+8, d)
+			for ; t < end; t++ {
+				xt := x[t]
+				u0 := xt - y0[t]
+				u1 := xt - y1[t]
+				u2 := xt - y2[t]
+				u3 := xt - y3[t]
+				s0 += float64(u0 * u0)
+				s1 += float64(u1 * u1)
+				s2 += float64(u2 * u2)
+				s3 += float64(u3 * u3)
+			}
+			if s0 >= top && s1 >= top && s2 >= top && s3 >= top {
 				abandoned = true
 				break
 			}
@@ -199,9 +215,20 @@ func (h *knnHeap) scan(data []float64, d, q int) {
 		if abandoned {
 			continue
 		}
-		h.d2[0], h.idx[0] = s, int32(j)
-		h.down(0)
-		top = h.d2[0]
+		for c, s := range [4]float64{s0, s1, s2, s3} {
+			if s < top {
+				h.d2[0], h.idx[0] = s, int32(j+c)
+				h.down(0)
+				top = h.d2[0]
+			}
+		}
+	}
+	for ; j < n; j++ {
+		if s := distance.SqDist(x, data[j*d:j*d+d]); s < top {
+			h.d2[0], h.idx[0] = s, int32(j)
+			h.down(0)
+			top = h.d2[0]
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -436,3 +437,67 @@ func BenchmarkGeodesic(b *testing.B) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// naiveKNN is the specification of KNN's neighbour choice: sort all points
+// by (squared distance, index), keep the first k+1, drop the query itself
+// or, if it is not among them, the first (sklearn's kneighbors(X=None)).
+func naiveKNN(X *mat.Dense, k int) map[[2]int]float64 {
+	n, _ := X.Dims()
+	edges := map[[2]int]float64{}
+	for i := 0; i < n; i++ {
+		idx := make([]int, n)
+		d2 := make([]float64, n)
+		for j := range idx {
+			idx[j] = j
+			d2[j] = distance.SqDist(X.RawRowView(i), X.RawRowView(j))
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return d2[idx[a]] < d2[idx[b]] })
+		top := idx[:k+1]
+		drop := 0
+		for p, j := range top {
+			if j == i {
+				drop = p
+				break
+			}
+		}
+		for p, j := range top {
+			if p == drop {
+				continue
+			}
+			a, b := min(i, j), max(i, j)
+			edges[[2]int{a, b}] = max(math.Sqrt(d2[j]), MinLength)
+		}
+	}
+	return edges
+}
+
+// TestKNNTies checks neighbour selection with many exact ties and
+// duplicates (points on a small integer grid, some repeated) against the
+// sort-based specification.
+func TestKNNTies(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 2))
+	for _, d := range []int{1, 2, 3, 12} {
+		X := mat.NewDense(97, d, nil)
+		for i := 0; i < 97; i++ {
+			for j := 0; j < d; j++ {
+				X.Set(i, j, float64(r.IntN(4)))
+			}
+		}
+		for _, k := range []int{1, 3, 7, 20} {
+			g, err := KNN(context.Background(), X, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := naiveKNN(X, k)
+			got := g.EdgeList()
+			if len(got) != len(want) {
+				t.Fatalf("d=%d k=%d: %d edges, want %d", d, k, len(got), len(want))
+			}
+			for _, e := range got {
+				if w, ok := want[[2]int{e.I, e.J}]; !ok || w != e.W {
+					t.Fatalf("d=%d k=%d: edge %+v, want %v %v", d, k, e, w, ok)
+				}
+			}
+		}
+	}
+}
