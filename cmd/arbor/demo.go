@@ -16,7 +16,6 @@ import (
 	"github.com/arbor-ml/arbor/metrics"
 	"github.com/arbor-ml/arbor/ssl"
 	"github.com/arbor-ml/arbor/svm"
-	"gonum.org/v1/gonum/mat"
 )
 
 func init() {
@@ -87,20 +86,43 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	}
 	say("   wrote %s\n\n", dendro)
 
-	// 2. Semi-supervised: three labels per moon.
-	lab, err := ssl.PerClass(moons.Y, 3, 0)
+	// 2. Semi-supervised: five labels per moon.
+	const perClass, seeds = 5, 10
+	say("2. Semi-supervised: the same points with %d labels per moon (seeds 0-%d); SVM, C = 1,\n", perClass, seeds-1)
+	say("   on a point kernel vs data-dependent kernels built from all 400 points.\n")
+	var splits [][]int
+	for s := uint32(0); s < seeds; s++ {
+		l, err := ssl.PerClass(moons.Y, perClass, s)
+		if err != nil {
+			return err
+		}
+		splits = append(splits, l)
+	}
+	moonSpecs, err := kernel.ParseSpecs("linear,rbf:scale,hck:average,hckg:average,isomap")
 	if err != nil {
 		return err
 	}
-	say("2. Semi-supervised: the same points with %d labels (3 per moon, seed 0); SVM, C = 1.\n", len(lab))
+	svmLearner := ssl.SVM{Settings: svm.Classifier{C: 1}}
+	res, err := ssl.Eval{Kernels: moonSpecs, Learners: []ssl.Learner{svmLearner}}.Run(ctx, moons.X, moons.Y, splits)
+	if err != nil {
+		return err
+	}
+	accs := map[string][]float64{}
+	for _, r := range res {
+		accs[r.Kernel] = append(accs[r.Kernel], 100*r.Accuracy)
+	}
+	for _, sp := range moonSpecs {
+		m, sd := meanStd(accs[sp.String()])
+		say("   %-20s accuracy on the unlabelled points %6.2f ± %5.2f %%\n", sp.String(), m, sd)
+	}
 	y := make([]int, moons.Len())
 	for i := range y {
 		y[i] = dataset.Unlabeled
 	}
-	for _, r := range lab {
+	for _, r := range splits[0] {
 		y[r] = moons.Y[r]
 	}
-	for _, ks := range []string{"linear", "rbf:scale", "hckg:average:knn:7"} {
+	for _, ks := range []string{"linear", "hckg:average"} {
 		sp, err := kernel.ParseSpec(ks)
 		if err != nil {
 			return err
@@ -109,47 +131,41 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		learner := ssl.SVM{Settings: svm.Classifier{C: 1}}
-		pred, err := learner.Transduce(ctx, ssl.Problem{X: moons.X, K: built[0].K, Y: y})
+		b := built[0]
+		pred, err := svmLearner.Transduce(ctx, ssl.Problem{X: moons.X, K: b.K, Y: y, Spec: &b.Spec})
 		if err != nil {
 			return err
 		}
-		correct, total := 0, 0
-		for i, c := range y {
-			if c == dataset.Unlabeled {
-				total++
-				if pred[i] == moons.Y[i] {
-					correct++
-				}
-			}
-		}
-		say("   %-20s accuracy on the %d unlabelled points: %6.2f%%\n", built[0].Spec.String(), total, 100*float64(correct)/float64(total))
-		predict := func(grid *mat.Dense) ([]int, error) {
-			gds := &dataset.Dataset{X: grid}
-			Kt, diag, err := testKernel(ctx, built[0], moons, gds)
-			if err != nil {
-				return nil, err
-			}
-			all, err := learner.Transduce(ctx, ssl.Problem{X: moons.X, K: built[0].K, Y: y, Kt: Kt, TestDiag: diag})
-			if err != nil {
-				return nil, err
-			}
-			return all[moons.Len():], nil
-		}
-		show := make([]int, len(y))
-		copy(show, y)
-		fig, err := figure.DecisionRegions(predict, moons.X, show, figure.RegionOptions{
-			ScatterOptions: figure.ScatterOptions{Title: "two moons, 6 labels: SVM on " + built[0].Spec.String()},
-			Grid:           120,
+		fig, err := figure.Scatter(moons.X, pred, figure.ScatterOptions{
+			Title:   fmt.Sprintf("two moons, %d labels (seed 0, outlined): SVM on %s", 2*perClass, b.Spec),
+			Labeled: splits[0],
 		})
 		if err != nil {
 			return err
 		}
-		name := filepath.Join(*outDir, "two_moons_regions_"+safeName(built[0].Spec.String())+".png")
+		name := filepath.Join(*outDir, "two_moons_svm_"+safeName(b.Spec.String())+".png")
 		if err := fig.Save(name); err != nil {
 			return err
 		}
-		say("   %-20s decision regions (out-of-sample extension, paper 000 §3.5): %s\n", "", name)
+		say("   wrote %s (predicted labels, seed 0)\n", name)
+		if b.Spec.Kind == kernel.KindHCK {
+			Z, err := kernel.Embed(b.K, 2)
+			if err != nil {
+				return err
+			}
+			fig, err := figure.Embedding(Z, moons.Y, figure.ScatterOptions{
+				Title:   "two moons in the feature space of " + b.Spec.String() + " (Z = U·√S, true classes)",
+				Labeled: splits[0],
+			})
+			if err != nil {
+				return err
+			}
+			name := filepath.Join(*outDir, "two_moons_embedding_"+safeName(b.Spec.String())+".png")
+			if err := fig.Save(name); err != nil {
+				return err
+			}
+			say("   wrote %s (kernel embedding, paper 000 Fig. 6)\n", name)
+		}
 	}
 	say("\n")
 	if *quick {
