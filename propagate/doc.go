@@ -1,0 +1,88 @@
+// Package propagate is graph-based transduction: label propagation (Zhu &
+// Ghahramani 2002; paper 002 — Bodó & Minier 2008 — §3) and label spreading
+// (Zhou, Bousquet, Lal, Weston & Schölkopf 2004), with the conventions of
+// scikit-learn's LabelPropagation and LabelSpreading.
+//
+// # Affinity
+//
+// W is built from the points (Fit) or from a symmetric matrix (FitGram):
+//
+//   - RBF: W_ij = exp(−γ·d²(i,j)), W_ii = 1 (scikit-learn kernel="rbf";
+//     γ defaults to 20).
+//   - KNN: W_ij = 1 when j is one of the K nearest points of i, i itself
+//     included (scikit-learn's kneighbors_graph(mode="connectivity") on the
+//     training points: directed, not symmetrised; K defaults to 7). Ties go to
+//     the lower index (scikit-learn leaves them unspecified). A k-d tree finds
+//     the neighbours for d ≤ 8, a parallel scan otherwise.
+//   - Kernel: W = the Gram matrix of a kernel.Kernel (entries must be ≥ 0).
+//   - Precomputed (FitGram): W = the given matrix (≥ 0).
+//
+// With FitGram, RBF and KNN use the kernel-induced distance
+// d² = K_ii + K_jj − 2K_ij, so any kernel, data-dependent ones included,
+// defines the graph.
+//
+// # Label propagation
+//
+// With D = diag(W·1) and L = D − W, the harmonic solution minimises
+// E(f) = ½ Σ W_ij ‖f_i − f_j‖² = tr(fᵀLf) with the labelled rows fixed
+// (paper 002 eq. 1–2):
+//
+//	L_UU·f_U = W_UL·f_L   (f_U = −L_UU⁻¹·L_UL·f_L = (I − P_UU)⁻¹·P_UL·f_L).
+//
+// Method Closed (default) solves it without a dense inverse: conjugate
+// gradients preconditioned by diag(L_UU) for symmetric W, BiCGSTAB
+// preconditioned by ILU(0) for the directed kNN graph (where L_UU is a
+// nonsingular M-matrix). For single-label data the rows of f sum to 1, so C−1
+// columns are solved and the last is 1 − Σ of the others. Multi-label data
+// (FitSets) solve each label column independently (E₂ = Σ_c f_cᵀLf_c).
+//
+// Method Iterative is scikit-learn's loop exactly: F ← rownorm(D⁻¹W·F) with
+// the labelled rows clamped to their one-hot labels, stopping when
+// Σ|F_t − F_{t−1}| < Tol (1e-3) before a step or after MaxIter (1000)
+// steps; Iter = n_iter_. Both methods reach the same fixed point: the
+// Iterative result equals LabelPropagation's label_distributions_ to 1e-9
+// and, iterated to convergence, the Closed one to 1e-6 (tests).
+//
+// # Label spreading
+//
+// S = D^{-1/2}·W₀·D^{-1/2}, W₀ = W with a zero diagonal and D its column
+// sums (scipy's csgraph.laplacian, normed, as scikit-learn), and
+//
+//	F ← α·S·F + (1−α)·Y   (α = 0.2, Tol = 1e-3, MaxIter = 30)
+//
+// (Iterative, default), or its fixed point F = (1−α)(I − αS)⁻¹Y (Closed).
+// Rows are normalised at the end, as label_distributions_.
+//
+// # Unreachable points
+//
+// An unlabelled point from which no path of positive weights leads to a
+// labelled point (a component of the graph without a label; for the directed
+// kNN graph, following i → its neighbours) has no defined label: it would be
+// a 0/0 (NaN) in the closed form and an all-zero row in scikit-learn. Fit
+// returns ErrUnreachable naming those points, or, with Unreachable =
+// UnreachableUnlabeled, leaves them dataset.Unlabeled with zero rows and a
+// warning. Degrees in the closed form count only neighbours that reach a
+// label, which is the fixed point of scikit-learn's normalised iteration.
+//
+// # Reports
+//
+// Result carries Distributions (label_distributions_), Transduction
+// (transduction_), Iter, Change (last Σ|ΔF|, or the closed form's relative
+// residual), Converged and Warnings. Stopping at MaxIter is a warning
+// wrapping ErrNotConverged, never an error.
+//
+// # Complexity
+//
+// Dense affinities: O(N²d) to build W (parallel, kernel.Gram), O(N²·(C−1))
+// per step (matrix–vector products parallel over rows, each row summed in a
+// fixed order: results do not depend on GOMAXPROCS), O(N²) memory. kNN
+// affinity: O(N log N·d) to build with the k-d tree, O(N·K·C) per step.
+//
+// # Errors
+//
+// ErrParam (γ < 0, K < 0 or > N, α outside (0,1), Tol/MaxIter < 0, unknown
+// method or policy), ErrAffinity, ErrShape, ErrNonFinite, ErrNegative
+// (negative weight), ErrLabel, ErrNoLabels, ErrNoUnlabeled (every point
+// labelled), ErrOneClass, ErrEmptyClass (a class 0..C−1 with no labelled
+// point), ErrUnreachable, or ctx.Err().
+package propagate

@@ -1,0 +1,315 @@
+package propagate
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/kernel"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestKDTreeEqualsBruteForce: the k-d tree kNN graph equals the brute-force
+// scan, ties (duplicated and grid points) included.
+func TestKDTreeEqualsBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, d := range []int{1, 2, 3, 5} {
+		n := 700
+		data := make([]float64, n*d)
+		for i := range data {
+			data[i] = math.Round(rng.Float64()*8) / 2 // a coarse grid: many ties
+		}
+		copy(data[d*10:d*11], data[0:d]) // an exact duplicate
+		for _, k := range []int{1, 7, 20} {
+			tree, err := knnGraphTree(context.Background(), data, n, d, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			brute, err := knnGraph(context.Background(), n, k, func(i int, out []float64) {
+				for j := range out {
+					s := 0.0
+					for a := 0; a < d; a++ {
+						u := data[i*d+a] - data[j*d+a]
+						s += u * u
+					}
+					out[j] = s
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(tree.col, brute.col) {
+				t.Errorf("d=%d k=%d: k-d tree neighbours differ from brute force", d, k)
+			}
+		}
+	}
+}
+
+func fixtureSet(t *testing.T, name string) (*mat.Dense, []int, set) {
+	for _, s := range loadSets(t) {
+		if s.Name == name {
+			X, y := s.data()
+			return X, y, s
+		}
+	}
+	t.Fatalf("no set %s", name)
+	return nil, nil, set{}
+}
+
+func TestGOMAXPROCS(t *testing.T) {
+	X, y, _ := fixtureSet(t, "random3")
+	ctx := context.Background()
+	run := func(p int) []*Result {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(p))
+		var out []*Result
+		for _, aff := range []Affinity{{Kind: RBF, Gamma: 1}, {Kind: KNN}} {
+			for _, m := range []string{Closed, Iterative} {
+				r, err := Propagation{Affinity: aff, Method: m}.Fit(ctx, X, y)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, r)
+				s, err := Spreading{Affinity: aff, Method: m}.Fit(ctx, X, y)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	a, b := run(1), run(2)
+	for i := range a {
+		if !mat.Equal(a[i].Distributions, b[i].Distributions) || a[i].Iter != b[i].Iter {
+			t.Errorf("result %d depends on GOMAXPROCS", i)
+		}
+	}
+}
+
+// TestFitGram: a precomputed RBF matrix equals the rbf affinity; rbf and knn
+// affinities over a linear Gram matrix equal those over the points.
+func TestFitGram(t *testing.T) {
+	X, y, _ := fixtureSet(t, "random3")
+	ctx := context.Background()
+	W, err := kernel.Gram(ctx, nil, kernel.RBF{Gamma: 1}, X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lin, _ := kernel.Gram(ctx, nil, kernel.Linear{}, X)
+	ref, _ := Propagation{Affinity: Affinity{Gamma: 1}}.Fit(ctx, X, y)
+	pre, err := Propagation{}.FitGram(ctx, W, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.EqualApprox(ref.Distributions, pre.Distributions, 1e-12) {
+		t.Error("precomputed W differs from the rbf affinity")
+	}
+	viaK, err := Propagation{Affinity: Affinity{Kind: RBF, Gamma: 1}}.FitGram(ctx, lin, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// kernel-induced distances of the linear kernel = Euclidean, up to cancellation
+	if !mat.EqualApprox(ref.Distributions, viaK.Distributions, 1e-8) {
+		t.Error("rbf over a linear Gram matrix differs from rbf over points")
+	}
+	kp, _ := Propagation{Affinity: Affinity{Kind: KNN}}.Fit(ctx, X, y)
+	kg, err := Propagation{Affinity: Affinity{Kind: KNN}}.FitGram(ctx, lin, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(kp.Transduction, kg.Transduction) || !mat.EqualApprox(kp.Distributions, kg.Distributions, 1e-10) {
+		t.Error("knn over a linear Gram matrix differs from knn over points")
+	}
+	kk, err := Propagation{Affinity: Affinity{Kind: Kernel, Kernel: kernel.RBF{Gamma: 1}}}.Fit(ctx, X, y)
+	if err != nil || !mat.Equal(kk.Distributions, ref.Distributions) {
+		t.Errorf("kernel affinity differs from rbf: %v", err)
+	}
+}
+
+// TestMultiLabel: each label column is the harmonic solution of its own
+// binary problem; iterating (paper 002 §3) reaches it.
+func TestMultiLabel(t *testing.T) {
+	X, y, s := fixtureSet(t, "random3")
+	ctx := context.Background()
+	sets := make([][]int, len(y))
+	for _, i := range s.Labeled {
+		sets[i] = []int{y[i]}
+		if X.At(i, 1) > 0.5 {
+			sets[i] = append(sets[i], 3)
+		}
+	}
+	// label 3 needs a positive and a negative example among the labelled
+	p := Propagation{Affinity: Affinity{Kind: RBF, Gamma: 1}}
+	ml, err := p.FitSets(ctx, X, sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := 0; c < 4; c++ {
+		yb := make([]int, len(y))
+		for i := range yb {
+			yb[i] = dataset.Unlabeled
+		}
+		for _, i := range s.Labeled {
+			yb[i] = 0
+			if slices.Contains(sets[i], c) {
+				yb[i] = 1
+			}
+		}
+		bin, err := p.Fit(ctx, X, yb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range y {
+			if math.Abs(ml.Distributions.At(i, c)-bin.Distributions.At(i, 1)) > 1e-8 {
+				t.Fatalf("label %d row %d: %v vs binary %v", c, i, ml.Distributions.At(i, c), bin.Distributions.At(i, 1))
+			}
+		}
+	}
+	for i, set := range ml.Sets {
+		for c := 0; c < 4; c++ {
+			if slices.Contains(set, c) != (ml.Distributions.At(i, c) >= 0.5) {
+				t.Fatalf("row %d: set %v, scores %v", i, set, ml.Distributions.RawRowView(i))
+			}
+		}
+	}
+	it, err := Propagation{Affinity: p.Affinity, Method: Iterative, Tol: 1e-12, MaxIter: 100000}.FitSets(ctx, X, sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.EqualApprox(it.Distributions, ml.Distributions, 1e-6) {
+		t.Error("multi-label iteration differs from the closed form")
+	}
+}
+
+// TestDisconnected: two far clusters, labels only in the first: the second
+// cluster's points are named in the error, or left Unlabeled on request;
+// never NaN.
+func TestDisconnected(t *testing.T) {
+	ctx := context.Background()
+	X := mat.NewDense(8, 1, []float64{0, 0.1, 0.2, 0.3, 100, 100.1, 100.2, 0.15})
+	u := dataset.Unlabeled
+	y := []int{0, u, u, 1, u, u, u, u}
+	for _, aff := range []Affinity{{Kind: RBF, Gamma: 20}, {Kind: KNN, K: 3}} {
+		for _, m := range []string{Closed, Iterative} {
+			_, err := Propagation{Affinity: aff, Method: m}.Fit(ctx, X, y)
+			if !errors.Is(err, ErrUnreachable) || !strings.Contains(err.Error(), "4, 5, 6") {
+				t.Errorf("%v %s: %v", aff, m, err)
+			}
+			r, err := Propagation{Affinity: aff, Method: m, Unreachable: UnreachableUnlabeled}.Fit(ctx, X, y)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(r.Unreachable, []int{4, 5, 6}) || len(r.Warnings) == 0 || !errors.Is(r.Warnings[0], ErrUnreachable) {
+				t.Errorf("%v %s: unreachable %v warnings %v", aff, m, r.Unreachable, r.Warnings)
+			}
+			for i := 0; i < 8; i++ {
+				for c := 0; c < 2; c++ {
+					if math.IsNaN(r.Distributions.At(i, c)) {
+						t.Fatalf("NaN at %d", i)
+					}
+				}
+			}
+			if r.Transduction[4] != u || r.Transduction[5] != u || r.Transduction[6] != u || r.Transduction[7] == u {
+				t.Errorf("%v %s: transduction %v", aff, m, r.Transduction)
+			}
+			_, err = Spreading{Affinity: aff, Method: m}.Fit(ctx, X, y)
+			if !errors.Is(err, ErrUnreachable) {
+				t.Errorf("spreading %v %s: %v", aff, m, err)
+			}
+		}
+	}
+}
+
+func TestNotConvergedIsAWarning(t *testing.T) {
+	X, y, _ := fixtureSet(t, "two_moons")
+	r, err := Propagation{Method: Iterative, MaxIter: 3}.Fit(context.Background(), X, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Converged || r.Iter != 3 || len(r.Warnings) != 1 || !errors.Is(r.Warnings[0], ErrNotConverged) {
+		t.Errorf("converged %v iter %d warnings %v", r.Converged, r.Iter, r.Warnings)
+	}
+	r, err = Propagation{MaxIter: 2}.Fit(context.Background(), X, y)
+	if err != nil || r.Converged || !errors.Is(r.Warnings[0], ErrNotConverged) {
+		t.Errorf("closed: %v %+v", err, r)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	ctx := context.Background()
+	X := mat.NewDense(5, 1, []float64{0, 1, 2, 3, 4})
+	u := dataset.Unlabeled
+	y := []int{0, 1, u, u, u}
+	cases := []struct {
+		name string
+		p    Propagation
+		X    mat.Matrix
+		y    []int
+		want error
+	}{
+		{"gamma<0", Propagation{Affinity: Affinity{Gamma: -1}}, X, y, ErrParam},
+		{"knn k<0", Propagation{Affinity: Affinity{Kind: KNN, K: -1}}, X, y, ErrParam},
+		{"knn k>n", Propagation{Affinity: Affinity{Kind: KNN, K: 6}}, X, y, ErrParam},
+		{"kind", Propagation{Affinity: Affinity{Kind: "gauss"}}, X, y, ErrAffinity},
+		{"precomputed on points", Propagation{Affinity: Affinity{Kind: Precomputed}}, X, y, ErrAffinity},
+		{"nil kernel", Propagation{Affinity: Affinity{Kind: Kernel}}, X, y, ErrParam},
+		{"method", Propagation{Method: "exact"}, X, y, ErrParam},
+		{"tol", Propagation{Tol: -1}, X, y, ErrParam},
+		{"maxiter", Propagation{MaxIter: -1}, X, y, ErrParam},
+		{"policy", Propagation{Unreachable: "drop"}, X, y, ErrParam},
+		{"all labelled", Propagation{}, X, []int{0, 1, 0, 1, 0}, ErrNoUnlabeled},
+		{"none labelled", Propagation{}, X, []int{u, u, u, u, u}, ErrNoLabels},
+		{"one class", Propagation{}, X, []int{0, 0, u, u, u}, ErrOneClass},
+		{"empty class", Propagation{}, X, []int{0, 2, u, u, u}, ErrEmptyClass},
+		{"empty class (Classes)", Propagation{Classes: 3}, X, y, ErrEmptyClass},
+		{"label ≥ Classes", Propagation{Classes: 2}, X, []int{0, 2, u, u, u}, ErrLabel},
+		{"label < -1", Propagation{}, X, []int{0, -2, u, u, u}, ErrLabel},
+		{"length", Propagation{}, X, []int{0, 1}, ErrShape},
+		{"NaN", Propagation{}, mat.NewDense(5, 1, []float64{0, 1, math.NaN(), 3, 4}), y, ErrNonFinite},
+		{"negative kernel", Propagation{Affinity: Affinity{Kind: Kernel, Kernel: kernel.Linear{}}}, mat.NewDense(5, 1, []float64{-1, 1, 2, 3, 4}), y, ErrNegative},
+	}
+	for _, c := range cases {
+		if _, err := c.p.Fit(ctx, c.X, c.y); !errors.Is(err, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, err, c.want)
+		}
+	}
+	if _, err := (Spreading{Alpha: 1}).Fit(ctx, X, y); !errors.Is(err, ErrParam) {
+		t.Errorf("alpha 1: %v", err)
+	}
+	if _, err := (Spreading{Alpha: -0.1}).Fit(ctx, X, y); !errors.Is(err, ErrParam) {
+		t.Errorf("alpha < 0: %v", err)
+	}
+	K := mat.NewSymDense(5, nil)
+	K.SetSym(1, 2, math.Inf(1))
+	if _, err := (Propagation{}).FitGram(ctx, K, y); !errors.Is(err, ErrNonFinite) {
+		t.Errorf("Inf in W: %v", err)
+	}
+	K.SetSym(1, 2, -0.5)
+	if _, err := (Propagation{}).FitGram(ctx, K, y); !errors.Is(err, ErrNegative) {
+		t.Errorf("negative W: %v", err)
+	}
+	if _, err := (Propagation{}).FitGram(ctx, mat.NewSymDense(4, nil), y); !errors.Is(err, ErrShape) {
+		t.Errorf("W shape: %v", err)
+	}
+	for _, s := range []string{"rbf:0", "rbf:-2", "rbf:x", "knn:0", "knn:2.5", "gauss:1", "precomputed:1"} {
+		if _, err := ParseAffinity(s); err == nil {
+			t.Errorf("ParseAffinity(%q) accepted", s)
+		}
+	}
+	for s, want := range map[string]Affinity{"rbf": {Kind: RBF}, "rbf:0.5": {Kind: RBF, Gamma: 0.5}, "knn:7": {Kind: KNN, K: 7}, "precomputed": {Kind: Precomputed}} {
+		if a, err := ParseAffinity(s); err != nil || a != want {
+			t.Errorf("ParseAffinity(%q) = %+v, %v", s, a, err)
+		}
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := (Propagation{}).Fit(cctx, X, y); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
