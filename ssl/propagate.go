@@ -13,6 +13,11 @@ import (
 type Propagation struct {
 	Settings propagate.Propagation
 	OnKernel bool // use Problem.K (FitGram) instead of the points
+	// UnreachableFirst gives points no label can reach the first class, as
+	// scikit-learn does (its all-zero label distributions argmax to
+	// classes_[0]); a warning lists them. It needs Settings.Unreachable =
+	// propagate.UnreachableUnlabeled.
+	UnreachableFirst bool
 }
 
 func (l Propagation) Name() string {
@@ -35,14 +40,18 @@ func (l Propagation) Transduce(ctx context.Context, p Problem) ([]int, error) {
 		return nil, err
 	}
 	p.warn(res.Warnings)
-	return keepGiven(p.Y, res.Transduction), nil
+	if l.UnreachableFirst && len(res.Unreachable) > 0 {
+		p.warn([]error{fmt.Errorf("%d unreachable points given class 0, as scikit-learn does", len(res.Unreachable))})
+	}
+	return keepGiven(p.Y, res.Transduction, l.UnreachableFirst), nil
 }
 
 // Spreading is label spreading (Zhou et al. 2004), scikit-learn's
 // LabelSpreading.
 type Spreading struct {
-	Settings propagate.Spreading
-	OnKernel bool
+	Settings         propagate.Spreading
+	OnKernel         bool
+	UnreachableFirst bool // as Propagation.UnreachableFirst
 }
 
 func (l Spreading) Name() string {
@@ -65,17 +74,23 @@ func (l Spreading) Transduce(ctx context.Context, p Problem) ([]int, error) {
 		return nil, err
 	}
 	p.warn(res.Warnings)
-	return keepGiven(p.Y, res.Transduction), nil
+	if l.UnreachableFirst && len(res.Unreachable) > 0 {
+		p.warn([]error{fmt.Errorf("%d unreachable points given class 0, as scikit-learn does", len(res.Unreachable))})
+	}
+	return keepGiven(p.Y, res.Transduction, l.UnreachableFirst), nil
 }
 
 // keepGiven returns the transduction with the given labels kept as they were
 // (label spreading may relabel a labelled point; the papers score only the
-// unlabelled rows).
-func keepGiven(y, t []int) []int {
+// unlabelled rows). With first, rows left unlabelled (unreachable) get
+// class 0.
+func keepGiven(y, t []int, first bool) []int {
 	out := append([]int(nil), t...)
 	for i, c := range y {
 		if c != dataset.Unlabeled {
 			out[i] = c
+		} else if first && out[i] == dataset.Unlabeled {
+			out[i] = 0
 		}
 	}
 	return out

@@ -56,7 +56,7 @@ func (l *learnerFlags) register(fs interface {
 	fs.Float64Var(&l.alpha, "alpha", 0.2, "spreading: clamping factor α")
 	fs.Float64Var(&l.tol, "tol", 0, "tolerance (0 = each learner's default: svm 1e-3, lp 1e-3)")
 	fs.IntVar(&l.maxIter, "max-iter", 0, "iteration limit (0 = each learner's default)")
-	fs.StringVar(&l.unreachable, "unreachable", "error", "lp/spreading: points no label can reach are an error, or left unlabelled (\"unlabeled\", written as ?)")
+	fs.StringVar(&l.unreachable, "unreachable", "error", "lp/spreading: points no label can reach are an error, left unlabelled (unlabeled, written as ?), or given the first class as scikit-learn does (first); both with a warning")
 }
 
 // parseKs reads "3", "1,2,5" or "1-5".
@@ -275,7 +275,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	kf.register(fs, "linear")
 	var lf learnerFlags
 	lf.register(fs)
-	lf.unreachable = propagate.UnreachableUnlabeled // scored as errors, with a warning
+	lf.unreachable = "first" // scikit-learn's answer, with a warning naming the points
 	perClass := fs.Int("labeled-per-class", 0, "labelled points drawn per class (min(N, n_c−1), as the reference pipeline)")
 	repeats := fs.Int("repeats", 5, "number of random splits (seeds S, S+1, …)")
 	seed := fs.Uint64("seed", 0, "first seed (NumPy RandomState-compatible: the peer's splits)")
@@ -434,6 +434,14 @@ func meanStd(a []float64) (float64, float64) {
 // propagation builds label propagation or spreading from the flags.
 func (l *learnerFlags) propagation(name string) (ssl.Learner, error) {
 	onKernel := l.affinity == "kernel"
+	unreachable, first := l.unreachable, false
+	switch l.unreachable {
+	case "first":
+		unreachable, first = propagate.UnreachableUnlabeled, true
+	case propagate.UnreachableError, propagate.UnreachableUnlabeled:
+	default:
+		return nil, usageError("--unreachable must be error, unlabeled or first, got %q", l.unreachable)
+	}
 	var aff propagate.Affinity
 	if onKernel {
 		aff = propagate.Affinity{Kind: propagate.Precomputed}
@@ -453,9 +461,9 @@ func (l *learnerFlags) propagation(name string) (ssl.Learner, error) {
 		if !(l.alpha > 0 && l.alpha < 1) {
 			return nil, usageError("--alpha must lie in (0, 1), got %v", l.alpha)
 		}
-		return ssl.Spreading{OnKernel: onKernel, Settings: propagate.Spreading{Affinity: aff, Alpha: l.alpha, Tol: l.tol, MaxIter: l.maxIter, Unreachable: l.unreachable}}, nil
+		return ssl.Spreading{OnKernel: onKernel, UnreachableFirst: first, Settings: propagate.Spreading{Affinity: aff, Alpha: l.alpha, Tol: l.tol, MaxIter: l.maxIter, Unreachable: unreachable}}, nil
 	}
-	return ssl.Propagation{OnKernel: onKernel, Settings: propagate.Propagation{Affinity: aff, Method: l.method, Tol: l.tol, MaxIter: l.maxIter, Unreachable: l.unreachable}}, nil
+	return ssl.Propagation{OnKernel: onKernel, UnreachableFirst: first, Settings: propagate.Propagation{Affinity: aff, Method: l.method, Tol: l.tol, MaxIter: l.maxIter, Unreachable: unreachable}}, nil
 }
 
 // peerMethod names a (learner, kernel) pair as the reference pipeline
