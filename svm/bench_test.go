@@ -2,7 +2,9 @@ package svm
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"sync"
 	"testing"
 
@@ -98,8 +100,8 @@ func BenchmarkFitGram(b *testing.B) {
 					}
 				}
 				b.ReportMetric(float64(m.Iter), "iter")
-				b.ReportMetric(m.Machines[0].Objective, "obj")
 				b.ReportMetric(float64(len(m.SV)), "nSV")
+				benchRecord(b, map[string]any{"obj": m.Machines[0].Objective, "nSV": len(m.SV), "iter": m.Iter})
 			})
 		}
 	}
@@ -127,6 +129,7 @@ func BenchmarkSVDDGram(b *testing.B) {
 			}
 			b.ReportMetric(float64(m.Iter), "iter")
 			b.ReportMetric(float64(len(m.SV)+len(m.BSV)), "nSV")
+			benchRecord(b, map[string]any{"obj": m.Objective, "R2": m.R2, "nSV": len(m.SV) + len(m.BSV), "iter": m.Iter})
 		})
 	}
 }
@@ -150,6 +153,30 @@ func BenchmarkFit(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// benchRecord appends one JSON line (benchmark name, ns/op and the given
+// values at full precision) to the file named by $SVM_BENCH_JSON, for
+// testdata/peer_time.py.
+func benchRecord(b *testing.B, v map[string]any) {
+	path := os.Getenv("SVM_BENCH_JSON")
+	if path == "" {
+		return
+	}
+	v["bench"] = b.Name()
+	v["ns"] = b.Elapsed().Nanoseconds() / int64(b.N)
+	line, err := json.Marshal(v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		b.Fatal(err)
 	}
 }
 

@@ -58,16 +58,52 @@ func (g *denseGram) check() error {
 	n, s, d := g.n, g.stride, g.data
 	const tile = 64
 	nb := (n + tile - 1) / tile
-	type finding struct {
-		maxAbs      float64
-		nanI, nanJ  int
-		exact, zero bool
-		bad         float64
-		bi, bj      int
-	}
 	res := make([]finding, nb)
 	parallel(nb, func(b int) {
 		f := finding{nanI: -1, exact: true, zero: true, bi: -1}
+		i0, i1 := b*tile, min(n, (b+1)*tile)
+		// One pass over the lower triangle of this row block, each entry
+		// compared with its mirror. A NaN never compares equal, so in
+		// the common exact-mirror case finiteness is checked on the way.
+		for j0 := 0; j0 < i1; j0 += tile {
+			for i := i0; i < i1; i++ {
+				j1 := min(i, j0+tile)
+				if j1 <= j0 {
+					continue
+				}
+				lo := d[i*s+j0 : i*s+j1]
+				for t, lv := range lo {
+					uv := d[(j0+t)*s+i]
+					if lv == uv && lv-lv == 0 {
+						continue
+					}
+					f.noteOff(lv, uv, i, j0+t)
+				}
+			}
+		}
+		for i := i0; i < i1; i++ {
+			if v := d[i*s+i]; v-v != 0 && f.nanI < 0 {
+				f.nanI, f.nanJ = i, i
+			}
+		}
+		res[b] = f
+	})
+	// Exact mirror: only maxAbs is left to find, and only when needed.
+	exactAll := true
+	for _, f := range res {
+		if f.nanI >= 0 {
+			return fmt.Errorf("%w: K[%d][%d] = %v", ErrNonFinite, f.nanI, f.nanJ, d[f.nanI*s+f.nanJ])
+		}
+		exactAll = exactAll && f.exact
+	}
+	if exactAll {
+		g.mirrored = true
+		return nil
+	}
+	// Otherwise rescan the upper triangle for non-finite values and the
+	// scale of the symmetry tolerance.
+	parallel(nb, func(b int) {
+		f := &res[b]
 		i0, i1 := b*tile, min(n, (b+1)*tile)
 		for i := i0; i < i1 && f.nanI < 0; i++ {
 			for t, v := range d[i*s+i : i*s+n] {
@@ -78,57 +114,62 @@ func (g *denseGram) check() error {
 				f.maxAbs = max(f.maxAbs, math.Abs(v))
 			}
 		}
-		for j0 := 0; j0 < i1; j0 += tile {
-			for i := i0; i < i1; i++ {
-				j1 := min(i, j0+tile)
-				if j1 <= j0 {
-					continue
-				}
-				lo := d[i*s+j0 : i*s+j1]
-				for t, lv := range lo {
-					uv := d[(j0+t)*s+i]
-					if lv == uv {
-						continue
-					}
-					f.exact = false
-					if diff := math.Abs(lv - uv); !(diff <= f.bad) {
-						f.bad, f.bi, f.bj = diff, i, j0+t
-					}
-				}
-				if f.zero {
-					for _, lv := range lo {
-						if lv != 0 {
-							f.zero = false
-							break
-						}
-					}
-				}
-			}
-		}
-		res[b] = f
 	})
-	maxAbs, exact, zero := 0.0, true, true
+	maxAbs, zero := 0.0, true
 	bad, bi, bj := 0.0, -1, -1
 	for _, f := range res {
 		if f.nanI >= 0 {
 			return fmt.Errorf("%w: K[%d][%d] = %v", ErrNonFinite, f.nanI, f.nanJ, d[f.nanI*s+f.nanJ])
 		}
 		maxAbs = max(maxAbs, f.maxAbs)
-		exact = exact && f.exact
 		zero = zero && f.zero
 		if f.bi >= 0 && !(f.bad <= bad) {
 			bad, bi, bj = f.bad, f.bi, f.bj
 		}
 	}
 	switch {
-	case exact:
-		g.mirrored = true
 	case zero:
 	case !(bad <= symTol*maxAbs):
 		return fmt.Errorf("%w: K[%d][%d] = %v but K[%d][%d] = %v (lower triangle of the SymDense store)",
 			ErrNotSymmetric, bi, bj, d[bi*s+bj], bj, bi, d[bj*s+bi])
 	}
 	return nil
+}
+
+// finding is what one row block of denseGram.check found.
+type finding struct {
+	maxAbs      float64
+	nanI, nanJ  int
+	exact, zero bool
+	bad         float64
+	bi, bj      int
+}
+
+// noteOff records a lower-triangle entry lv at (i, j) that is not an exact
+// finite mirror of uv = K[j][i].
+func (f *finding) noteOff(lv, uv float64, i, j int) {
+	f.exact = false
+	if lv != 0 {
+		f.zero = false
+	}
+	if lv-lv != 0 && !(uv-uv != 0) {
+		// A non-finite value in the lower triangle only: it is either
+		// garbage (then the store is not symmetric) or ignored when the
+		// lower triangle is otherwise all zero; treat it as a mismatch.
+		if f.bi < 0 || !math.IsInf(f.bad, 1) {
+			f.bad, f.bi, f.bj = math.Inf(1), i, j
+		}
+		return
+	}
+	if uv-uv != 0 {
+		if f.nanI < 0 {
+			f.nanI, f.nanJ = j, i
+		}
+		return
+	}
+	if diff := math.Abs(lv - uv); !(diff <= f.bad) {
+		f.bad, f.bi, f.bj = diff, i, j
+	}
 }
 
 // parallel runs fn(0..tasks-1) on GOMAXPROCS goroutines.

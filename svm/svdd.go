@@ -47,6 +47,8 @@ type SVDDModel struct {
 	// Objective is βᵀKβ − Σβ_iK_ii = −W at the solution.
 	Objective float64
 	C         float64
+	// Tol is the solver tolerance used (Inside's slack is 2·C·Tol).
+	Tol       float64
 	Kernel    kernel.Kernel
 	Iter      int
 	Converged bool
@@ -128,7 +130,8 @@ func (s SVDD) FitGram(ctx context.Context, K mat.Symmetric) (*SVDDModel, error) 
 //	R²(x_i) = K_ii − 2(Kβ)_i + βᵀKβ = k̄ − 2C·G_i + βᵀKβ,
 //
 // so averaging R²(x_i) over free variables is LIBSVM's ρ rule:
-// R² = k̄ − 2Cρ + βᵀKβ.
+// R² = k̄ − 2Cρ + βᵀKβ. (The values reported are recomputed in float64
+// from the support vectors, see below.)
 func (s SVDD) fit(ctx context.Context, src source, n int) (*SVDDModel, error) {
 	if err := s.validate(n, false); err != nil {
 		return nil, err
@@ -171,12 +174,12 @@ func (s SVDD) fit(ctx context.Context, src source, n int) (*SVDDModel, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &SVDDModel{Beta: make([]float64, n), C: s.C, Iter: res.iter, Converged: res.converged}
-	aKa := 0.0
+	m := &SVDDModel{Beta: make([]float64, n), C: s.C, Tol: set.tol(), Iter: res.iter, Converged: res.converged}
+	var svRows []int
+	var svBeta []float64
 	sumBK := 0.0
 	for i, a := range pr.alpha {
 		m.Beta[i] = s.C * a
-		aKa += a * (res.grad[i] - pr.p[i])
 		sumBK += m.Beta[i] * qd[i]
 		switch {
 		case a >= 1:
@@ -184,10 +187,62 @@ func (s SVDD) fit(ctx context.Context, src source, n int) (*SVDDModel, error) {
 		case a > 0:
 			m.SV = append(m.SV, i)
 		}
+		if a > 0 {
+			svRows = append(svRows, i)
+			svBeta = append(svBeta, m.Beta[i])
+		}
 	}
-	m.BetaKBeta = s.C * s.C * aKa
-	m.Objective = m.BetaKBeta - sumBK
-	m.R2 = kbar - 2*s.C*res.rho + m.BetaKBeta
+	// The solver's gradient carries the float32 rounding of the column
+	// cache; βᵀKβ and R² are recomputed in float64 from the support
+	// vectors so that they agree with Dist2 to rounding: (Kβ)_i for every
+	// i with β_i > 0 (O(n_sv²) kernel values), and R² as the mean of
+	// R²(x_i) over free SVs — or, with none free, LIBSVM's midpoint between
+	// the largest R²(x_i) inside (β_i = 0) and the smallest outside
+	// (β_i = C), which needs (Kβ)_i for every row.
+	kb := func(i int, buf []float64) float64 {
+		src.fill64(buf, i, svRows)
+		v := 0.0
+		for t, k := range buf {
+			v += svBeta[t] * k
+		}
+		return v
+	}
+	buf := make([]float64, len(svRows))
+	kbSV := make([]float64, len(svRows))
+	bkb := 0.0
+	for t, i := range svRows {
+		kbSV[t] = kb(i, buf)
+		bkb += svBeta[t] * kbSV[t]
+	}
+	m.BetaKBeta = bkb
+	m.Objective = bkb - sumBK
+	if len(m.SV) > 0 {
+		sum := 0.0
+		for t, i := range svRows {
+			if pr.alpha[i] < 1 {
+				sum += qd[i] - 2*kbSV[t] + bkb
+			}
+		}
+		m.R2 = sum / float64(len(m.SV))
+	} else {
+		lo, hi := math.Inf(-1), math.Inf(1)
+		for i := range n {
+			r2 := qd[i] - 2*kb(i, buf) + bkb
+			if pr.alpha[i] >= 1 {
+				hi = min(hi, r2)
+			} else {
+				lo = max(lo, r2)
+			}
+		}
+		switch {
+		case math.IsInf(lo, -1):
+			m.R2 = hi
+		case math.IsInf(hi, 1):
+			m.R2 = lo
+		default:
+			m.R2 = (lo + hi) / 2
+		}
+	}
 	if !res.converged {
 		m.Warnings = append(m.Warnings, fmt.Errorf("%w: SVDD stopped at MaxIter after %d iterations", ErrNotConverged, res.iter))
 	}
@@ -229,9 +284,10 @@ func (m *SVDDModel) Dist2Gram(kx []float64, kxx float64) float64 {
 	return kxx - 2*s + m.BetaKBeta
 }
 
-// Inside reports whether R²(x) ≤ R² for squared distance d2 (from Dist2 or
-// Dist2Gram), with a relative slack of 1e-9·max(1, R²) for points on the
-// sphere.
+// Inside reports whether R²(x) ≤ R² for the squared distance d2 (from
+// Dist2 or Dist2Gram), with the slack 2·C·Tol that the solver's stopping
+// rule leaves: at the returned solution every training point with β_i < C
+// satisfies R²(x_i) ≤ R² + 2·C·Tol (G_i ≥ ρ − Tol in the scaled problem).
 func (m *SVDDModel) Inside(d2 float64) bool {
-	return d2 <= m.R2+1e-9*max(1, m.R2)
+	return d2 <= m.R2+2*m.C*m.Tol
 }

@@ -1,0 +1,114 @@
+#!/usr/bin/python3
+"""Side-by-side timing of package svm against LIBSVM (scikit-learn's SVC /
+OneClassSVM with kernel="precomputed", which run LIBSVM's solver).
+
+Run from the repository root:
+
+    /usr/bin/python3 svm/testdata/peer_time.py [--sizes 2000 5000 10000] [--reps 3]
+
+Data as peers.py timing mode: X = RandomState(0).rand(N, 10),
+y = [x1 + x2 > 1] with 10% of the labels flipped, RBF Gram matrix with
+gamma = 1/(10 Var X). The Go benchmarks (bench_test.go) rebuild exactly
+this X with NumPy's MT19937 stream, so both sides train on the same matrix.
+For each N the peer is timed first (best of --reps fits for N <= 2000,
+one fit above), then `go test -bench` runs the matching Go benchmarks the
+same number of times (best taken), so both see the same machine load. Printed: seconds, the ratio Go/peer, and the dual objective
+of both (the peer's recomputed from its dual coefficients with the kernel
+rounded to float32, i.e. the value LIBSVM itself reports).
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+from scipy.spatial.distance import pdist, squareform
+from sklearn.svm import SVC, OneClassSVM
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def data(n, dim=10):
+    rs = np.random.RandomState(0)
+    X = rs.rand(n, dim)
+    y = (X[:, 0] + X[:, 1] > 1.0).astype(int)
+    flip = rs.rand(n) < 0.1
+    y[flip] = 1 - y[flip]
+    K = np.exp(-squareform(pdist(X, "sqeuclidean")) / (dim * X.var()))
+    return X, y, K
+
+
+def best(fn, reps):
+    t, res = float("inf"), None
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        res = fn()
+        t = min(t, time.perf_counter() - t0)
+    return t, res
+
+
+def svc_objective(clf, K):
+    sv = clf.support_
+    c = clf._dual_coef_[0]
+    Ks = K[np.ix_(sv, sv)].astype(np.float32).astype(np.float64)
+    return 0.5 * c @ Ks @ c - np.abs(c).sum()
+
+
+def go_bench(pattern, count):
+    """Runs the Go benchmarks; returns name -> (best seconds, record)."""
+    path = os.path.join(ROOT, "svm", "testdata", ".bench.jsonl")
+    if os.path.exists(path):
+        os.remove(path)
+    env = dict(os.environ, SVM_BENCH_JSON=path)
+    cmd = ["go", "test", "./svm", "-run", "^$", "-bench", pattern, "-benchtime", "1x", "-count", str(count)]
+    subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    res = {}
+    with open(path) as fh:
+        for line in fh:
+            r = json.loads(line)
+            name = r["bench"].split("-")[0].replace("Benchmark", "", 1)
+            t = r["ns"] / 1e9
+            if name not in res or t < res[name][0]:
+                res[name] = (t, r)
+    os.remove(path)
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", type=int, nargs="+", default=[2000, 5000, 10000])
+    ap.add_argument("--reps", type=int, default=3)
+    a = ap.parse_args()
+    rows = []
+    for n in a.sizes:
+        X, y, K = data(n)
+        reps = a.reps if n <= 2000 else 1
+        peer = {}
+        for C in (1, 100):
+            t, clf = best(lambda: SVC(kernel="precomputed", C=C, cache_size=200).fit(K, y), reps)
+            peer["FitGram/n=%d/C=%d" % (n, C)] = (t, svc_objective(clf, K), int(clf.n_support_.sum()))
+        t, oc = best(lambda: OneClassSVM(kernel="precomputed", nu=0.1, cache_size=200).fit(K), reps)
+        peer["SVDDGram/n=%d/nu=0.1" % n] = (t, None, len(oc.support_))
+        del K
+        go = go_bench("Benchmark(FitGram|SVDDGram)/n=%d/" % n, reps)
+        for name, (tp, obj, nsv) in peer.items():
+            tg, extra = go.get(name, (float("nan"), {}))
+            rec = {"bench": name, "peer_s": round(tp, 4), "go_s": round(tg, 4), "ratio": round(tg / tp, 3),
+                   "peer_nSV": nsv, "go_nSV": extra.get("nSV")}
+            if obj is not None:
+                rec["peer_obj"] = obj
+                rec["go_obj"] = extra.get("obj")
+                if rec["go_obj"] is not None:
+                    rec["obj_rel_diff"] = abs(rec["go_obj"] - obj) / abs(obj)
+            print(json.dumps(rec), flush=True)
+            rows.append(rec)
+    print("\n| benchmark | LIBSVM (sklearn) s | Go s | ratio |")
+    print("| --- | --- | --- | --- |")
+    for r in rows:
+        print("| %s | %.3f | %.3f | %.2f |" % (r["bench"], r["peer_s"], r["go_s"], r["ratio"]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
