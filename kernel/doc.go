@@ -55,7 +55,7 @@
 // parallel over GOMAXPROCS goroutines, split by rows, each entry computed
 // by fixed scalar code, so results are bit-identical for any GOMAXPROCS.
 // ClipPSD, Embed, PseudoInverse, ISOMAP and Extend with Via: O(N³)
-// (gonum mat.EigenSym). HCK: O(N²d + N²) plus the graph's shortest paths.
+// (symmetric QL/QR as gonum mat.EigenSym, rotations applied in parallel). HCK: O(N²d + N²) plus the graph's shortest paths.
 //
 // # Errors
 //

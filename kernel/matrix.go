@@ -266,18 +266,17 @@ func center(dst *mat.SymDense, M mat.Symmetric, square bool) *mat.SymDense {
 	return dst
 }
 
-// eigenSym factorises the symmetric matrix s (finite entries required).
+// eigenSym factorises the symmetric matrix s (finite entries required) with
+// symEig: the values and vectors of gonum mat.EigenSym, faster.
 func eigenSym(s blas64.Symmetric, name string) (vals []float64, vecs *mat.Dense, err error) {
 	if err := checkFiniteSym(s, name); err != nil {
 		return nil, nil, err
 	}
-	var es mat.EigenSym
-	if !es.Factorize(symFromRaw(s), true) {
+	w, vecs, ok := symEig(s)
+	if !ok {
 		return nil, nil, fmt.Errorf("%w: %s (%d×%d)", ErrEigen, name, s.N, s.N)
 	}
-	vecs = new(mat.Dense)
-	es.VectorsTo(vecs)
-	return es.Values(nil), vecs, nil
+	return w, vecs, nil
 }
 
 func symFromRaw(s blas64.Symmetric) *mat.SymDense {
