@@ -21,6 +21,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -58,9 +59,8 @@ def svc_objective(clf, K):
 
 def go_bench(pattern, count):
     """Runs the Go benchmarks; returns name -> (best seconds, record)."""
-    path = os.path.join(ROOT, "svm", "testdata", ".bench.jsonl")
-    if os.path.exists(path):
-        os.remove(path)
+    fd, path = tempfile.mkstemp(suffix=".jsonl")
+    os.close(fd)
     env = dict(os.environ, SVM_BENCH_JSON=path)
     cmd = ["go", "test", "./svm", "-run", "^$", "-bench", pattern, "-benchtime", "1x", "-count", str(count)]
     subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
