@@ -285,8 +285,9 @@ func symFromRaw(s blas64.Symmetric) *mat.SymDense {
 	return &m
 }
 
-// fromFactors writes dst = Σ_k w_k v_k v_kᵀ over the columns k listed in
-// keep (w_k ≥ 0 required, as √w_k scales the columns), both triangles.
+// fromFactors writes dst = Σ_{k ∈ keep} w_k v_k v_kᵀ = (V_keep·diag(w))·V_keepᵀ
+// (peers.py's (V*w) @ V.T) with one parallel Gemm, then mirrors the upper
+// triangle so both triangles of the backing store are exactly symmetric.
 func fromFactors(dst *mat.SymDense, vecs *mat.Dense, w []float64, keep []int, n int) *mat.SymDense {
 	if dst == nil {
 		dst = mat.NewSymDense(n, nil)
@@ -298,15 +299,16 @@ func fromFactors(dst *mat.SymDense, vecs *mat.Dense, w []float64, keep []int, n 
 		}
 		return dst
 	}
-	z := mat.NewDense(n, len(keep), nil)
+	a := mat.NewDense(n, len(keep), nil)
+	b := mat.NewDense(n, len(keep), nil)
 	for c, k := range keep {
-		sw := math.Sqrt(w[k])
 		for i := 0; i < n; i++ {
-			z.Set(i, c, vecs.At(i, k)*sw)
+			v := vecs.At(i, k)
+			a.Set(i, c, v*w[k])
+			b.Set(i, c, v)
 		}
 	}
-	zr := z.RawMatrix()
-	blas64.Gemm(blas.NoTrans, blas.Trans, 1, zr, zr, 0, blas64.General{Rows: n, Cols: n, Stride: d.Stride, Data: d.Data})
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1, a.RawMatrix(), b.RawMatrix(), 0, blas64.General{Rows: n, Cols: n, Stride: d.Stride, Data: d.Data})
 	_ = mirrorUpper(context.Background(), d.Data, d.Stride, n)
 	return dst
 }
@@ -430,28 +432,13 @@ func PseudoInverse(dst *mat.SymDense, K mat.Symmetric, rcond float64) (*mat.SymD
 		maxAbs = math.Max(maxAbs, math.Abs(v))
 	}
 	cut := rcond * maxAbs
-	var pos, neg []int
+	var keep []int
 	inv := make([]float64, n)
 	for k, v := range w {
 		if math.Abs(v) > cut {
-			inv[k] = 1 / math.Abs(v)
-			if v > 0 {
-				pos = append(pos, k)
-			} else {
-				neg = append(neg, k)
-			}
+			inv[k] = 1 / v
+			keep = append(keep, k)
 		}
 	}
-	dst = fromFactors(dst, vecs, inv, pos, n)
-	if len(neg) > 0 {
-		m := fromFactors(nil, vecs, inv, neg, n)
-		d, mr := dst.RawSymmetric(), m.RawSymmetric()
-		for i := 0; i < n; i++ {
-			dr := d.Data[i*d.Stride : i*d.Stride+n]
-			for j, v := range mr.Data[i*mr.Stride : i*mr.Stride+n] {
-				dr[j] -= v
-			}
-		}
-	}
-	return dst, len(pos) + len(neg), nil
+	return fromFactors(dst, vecs, inv, keep, n), len(keep), nil
 }
