@@ -11,9 +11,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// DefaultGraph is the neighbourhood graph of the graph variants when none is
-// given: the symmetrised 7-NN graph of paper 000 §4 and peers.py.
-var DefaultGraph = graph.Spec{Kind: graph.KindKNN, K: 7}
+// DefaultGraph returns the neighbourhood graph of the graph variants when
+// none is given: the symmetrised 7-NN graph of paper 000 §4 and peers.py.
+func DefaultGraph() graph.Spec { return graph.Spec{Kind: graph.KindKNN, K: 7} }
 
 // Info describes how a data-dependent kernel was built.
 type Info struct {
@@ -155,7 +155,7 @@ func treeKernel(ctx context.Context, t *hclust.Tree) (*mat.SymDense, error) {
 
 func graphOrDefault(s graph.Spec) graph.Spec {
 	if s.Kind == "" {
-		return DefaultGraph
+		return DefaultGraph()
 	}
 	return s
 }

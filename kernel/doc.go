@@ -45,9 +45,10 @@
 //
 // METHOD is single, complete, average, weighted or ward (hclust.ParseMethod;
 // centroid and median have inversions and are rejected); GRAPH is knn:K or
-// eps:E (graph.ParseSpec). A list such as "linear,hck:average,hckg:average,
-// isomap" is built by BuildAll, which computes the Euclidean distances once
-// and the geodesic matrix once per graph for all kernels that need them.
+// eps:E (graph.ParseSpec). A list such as
+// "linear,hck:average,hckg:average,isomap" is built by BuildAll, which
+// computes the Euclidean distances once and the geodesic matrix once per
+// graph for all kernels that need them.
 //
 // # Complexity
 //

@@ -17,7 +17,8 @@ func ExampleHCK() {
 	if err != nil {
 		panic(err)
 	}
-	K, info, err := kernel.HCK{Method: hclust.Average, Graph: &kernel.DefaultGraph}.Gram(context.Background(), d.X)
+	g := kernel.DefaultGraph() // symmetrised 7-NN graph
+	K, info, err := kernel.HCK{Method: hclust.Average, Graph: &g}.Gram(context.Background(), d.X)
 	if err != nil {
 		panic(err)
 	}

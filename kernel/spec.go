@@ -57,7 +57,7 @@ func (s Spec) String() string {
 		}
 		return "hckg:" + s.Method.String() + ":" + graphOrDefault(*s.Graph).String()
 	case KindISOMAP:
-		g := DefaultGraph
+		g := DefaultGraph()
 		if s.Graph != nil {
 			g = graphOrDefault(*s.Graph)
 		}
@@ -228,7 +228,7 @@ func ParseSpec(s string) (Spec, error) {
 func parseGraph(s string, args []string) (graph.Spec, error) {
 	switch len(args) {
 	case 0:
-		return DefaultGraph, nil
+		return DefaultGraph(), nil
 	case 2:
 		g, err := graph.ParseSpec(args[0] + ":" + args[1])
 		if err != nil {
@@ -427,7 +427,7 @@ func BuildAll(ctx context.Context, X mat.Matrix, specs []Spec, opt BuildOptions)
 
 func specGraph(sp Spec) graph.Spec {
 	if sp.Graph == nil {
-		return DefaultGraph
+		return DefaultGraph()
 	}
 	return graphOrDefault(*sp.Graph)
 }
