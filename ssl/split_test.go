@@ -2,6 +2,7 @@ package ssl
 
 import (
 	"bufio"
+	"github.com/arbor-ml/arbor/dataset"
 	"os"
 	"slices"
 	"strconv"
@@ -32,26 +33,6 @@ func readLines(t *testing.T, path string) [][]int {
 	return out
 }
 
-// labelsOf reads the last column of a shared data CSV.
-func labelsOf(t *testing.T, path string) []int {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")[1:]
-	y := make([]int, len(lines))
-	for i, l := range lines {
-		f := strings.Split(l, ",")
-		v, err := strconv.ParseFloat(f[len(f)-1], 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		y[i] = int(v)
-	}
-	return y
-}
-
 func TestPerClassMatchesPeers(t *testing.T) {
 	cases := []struct {
 		data, fixture string
@@ -62,14 +43,11 @@ func TestPerClassMatchesPeers(t *testing.T) {
 		{"usps", "testdata/usps_perclass10_seeds0_3.csv", 10, []uint32{0, 3}},
 	}
 	for _, c := range cases {
-		path := "../dataset/testdata/" + c.data + ".csv"
-		if _, err := os.Stat(path); err != nil {
-			path = "../../shared/data/" + c.data + ".csv"
+		ds, err := dataset.Embedded(c.data)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if _, err := os.Stat(path); err != nil {
-			t.Skipf("%s not available", c.data)
-		}
-		y := labelsOf(t, path)
+		y := ds.Y
 		want := readLines(t, c.fixture)
 		for k, s := range c.seeds {
 			got, err := PerClass(y, c.perClass, s)
