@@ -1,0 +1,348 @@
+package eigen
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sort"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+func randSym(n int, seed uint64) *mat.SymDense {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	a := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			a.SetSym(i, j, rng.NormFloat64())
+		}
+	}
+	return a
+}
+
+// symFromEig returns Q·diag(lam)·Qᵀ for a random orthogonal Q.
+func symFromEig(lam []float64, seed uint64) *mat.SymDense {
+	n := len(lam)
+	rng := rand.New(rand.NewPCG(seed, 2))
+	g := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			g.Set(i, j, rng.NormFloat64())
+		}
+	}
+	var qr mat.QR
+	qr.Factorize(g)
+	var q mat.Dense
+	qr.QTo(&q)
+	b := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			b.Set(i, j, q.At(i, j)*lam[j])
+		}
+	}
+	var c mat.Dense
+	c.Mul(b, q.T())
+	s := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			s.SetSym(i, j, (c.At(i, j)+c.At(j, i))/2)
+		}
+	}
+	return s
+}
+
+func normSym(a mat.Symmetric) float64 {
+	n := a.SymmetricDim()
+	s := 0.0
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			v := a.At(i, j)
+			s += v * v
+		}
+	}
+	return math.Sqrt(s)
+}
+
+// check asserts the residual ‖AV − VΛ‖_F ≤ 1e-12·n·‖A‖_F, orthogonality
+// ‖VᵀV − I‖_F ≤ 1e-12·n and ascending values. (The bounds are the brief's:
+// backward-stable algorithms give O(ε·n) with a small constant; ε·n ≈ 2e-16·n.)
+func check(t *testing.T, name string, a mat.Symmetric, vals []float64, v *mat.Dense) (res, orth float64) {
+	t.Helper()
+	n := a.SymmetricDim()
+	if len(vals) != n {
+		t.Fatalf("%s: %d values, want %d", name, len(vals), n)
+	}
+	if !sort.Float64sAreSorted(vals) {
+		t.Errorf("%s: values not ascending", name)
+	}
+	an := normSym(a)
+	var av mat.Dense
+	av.Mul(a, v)
+	for j := 0; j < n; j++ {
+		for i := 0; i < n; i++ {
+			av.Set(i, j, av.At(i, j)-v.At(i, j)*vals[j])
+		}
+	}
+	res = mat.Norm(&av, 2)
+	if an > 0 {
+		res /= an
+	}
+	var vtv mat.Dense
+	vtv.Mul(v.T(), v)
+	for i := 0; i < n; i++ {
+		vtv.Set(i, i, vtv.At(i, i)-1)
+	}
+	orth = mat.Norm(&vtv, 2)
+	if !(res <= 1e-12*float64(n)) {
+		t.Errorf("%s: residual ‖AV−VΛ‖/‖A‖ = %.3g > %.3g", name, res, 1e-12*float64(n))
+	}
+	if !(orth <= 1e-12*float64(n)) {
+		t.Errorf("%s: orthogonality ‖VᵀV−I‖ = %.3g > %.3g", name, orth, 1e-12*float64(n))
+	}
+	return res, orth
+}
+
+func gonumValues(a mat.Symmetric) []float64 {
+	var es mat.EigenSym
+	if !es.Factorize(a, true) { // values-only (Dsterf) panics in gonum v0.17 for |a| ~ 1e-150
+		panic("gonum EigenSym failed")
+	}
+	return es.Values(nil)
+}
+
+func compareValues(t *testing.T, name string, got, want []float64, scale float64) {
+	t.Helper()
+	for i := range want {
+		if d := math.Abs(got[i] - want[i]); !(d <= 1e-10*scale) {
+			t.Errorf("%s: λ[%d] = %.17g, want %.17g (|Δ|/‖A‖ = %.3g)", name, i, got[i], want[i], d/scale)
+			return
+		}
+	}
+}
+
+func TestRandomAgainstGonum(t *testing.T) {
+	ctx := context.Background()
+	for _, n := range []int{3, 10, 31, 32, 33, 64, 65, 100, 257, 600} {
+		a := randSym(n, uint64(n))
+		vals, v, err := Sym(ctx, a, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, orth := check(t, "random", a, vals, v)
+		compareValues(t, "random", vals, gonumValues(a), normSym(a))
+		vo, _, err := Sym(ctx, a, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareValues(t, "random values-only", vo, vals, normSym(a))
+		t.Logf("n=%d residual %.2g orthogonality %.2g", n, res, orth)
+	}
+}
+
+func TestHardCases(t *testing.T) {
+	ctx := context.Background()
+	diag := func(v ...float64) *mat.SymDense {
+		a := mat.NewSymDense(len(v), nil)
+		for i, x := range v {
+			a.SetSym(i, i, x)
+		}
+		return a
+	}
+	ident := func(n int) *mat.SymDense {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = 1
+		}
+		return diag(v...)
+	}
+	rank1 := func(n int) *mat.SymDense {
+		a := ident(n)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				a.SetSym(i, j, a.At(i, j)+float64((i+1)*(j+1))/float64(n*n))
+			}
+		}
+		return a
+	}
+	scaled := func(a *mat.SymDense, s float64) *mat.SymDense {
+		var b mat.SymDense
+		b.ScaleSym(s, a)
+		return &b
+	}
+	wilkinson := func(m int) *mat.SymDense { // W_{2m+1}^+
+		n := 2*m + 1
+		a := mat.NewSymDense(n, nil)
+		for i := 0; i < n; i++ {
+			a.SetSym(i, i, math.Abs(float64(i-m)))
+			if i+1 < n {
+				a.SetSym(i, i+1, 1)
+			}
+		}
+		return a
+	}
+	graded := func(n int) *mat.SymDense {
+		a := randSym(n, 7)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				a.SetSym(i, j, a.At(i, j)*math.Pow(10, -float64(i+j)/float64(n)*12))
+			}
+		}
+		return a
+	}
+	clustered := func(n int) *mat.SymDense {
+		lam := make([]float64, n)
+		for i := range lam {
+			lam[i] = float64(i % 3)
+			if i%7 == 0 {
+				lam[i] += 1e-13 * float64(i)
+			}
+		}
+		return symFromEig(lam, 3)
+	}
+	cases := []struct {
+		name string
+		a    *mat.SymDense
+	}{
+		{"1x1", diag(-3.5)},
+		{"2x2", mat.NewSymDense(2, []float64{2, 1, 1, 2})},
+		{"2x2 equal", mat.NewSymDense(2, []float64{1, 0, 0, 1})},
+		{"diagonal", diag(5, -1, 3, 3, 0, 2, -7, 1e-3)},
+		{"diagonal 100", func() *mat.SymDense {
+			v := make([]float64, 100)
+			for i := range v {
+				v[i] = float64((i * 37) % 11)
+			}
+			return diag(v...)
+		}()},
+		{"zero", mat.NewSymDense(50, nil)},
+		{"identity 80", ident(80)},
+		{"rank-1 + identity 120", rank1(120)},
+		{"tiny 1e-150", scaled(randSym(70, 5), 1e-150)},
+		{"huge 1e150", scaled(randSym(70, 5), 1e150)},
+		{"huge 1e300", scaled(randSym(40, 5), 1e300)},
+		{"graded 90", graded(90)},
+		{"Wilkinson 21", wilkinson(10)},
+		{"Wilkinson 101", wilkinson(50)},
+		{"clustered 200", clustered(200)},
+	}
+	for _, c := range cases {
+		vals, v, err := Sym(ctx, c.a, true)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		check(t, c.name, c.a, vals, v)
+		an := normSym(c.a)
+		compareValues(t, c.name, vals, gonumValues(c.a), an)
+		vo, _, err := Sym(ctx, c.a, false)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		compareValues(t, c.name+" values-only", vo, vals, an)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	ctx := context.Background()
+	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		a := randSym(5, 1)
+		a.SetSym(1, 3, bad)
+		if _, _, err := Sym(ctx, a, true); !errors.Is(err, ErrNonFinite) {
+			t.Errorf("entry %v: err = %v, want ErrNonFinite", bad, err)
+		}
+		if _, err := SymFunc(ctx, nil, a, func(x float64) float64 { return x }); !errors.Is(err, ErrNonFinite) {
+			t.Errorf("SymFunc entry %v: err = %v, want ErrNonFinite", bad, err)
+		}
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, _, err := Sym(cctx, randSym(300, 1), true); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err = %v", err)
+	}
+	if _, err := SymFunc(ctx, mat.NewSymDense(4, nil), randSym(5, 1), math.Abs); !errors.Is(err, ErrShape) {
+		t.Errorf("dst 4×4 for 5×5: err = %v, want ErrShape", err)
+	}
+}
+
+func TestGOMAXPROCSBitIdentical(t *testing.T) {
+	ctx := context.Background()
+	a := randSym(700, 11)
+	old := runtime.GOMAXPROCS(1)
+	v1, z1, err1 := Sym(ctx, a, true)
+	runtime.GOMAXPROCS(4)
+	v4, z4, err4 := Sym(ctx, a, true)
+	runtime.GOMAXPROCS(old)
+	if err1 != nil || err4 != nil {
+		t.Fatal(err1, err4)
+	}
+	for i := range v1 {
+		if math.Float64bits(v1[i]) != math.Float64bits(v4[i]) {
+			t.Fatalf("λ[%d]: %v (1 proc) != %v (4 procs)", i, v1[i], v4[i])
+		}
+	}
+	r1, r4 := z1.RawMatrix().Data, z4.RawMatrix().Data
+	for i := range r1 {
+		if math.Float64bits(r1[i]) != math.Float64bits(r4[i]) {
+			t.Fatalf("V entry %d differs between GOMAXPROCS 1 and 4", i)
+		}
+	}
+}
+
+func TestSymFunc(t *testing.T) {
+	ctx := context.Background()
+	n := 150
+	a := randSym(n, 4)
+	vals, v, err := Sym(ctx, a, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		f    func(float64) float64
+	}{
+		{"clip", func(x float64) float64 { return max(x, 0) }},
+		{"identity", func(x float64) float64 { return x }},
+		{"square", func(x float64) float64 { return x * x }},
+	} {
+		got, err := SymFunc(ctx, nil, a, tc.f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Reference: V·f(Λ)·Vᵀ with gonum.
+		b := mat.NewDense(n, n, nil)
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				b.Set(i, j, v.At(i, j)*tc.f(vals[j]))
+			}
+		}
+		var want mat.Dense
+		want.Mul(b, v.T())
+		scale := 0.0
+		for _, l := range vals {
+			scale = max(scale, math.Abs(tc.f(l)))
+		}
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				if d := math.Abs(got.At(i, j) - want.At(i, j)); d > 1e-12*float64(n)*scale {
+					t.Fatalf("%s: [%d,%d] = %v, want %v", tc.name, i, j, got.At(i, j), want.At(i, j))
+				}
+			}
+		}
+		if tc.name == "identity" {
+			for i := 0; i < n; i++ {
+				for j := 0; j < n; j++ {
+					if d := math.Abs(got.At(i, j) - a.At(i, j)); d > 1e-12*float64(n)*scale {
+						t.Fatalf("f(λ)=λ does not give A back: [%d,%d] %v vs %v", i, j, got.At(i, j), a.At(i, j))
+					}
+				}
+			}
+		}
+	}
+}
+
+var _ = blas.Upper
+var _ = blas64.Implementation

@@ -1,0 +1,185 @@
+package eigen
+
+import (
+	"context"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+	lapack "gonum.org/v1/gonum/lapack/gonum"
+)
+
+var (
+	bl gonum.Implementation
+	la lapack.Implementation
+)
+
+const (
+	panelTri  = 32  // reflectors per panel in tridiag (LAPACK's Dsytrd uses 32)
+	panelBack = 64  // reflectors per block in backTransform
+	symvGrain = 128 // rows per goroutine in the parallel matrix–vector product
+)
+
+// tridiag reduces the symmetric n×n matrix held in both triangles of a
+// (row-major, stride n) to tridiagonal form T = Qᵀ·A·Q with
+// Q = H_0·H_1·…·H_{n-3}, H_j = I − tau_j·v_j·v_jᵀ, v_j[0..j] = 0,
+// v_j[j+1] = 1 (Golub & Van Loan, Matrix Computations, Alg. 8.3.1).
+//
+// It is LAPACK's blocked Dsytrd (Dlatrd + Dsyr2k) arranged for row-major
+// storage: the reflectors of a panel of panelTri columns are generated from
+// the panel rows, updated on the fly by the pending rank-2 corrections
+// A − V·Wᵀ − W·Vᵀ, and the trailing matrix receives them at once through
+// one matrix product. The dominant cost, one trailing matrix–vector product
+// per column (4/3·n³ flops in all), reads contiguous rows and runs in
+// parallel over rows; each entry of the product is one dot product, so the
+// result does not depend on the partition.
+//
+// On return d (n) and e (n−1) hold T, tau (n−1) the reflector scalars and
+// row j of a, columns j+2..n−1, the tail of v_j.
+func tridiag(ctx context.Context, a []float64, n int, d, e, tau []float64) error {
+	if n == 1 {
+		d[0] = a[0]
+		return nil
+	}
+	nb := panelTri
+	// vw holds the panel's v (rows 0..nb−1) and w (rows nb..2nb−1), and wv
+	// the same rows swapped, as full-length vectors zero before index j+1.
+	vw := make([]float64, 2*nb*n)
+	wv := make([]float64, 2*nb*n)
+	y := make([]float64, n)
+	for k0 := 0; k0 < n-1; k0 += nb {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		pb := min(nb, n-1-k0)
+		clear(vw)
+		for p := 0; p < pb; p++ {
+			j := k0 + p
+			row := a[j*n : j*n+n]
+			// Bring row j (= column j) up to date with the panel's pending updates.
+			for q := 0; q < p; q++ {
+				vq, wq := vw[q*n:q*n+n], vw[(nb+q)*n:(nb+q)*n+n]
+				if c := wq[j]; c != 0 {
+					bl.Daxpy(n-j, -c, vq[j:], 1, row[j:], 1)
+				}
+				if c := vq[j]; c != 0 {
+					bl.Daxpy(n-j, -c, wq[j:], 1, row[j:], 1)
+				}
+			}
+			d[j] = row[j]
+			m := n - j - 1
+			beta, t := la.Dlarfg(m, row[j+1], row[j+2:], 1)
+			e[j], tau[j] = beta, t
+			row[j+1] = beta
+			v := vw[p*n : p*n+n]
+			v[j+1] = 1
+			copy(v[j+2:], row[j+2:])
+			if m < 2 || t == 0 {
+				continue
+			}
+			// y = A22·v with A22 = A[j+1:, j+1:] as stored, then the
+			// pending corrections −V·(Wᵀv) − W·(Vᵀv) of this panel.
+			vs := v[j+1:]
+			ys := y[j+1:]
+			parFor(m, symvGrain, func(lo, hi int) {
+				for r := lo; r < hi; r++ {
+					i := j + 1 + r
+					ys[r] = bl.Ddot(m, a[i*n+j+1:i*n+n], 1, vs, 1)
+				}
+			})
+			for q := 0; q < p; q++ {
+				vq, wq := vw[q*n+j+1:q*n+n], vw[(nb+q)*n+j+1:(nb+q)*n+n]
+				if c := bl.Ddot(m, wq, 1, vs, 1); c != 0 {
+					bl.Daxpy(m, -c, vq, 1, ys, 1)
+				}
+				if c := bl.Ddot(m, vq, 1, vs, 1); c != 0 {
+					bl.Daxpy(m, -c, wq, 1, ys, 1)
+				}
+			}
+			// w = tau·y − (tau²/2)(yᵀv)·v.
+			bl.Dscal(m, t, ys, 1)
+			alpha := -0.5 * t * bl.Ddot(m, ys, 1, vs, 1)
+			w := vw[(nb+p)*n+j+1 : (nb+p)*n+n]
+			copy(w, ys)
+			bl.Daxpy(m, alpha, vs, 1, w, 1)
+		}
+		k1 := k0 + pb
+		m := n - k1
+		if m <= 0 {
+			break
+		}
+		// A[k1:, k1:] −= Vᵀ·W + Wᵀ·V as one product [V;W]ᵀ·[W;V].
+		for p := 0; p < nb; p++ {
+			copy(wv[p*n:p*n+n], vw[(nb+p)*n:(nb+p)*n+n])
+			copy(wv[(nb+p)*n:(nb+p)*n+n], vw[p*n:p*n+n])
+		}
+		bl.Dgemm(blas.Trans, blas.NoTrans, m, m, 2*nb, -1, vw[k1:], n, wv[k1:], n, 1, a[k1*n+k1:], n)
+	}
+	d[n-1] = a[(n-1)*n+n-1]
+	return nil
+}
+
+// backTransform overwrites the n×nc matrix z (row-major, stride ldz) with
+// Q·z, Q the product of tridiag's reflectors stored in a and tau, applied in
+// blocks of panelBack reflectors in compact WY form
+// H_k0·…·H_k1−1 = I − Vᵀ·T·V (Schreiber & Van Loan 1989; LAPACK Dlarft +
+// Dlarfb), so that almost all of its 2·n²·nc flops are matrix products.
+func backTransform(ctx context.Context, a []float64, n int, tau []float64, z []float64, nc, ldz int) error {
+	nr := n - 2 // reflectors H_0..H_{n−3} (H_{n−2} is the identity)
+	if nr <= 0 || nc == 0 {
+		return nil
+	}
+	nb := panelBack
+	v := make([]float64, nb*n)
+	t := make([]float64, nb*nb)
+	w := make([]float64, nb*nc)
+	kLast := ((nr - 1) / nb) * nb
+	for k0 := kLast; k0 >= 0; k0 -= nb {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		pb := min(nb, nr-k0)
+		r0 := k0 + 1 // first row touched
+		m := n - r0
+		clear(v)
+		for p := 0; p < pb; p++ {
+			j := k0 + p
+			vp := v[p*n : p*n+n]
+			vp[j+1] = 1
+			copy(vp[j+2:], a[j*n+j+2:j*n+n])
+		}
+		// T upper triangular: T[i][i] = tau_i,
+		// T[0:i, i] = −tau_i·T[0:i, 0:i]·(V[0:i]·v_i).
+		clear(t)
+		for i := 0; i < pb; i++ {
+			ti := tau[k0+i]
+			t[i*nb+i] = ti
+			if i == 0 {
+				continue
+			}
+			for q := 0; q < i; q++ {
+				t[q*nb+i] = -ti * bl.Ddot(m, v[q*n+r0:q*n+n], 1, v[i*n+r0:i*n+n], 1)
+			}
+			// t[0:i, i] = T[0:i,0:i] · t[0:i, i] (upper triangular, ascending rows in place).
+			for q := 0; q < i; q++ {
+				s := 0.0
+				for l := q; l < i; l++ {
+					s += t[q*nb+l] * t[l*nb+i]
+				}
+				t[q*nb+i] = s
+			}
+		}
+		// W = V·z[r0:], W = T·W, z[r0:] −= Vᵀ·W.
+		bl.Dgemm(blas.NoTrans, blas.NoTrans, pb, nc, m, 1, v[r0:], n, z[r0*ldz:], ldz, 0, w, nc)
+		for q := 0; q < pb; q++ {
+			wq := w[q*nc : q*nc+nc]
+			bl.Dscal(nc, t[q*nb+q], wq, 1)
+			for l := q + 1; l < pb; l++ {
+				if c := t[q*nb+l]; c != 0 {
+					bl.Daxpy(nc, c, w[l*nc:l*nc+nc], 1, wq, 1)
+				}
+			}
+		}
+		bl.Dgemm(blas.Trans, blas.NoTrans, m, nc, pb, -1, v[r0:], n, w, nc, 1, z[r0*ldz:], ldz)
+	}
+	return nil
+}
