@@ -22,6 +22,44 @@ type graph struct {
 	col []int32
 	val []float64
 	sym bool // W = Wᵀ
+	// order, if not nil, is the order in which solvers number the points
+	// (see permuted).
+	order []int32
+}
+
+// permuted returns the sparse graph relabelled so that point order[q] becomes
+// q, and the order as ints.
+func (g *graph) permuted() (*graph, []int) {
+	n := g.n
+	perm := make([]int, n)
+	pos := make([]int32, n)
+	for q, i := range g.order {
+		perm[q] = int(i)
+		pos[i] = int32(q)
+	}
+	h := &graph{n: n, ptr: make([]int, n+1), col: make([]int32, 0, len(g.col)), val: make([]float64, 0, len(g.val)), sym: g.sym}
+	type cv struct {
+		c int32
+		v float64
+	}
+	var row []cv
+	for q, i := range perm {
+		row = row[:0]
+		for t := g.ptr[i]; t < g.ptr[i+1]; t++ {
+			row = append(row, cv{pos[g.col[t]], g.val[t]})
+		}
+		for a := 1; a < len(row); a++ {
+			for b := a; b > 0 && row[b].c < row[b-1].c; b-- {
+				row[b], row[b-1] = row[b-1], row[b]
+			}
+		}
+		for _, e := range row {
+			h.col = append(h.col, e.c)
+			h.val = append(h.val, e.v)
+		}
+		h.ptr[q+1] = len(h.col)
+	}
+	return h, perm
 }
 
 func (g *graph) row(i int) ([]int32, []float64, []float64) {

@@ -85,6 +85,10 @@ func newILU0(g *graph, diag []float64, on []bool) *ilu0 {
 func (f *ilu0) apply(out, in, buf []float64, C int) {
 	m := len(f.glob)
 	y := buf[:m*C]
+	if C == 1 {
+		f.apply1(out, in, y)
+		return
+	}
 	for i, g := range f.glob {
 		copy(y[i*C:i*C+C], in[g*C:g*C+C])
 	}
@@ -114,5 +118,32 @@ func (f *ilu0) apply(out, in, buf []float64, C int) {
 	}
 	for i, g := range f.glob {
 		copy(out[g*C:g*C+C], y[i*C:i*C+C])
+	}
+}
+
+// apply1 is apply for one column.
+func (f *ilu0) apply1(out, in, y []float64) {
+	m := len(f.glob)
+	for i, g := range f.glob {
+		y[i] = in[g]
+	}
+	val, col := f.val, f.col
+	for i := 0; i < m; i++ {
+		s := y[i]
+		for t := f.ptr[i]; t < f.dpos[i]; t++ {
+			s -= val[t] * y[col[t]]
+		}
+		y[i] = s
+	}
+	for i := m - 1; i >= 0; i-- {
+		s := y[i]
+		d := f.dpos[i]
+		for t := d + 1; t < f.ptr[i+1]; t++ {
+			s -= val[t] * y[col[t]]
+		}
+		y[i] = s / val[d]
+	}
+	for i, g := range f.glob {
+		out[g] = y[i]
 	}
 }

@@ -123,7 +123,9 @@ func TestFitGram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(kp.Transduction, kg.Transduction) || !mat.EqualApprox(kp.Distributions, kg.Distributions, 1e-10) {
+	// 1e-7: the point path solves in k-d tree order, the Gram path in index
+	// order; both stop at relative residual 1e-10.
+	if !slices.Equal(kp.Transduction, kg.Transduction) || !mat.EqualApprox(kp.Distributions, kg.Distributions, 1e-7) {
 		t.Error("knn over a linear Gram matrix differs from knn over points")
 	}
 	kk, err := Propagation{Affinity: Affinity{Kind: Kernel, Kernel: kernel.RBF{Gamma: 1}}}.Fit(ctx, X, y)

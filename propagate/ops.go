@@ -24,6 +24,14 @@ func (g *graph) mul(ctx context.Context, y, x []float64, C int, on []bool) error
 			yi := y[i*C : (i+1)*C]
 			if g.dense == nil {
 				cols, vals := g.col[g.ptr[i]:g.ptr[i+1]], g.val[g.ptr[i]:g.ptr[i+1]]
+				if C == 1 {
+					a := 0.0
+					for t, j := range cols {
+						a += vals[t] * x[j]
+					}
+					yi[0] = a
+					continue
+				}
 				if C == 2 {
 					a, b := 0.0, 0.0
 					for t, j := range cols {

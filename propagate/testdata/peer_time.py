@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Time scikit-learn's LabelPropagation / LabelSpreading on the benchmark data.
 
-Run: /usr/bin/python3 peer_time.py [--write]
+Run: /usr/bin/python3 peer_time.py [--write] [--reps R] [--ops lp_rbf lp_knn ls_rbf ls_knn]
 Data: make_moons(5000, noise=0.1, random_state=0), z-scored, 10 labelled points
 per class (peers.per_class_split seed 0). --write (re)creates moons5000.csv.gz,
 which BenchmarkLabelPropagation/n=5000 and BenchmarkLabelSpreading/n=5000
@@ -32,6 +32,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--reps", type=int, default=1)
+    ap.add_argument("--ops", nargs="+", default=["lp_rbf", "lp_knn", "ls_rbf", "ls_knn"])
     a = ap.parse_args()
     X, y = make_moons(5000, noise=0.1, random_state=0)
     X = peers.scale(X, "std")
@@ -48,6 +49,8 @@ def main():
                        ("lp_knn", lambda: LabelPropagation(kernel="knn", n_neighbors=7, max_iter=1000)),
                        ("ls_rbf", lambda: LabelSpreading(kernel="rbf", gamma=20)),
                        ("ls_knn", lambda: LabelSpreading(kernel="knn", n_neighbors=7))):
+        if name not in a.ops:
+            continue
         best = float("inf")
         for _ in range(a.reps):
             m = make()
