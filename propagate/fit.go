@@ -609,6 +609,10 @@ func solve(ctx context.Context, apply func(out, x []float64) error, b []float64,
 	return x, maxIter, worst, nil
 }
 
+// The vector helpers below ignore the mask: every vector of solve is zero
+// off the active rows (b is, and apply and prec write only active rows), so
+// the inactive rows add nothing.
+
 func colNorms(a []float64, C int, on []bool) []float64 {
 	out := colDots(a, a, C, on)
 	for c := range out {
@@ -617,12 +621,23 @@ func colNorms(a []float64, C int, on []bool) []float64 {
 	return out
 }
 
-func colDots(a, b []float64, C int, on []bool) []float64 {
+func colDots(a, b []float64, C int, _ []bool) []float64 {
 	out := make([]float64, C)
-	for i := 0; i < len(a)/C; i++ {
-		if !on[i] {
-			continue
+	if C == 1 {
+		b = b[:len(a)]
+		var s0, s1 float64
+		i := 0
+		for ; i+2 <= len(a); i += 2 {
+			s0 += a[i] * b[i]
+			s1 += a[i+1] * b[i+1]
 		}
+		for ; i < len(a); i++ {
+			s0 += a[i] * b[i]
+		}
+		out[0] = s0 + s1
+		return out
+	}
+	for i := 0; i < len(a)/C; i++ {
 		for c := 0; c < C; c++ {
 			out[c] += a[i*C+c] * b[i*C+c]
 		}
@@ -630,22 +645,25 @@ func colDots(a, b []float64, C int, on []bool) []float64 {
 	return out
 }
 
-func colDot(a, b []float64, C int, on []bool, c int) float64 {
+func colDot(a, b []float64, C int, _ []bool, c int) float64 {
 	s := 0.0
 	for i := 0; i < len(a)/C; i++ {
-		if on[i] {
-			s += a[i*C+c] * b[i*C+c]
-		}
+		s += a[i*C+c] * b[i*C+c]
 	}
 	return s
 }
 
-// axpyCols: y[:, c] += sign·alpha[c]·x[:, c] on the active rows.
-func axpyCols(y, alpha, x []float64, C int, on []bool, sign float64) {
-	for i := 0; i < len(y)/C; i++ {
-		if !on[i] {
-			continue
+// axpyCols: y[:, c] += sign·alpha[c]·x[:, c].
+func axpyCols(y, alpha, x []float64, C int, _ []bool, sign float64) {
+	if C == 1 {
+		a := sign * alpha[0]
+		x = x[:len(y)]
+		for i := range y {
+			y[i] += a * x[i]
 		}
+		return
+	}
+	for i := 0; i < len(y)/C; i++ {
 		for c := 0; c < C; c++ {
 			y[i*C+c] += sign * alpha[c] * x[i*C+c]
 		}
