@@ -246,3 +246,23 @@ func BenchmarkBuildAll(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkGramUSPS: the paper's data shape, N = 1500, d = 241 (uniform
+// data of that shape; timings do not depend on the values).
+func BenchmarkGramUSPS(b *testing.B) {
+	X := benchData(1500, 241)
+	dst := mat.NewSymDense(1500, nil)
+	for _, k := range []struct {
+		name string
+		k    kernel.Kernel
+	}{{"linear", kernel.Linear{}}, {"rbf", kernel.RBF{Gamma: 1e-3}}} {
+		b.Run("kernel="+k.name+"/n=1500/d=241", func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := kernel.Gram(context.Background(), dst, k.k, X); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -17,10 +17,10 @@ import (
 // Work is split by rows over runtime.GOMAXPROCS(0) goroutines; every entry
 // is computed by the same scalar code whatever the split, so the result is
 // bit-identical for any GOMAXPROCS, and equal to pairwise Eval up to
-// summation order (≤ a few ulps). Linear, Poly, RBF, Laplacian and
-// Exponential have specialised column-wise loops (found by type
-// assertion); RBF uses the exact sum of squared differences, so there is no
-// cancellation. Only the upper triangle is evaluated (N(N+1)/2 kernel
+// summation order (a few ulps). Linear, Poly, RBF, Laplacian and
+// Exponential have register-blocked loops (found by type assertion; see
+// tile.go); RBF sums the exact squared differences, never
+// ‖x‖²+‖y‖²-2x·y, so there is no cancellation. Only the upper triangle is evaluated (N(N+1)/2 kernel
 // calls, O(N²d) time); the lower triangle of dst's backing store is filled
 // by mirroring, so its rows may be read directly from RawSymmetric.
 //
@@ -42,16 +42,15 @@ func Gram(ctx context.Context, dst *mat.SymDense, k Kernel, X mat.Matrix) (*mat.
 		return nil, fmt.Errorf("%w: Gram dst is %d×%d, X has %d rows", ErrShape, dst.SymmetricDim(), dst.SymmetricDim(), n)
 	}
 	raw := dst.RawSymmetric()
-	f := rowFunc(k, x)
-	// Pair row t with row n-1-t so every task costs about n+1 evaluations.
-	tasks := (n + 1) / 2
-	err = parFor(ctx, tasks, func(t int) {
-		fill := func(i int) {
-			row := raw.Data[i*raw.Stride : i*raw.Stride+n]
-			f(row[i:], x.row(i), i)
-		}
+	f := newFiller(k, x)
+	rowOf := func(i int) []float64 { return raw.Data[i*raw.Stride : i*raw.Stride+n] }
+	diag := func(i int) int { return i }
+	// Pair block t with block nb-1-t so every task costs about the same.
+	nb := (n + blockRows - 1) / blockRows
+	err = parFor(ctx, (nb+1)/2, func(t int) {
+		fill := func(b int) { f.fill(x, b*blockRows, min(n, (b+1)*blockRows), diag, rowOf) }
 		fill(t)
-		if u := n - 1 - t; u != t {
+		if u := nb - 1 - t; u != t {
 			fill(u)
 		}
 	})
@@ -89,12 +88,11 @@ func Cross(ctx context.Context, dst *mat.Dense, k Kernel, A, B mat.Matrix) (*mat
 		return nil, fmt.Errorf("%w: Cross dst is %d×%d, want %d×%d", ErrShape, r, c, a.n, b.n)
 	}
 	raw := dst.RawMatrix()
-	f := rowFunc(k, b)
-	const rowsPerTask = 8
-	err = parFor(ctx, (a.n+rowsPerTask-1)/rowsPerTask, func(t int) {
-		for i := t * rowsPerTask; i < min(a.n, (t+1)*rowsPerTask); i++ {
-			f(raw.Data[i*raw.Stride:i*raw.Stride+b.n], a.row(i), 0)
-		}
+	f := newFiller(k, b)
+	rowOf := func(i int) []float64 { return raw.Data[i*raw.Stride : i*raw.Stride+b.n] }
+	zero := func(int) int { return 0 }
+	err = parFor(ctx, (a.n+blockRows-1)/blockRows, func(t int) {
+		f.fill(a, t*blockRows, min(a.n, (t+1)*blockRows), zero, rowOf)
 	})
 	if err != nil {
 		return nil, err
@@ -143,97 +141,118 @@ func newRows(X mat.Matrix, name string) (rows, error) {
 	return r, nil
 }
 
-// rowFunc returns a function filling out[j] = k(x, y_{j0+j}) for all j.
-//
-// The built-in kernels accumulate column by column over a transposed copy
-// of y (out[j] += term(x_l, y_{j0+j,l}) for l = 0..d-1, in that order):
-// inner loops run over contiguous memory, the dot-product kernels through
-// BLAS axpy. The distance kernels sum the exact terms (x_l - y_l)² or
-// |x_l - y_l|, never ‖x‖²+‖y‖²-2x·y, so there is no cancellation. Each
-// entry is a fixed function of (x, y_j), whatever the caller's split of
-// rows; it can differ from Eval (four-way accumulators) in the last bit.
-func rowFunc(k Kernel, y rows) func(out, x []float64, j0 int) {
-	var acc func(out, x []float64, j0 int)
-	n := y.n
-	transpose := func() []float64 {
-		yt := make([]float64, y.d*n)
-		for j := 0; j < n; j++ {
-			for l, v := range y.row(j) {
-				yt[l*n+j] = v
-			}
-		}
-		return yt
-	}
-	switch k.(type) {
-	case Linear, Poly:
-		yt := transpose()
-		impl := blas64.Implementation()
-		acc = func(out, x []float64, j0 int) {
-			clear(out)
-			for l, xv := range x {
-				impl.Daxpy(len(out), xv, yt[l*n+j0:l*n+j0+len(out)], 1, out, 1)
-			}
-		}
-	case RBF, Exponential:
-		yt := transpose()
-		acc = func(out, x []float64, j0 int) {
-			clear(out)
-			for l, xv := range x {
-				c := yt[l*n+j0 : l*n+j0+len(out)]
-				for j, cv := range c {
-					d := xv - cv
-					out[j] += d * d
-				}
-			}
-		}
-	case Laplacian:
-		yt := transpose()
-		acc = func(out, x []float64, j0 int) {
-			clear(out)
-			for l, xv := range x {
-				c := yt[l*n+j0 : l*n+j0+len(out)]
-				for j, cv := range c {
-					out[j] += math.Abs(xv - cv)
-				}
-			}
-		}
-	}
+// builtinOf returns the accumulation kind of a built-in kernel and the
+// transform that turns sums into kernel values, in place.
+func builtinOf(k Kernel) (accKind, func(row []float64), bool) {
 	switch k := k.(type) {
 	case Linear:
-		return acc
+		return accDot, func([]float64) {}, true
 	case Poly:
-		return func(out, x []float64, j0 int) {
-			acc(out, x, j0)
-			for j, v := range out {
-				out[j] = powi(k.A*v+k.B, k.Degree)
+		return accDot, func(row []float64) {
+			for j, v := range row {
+				row[j] = powi(k.A*v+k.B, k.Degree)
 			}
-		}
-	case RBF, Laplacian:
-		g := 0.0
-		if r, ok := k.(RBF); ok {
-			g = -r.Gamma
-		} else {
-			g = -k.(Laplacian).Gamma
-		}
-		return func(out, x []float64, j0 int) {
-			acc(out, x, j0)
-			for j, v := range out {
-				out[j] = expNeg(g * v)
+		}, true
+	case RBF:
+		g := -k.Gamma
+		return accSq, func(row []float64) {
+			for j, v := range row {
+				row[j] = expNeg(g * v)
 			}
-		}
+		}, true
+	case Laplacian:
+		g := -k.Gamma
+		return accL1, func(row []float64) {
+			for j, v := range row {
+				row[j] = expNeg(g * v)
+			}
+		}, true
 	case Exponential:
 		g := -k.Gamma
-		return func(out, x []float64, j0 int) {
-			acc(out, x, j0)
-			for j, v := range out {
-				out[j] = expNeg(g * math.Sqrt(v))
+		return accSq, func(row []float64) {
+			for j, v := range row {
+				row[j] = expNeg(g * math.Sqrt(v))
+			}
+		}, true
+	}
+	return 0, nil, false
+}
+
+// blockRows is the number of rows of one parallel task in Gram and Cross.
+const blockRows = 16
+
+// colMaxD is the feature count below which the distance kernels use the
+// column-wise loop (faster for short rows); dot products always do, with
+// BLAS axpy. Both sum in the same order as the tiles, so the choice never
+// changes a bit of the result.
+const colMaxD = 24
+
+// filler computes rows of kernel values against the rows of b.
+type filler struct {
+	k      Kernel
+	b      rows
+	kind   accKind
+	finish func(row []float64)
+	fast   bool      // a built-in kernel
+	yt     []float64 // b transposed (d×n) for the column-wise loop, or nil
+}
+
+func newFiller(k Kernel, b rows) *filler {
+	f := &filler{k: k, b: b}
+	f.kind, f.finish, f.fast = builtinOf(k)
+	if f.fast && (f.kind == accDot || b.d < colMaxD) {
+		f.yt = make([]float64, b.d*b.n)
+		for j := 0; j < b.n; j++ {
+			for l, v := range b.row(j) {
+				f.yt[l*b.n+j] = v
 			}
 		}
 	}
-	return func(out, x []float64, j0 int) {
-		for j := range out {
-			out[j] = k.Eval(x, y.row(j0+j))
+	return f
+}
+
+// fill computes out(i)[j] = k(a_i, b_j) for rows i in [i0, i1) of a and
+// columns j ≥ lo(i).
+func (f *filler) fill(a rows, i0, i1 int, lo func(int) int, out func(int) []float64) {
+	b := f.b
+	switch {
+	case !f.fast:
+		for i := i0; i < i1; i++ {
+			o, x := out(i), a.row(i)
+			for j := lo(i); j < b.n; j++ {
+				o[j] = f.k.Eval(x, b.row(j))
+			}
 		}
+		return
+	case f.yt == nil:
+		accRows(f.kind, a, b, i0, i1, lo, out)
+	default:
+		impl := blas64.Implementation()
+		n := b.n
+		for i := i0; i < i1; i++ {
+			j0 := lo(i)
+			o := out(i)[j0:n]
+			clear(o)
+			for l, xv := range a.row(i) {
+				c := f.yt[l*n+j0 : l*n+n]
+				switch f.kind {
+				case accDot:
+					impl.Daxpy(len(o), xv, c, 1, o, 1)
+				case accSq:
+					for j, cv := range c {
+						t := xv - cv
+						o[j] += t * t
+					}
+				default:
+					for j, cv := range c {
+						o[j] += math.Abs(xv - cv)
+					}
+				}
+			}
+		}
+	}
+	for i := i0; i < i1; i++ {
+		f.finish(out(i)[lo(i):b.n])
 	}
 }
 
