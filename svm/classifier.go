@@ -184,11 +184,9 @@ func (c Classifier) FitGram(ctx context.Context, K mat.Symmetric, y []int) (*Mod
 	if err := c.validate(false); err != nil {
 		return nil, err
 	}
-	src, n, err := gramSource(K)
-	if err != nil {
-		return nil, err
-	}
-	return c.fit(ctx, src, n, y)
+	return withGram(ctx, K, func(ctx context.Context, src source, n int) (*Model, error) {
+		return c.fit(ctx, src, n, y)
+	})
 }
 
 // binary is one two-class problem over rows of the source.

@@ -409,3 +409,48 @@ func TestProbability(t *testing.T) {
 		t.Error("Probability changed the fitted machines")
 	}
 }
+
+// TestGramStore runs the input check on a matrix large enough for the
+// concurrent (speculative) path: one NaN, one asymmetric entry, and an
+// upper-only store (lower triangle zero), which must give the same model
+// as the mirrored store.
+func TestGramStore(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	ctx := context.Background()
+	ts := getTiming(600)
+	n := 600
+	full := ts.K.RawSymmetric().Data
+	clone := func() *mat.SymDense { return mat.NewSymDense(n, slices.Clone(full)) }
+	ref, err := Classifier{C: 1}.FitGram(ctx, ts.K, ts.y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nan := clone()
+	nan.SetSym(400, 17, math.NaN())
+	if _, err := (Classifier{C: 1}).FitGram(ctx, nan, ts.y); !errors.Is(err, ErrNonFinite) {
+		t.Errorf("NaN: %v", err)
+	}
+	if _, err := (SVDD{C: 0.01}).FitGram(ctx, nan); !errors.Is(err, ErrNonFinite) {
+		t.Errorf("SVDD NaN: %v", err)
+	}
+	asym := clone()
+	asym.RawSymmetric().Data[400*n+17] += 1e-6 // lower triangle only
+	_, err = Classifier{C: 1}.FitGram(ctx, asym, ts.y)
+	if !errors.Is(err, ErrNotSymmetric) || !strings.Contains(err.Error(), "K[400][17]") {
+		t.Errorf("asymmetric: %v", err)
+	}
+	up := clone()
+	d := up.RawSymmetric().Data
+	for i := range n {
+		for j := range i {
+			d[i*n+j] = 0
+		}
+	}
+	m, err := Classifier{C: 1}.FitGram(ctx, up, ts.y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(m.SV, ref.SV) || m.Machines[0].Rho != ref.Machines[0].Rho || !slices.Equal(m.Machines[0].Coef, ref.Machines[0].Coef) {
+		t.Error("upper-only store gives a different model")
+	}
+}

@@ -1,6 +1,7 @@
 package svm
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -17,35 +18,63 @@ import (
 // numerically symmetric computation such as −½JMJ stays far below it).
 const symTol = 1e-12
 
-// gramSource validates a Gram matrix and returns a column source over it.
+// withGram validates a Gram matrix and runs fit on a column source over it.
 // A *mat.SymDense is read in place (no copy); its lower triangle is used
 // when it mirrors the upper one exactly (kernel.Gram fills it), otherwise
-// it must be all zero or agree within symTol. Any other mat.Symmetric is
-// read through At. Cost: one O(N²) pass.
-func gramSource(K mat.Symmetric) (source, int, error) {
+// it must be all zero or agree within symTol (then only the upper triangle
+// is read). The check is one O(N²) pass; with GOMAXPROCS > 1 it runs on
+// its own goroutine while fit already works on the speculatively mirrored
+// matrix: a failed check cancels fit and returns the check's error, a
+// non-mirrored store reruns fit on the upper triangle. The result never
+// depends on the timing. Any other mat.Symmetric is checked for NaN/Inf
+// and read through At.
+func withGram[T any](ctx context.Context, K mat.Symmetric, fit func(ctx context.Context, src source, n int) (T, error)) (T, error) {
+	var zero T
 	if K == nil {
-		return nil, 0, fmt.Errorf("%w: nil kernel matrix", ErrEmpty)
+		return zero, fmt.Errorf("%w: nil kernel matrix", ErrEmpty)
 	}
 	n := K.SymmetricDim()
 	if n == 0 {
-		return nil, 0, fmt.Errorf("%w: 0×0 kernel matrix", ErrEmpty)
+		return zero, fmt.Errorf("%w: 0×0 kernel matrix", ErrEmpty)
 	}
-	if sd, ok := K.(*mat.SymDense); ok {
-		raw := sd.RawSymmetric()
-		g := &denseGram{data: raw.Data, stride: raw.Stride, n: n}
-		if err := g.check(); err != nil {
-			return nil, 0, err
-		}
-		return g, n, nil
-	}
-	for i := range n {
-		for j := i; j < n; j++ {
-			if v := K.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, 0, fmt.Errorf("%w: K[%d][%d] = %v", ErrNonFinite, i, j, v)
+	sd, ok := K.(*mat.SymDense)
+	if !ok {
+		for i := range n {
+			for j := i; j < n; j++ {
+				if v := K.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+					return zero, fmt.Errorf("%w: K[%d][%d] = %v", ErrNonFinite, i, j, v)
+				}
 			}
 		}
+		return fit(ctx, symGram{K}, n)
 	}
-	return symGram{K}, n, nil
+	raw := sd.RawSymmetric()
+	chk := &denseGram{data: raw.Data, stride: raw.Stride, n: n}
+	if runtime.GOMAXPROCS(0) == 1 || n < 512 {
+		if err := chk.check(runtime.GOMAXPROCS(0)); err != nil {
+			return zero, err
+		}
+		return fit(ctx, chk, n)
+	}
+	spec := &denseGram{data: raw.Data, stride: raw.Stride, n: n, mirrored: true}
+	cctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	done := make(chan error, 1)
+	go func() {
+		err := chk.check(1)
+		if err != nil {
+			cancel(err)
+		}
+		done <- err
+	}()
+	res, err := fit(cctx, spec, n)
+	if cerr := <-done; cerr != nil {
+		return zero, cerr
+	}
+	if !chk.mirrored {
+		return fit(ctx, chk, n)
+	}
+	return res, err
 }
 
 // check scans the upper triangle for NaN/Inf and classifies the lower one:
@@ -54,12 +83,12 @@ func gramSource(K mat.Symmetric) (source, int, error) {
 // are scanned in parallel (64×64 tiles for the transposed reads) and the
 // per-block findings reduced in block order, so the reported entry does not
 // depend on GOMAXPROCS.
-func (g *denseGram) check() error {
+func (g *denseGram) check(workers int) error {
 	n, s, d := g.n, g.stride, g.data
 	const tile = 64
 	nb := (n + tile - 1) / tile
 	res := make([]finding, nb)
-	parallel(nb, func(b int) {
+	parallel(workers, nb, func(b int) {
 		f := finding{nanI: -1, exact: true, zero: true, bi: -1}
 		i0, i1 := b*tile, min(n, (b+1)*tile)
 		// One pass over the lower triangle of this row block, each entry
@@ -72,6 +101,24 @@ func (g *denseGram) check() error {
 					continue
 				}
 				lo := d[i*s+j0 : i*s+j1]
+				// Branch-free screen: the sum of |lo − up| + (lo − lo) is
+				// 0 exactly when the segment mirrors the upper triangle
+				// and is finite (NaN and Inf make it NaN).
+				var a0, a1 float64
+				t := 0
+				for ; t+1 < len(lo); t += 2 {
+					l0, l1 := lo[t], lo[t+1]
+					u0, u1 := d[(j0+t)*s+i], d[(j0+t+1)*s+i]
+					a0 += math.Abs(l0-u0) + (l0 - l0)
+					a1 += math.Abs(l1-u1) + (l1 - l1)
+				}
+				if t < len(lo) {
+					l0 := lo[t]
+					a0 += math.Abs(l0-d[(j0+t)*s+i]) + (l0 - l0)
+				}
+				if a0+a1 == 0 {
+					continue
+				}
 				for t, lv := range lo {
 					uv := d[(j0+t)*s+i]
 					if lv == uv && lv-lv == 0 {
@@ -102,7 +149,7 @@ func (g *denseGram) check() error {
 	}
 	// Otherwise rescan the upper triangle for non-finite values and the
 	// scale of the symmetry tolerance.
-	parallel(nb, func(b int) {
+	parallel(workers, nb, func(b int) {
 		f := &res[b]
 		i0, i1 := b*tile, min(n, (b+1)*tile)
 		for i := i0; i < i1 && f.nanI < 0; i++ {
@@ -172,9 +219,9 @@ func (f *finding) noteOff(lv, uv float64, i, j int) {
 	}
 }
 
-// parallel runs fn(0..tasks-1) on GOMAXPROCS goroutines.
-func parallel(tasks int, fn func(t int)) {
-	w := min(runtime.GOMAXPROCS(0), tasks)
+// parallel runs fn(0..tasks-1) on up to workers goroutines.
+func parallel(workers, tasks int, fn func(t int)) {
+	w := min(workers, tasks)
 	if w <= 1 {
 		for t := range tasks {
 			fn(t)

@@ -112,11 +112,7 @@ func (s SVDD) Fit(ctx context.Context, X *mat.Dense) (*SVDDModel, error) {
 // FitGram finds the sphere from a precomputed N×N kernel matrix. Errors:
 // ErrBadParam, ErrEmpty, ErrNonFinite, ErrNotSymmetric, or ctx.Err().
 func (s SVDD) FitGram(ctx context.Context, K mat.Symmetric) (*SVDDModel, error) {
-	src, n, err := gramSource(K)
-	if err != nil {
-		return nil, err
-	}
-	return s.fit(ctx, src, n)
+	return withGram(ctx, K, s.fit)
 }
 
 // fit solves the SVDD dual with the SMO core in LIBSVM's one-class scaling:

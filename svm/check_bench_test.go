@@ -1,0 +1,31 @@
+package svm
+
+import (
+	"fmt"
+	"syscall"
+	"testing"
+)
+
+func cpuNow() int64 {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+func BenchmarkGramCheck(b *testing.B) {
+	for _, n := range []int{5000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			ts := getTiming(n)
+			raw := ts.K.RawSymmetric()
+			b.ResetTimer()
+			c0 := cpuNow()
+			for range b.N {
+				g := &denseGram{data: raw.Data, stride: raw.Stride, n: n}
+				if err := g.check(1); err != nil || !g.mirrored {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(cpuNow()-c0)/float64(b.N)/1e6, "cpu-ms/op")
+		})
+	}
+}
