@@ -90,6 +90,7 @@ func label(ctx context.Context, in labelInput) ([]int, int, error) {
 		}
 	}
 	st := newSegTester(in.b, in.m, in.x, in.d, in.inside, -1)
+	st.probe = in.method != KNNGraph
 	var cands func(i int, dst []int) []int
 	switch in.method {
 	case KNNGraph:
@@ -109,7 +110,7 @@ func label(ctx context.Context, in labelInput) ([]int, int, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
 	}
-	return connect(ctx, n, in.d, cands, st.adjacent, in.progress)
+	return connect(ctx, n, in.d+in.m+2, cands, st.adjacent, in.progress)
 }
 
 // connect finds the connected components of the graph whose edges are the
@@ -120,7 +121,7 @@ func label(ctx context.Context, in labelInput) ([]int, int, error) {
 // component or in a component the row has joined during this round. The
 // edges found are merged after the round in row order. The snapshots, and
 // so the pairs tested, do not depend on the number of workers.
-func connect(ctx context.Context, n, d int, cands func(i int, dst []int) []int,
+func connect(ctx context.Context, n, bufLen int, cands func(i int, dst []int) []int,
 	adjacent func(a, b int, buf []float64) bool, progress func(string, int, int)) ([]int, int, error) {
 	uf := newUnionFind(n)
 	roots := make([]int32, n)
@@ -133,7 +134,7 @@ func connect(ctx context.Context, n, d int, cands func(i int, dst []int) []int,
 	}
 	ws := make([]scratch, workers)
 	for w := range ws {
-		ws[w] = scratch{stamp: make([]int32, n), buf: make([]float64, d)}
+		ws[w] = scratch{stamp: make([]int32, n), buf: make([]float64, bufLen)}
 	}
 	const maxRound = 64
 	edges := make([][]int32, maxRound)

@@ -251,3 +251,41 @@ func TestConnectDeterministicAcrossGOMAXPROCS(t *testing.T) {
 		}
 	}
 }
+
+// TestSegmentAdjacencyModesAgree compares the adjacency decisions of the
+// direct, distance (ratio recurrence for the Gaussian) and Gram evaluators.
+func TestSegmentAdjacencyModesAgree(t *testing.T) {
+	for _, kind := range []KernelKind{Gaussian, Laplacian} {
+		b := moonsBall(kind)
+		x := insidePoints(b, 120, -1.5, 2.5, 9)
+		n := len(x) / 2
+		modes := []evalMode{modeDirect, modeDist}
+		if kind == Gaussian {
+			modes = append(modes, modePow)
+		}
+		buf := make([]float64, 2+10+2)
+		var ts []*segTester
+		for _, md := range modes {
+			st := newSegTester(b, 10, x, 2, seq(n), md)
+			st.probe = md == modeDist
+			ts = append(ts, st)
+		}
+		diff, yes := 0, 0
+		for a := 0; a < n; a++ {
+			for c := a + 1; c < n; c++ {
+				ref := ts[0].adjacent(a, c, buf)
+				if ref {
+					yes++
+				}
+				for _, st := range ts[1:] {
+					if st.adjacent(a, c, buf) != ref {
+						diff++
+					}
+				}
+			}
+		}
+		if diff > 0 || yes == 0 {
+			t.Errorf("%v: %d adjacency decisions differ from the direct evaluator (%d adjacent pairs)", kind, diff, yes)
+		}
+	}
+}

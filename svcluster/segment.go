@@ -22,6 +22,9 @@ import "math"
 //     (note 1 − t_s = t_{m+1−s}): one dot product of length n_c per sample,
 //     no exponential inside the loop.
 //
+// The distance form skips centres with K(y, c_k) < e^-36: since Σβ = 1
+// they change f by less than 2.4e-16, the rounding level of f itself.
+//
 // The Gram form loses accuracy only when a factor underflows while the
 // exponential prefactor is huge, i.e. for pairs with q‖x_i−x_j‖² large; those
 // pairs (q‖x_i−x_j‖² > farPair) use the distance form.
@@ -32,6 +35,7 @@ import "math"
 
 const (
 	farPair     = 2000.0   // q‖x_i−x_j‖² above which the Gram form is not used
+	kernelCut   = 36.0     // terms with K(y, c_k) < e^-36 are skipped by the distance form
 	powBudget   = 16 << 20 // max float64s for the P tables (128 MiB)
 	distBudget  = 32 << 20 // max float64s for the D table (256 MiB)
 	tinyProduct = 1e-300   // powers below this are flushed to 0 (no denormals)
@@ -60,6 +64,8 @@ type segTester struct {
 	mode  evalMode
 	nc    int
 	dist  []float64 // len(pts)×nc: D_ak (modeDist, modePow)
+	cut   float64   // squared distance beyond which K < e^-kernelCut
+	probe bool      // test the middle sample alone first (complete graph)
 	pow   []float64 // len(pts)×m×nc: √β_k·exp(−q·t_j·D_ak), j = 1..m (modePow)
 }
 
@@ -94,6 +100,10 @@ func newSegTester(b *ball, m int, x []float64, d int, pts []int, force evalMode)
 		t.ts[s] = float64(s) / float64(m+1)
 	}
 	t.order = sampleOrder(m)
+	t.cut = kernelCut / b.q
+	if b.kind == Laplacian {
+		t.cut = (kernelCut / b.q) * (kernelCut / b.q)
+	}
 	n, nc := len(pts), t.nc
 	switch {
 	case force >= 0:
@@ -156,9 +166,90 @@ func (t *segTester) adjacent(a, b int, buf []float64) bool {
 	case modePow:
 		return t.adjPow(a, b, dab)
 	case modeDist:
+		if t.b.kind == Gaussian && t.b.q*dab <= farPair {
+			if t.probe && !t.sampleInside(a, b, dab, t.order[0]) {
+				return false
+			}
+			return t.adjRatio(a, b, dab, buf[d:])
+		}
 		return t.adjDist(a, b, dab)
 	}
 	return t.adjDirect(xa, xb, buf)
+}
+
+// sampleInside tests one sample with the distance form.
+func (t *segTester) sampleInside(a, b int, dab float64, s int) bool {
+	nc := t.nc
+	da := t.dist[a*nc : a*nc+nc]
+	db := t.dist[b*nc : b*nc+nc]
+	ts := t.ts[s]
+	us := 1 - ts
+	c := ts * us * dab
+	f := 0.0
+	for k, bk := range t.b.beta {
+		d2 := us*da[k] + ts*db[k] - c
+		if d2 > t.cut {
+			continue
+		}
+		f += bk * t.b.kind.eval(t.b.q, d2)
+	}
+	return f >= t.theta
+}
+
+// adjRatio is the distance form for the Gaussian kernel with one
+// exponential per centre instead of one per centre and sample: along the
+// segment, exp(−q[(1−t_s)D_ak + t_s·D_bk]) = K(x_a, c_k)·r_k^s with
+// r_k = exp(−q(D_bk − D_ak)/(m+1)) (started from the nearer end, so r_k ≤ 1),
+// and the common factor exp(q·t_s(1−t_s)·D_ab) is applied per sample.
+// Centres with min(D_ak, D_bk) − D_ab/4 > cut are farther than the cut
+// from every point of the segment and are skipped. fs is scratch of length
+// ≥ m+2.
+func (t *segTester) adjRatio(a, b int, dab float64, fs []float64) bool {
+	nc, m := t.nc, t.m
+	da := t.dist[a*nc : a*nc+nc]
+	db := t.dist[b*nc : b*nc+nc]
+	q := t.b.q
+	fs = fs[:m+2]
+	clear(fs)
+	step := q / float64(m+1)
+	lim := t.cut + dab/4
+	for k, bk := range t.b.beta {
+		dA, dB := da[k], db[k]
+		if dA <= dB {
+			if dA > lim {
+				continue
+			}
+			v := bk * math.Exp(-q*dA)
+			r := math.Exp(-step * (dB - dA))
+			for s := 1; s <= m; s++ {
+				v *= r
+				if v < tinyProduct {
+					break
+				}
+				fs[s] += v
+			}
+		} else {
+			if dB > lim {
+				continue
+			}
+			v := bk * math.Exp(-q*dB)
+			r := math.Exp(-step * (dA - dB))
+			for s := m; s >= 1; s-- {
+				v *= r
+				if v < tinyProduct {
+					break
+				}
+				fs[s] += v
+			}
+		}
+	}
+	for _, s := range t.order {
+		ts := t.ts[s]
+		if fs[s] < t.theta*math.Exp(-q*ts*(1-ts)*dab) {
+			return false
+		}
+	}
+	return true
 }
 
 func (t *segTester) adjDirect(xa, xb, y []float64) bool {
@@ -181,6 +272,7 @@ func (t *segTester) adjDist(a, b int, dab float64) bool {
 	db := t.dist[b*nc : b*nc+nc]
 	beta := t.b.beta
 	q, kind := t.b.q, t.b.kind
+	cut := t.cut
 	for _, s := range t.order {
 		ts := t.ts[s]
 		us := 1 - ts
@@ -188,6 +280,9 @@ func (t *segTester) adjDist(a, b int, dab float64) bool {
 		f := 0.0
 		for k, bk := range beta {
 			d2 := us*da[k] + ts*db[k] - c
+			if d2 > cut {
+				continue // K < e^-36: below rounding of f (Σβ = 1)
+			}
 			f += bk * kind.eval(q, d2)
 		}
 		if f < t.theta {
