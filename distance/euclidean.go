@@ -35,6 +35,36 @@ func SqDist(x, y []float64) float64 {
 	return s
 }
 
+// sqDistRow sets out[j] = SqDist(x, Y_j) for the rows Y_j of the
+// row-major matrix Y (len(out) rows of len(x) columns). Four rows are
+// summed at once (independent sums, each in index order as SqDist) so the
+// additions overlap instead of waiting on each other.
+func sqDistRow(out, x, Y []float64) {
+	d := len(x)
+	j := 0
+	for ; j+4 <= len(out); j += 4 {
+		y0 := Y[j*d : j*d+d]
+		y1 := Y[(j+1)*d : (j+1)*d+d]
+		y2 := Y[(j+2)*d : (j+2)*d+d]
+		y3 := Y[(j+3)*d : (j+3)*d+d]
+		var s0, s1, s2, s3 float64
+		for t, xt := range x {
+			u0 := xt - y0[t]
+			u1 := xt - y1[t]
+			u2 := xt - y2[t]
+			u3 := xt - y3[t]
+			s0 += float64(u0 * u0)
+			s1 += float64(u1 * u1)
+			s2 += float64(u2 * u2)
+			s3 += float64(u3 * u3)
+		}
+		out[j], out[j+1], out[j+2], out[j+3] = s0, s1, s2, s3
+	}
+	for ; j < len(out); j++ {
+		out[j] = SqDist(x, Y[j*d:j*d+d])
+	}
+}
+
 // Dist returns the Euclidean distance sqrt(SqDist(x, y)).
 func Dist(x, y []float64) float64 { return math.Sqrt(SqDist(x, y)) }
 
@@ -93,15 +123,13 @@ func pairwise(ctx context.Context, X mat.Matrix, root bool) (Condensed, error) {
 	}
 	c := NewCondensed(n)
 	err = ParallelRows(ctx, n, func(i int) {
-		xi := data[i*d : i*d+d]
 		out := c.Data[n*i-i*(i+1)/2:]
 		out = out[:n-i-1]
-		for j := i + 1; j < n; j++ {
-			s := SqDist(xi, data[j*d:j*d+d])
-			if root {
-				s = math.Sqrt(s)
+		sqDistRow(out, data[i*d:i*d+d], data[(i+1)*d:])
+		if root {
+			for k, v := range out {
+				out[k] = math.Sqrt(v)
 			}
-			out[j-i-1] = s
 		}
 	})
 	if err != nil {
@@ -155,10 +183,10 @@ func crossInto(ctx context.Context, dst *mat.Dense, A, B mat.Matrix, check bool)
 	raw := dst.RawMatrix()
 	d := ca
 	err = ParallelRows(ctx, ra, func(i int) {
-		xi := a[i*d : i*d+d]
 		out := raw.Data[i*raw.Stride : i*raw.Stride+rb]
-		for j := range out {
-			out[j] = math.Sqrt(SqDist(xi, b[j*d:j*d+d]))
+		sqDistRow(out, a[i*d:i*d+d], b)
+		for j, v := range out {
+			out[j] = math.Sqrt(v)
 		}
 	})
 	if err != nil {

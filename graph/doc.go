@@ -14,8 +14,11 @@
 //
 // # Geodesics
 //
-// ShortestPaths runs Dijkstra's algorithm from every source, in parallel over
-// sources, with a typed indexed binary heap; unreachable pairs are +Inf.
+// ShortestPaths computes all-pairs shortest paths in parallel over sources:
+// a bucket-queue search (falling back to Dijkstra with a typed radix heap)
+// from every node outside a maximal independent set, and the rows of the
+// set's nodes as minima over their neighbours' rows; unreachable pairs are
+// +Inf. Results equal scipy's Dijkstra up to the last bits.
 // Geodesic (and Geodesics.Compute) add the component-joining rule of
 // Eq. 4: while the graph is disconnected, the closest Euclidean pair (i, j)
 // in different components is joined by an edge of length
@@ -34,8 +37,11 @@
 //
 // kNN and ε graphs: O(N²d) time by exhaustive search with a bounded heap
 // (k+1 candidates, partial distances abandoned early), O(Nk) memory.
-// All-pairs shortest paths: O(N·(E + N) log N) time, N² float64 (8000
-// points: 512 MB). Joining c components: O(N²d + N²).
+// All-pairs shortest paths: O(N·(E + N)) time per source in practice
+// (bounded by the radix heap's O(E + 64N)), N² float64 (8000 points:
+// 512 MB). 7-NN graph + all-pairs paths at N = 2000 and 8000, d = 10, take
+// well under 0.25× the time of peers.knn_geodesic (sklearn + scipy); see
+// graph/testdata/peer_time.py. Joining c components: O(N²d + N²).
 // Results are identical for every GOMAXPROCS.
 //
 // # Errors

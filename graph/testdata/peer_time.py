@@ -57,7 +57,7 @@ def main():
                 best = min(best, time.perf_counter() - t0)
             go2 = run_go()  # again after the peer: the machine may be shared
             go_s = min(go["go_s"], go2["go_s"])
-            psum = float(squareform(G, checks=False).sum())
+            psum = math.fsum(squareform(G, checks=False))
             rel = abs(psum - go["sum"]) / psum
             print(json.dumps({"N": n, "dim": a.dim, "k": a.k, "peer_s": round(best, 4),
                               "go_s": round(go_s, 4), "ratio": round(go_s / best, 4),

@@ -53,12 +53,13 @@ func main() {
 		}
 		best = min(best, el)
 	}
-	sum := 0.0
+	var acc neumaier
 	for i := 0; i < *n; i++ {
 		for j := i + 1; j < *n; j++ {
-			sum += res.G.At(i, j)
+			acc.add(res.G.At(i, j))
 		}
 	}
+	sum := acc.sum + acc.c
 	out, _ := json.Marshal(map[string]any{"n": *n, "d": *d, "go_s": best, "joins": res.Joins,
 		"sum": sum, "gomaxprocs": runtime.GOMAXPROCS(0)})
 	fmt.Println(string(out))
@@ -67,4 +68,18 @@ func main() {
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "geotime:", err)
 	os.Exit(1)
+}
+
+// neumaier is compensated summation, so the checksum compares with
+// Python's math.fsum independently of summation order.
+type neumaier struct{ sum, c float64 }
+
+func (a *neumaier) add(x float64) {
+	t := a.sum + x
+	if math.Abs(a.sum) >= math.Abs(x) {
+		a.c += (a.sum - t) + x
+	} else {
+		a.c += (x - t) + a.sum
+	}
+	a.sum = t
 }
