@@ -2,6 +2,7 @@ package eigen
 
 import (
 	"context"
+	"math"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -16,11 +17,12 @@ var (
 const (
 	panelTri  = 32  // reflectors per panel in tridiag (LAPACK's Dsytrd uses 32)
 	panelBack = 64  // reflectors per block in backTransform
-	symvGrain = 128 // rows per goroutine in the parallel matrix–vector product
+	updBlock  = 128 // rows per block of the trailing update
 )
 
 // tridiag reduces the symmetric n×n matrix held in both triangles of a
-// (row-major, stride n) to tridiagonal form T = Qᵀ·A·Q with
+// (row-major, stride n; only the upper triangle is read and updated) to
+// tridiagonal form T = Qᵀ·A·Q with
 // Q = H_0·H_1·…·H_{n-3}, H_j = I − tau_j·v_j·v_jᵀ, v_j[0..j] = 0,
 // v_j[j+1] = 1 (Golub & Van Loan, Matrix Computations, Alg. 8.3.1).
 //
@@ -28,10 +30,9 @@ const (
 // storage: the reflectors of a panel of panelTri columns are generated from
 // the panel rows, updated on the fly by the pending rank-2 corrections
 // A − V·Wᵀ − W·Vᵀ, and the trailing matrix receives them at once through
-// one matrix product. The dominant cost, one trailing matrix–vector product
-// per column (4/3·n³ flops in all), reads contiguous rows and runs in
-// parallel over rows; each entry of the product is one dot product, so the
-// result does not depend on the partition.
+// matrix products on the upper triangle (2/3·n³ flops). The other half of
+// the work, one trailing matrix–vector product per column (2/3·n³ flops,
+// memory bound), reads the upper triangle once in contiguous rows (symv).
 //
 // On return d (n) and e (n−1) hold T, tau (n−1) the reflector scalars and
 // row j of a, columns j+2..n−1, the tail of v_j.
@@ -46,6 +47,7 @@ func tridiag(ctx context.Context, a []float64, n int, d, e, tau []float64) error
 	vw := make([]float64, 2*nb*n)
 	wv := make([]float64, 2*nb*n)
 	y := make([]float64, n)
+	sv := newSymv(n)
 	for k0 := 0; k0 < n-1; k0 += nb {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -80,12 +82,7 @@ func tridiag(ctx context.Context, a []float64, n int, d, e, tau []float64) error
 			// pending corrections −V·(Wᵀv) − W·(Vᵀv) of this panel.
 			vs := v[j+1:]
 			ys := y[j+1:]
-			parFor(m, symvGrain, func(lo, hi int) {
-				for r := lo; r < hi; r++ {
-					i := j + 1 + r
-					ys[r] = bl.Ddot(m, a[i*n+j+1:i*n+n], 1, vs, 1)
-				}
-			})
+			sv.mul(a, n, j+1, m, vs, ys)
 			for q := 0; q < p; q++ {
 				vq, wq := vw[q*n+j+1:q*n+n], vw[(nb+q)*n+j+1:(nb+q)*n+n]
 				if c := bl.Ddot(m, wq, 1, vs, 1); c != 0 {
@@ -112,7 +109,11 @@ func tridiag(ctx context.Context, a []float64, n int, d, e, tau []float64) error
 			copy(wv[p*n:p*n+n], vw[(nb+p)*n:(nb+p)*n+n])
 			copy(wv[(nb+p)*n:(nb+p)*n+n], vw[p*n:p*n+n])
 		}
-		bl.Dgemm(blas.Trans, blas.NoTrans, m, m, 2*nb, -1, vw[k1:], n, wv[k1:], n, 1, a[k1*n+k1:], n)
+		// Upper triangle only, in row blocks (diagonal blocks in full).
+		for i0 := k1; i0 < n; i0 += updBlock {
+			h := min(updBlock, n-i0)
+			bl.Dgemm(blas.Trans, blas.NoTrans, h, n-i0, 2*nb, -1, vw[i0:], n, wv[i0:], n, 1, a[i0*n+i0:], n)
+		}
 	}
 	d[n-1] = a[(n-1)*n+n-1]
 	return nil
@@ -182,4 +183,54 @@ func backTransform(ctx context.Context, a []float64, n int, tau []float64, z []f
 		bl.Dgemm(blas.Trans, blas.NoTrans, m, nc, pb, -1, v[r0:], n, w, nc, 1, z[r0*ldz:], ldz)
 	}
 	return nil
+}
+
+// symv is the product y = A·v for the symmetric trailing block of tridiag,
+// read from its upper triangle: row r contributes a dot product to y_r and
+// an axpy of v_r to y_{r+1..}. The rows are cut into parts of equal
+// triangle area whose number depends on the order m only; each part sums
+// into its own buffer and the buffers are added in part order, so the
+// result is the same for any GOMAXPROCS.
+type symv struct {
+	buf [][]float64
+}
+
+const symvParts = 8
+
+func newSymv(n int) *symv {
+	s := &symv{buf: make([][]float64, symvParts)}
+	for p := range s.buf {
+		s.buf[p] = make([]float64, n)
+	}
+	return s
+}
+
+// mul sets y (m) = A[j0:j0+m, j0:j0+m]·v from the upper triangle of a (stride n).
+func (s *symv) mul(a []float64, n, j0, m int, v, y []float64) {
+	parts := min(symvParts, max(1, m/128))
+	bound := func(p int) int {
+		if p >= parts {
+			return m
+		}
+		return m - int(float64(m)*math.Sqrt(1-float64(p)/float64(parts)))
+	}
+	parFor(parts, 1, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			r0, r1 := bound(p), bound(p+1)
+			yb := s.buf[p][:m]
+			clear(yb[r0:])
+			for r := r0; r < r1; r++ {
+				row := a[(j0+r)*n+j0+r : (j0+r)*n+j0+m]
+				yb[r] += bl.Ddot(m-r, row, 1, v[r:], 1)
+				if vr := v[r]; vr != 0 && r+1 < m {
+					bl.Daxpy(m-r-1, vr, row[1:], 1, yb[r+1:], 1)
+				}
+			}
+		}
+	})
+	copy(y[:m], s.buf[0][:m])
+	for p := 1; p < parts; p++ {
+		r0 := bound(p)
+		bl.Daxpy(m-r0, 1, s.buf[p][r0:m], 1, y[r0:m], 1)
+	}
 }

@@ -1,0 +1,48 @@
+package eigen
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// TestPhases prints the time of each stage (set EIGEN_PHASES=n).
+func TestPhases(t *testing.T) {
+	s := os.Getenv("EIGEN_PHASES")
+	if s == "" {
+		t.Skip("set EIGEN_PHASES=n to time the stages")
+	}
+	n, _ := strconv.Atoi(s)
+	a := randSym(n, 1)
+	w := make([]float64, n*n)
+	if err := load(w, a); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for rep := 0; rep < 3; rep++ {
+		if err := load(w, a); err != nil {
+			t.Fatal(err)
+		}
+		d := make([]float64, n)
+		e := make([]float64, n)
+		tau := make([]float64, n)
+		t0 := time.Now()
+		if err := tridiag(ctx, w, n, d, e, tau); err != nil {
+			t.Fatal(err)
+		}
+		t1 := time.Now()
+		z := make([]float64, n*n)
+		s2 := &dc{ctx: ctx, q: z, ld: n}
+		if err := s2.solve(d, e[:n-1], 0, 0); err != nil {
+			t.Fatal(err)
+		}
+		t2 := time.Now()
+		if err := backTransform(ctx, w, n, tau, z, n, n); err != nil {
+			t.Fatal(err)
+		}
+		t3 := time.Now()
+		t.Logf("n=%d tridiag %v  dc %v  back %v  total %v", n, t1.Sub(t0), t2.Sub(t1), t3.Sub(t2), t3.Sub(t0))
+	}
+}
