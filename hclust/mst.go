@@ -30,31 +30,17 @@ func primCondensed(ctx context.Context, c, low []float64, n int) ([]rawMerge, er
 			}
 		}
 		// p.rem[:p.split] < x < p.rem[p.split:]
-		lrow := low[x*(x-1)/2:]
 		coff := condRow(n, x) - x - 1
-		best, bj := math.Inf(1), -1
 		rem, key := p.rem, p.key[:len(p.rem)]
-		for j, i := range rem[:p.split] {
-			d := lrow[i]
-			kv := key[j]
-			if d < kv {
-				kv = d
-				key[j] = d
-			}
-			if kv < best {
-				best, bj = kv, j
-			}
+		best, bj := primUpdate(low[x*(x-1)/2:], rem[:p.split], key[:p.split])
+		var crow []float64
+		if coff >= 0 {
+			crow = c[coff:]
+		} else { // x = 0: row 0 starts at c[0] = d(0, 1)
+			crow = append([]float64{0}, c[:n-1]...)
 		}
-		for j := p.split; j < len(rem); j++ {
-			d := c[coff+int(rem[j])]
-			kv := key[j]
-			if d < kv {
-				kv = d
-				key[j] = d
-			}
-			if kv < best {
-				best, bj = kv, j
-			}
+		if b2, j2 := primUpdate(crow, rem[p.split:], key[p.split:]); b2 < best {
+			best, bj = b2, j2+p.split
 		}
 		y := int(rem[bj])
 		raw = append(raw, rawMerge{a: int32(x), b: int32(y), h: best})
@@ -127,4 +113,47 @@ func (p *prim) remove(j int) {
 	copy(p.key[j:], p.key[j+1:len(p.rem)])
 	p.rem = p.rem[:len(p.rem)-1]
 	p.split = j
+}
+
+// primUpdate lowers key[j] to row[idx[j]] and returns the smallest key and
+// its first position. Two interleaved minima break the dependency chain;
+// they are combined by (value, position), which keeps "first position".
+func primUpdate(row []float64, idx []int32, key []float64) (float64, int) {
+	key = key[:len(idx)]
+	inf := math.Inf(1)
+	b0, b1 := inf, inf
+	j0, j1 := -1, -1
+	j := 0
+	for ; j+2 <= len(idx); j += 2 {
+		k0 := key[j]
+		if d := row[idx[j]]; d < k0 {
+			k0 = d
+			key[j] = d
+		}
+		k1 := key[j+1]
+		if d := row[idx[j+1]]; d < k1 {
+			k1 = d
+			key[j+1] = d
+		}
+		if k0 < b0 {
+			b0, j0 = k0, j
+		}
+		if k1 < b1 {
+			b1, j1 = k1, j+1
+		}
+	}
+	if j < len(idx) {
+		k0 := key[j]
+		if d := row[idx[j]]; d < k0 {
+			k0 = d
+			key[j] = d
+		}
+		if k0 < b0 {
+			b0, j0 = k0, j
+		}
+	}
+	if b1 < b0 || (b1 == b0 && j1 >= 0 && j1 < j0) {
+		return b1, j1
+	}
+	return b0, j0
 }

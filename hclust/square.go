@@ -15,7 +15,11 @@ type square struct {
 	d []float64
 }
 
-func newSquare(n int) *square { return &square{n: n, d: make([]float64, n*n)} }
+func newSquare(n int) *square {
+	d := make([]float64, n*n)
+	adviseHuge(d)
+	return &square{n: n, d: d}
+}
 
 // tile is the block edge of the cache-blocked transposes (64×64 doubles =
 // 32 KiB per block).
@@ -149,27 +153,46 @@ func (s *square) fillPoints(pts []float64, dim int) bool {
 // transposeCondensed returns the strict lower triangle of the condensed
 // matrix c stored row by row: entry (j, i), i < j, at j(j−1)/2 + i. Together
 // with c it makes every row of the distance matrix two contiguous pieces.
-// It reports false if any entry is NaN, infinite or negative.
+// Tiles of T×T are transposed through a small buffer so that reads and
+// writes are contiguous runs. It reports false if any entry is NaN,
+// infinite or negative.
 func transposeCondensed(c []float64, n int) ([]float64, bool) {
 	low := make([]float64, len(c))
-	nb := (n + tile - 1) / tile
+	adviseHuge(low)
+	T := stripe(n)
+	nb := (n + T - 1) / T
 	var bad atomic.Bool
 	parallelDo(nb, func(ib int) {
-		i0, i1 := ib*tile, min(ib*tile+tile, n)
+		var buf [maxStripe * maxStripe]float64
+		i0, i1 := ib*T, min(ib*T+T, n)
 		ok := true
+		// one streaming pass validates the stripe's rows and brings them
+		// into cache for the tile transposes
+		for i := i0; i < i1; i++ {
+			off := condRow(n, i) - i - 1
+			for _, v := range c[off+i+1 : off+n] {
+				if !(v >= 0) || v > math.MaxFloat64 {
+					ok = false
+				}
+			}
+		}
 		for jb := ib; jb < nb; jb++ {
-			j0, j1 := jb*tile, min(jb*tile+tile, n)
+			j0, j1 := jb*T, min(jb*T+T, n)
 			for i := i0; i < i1; i++ {
 				js := max(j0, i+1)
 				if js >= j1 {
 					continue
 				}
 				off := condRow(n, i) - i - 1
-				for j, v := range c[off+js : off+j1] {
-					ok = ok && validDistance(v)
-					jj := js + j
-					low[jj*(jj-1)/2+i] = v
+				bi := buf[i-i0:]
+				for k, v := range c[off+js : off+j1] {
+					bi[(js-j0+k)*T] = v
 				}
+			}
+			for j := max(j0, i0+1); j < j1; j++ {
+				hi := min(i1, j) // row j of low, columns i0..hi
+				o := j * (j - 1) / 2
+				copy(low[o+i0:o+hi], buf[(j-j0)*T:(j-j0)*T+hi-i0])
 			}
 		}
 		if !ok {
@@ -177,4 +200,18 @@ func transposeCondensed(c []float64, n int) ([]float64, bool) {
 		}
 	})
 	return low, !bad.Load()
+}
+
+// maxStripe bounds the stripe height of the blocked transposes.
+const maxStripe = 64
+
+// stripe is the number of condensed rows transposed together: as many as
+// keep the stripe (T rows of up to n values) within ~512 KiB of cache,
+// between 8 and maxStripe.
+func stripe(n int) int {
+	t := maxStripe
+	for t > 8 && t*n*8 > 512<<10 {
+		t /= 2
+	}
+	return t
 }

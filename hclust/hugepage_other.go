@@ -1,0 +1,6 @@
+//go:build !linux
+
+package hclust
+
+// adviseHuge is a no-op outside Linux.
+func adviseHuge([]float64) {}
