@@ -12,11 +12,17 @@ func cpuNow() int64 {
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
+// BenchmarkGramCheck is FitGram's O(N²) input check (NaN/Inf, mirror of
+// the SymDense store) on one goroutine, with its CPU time per op.
 func BenchmarkGramCheck(b *testing.B) {
-	for _, n := range []int{5000} {
+	for _, n := range []int{2000, 5000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			if testing.Short() && n > 2000 {
+				b.Skip("short")
+			}
 			ts := getTiming(n)
 			raw := ts.K.RawSymmetric()
+			b.ReportAllocs()
 			b.ResetTimer()
 			c0 := cpuNow()
 			for range b.N {

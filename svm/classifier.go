@@ -189,6 +189,27 @@ func (c Classifier) FitGram(ctx context.Context, K mat.Symmetric, y []int) (*Mod
 	})
 }
 
+// FitGramRows trains on the sub-matrix K[rows][rows] without copying it:
+// rows[k] is the row of K of training point k and y[k] its label. This is
+// the transductive setting of papers 000/002 (one kernel over all points,
+// labels on a few). The model refers to training points by position k in
+// rows (Model.SV, NTrain = len(rows)); PredictGram then takes t×len(rows)
+// kernel rows whose column k belongs to rows[k]. Only the sub-matrix is
+// checked (NaN/Inf; for a *mat.SymDense store, the mirror entries).
+//
+// Errors: those of FitGram, and ErrShape for a row outside [0, N) or
+// repeated.
+func (c Classifier) FitGramRows(ctx context.Context, K mat.Symmetric, rows []int, y []int) (*Model, error) {
+	if err := c.validate(false); err != nil {
+		return nil, err
+	}
+	src, err := subGram(K, rows)
+	if err != nil {
+		return nil, err
+	}
+	return c.fit(ctx, src, len(rows), y)
+}
+
 // binary is one two-class problem over rows of the source.
 type binary struct {
 	pos, neg int

@@ -454,3 +454,37 @@ func TestGramStore(t *testing.T) {
 		t.Error("upper-only store gives a different model")
 	}
 }
+
+// TestFitGramRows: training on K[rows][rows] in place equals FitGram on the
+// copied sub-matrix, and bad row lists are ErrShape.
+func TestFitGramRows(t *testing.T) {
+	ctx := context.Background()
+	ts := getTiming(600)
+	var rows, y []int
+	for i := 0; i < 600; i += 3 {
+		rows = append(rows, (i*7)%600)
+	}
+	sub := mat.NewSymDense(len(rows), nil)
+	for a, ra := range rows {
+		y = append(y, ts.y[ra])
+		for b, rb := range rows {
+			sub.SetSym(a, b, ts.K.At(ra, rb))
+		}
+	}
+	want, err := Classifier{C: 10}.FitGram(ctx, sub, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Classifier{C: 10}.FitGramRows(ctx, ts.K, rows, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.SV, want.SV) || got.Machines[0].Rho != want.Machines[0].Rho || !slices.Equal(got.Machines[0].Coef, want.Machines[0].Coef) {
+		t.Error("FitGramRows differs from FitGram on the copied block")
+	}
+	for _, bad := range [][]int{{0, 600}, {0, -1}, {3, 3}} {
+		if _, err := (Classifier{C: 1}).FitGramRows(ctx, ts.K, bad, []int{0, 1}); !errors.Is(err, ErrShape) {
+			t.Errorf("rows %v: %v", bad, err)
+		}
+	}
+}

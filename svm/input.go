@@ -77,6 +77,104 @@ func withGram[T any](ctx context.Context, K mat.Symmetric, fit func(ctx context.
 	return res, err
 }
 
+// subGram validates K[rows][rows] and returns a source over it.
+func subGram(K mat.Symmetric, rows []int) (source, error) {
+	if K == nil || K.SymmetricDim() == 0 {
+		return nil, fmt.Errorf("%w: empty kernel matrix", ErrEmpty)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%w: no training rows", ErrEmpty)
+	}
+	n := K.SymmetricDim()
+	seen := make([]bool, n)
+	for k, r := range rows {
+		if r < 0 || r >= n {
+			return nil, fmt.Errorf("%w: rows[%d] = %d outside [0, %d)", ErrShape, k, r, n)
+		}
+		if seen[r] {
+			return nil, fmt.Errorf("%w: rows[%d] = %d repeated", ErrShape, k, r)
+		}
+		seen[r] = true
+	}
+	var base source
+	if sd, ok := K.(*mat.SymDense); ok {
+		raw := sd.RawSymmetric()
+		g := &denseGram{data: raw.Data, stride: raw.Stride, n: n, mirrored: true}
+		d, s := raw.Data, raw.Stride
+		for a, ra := range rows {
+			for _, rb := range rows[a:] {
+				lo, hi := min(ra, rb), max(ra, rb)
+				up, lw := d[lo*s+hi], d[hi*s+lo]
+				if up-up != 0 {
+					return nil, fmt.Errorf("%w: K[%d][%d] = %v", ErrNonFinite, lo, hi, up)
+				}
+				if lw != up {
+					g.mirrored = false
+				}
+			}
+		}
+		if !g.mirrored {
+			// Not an exact mirror: accept an all-zero lower part or one
+			// within symTol, reading only the upper triangle.
+			maxAbs, bad, bi, bj, zero := 0.0, 0.0, -1, -1, true
+			for a, ra := range rows {
+				for _, rb := range rows[a:] {
+					lo, hi := min(ra, rb), max(ra, rb)
+					up, lw := d[lo*s+hi], d[hi*s+lo]
+					maxAbs = max(maxAbs, math.Abs(up))
+					if lo != hi && lw != 0 {
+						zero = false
+					}
+					if diff := math.Abs(lw - up); lo != hi && !(diff <= bad) {
+						bad, bi, bj = diff, hi, lo
+					}
+				}
+			}
+			if !zero && !(bad <= symTol*maxAbs) {
+				return nil, fmt.Errorf("%w: K[%d][%d] = %v but K[%d][%d] = %v (lower triangle of the SymDense store)",
+					ErrNotSymmetric, bi, bj, d[bi*s+bj], bj, bi, d[bj*s+bi])
+			}
+		}
+		base = g
+	} else {
+		for a, ra := range rows {
+			for _, rb := range rows[a:] {
+				if v := K.At(ra, rb); v-v != 0 {
+					return nil, fmt.Errorf("%w: K[%d][%d] = %v", ErrNonFinite, ra, rb, v)
+				}
+			}
+		}
+		base = symGram{K}
+	}
+	return &subSource{src: base, rows: rows}, nil
+}
+
+// subSource is a source over a subset of another source's rows.
+type subSource struct {
+	src  source
+	rows []int
+	buf  []int // scratch for mapped columns (fill is never concurrent)
+}
+
+func (s *subSource) mapCols(cols []int) []int {
+	if cap(s.buf) < len(cols) {
+		s.buf = make([]int, len(cols), max(len(cols), len(s.rows)))
+	}
+	b := s.buf[:len(cols)]
+	for t, c := range cols {
+		b[t] = s.rows[c]
+	}
+	return b
+}
+
+func (s *subSource) at(r, c int) float64 { return s.src.at(s.rows[r], s.rows[c]) }
+func (s *subSource) fill(dst []float32, r int, cols []int) {
+	s.src.fill(dst, s.rows[r], s.mapCols(cols))
+}
+func (s *subSource) fill64(dst []float64, r int, cols []int) {
+	s.src.fill64(dst, s.rows[r], s.mapCols(cols))
+}
+
 // check scans the upper triangle for NaN/Inf and classifies the lower one:
 // an exact mirror (rows are then read in place), all zero (upper-only
 // storage), or within symTol; anything else is ErrNotSymmetric. Row blocks
