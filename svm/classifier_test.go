@@ -488,3 +488,56 @@ func TestFitGramRows(t *testing.T) {
 		}
 	}
 }
+
+// TestLimits: MaxIter is reported (not an error), a cancelled context
+// stops training, Progress is called once per machine, and one-vs-rest
+// probabilities are normalised.
+func TestLimits(t *testing.T) {
+	ts := getTiming(600)
+	ctx := context.Background()
+	m, err := Classifier{C: 100, MaxIter: 5}.FitGram(ctx, ts.K, ts.y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Converged || m.Iter != 5 || len(m.Warnings) != 1 || !errors.Is(m.Warnings[0], ErrNotConverged) {
+		t.Errorf("MaxIter 5: Converged %v, Iter %d, Warnings %v", m.Converged, m.Iter, m.Warnings)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := (Classifier{C: 1}).FitGram(cctx, ts.K, ts.y); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+	if _, err := (SVDD{C: 0.1}).FitGram(cctx, ts.K); !errors.Is(err, context.Canceled) {
+		t.Errorf("SVDD cancelled: %v", err)
+	}
+	var calls []int
+	y3 := make([]int, len(ts.y))
+	for i := range y3 {
+		y3[i] = i % 3
+	}
+	c := Classifier{C: 1, Progress: func(stage string, done, total int) {
+		if stage != "svm" || total != 3 {
+			t.Errorf("Progress(%q, %d, %d)", stage, done, total)
+		}
+		calls = append(calls, done)
+	}}
+	if _, err := c.FitGram(ctx, ts.K, y3); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(calls, []int{1, 2, 3}) {
+		t.Errorf("Progress calls %v", calls)
+	}
+	mo, err := Classifier{C: 1, OneVsRest: true, Probability: true}.FitGram(ctx, ts.K, y3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	P, err := mo.ProbabilitiesGram(nil, mat.NewDense(2, 600, ts.K.RawSymmetric().Data[:1200]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if s := mat.Sum(P.RowView(i)); math.Abs(s-1) > 1e-12 {
+			t.Errorf("OvR probabilities sum to %v", s)
+		}
+	}
+}

@@ -148,6 +148,9 @@ func (s *smo) swapIndex(i, j int) {
 
 // solveQP runs SMO on pr. It checks ctx every min(l, 1000) iterations.
 func solveQP(ctx context.Context, pr *qp) (qpResult, error) {
+	if err := ctx.Err(); err != nil {
+		return qpResult{}, err
+	}
 	l := len(pr.alpha)
 	s := &smo{
 		q: pr.q, l: l, active: l, tol: pr.tol,
