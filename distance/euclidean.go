@@ -35,11 +35,12 @@ func SqDist(x, y []float64) float64 {
 	return s
 }
 
-// sqDistRow sets out[j] = SqDist(x, Y_j) for the rows Y_j of the
-// row-major matrix Y (len(out) rows of len(x) columns). Four rows are
-// summed at once (independent sums, each in index order as SqDist) so the
-// additions overlap instead of waiting on each other.
-func sqDistRow(out, x, Y []float64) {
+// sqDistRow sets out[j] = SqDist(x, Y_j), or its square root if root, for
+// the rows Y_j of the row-major matrix Y (len(out) rows of len(x)
+// columns). Four rows are summed at once (independent sums, each in index
+// order as SqDist) so the additions overlap instead of waiting on each
+// other.
+func sqDistRow(out, x, Y []float64, root bool) {
 	d := len(x)
 	j := 0
 	for ; j+4 <= len(out); j += 4 {
@@ -58,10 +59,17 @@ func sqDistRow(out, x, Y []float64) {
 			s2 += float64(u2 * u2)
 			s3 += float64(u3 * u3)
 		}
+		if root {
+			s0, s1, s2, s3 = math.Sqrt(s0), math.Sqrt(s1), math.Sqrt(s2), math.Sqrt(s3)
+		}
 		out[j], out[j+1], out[j+2], out[j+3] = s0, s1, s2, s3
 	}
 	for ; j < len(out); j++ {
-		out[j] = SqDist(x, Y[j*d:j*d+d])
+		s := SqDist(x, Y[j*d:j*d+d])
+		if root {
+			s = math.Sqrt(s)
+		}
+		out[j] = s
 	}
 }
 
@@ -125,12 +133,7 @@ func pairwise(ctx context.Context, X mat.Matrix, root bool) (Condensed, error) {
 	err = ParallelRows(ctx, n, func(i int) {
 		out := c.Data[n*i-i*(i+1)/2:]
 		out = out[:n-i-1]
-		sqDistRow(out, data[i*d:i*d+d], data[(i+1)*d:])
-		if root {
-			for k, v := range out {
-				out[k] = math.Sqrt(v)
-			}
-		}
+		sqDistRow(out, data[i*d:i*d+d], data[(i+1)*d:], root)
 	})
 	if err != nil {
 		return Condensed{}, err
@@ -184,10 +187,7 @@ func crossInto(ctx context.Context, dst *mat.Dense, A, B mat.Matrix, check bool)
 	d := ca
 	err = ParallelRows(ctx, ra, func(i int) {
 		out := raw.Data[i*raw.Stride : i*raw.Stride+rb]
-		sqDistRow(out, a[i*d:i*d+d], b)
-		for j, v := range out {
-			out[j] = math.Sqrt(v)
-		}
+		sqDistRow(out, a[i*d:i*d+d], b, true)
 	})
 	if err != nil {
 		return nil, err
