@@ -93,23 +93,23 @@ func Confusion(dst *mat.Dense, yTrue, yPred []int, classes int) (*mat.Dense, err
 	return dst, nil
 }
 
-// PRF holds per-class precision, recall, F1 and support (number of true rows).
-type PRF struct {
+// PerClass holds per-class precision, recall, F1 and support (number of true rows).
+type PerClass struct {
 	Precision, Recall, F1 []float64
 	Support               []int
 }
 
-// PrecisionRecallF1 returns per-class scores for classes 0..C-1 (C = classes, or
+// PRF returns per-class scores for classes 0..C-1 (C = classes, or
 // 1 + the largest label if classes ≤ 0), equal to scikit-learn's
 // precision_recall_fscore_support(y_true, y_pred, labels=range(C),
 // zero_division=0): a 0/0 ratio is 0.
-func PrecisionRecallF1(yTrue, yPred []int, classes int) (PRF, error) {
+func PRF(yTrue, yPred []int, classes int) (PerClass, error) {
 	if err := checkPair(yTrue, yPred); err != nil {
-		return PRF{}, err
+		return PerClass{}, err
 	}
 	c, err := numClasses(classes, yTrue, yPred)
 	if err != nil {
-		return PRF{}, err
+		return PerClass{}, err
 	}
 	tp := make([]int, c)
 	nPred := make([]int, c)
@@ -122,7 +122,7 @@ func PrecisionRecallF1(yTrue, yPred []int, classes int) (PRF, error) {
 			tp[t]++
 		}
 	}
-	r := PRF{Precision: make([]float64, c), Recall: make([]float64, c), F1: make([]float64, c), Support: nTrue}
+	r := PerClass{Precision: make([]float64, c), Recall: make([]float64, c), F1: make([]float64, c), Support: nTrue}
 	for k := 0; k < c; k++ {
 		if nPred[k] > 0 {
 			r.Precision[k] = float64(tp[k]) / float64(nPred[k])

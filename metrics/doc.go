@@ -4,7 +4,7 @@
 //
 //   - Accuracy: fraction of rows with yPred == yTrue.
 //   - Confusion: C×C counts, row = true class, column = predicted class.
-//   - PrecisionRecallF1: per-class precision tp/(tp+fp), recall tp/(tp+fn) and
+//   - PRF: per-class precision tp/(tp+fp), recall tp/(tp+fn) and
 //     F1 = 2PR/(P+R), with 0 where a denominator is 0; equal to scikit-learn's
 //     precision_recall_fscore_support(labels=range(C), zero_division=0).
 //   - Breakeven: the precision–recall breakeven point (BEP) of paper 002

@@ -10,7 +10,7 @@ func Example() {
 	truth := []int{0, 0, 0, 1, 1, 1, 2, 2, 2}
 	pred := []int{0, 0, 1, 1, 1, 1, 2, 2, 0}
 	acc, _ := metrics.Accuracy(truth, pred)
-	prf, _ := metrics.PrecisionRecallF1(truth, pred, 3)
+	prf, _ := metrics.PRF(truth, pred, 3)
 	fmt.Printf("accuracy %.3f\n", acc)
 	fmt.Printf("precision %.3f recall %.3f\n", prf.Precision, prf.Recall)
 

@@ -71,7 +71,7 @@ func TestAgainstSklearn(t *testing.T) {
 		if !mat.Equal(cm, mat.NewDense(c.Classes, c.Classes, flat(c.Confusion))) {
 			t.Errorf("case %d: confusion differs", ci)
 		}
-		prf, err := PrecisionRecallF1(c.YTrue, c.YPred, c.Classes)
+		prf, err := PRF(c.YTrue, c.YPred, c.Classes)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -230,7 +230,7 @@ func TestBadInput(t *testing.T) {
 	if _, err := Confusion(mat.NewDense(3, 3, nil), []int{0, 1}, []int{0, 1}, 2); !errors.Is(err, ErrLength) {
 		t.Errorf("dst shape: %v", err)
 	}
-	if _, err := PrecisionRecallF1([]int{0, 1}, []int{0, -1}, 0); !errors.Is(err, ErrLabel) {
+	if _, err := PRF([]int{0, 1}, []int{0, -1}, 0); !errors.Is(err, ErrLabel) {
 		t.Errorf("negative prediction: %v", err)
 	}
 	if _, err := Breakeven(mat.NewDense(2, 2, []float64{0, math.NaN(), 1, 1}), [][]int{{0}, {1}}); !errors.Is(err, ErrNaN) {
