@@ -330,7 +330,7 @@ func svPairs(inside, sv []int) [][]int {
 // space (both kernels have ‖Φ(x)‖ = 1): cos ψ = ⟨Φ(v), a⟩/‖a‖ = θ/√(βᵀKβ).
 // Gaussian: Z = √(−ln cos ψ / q); Laplacian: Z = −ln cos ψ / q.
 func coneRadius(b *ball) float64 {
-	c := b.theta() / math.Sqrt(b.bKb)
+	c := math.Sqrt(math.Max(0, 1-b.r2))
 	switch {
 	case c >= 1:
 		return 0
