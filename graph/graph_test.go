@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -561,6 +562,101 @@ func TestSearchesAgree(t *testing.T) {
 			for i := range d1 {
 				if d1[i] != d2[i] {
 					t.Fatalf("graph %d source %d: fallback differs", gi, s)
+				}
+			}
+		}
+	}
+}
+
+// naiveJoin is peers.knn_geodesic's joining loop transcribed literally:
+// full Euclidean matrix, row-major argmin over cross pairs, O(N²) per join.
+func naiveJoin(X *mat.Dense, g *Graph, G0 *mat.SymDense) ([]float64, []Edge) {
+	n := g.N()
+	G := slices.Clone(G0.RawSymmetric().Data)
+	_, comp := g.Components()
+	E := make([]float64, n*n)
+	dmax := 0.0
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			E[i*n+j] = distance.Dist(X.RawRowView(i), X.RawRowView(j))
+			dmax = max(dmax, E[i*n+j])
+		}
+	}
+	var joins []Edge
+	for {
+		bi, bj := -1, -1
+		for p := 0; p < n*n; p++ {
+			i, j := p/n, p%n
+			if comp[i] != comp[j] && (bi < 0 || E[p] < E[bi*n+bj]) {
+				bi, bj = i, j
+			}
+		}
+		if bi < 0 {
+			return G, joins
+		}
+		gmax := 0.0
+		for _, v := range G {
+			if !math.IsInf(v, 1) {
+				gmax = max(gmax, v)
+			}
+		}
+		w := gmax + E[bi*n+bj]/dmax
+		ci, cj := comp[bi], comp[bj]
+		for a := 0; a < n; a++ {
+			for b := 0; b < n; b++ {
+				if comp[a] == ci && comp[b] == cj {
+					v := G[a*n+bi] + w + G[bj*n+b]
+					G[a*n+b], G[b*n+a] = v, v
+				}
+			}
+		}
+		for a := range comp {
+			if comp[a] == cj {
+				comp[a] = ci
+			}
+		}
+		joins = append(joins, Edge{bi, bj, w})
+	}
+}
+
+// TestJoinOrderTies checks the Prim/Kruskal join order against the literal
+// peers loop on grid data with many exactly tied cross-component pairs.
+func TestJoinOrderTies(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(21, 1))
+	total := 0
+	defer func() {
+		if total < 20 {
+			t.Errorf("only %d joins: the test data should need many", total)
+		}
+	}()
+	for trial := 0; trial < 6; trial++ {
+		n := 40 + 10*trial
+		X := mat.NewDense(n, 2, nil)
+		for i := 0; i < n; i++ {
+			X.Set(i, 0, float64(r.IntN(12))*1.5)
+			X.Set(i, 1, float64(r.IntN(12)))
+		}
+		for _, s := range []Spec{{Kind: KindKNN, K: 1}, {Kind: KindKNN, K: 2}, {Kind: KindEps, Eps: 1.2}} {
+			res, err := Geodesic(ctx, X, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			G0, _ := ShortestPaths(ctx, res.Graph)
+			wantG, wantJ := naiveJoin(X, res.Graph, G0)
+			total += len(wantJ)
+			if len(wantJ) != res.Joins {
+				t.Fatalf("trial %d %v: %d joins, literal loop %d", trial, s, res.Joins, len(wantJ))
+			}
+			for k, e := range wantJ {
+				if res.JoinEdges[k] != e {
+					t.Fatalf("trial %d %v: join %d = %+v, literal loop %+v", trial, s, k, res.JoinEdges[k], e)
+				}
+			}
+			got := res.G.RawSymmetric().Data
+			for p := range got {
+				if got[p] != wantG[p] {
+					t.Fatalf("trial %d %v: G differs at (%d,%d): %v vs %v", trial, s, p/n, p%n, got[p], wantG[p])
 				}
 			}
 		}
