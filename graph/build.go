@@ -106,6 +106,9 @@ func KNN(ctx context.Context, X mat.Matrix, k int) (*Graph, error) {
 		for p := i * k; p < i*k+k; p++ {
 			l := max(math.Sqrt(len2[p]), MinLength)
 			j := nbr[p]
+			if math.IsInf(l, 0) {
+				return nil, fmt.Errorf("%w: distance between rows %d and %d overflows", distance.ErrNonFinite, i, j)
+			}
 			src = append(src, int32(i), j)
 			dst = append(dst, j, int32(i))
 			w = append(w, l, l)

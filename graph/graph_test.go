@@ -335,6 +335,7 @@ func TestBadInput(t *testing.T) {
 		{"one point knn", one, Spec{Kind: KindKNN, K: 1}, ErrTooFew},
 		{"one point eps", one, Spec{Kind: KindEps, Eps: 1}, ErrTooFew},
 		{"nil", nil, Spec{Kind: KindKNN, K: 1}, distance.ErrEmpty},
+		{"overflow", mat.NewDense(3, 1, []float64{-1e300, 1e300, 3e300}), Spec{Kind: KindKNN, K: 1}, distance.ErrNonFinite},
 	} {
 		if _, err := Build(ctx, tc.X, tc.s); !errors.Is(err, tc.want) {
 			t.Errorf("%s: Build error %v, want %v", tc.name, err, tc.want)
