@@ -28,9 +28,16 @@
 //	Centroid, Median             Müllner's generic       O(n²)…O(n³)  n² floats
 //
 // The chain works on a full square matrix so that every scan reads one
-// contiguous row, compacts it as clusters die, and runs its row/column
-// updates on GOMAXPROCS goroutines. Parallel work is split by rows and
-// reduced in a fixed order: results are identical for any GOMAXPROCS.
+// contiguous row; merges rewrite only the merged row, and a stale column
+// entry is refreshed from its row when (and only if) the row holding it is
+// scanned again, which removes most strided memory traffic; the matrix is
+// compacted whenever half of its rows are dead. Filling the matrix (a
+// cache-blocked transpose of the condensed input, or the distances of
+// FromPoints), Ultrametric and Cophenetic run on GOMAXPROCS goroutines,
+// split by rows with every entry written by exactly one goroutine, so
+// results are identical for any GOMAXPROCS. The chain itself is serial: its
+// steps take microseconds, and handing them to a second core lost more to
+// synchronisation on a busy machine than it gained.
 //
 // # The tree
 //

@@ -49,12 +49,6 @@ func nnChain(ctx context.Context, sq *square, m Method) ([]rawMerge, error) {
 		s.orig[i] = int32(i)
 		s.size[i] = 1
 	}
-	s.tm, s.nch = teamFor(n)
-	defer s.tm.stop()
-	s.lists = make([][]int32, s.nch)
-	s.listsY = make([][]int32, s.nch)
-	s.cmin = make([]float64, s.nch*pad)
-	s.cidx = make([]int, s.nch*pad)
 	live := n
 	first := 0 // lowest live position
 	stack := make([]int32, 0, n)
@@ -125,98 +119,18 @@ type chain struct {
 	birth []int32 // birth[t−1] = position of the cluster born at t (−1 once replaced or dead)
 	death []int32 // death[t−1] = position of the cluster that died at t (−1 after compaction)
 	buf   []int32 // scratch for repair
-
-	// parallel scans and updates (tm == nil: serial)
-	tm     *team
-	nch    int
-	lists  [][]int32 // births to gather, per chunk of columns
-	listsY [][]int32 // the same for the second row of a merge
-	cmin   []float64 // per-chunk minima, padded against false sharing
-	cidx   []int
 }
 
-const pad = 8 // float64s per cache line
+func (s *chain) now() int32 { return int32(len(s.birth)) }
 
 // row returns row r of the working matrix.
 func (s *chain) row(r int) []float64 { return s.d[r*s.P : r*s.P+s.P] }
 
-// bounds returns the columns [lo, hi) of chunk c (cache-line aligned).
-func (s *chain) bounds(c int) (int, int) {
-	w := (s.P + s.nch - 1) / s.nch
-	w = (w + pad - 1) &^ (pad - 1)
-	lo := min(c*w, s.P)
-	return lo, min(lo+w, s.P)
-}
-
-// parallel reports whether row operations should be split over the team.
-func (s *chain) parallel() bool { return s.tm != nil && s.P >= parMinRow }
-
-// prepare replays on row r the deaths since fresh[r] and sorts the births
-// into per-chunk lists for gather; row r counts as fresh afterwards.
-func (s *chain) prepare(r int, lists [][]int32) {
-	for c := range lists {
-		lists[c] = lists[c][:0]
-	}
-	now := s.now()
-	f := s.fresh[r]
-	if f == now {
-		return
-	}
-	row := s.row(r)
-	inf := math.Inf(1)
-	for _, j := range s.death[f:now] {
-		if j >= 0 {
-			row[j] = inf
-		}
-	}
-	lo1, _ := s.bounds(1)
-	w := max(lo1, 1)
-	for _, j := range s.birth[f:now] {
-		if j >= 0 {
-			c := int(j) / w
-			lists[c] = append(lists[c], j)
-		}
-	}
-	s.fresh[r] = now
-}
-
-// gather copies into row r the entries of list from the listed rows.
-func (s *chain) gather(r int, list []int32) {
-	P := s.P
-	row := s.row(r)
-	col := s.d[r:]
-	for _, j := range list {
-		row[j] = col[int(j)*P]
-	}
-}
-
 // scan repairs row x and returns its minimum and the first index of it.
 func (s *chain) scan(x int) (float64, int) {
-	if !s.parallel() {
-		s.repair(x)
-		return argminFirst(s.row(x))
-	}
-	s.prepare(x, s.lists)
-	row := s.row(x)
-	s.tm.run(s.nch, func(c int) {
-		s.gather(x, s.lists[c])
-		lo, hi := s.bounds(c)
-		v, i := argminFirst(row[lo:hi])
-		if i >= 0 {
-			i += lo
-		}
-		s.cmin[c*pad], s.cidx[c*pad] = v, i
-	})
-	best, bi := math.Inf(1), -1
-	for c := 0; c < s.nch; c++ {
-		if v := s.cmin[c*pad]; v < best {
-			best, bi = v, s.cidx[c*pad]
-		}
-	}
-	return best, bi
+	s.repair(x)
+	return argminFirst(s.row(x))
 }
-
-func (s *chain) now() int32 { return int32(len(s.birth)) }
 
 // repair makes row r exact by replaying the merges since fresh[r]. The
 // born clusters are listed first so that the strided gather runs without
@@ -259,21 +173,9 @@ func (s *chain) merge(x, y int, h float64, m Method) {
 	rx := s.d[x*P : x*P+P]
 	ry := s.d[y*P : y*P+P]
 	nx, ny := s.size[x], s.size[y]
-	if !s.parallel() {
-		s.repair(x)
-		s.repair(y)
-		lanceWilliams(m, rx, ry, s.size[:P], nx, ny, h)
-	} else {
-		// chunk c needs rows x and y exact in its own columns only
-		s.prepare(x, s.lists)
-		s.prepare(y, s.listsY)
-		s.tm.run(s.nch, func(c int) {
-			s.gather(x, s.lists[c])
-			s.gather(y, s.listsY[c])
-			lo, hi := s.bounds(c)
-			lanceWilliams(m, rx[lo:hi], ry[lo:hi], s.size[lo:hi], nx, ny, h)
-		})
-	}
+	s.repair(x)
+	s.repair(y)
+	lanceWilliams(m, rx, ry, s.size[:P], nx, ny, h)
 	inf := math.Inf(1)
 	ry[x], ry[y] = inf, inf
 	s.size[x] = 0

@@ -120,27 +120,39 @@ func euclid(x, y []float64) float64 {
 }
 
 // fillPoints sets s to the Euclidean distances between the rows of the
-// row-major n×dim matrix pts. It reports false if a distance overflows.
+// row-major n×dim matrix pts, tile by tile: each distance is computed once,
+// stored in the upper triangle and transposed through a small buffer. It
+// reports false if a distance overflows.
 func (s *square) fillPoints(pts []float64, dim int) bool {
 	n := s.n
-	nb := (n + tile - 1) / tile
+	const T = 32
+	nb := (n + T - 1) / T
 	var bad atomic.Bool
 	parallelDo(nb, func(ib int) {
-		i0, i1 := ib*tile, min(ib*tile+tile, n)
+		var buf [T * T]float64
+		i0, i1 := ib*T, min(ib*T+T, n)
 		ok := true
 		for i := i0; i < i1; i++ {
 			s.d[i*n+i] = math.Inf(1)
 		}
 		for jb := ib; jb < nb; jb++ {
-			j0, j1 := jb*tile, min(jb*tile+tile, n)
+			j0, j1 := jb*T, min(jb*T+T, n)
 			for i := i0; i < i1; i++ {
 				xi := pts[i*dim : i*dim+dim]
+				row := s.d[i*n : i*n+n]
+				bi := buf[i-i0:]
 				for j := max(j0, i+1); j < j1; j++ {
 					v := euclid(xi, pts[j*dim:j*dim+dim])
-					ok = ok && v <= math.MaxFloat64
-					s.d[i*n+j] = v
-					s.d[j*n+i] = v
+					if v > math.MaxFloat64 {
+						ok = false
+					}
+					row[j] = v
+					bi[(j-j0)*T] = v
 				}
+			}
+			for j := max(j0, i0+1); j < j1; j++ {
+				hi := min(i1, j) // row j, columns i0..hi: the transposed tile
+				copy(s.d[j*n+i0:j*n+hi], buf[(j-j0)*T:(j-j0)*T+hi-i0])
 			}
 		}
 		if !ok {
