@@ -35,7 +35,8 @@ type Geodesics struct {
 	Spec      Spec   // neighbourhood graph, e.g. {Kind: "knn", K: 7}
 	JoinScale string // JoinEuclidean ("" means this) or JoinGraph
 	// Progress, if not nil, is called with stages "graph" (0/1, 1/1),
-	// "paths" (sources done / N) and "join" (joins done / joins needed).
+	// "paths" (rows done / N) and "join" (joins done / joins needed). Calls
+	// may come from worker goroutines but never overlap.
 	Progress func(stage string, done, total int)
 }
 
