@@ -324,11 +324,13 @@ func svPairs(inside, sv []int) [][]int {
 	return adj
 }
 
-// coneRadius returns Z of cone cluster labelling: the data-space radius of
-// the ball {x : K(x, v) ≥ cos ψ} around a support vector v, where ψ is the
-// half-angle of the cap that the sphere cuts from the unit sphere of feature
-// space (both kernels have ‖Φ(x)‖ = 1): cos ψ = ⟨Φ(v), a⟩/‖a‖ = θ/√(βᵀKβ).
-// Gaussian: Z = √(−ln cos ψ / q); Laplacian: Z = −ln cos ψ / q.
+// coneRadius returns Z of cone cluster labelling (Lee & Daniels): the
+// data-space radius of the ball {x : K(x, v) ≥ cos θ} around a support
+// vector v, with cos θ = √(1 − R²), the angle between Φ(v) and the centre a
+// when a lies in the plane of the cap that the sphere cuts from the unit
+// sphere of feature space (both kernels have ‖Φ(x)‖ = 1; the exact cap
+// angle, (1 + ‖a‖² − R²)/(2‖a‖), coincides when ‖a‖² = 1 − R²).
+// Gaussian: Z = √(−ln cos θ / q); Laplacian: Z = −ln cos θ / q.
 func coneRadius(b *ball) float64 {
 	c := math.Sqrt(math.Max(0, 1-b.r2))
 	switch {

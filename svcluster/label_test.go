@@ -289,3 +289,5 @@ func TestSegmentAdjacencyModesAgree(t *testing.T) {
 		}
 	}
 }
+
+func runtimeGOMAXPROCS(p int) int { return runtime.GOMAXPROCS(p) }

@@ -1,0 +1,118 @@
+package svcluster
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/metrics"
+)
+
+var toySets = []string{"noisy_circles", "noisy_moons", "blobs", "aniso", "varied", "no_structure"}
+
+// peerARI reads testdata/peers_cluster.jsonl (see peers_cluster.sh).
+func peerARI(t testing.TB) map[string]map[string]float64 {
+	f, err := os.Open("testdata/peers_cluster.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]map[string]float64{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var r struct {
+			Dataset, Method string
+			ARI             float64
+		}
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		if out[r.Dataset] == nil {
+			out[r.Dataset] = map[string]float64{}
+		}
+		out[r.Dataset][r.Method] = r.ARI
+	}
+	return out
+}
+
+func loadToy(t testing.TB, name string) *dataset.Dataset {
+	ds, err := dataset.Load(filepath.Join("..", "..", "shared", "data", name+".csv"), dataset.CSVOptions{})
+	if err != nil {
+		t.Skipf("toy set %s not available: %v", name, err)
+	}
+	X, err := dataset.Scale(ds.X, "std")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds.X = X
+	return ds
+}
+
+// toyLevel is the best level of one sweep.
+type toyLevel struct {
+	Set, Labelling string
+	ARI            float64
+	Q, P           float64
+	Clusters       int
+	Levels, Fits   int
+	Seconds        float64
+}
+
+func bestLevel(y []int, h *Hierarchy) (int, float64) {
+	best, ba := -1, -2.0
+	for i, l := range h.Levels {
+		if a, err := metrics.ARI(y, l.Labels); err == nil && a > ba {
+			best, ba = i, a
+		}
+	}
+	return best, ba
+}
+
+// TestToySetsReport runs the §3.2 sweep on the six toy sets (z-scored, as
+// peers.py) and writes testdata/toysets.md with the ARI of the best level
+// next to scikit-learn's spectral clustering and DBSCAN. It takes minutes:
+// run with SVCLUSTER_REPORT=1.
+func TestToySetsReport(t *testing.T) {
+	if os.Getenv("SVCLUSTER_REPORT") == "" {
+		t.Skip("set SVCLUSTER_REPORT=1 to regenerate testdata/toysets.md")
+	}
+	peers := peerARI(t)
+	var rows []toyLevel
+	for _, name := range toySets {
+		ds := loadToy(t, name)
+		for _, lab := range []Labelling{Complete, KNNGraph} {
+			start := time.Now()
+			h, err := Sweep{Labelling: lab, MaxError: 0.9}.Fit(context.Background(), ds.X)
+			if err != nil {
+				t.Fatal(err)
+			}
+			i, a := bestLevel(ds.Y, h)
+			l := h.Levels[i]
+			rows = append(rows, toyLevel{name, lab.String(), a, l.Q, l.P, l.NClusters, len(h.Levels), h.Fits, time.Since(start).Seconds()})
+			t.Logf("%s %v: best level %d/%d q=%.4g 1/(NC)=%.3g clusters=%d ARI=%.4f (%s, %d fits, %.1fs)",
+				name, lab, i, len(h.Levels), l.Q, l.P, l.NClusters, a, h.Stop, h.Fits, time.Since(start).Seconds())
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintln(&b, "| data set | SVC best level (complete) | q, 1/(NC), clusters | SVC best level (knn) | q, 1/(NC), clusters | spectral (sklearn) | DBSCAN (sklearn) |")
+	fmt.Fprintln(&b, "| --- | --- | --- | --- | --- | --- | --- |")
+	for k := 0; k < len(rows); k += 2 {
+		c, n := rows[k], rows[k+1]
+		fmt.Fprintf(&b, "| %s | %.3f | %.3g, %.2g, %d | %.3f | %.3g, %.2g, %d | %.3f | %.3f |\n", c.Set,
+			c.ARI, c.Q, c.P, c.Clusters, n.ARI, n.Q, n.P, n.Clusters, peers[c.Set]["spectral_knn10"], peers[c.Set]["dbscan"])
+	}
+	if err := os.WriteFile("testdata/toysets.md", []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	j, _ := json.MarshalIndent(rows, "", "  ")
+	if err := os.WriteFile("testdata/toysets.json", j, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
