@@ -1,0 +1,43 @@
+package svcluster_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/metrics"
+	"github.com/arbor-ml/arbor/svcluster"
+)
+
+// Support vector clustering of Iris on its first two principal components
+// at one (q, C): q = 7, 1/(N·C) = 0.6, outliers assigned to the nearest
+// cluster.
+func ExampleClusterer() {
+	ds, _ := dataset.Embedded("iris")
+	Z, _ := svcluster.PCA(nil, ds.X, 2)
+	r, err := svcluster.Clusterer{Q: 7, C: 1 / (150 * 0.6)}.Fit(context.Background(), Z)
+	if err != nil {
+		panic(err)
+	}
+	mis, _, _ := metrics.Misclassified(ds.Y, r.Labels)
+	fmt.Printf("%d clusters %v, n_bsv = %d, %d misclassified\n", r.NClusters, r.Sizes, r.NBSV, mis)
+	// Output:
+	// 4 clusters [50 49 16 35], n_bsv = 77, 17 misclassified
+}
+
+// The divisive hierarchy of §3.2, stopped at three clusters.
+func ExampleSweep() {
+	ds, _ := dataset.Embedded("iris")
+	Z, _ := svcluster.PCA(nil, ds.X, 2)
+	h, err := svcluster.Sweep{Clusters: 3}.Fit(context.Background(), Z)
+	if err != nil {
+		panic(err)
+	}
+	l := h.Levels[h.Chosen]
+	mis, _, _ := metrics.Misclassified(ds.Y, l.Labels)
+	fmt.Printf("q = %.3g, 1/(N·C) = %.3g: %d clusters %v, %d misclassified\n", l.Q, l.P, l.NClusters, l.Sizes, mis)
+	fmt.Println(h.Newick())
+	// Output:
+	// q = 11.8, 1/(N·C) = 0.507: 3 clusters [50 65 35], 15 misclassified
+	// (c1_n50:11.4749,(c3_n65:0,c4_n35:0)c2_n100:11.4749)c0_n150:0.37078;
+}
