@@ -30,9 +30,13 @@
 //	L_UU·f_U = W_UL·f_L   (f_U = −L_UU⁻¹·L_UL·f_L = (I − P_UU)⁻¹·P_UL·f_L).
 //
 // Method Closed (default) solves it without a dense inverse: conjugate
-// gradients preconditioned by diag(L_UU) for symmetric W, BiCGSTAB
-// preconditioned by ILU(0) for the directed kNN graph (where L_UU is a
-// nonsingular M-matrix). For single-label data the rows of f sum to 1, so C−1
+// gradients preconditioned by diag(L_UU) for symmetric (dense) W. For the
+// sparse directed kNN graph, where L_UU is a row diagonally dominant
+// nonsingular M-matrix, a direct envelope (skyline) LU in reverse
+// Cuthill–McKee order when its cost Σ w_j² (w_j = envelope widths) is at
+// most 6·10⁷ flops — the usual case for points on thin manifolds — and
+// otherwise BiCGSTAB preconditioned by ILU(0), unknowns numbered
+// breadth-first from the labels. For single-label data the rows of f sum to 1, so C−1
 // columns are solved and the last is 1 − Σ of the others. Multi-label data
 // (FitSets) solve each label column independently (E₂ = Σ_c f_cᵀLf_c).
 //
@@ -76,7 +80,8 @@
 // Dense affinities: O(N²d) to build W (parallel, kernel.Gram), O(N²·(C−1))
 // per step (matrix–vector products parallel over rows, each row summed in a
 // fixed order: results do not depend on GOMAXPROCS), O(N²) memory. kNN
-// affinity: O(N log N·d) to build with the k-d tree, O(N·K·C) per step.
+// affinity: O(N log N·d) to build with the k-d tree, O(N·K·C) per step,
+// O(Σ w_j²) for the envelope LU.
 //
 // # Errors
 //

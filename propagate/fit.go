@@ -33,7 +33,8 @@ type Result struct {
 	// Method is the method used (Closed or Iterative).
 	Method string
 	// Iter is the number of iterations (scikit-learn's n_iter_ for
-	// Iterative; conjugate-gradient steps for Closed).
+	// Iterative; conjugate-gradient or BiCGSTAB steps for Closed, 0 when
+	// the direct envelope LU solved it).
 	Iter int
 	// Change is, for Iterative, Σ|F_t − F_{t−1}| of the last step; for
 	// Closed, the largest relative residual ‖b − A·f‖/‖b‖ over the columns.
@@ -319,6 +320,11 @@ func finish(res *Result, pr *problem, F []float64, on []bool, normalise bool, th
 func (p Propagation) closed(ctx context.Context, g *graph, pr *problem, on []bool, res *Result) ([]float64, error) {
 	if g.dense != nil {
 		return p.closedSolve(ctx, g, pr, on, res)
+	}
+	if !p.noDirect {
+		if x, ok := p.closedDirect(ctx, g, pr, on, res); ok {
+			return x, nil
+		}
 	}
 	// Solve the sparse system in breadth-first order from the labelled
 	// points: neighbours get nearby indices and the forward sweep of ILU(0)
@@ -796,4 +802,125 @@ func (g *graph) bfs(labeled []bool) []int32 {
 		}
 	}
 	return order
+}
+
+// envBudget bounds the flops of the direct envelope factorisation; above it
+// (wide envelopes: 2-D or higher-dimensional neighbourhoods) the iterative
+// solver is cheaper.
+const envBudget = 6e7
+
+// closedDirect solves the sparse closed form by an envelope LU in reverse
+// Cuthill–McKee order when that is cheap; ok is false otherwise (or if the
+// factorisation or its residual check fails), and the caller iterates.
+func (p Propagation) closedDirect(ctx context.Context, g *graph, pr *problem, on []bool, res *Result) ([]float64, bool) {
+	n, C := pr.n, pr.C
+	deg, self := g.rowSums(on)
+	loc := make([]int32, n)
+	var glob []int
+	for i := 0; i < n; i++ {
+		loc[i] = -1
+		if on[i] && !pr.labeled[i] {
+			loc[i] = int32(len(glob))
+			glob = append(glob, i)
+		}
+	}
+	m := len(glob)
+	if m == 0 {
+		return nil, false
+	}
+	// symmetric pattern for the ordering
+	adj := make([][]int32, m)
+	for li, i := range glob {
+		for t := g.ptr[i]; t < g.ptr[i+1]; t++ {
+			if lj := loc[g.col[t]]; lj >= 0 && int(lj) != li && g.val[t] != 0 {
+				adj[li] = append(adj[li], lj)
+				adj[lj] = append(adj[lj], int32(li))
+			}
+		}
+	}
+	ord := rcm(m, adj)
+	pos := make([]int32, m)
+	for q, li := range ord {
+		pos[li] = int32(q)
+	}
+	rows := make([][]int32, m)
+	vals := make([][]float64, m)
+	diag := make([]float64, m)
+	for q, li := range ord {
+		i := glob[li]
+		diag[q] = deg[i] - self[i]
+		for t := g.ptr[i]; t < g.ptr[i+1]; t++ {
+			if lj := loc[g.col[t]]; lj >= 0 && int(lj) != li && g.val[t] != 0 {
+				rows[q] = append(rows[q], pos[lj])
+				vals[q] = append(vals[q], -g.val[t])
+			}
+		}
+	}
+	cost, lf, uf := envelopeCost(m, rows)
+	if cost > envBudget || ctx.Err() != nil {
+		return nil, false
+	}
+	f, ok := newEnvLU(m, diag, rows, vals, lf, uf)
+	if !ok {
+		return nil, false
+	}
+	Cs := C
+	if !pr.multi {
+		Cs = C - 1
+	}
+	x := make([]float64, n*C)
+	col := make([]float64, m)
+	worst := 0.0
+	for c := 0; c < Cs; c++ {
+		// b_i = Σ_{j labelled} W_ij·Y_jc
+		b := make([]float64, m)
+		for q, li := range ord {
+			i := glob[li]
+			s := 0.0
+			for t := g.ptr[i]; t < g.ptr[i+1]; t++ {
+				if j := int(g.col[t]); pr.labeled[j] {
+					s += g.val[t] * pr.Y[j*C+c]
+				}
+			}
+			b[q] = s
+		}
+		copy(col, b)
+		f.solve(col)
+		// relative residual ‖b − A·x‖/‖b‖
+		rn, bn := 0.0, 0.0
+		for q := 0; q < m; q++ {
+			s := b[q] - diag[q]*col[q]
+			for t, j := range rows[q] {
+				s -= vals[q][t] * col[j]
+			}
+			rn += s * s
+			bn += b[q] * b[q]
+		}
+		if bn > 0 {
+			worst = max(worst, math.Sqrt(rn/bn))
+		}
+		for q, li := range ord {
+			x[glob[li]*C+c] = col[q]
+		}
+	}
+	tol := p.Tol
+	if tol == 0 {
+		tol = 1e-10
+	}
+	if !(worst <= tol) {
+		return nil, false
+	}
+	for i := 0; i < n; i++ {
+		if pr.labeled[i] {
+			copy(x[i*C:(i+1)*C], pr.Y[i*C:(i+1)*C])
+		} else if Cs != C && on[i] {
+			s := 0.0
+			for c := 0; c < Cs; c++ {
+				s += x[i*C+c]
+			}
+			x[i*C+Cs] = 1 - s
+		}
+	}
+	res.Iter, res.Change, res.Converged = 0, worst, true
+	return x, true
 }

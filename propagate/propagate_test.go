@@ -152,6 +152,20 @@ func TestPropagationAgainstSklearn(t *testing.T) {
 			if d := maxDiff(t, cl.Distributions, f.Harmonic); d > 1e-8 {
 				t.Errorf("%s closed: max |ΔF| = %.3g vs dense harmonic solve", name, d)
 			}
+			if f.Kind == "knn" {
+				// the sparse graph is solved by an envelope LU; check the
+				// iterative fallback (BiCGSTAB + ILU(0)) too
+				bi, err := Propagation{Affinity: f.affinity(s), Unreachable: unr, noDirect: true}.Fit(ctx, X, y)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := maxDiff(t, bi.Distributions, f.Harmonic); d > 1e-8 || bi.Iter == 0 || !bi.Converged {
+					t.Errorf("%s BiCGSTAB: max |ΔF| = %.3g vs dense harmonic solve (%d steps)", name, d, bi.Iter)
+				}
+				if cl.Iter != 0 {
+					t.Errorf("%s: envelope LU not used", name)
+				}
+			}
 			// (scikit-learn's own result is within its tol = 1e-3 on Σ|ΔF| of
 			// a step, not of the fixed point: it can sit 5e-2 away from it.)
 			t.Logf("%s: closed %d CG steps, iterative %d steps", name, cl.Iter, it.Iter)

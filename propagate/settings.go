@@ -169,6 +169,8 @@ type Propagation struct {
 	Unreachable string
 	// Progress, if not nil, is called as ("affinity"|"solve"|"iterate", done, total).
 	Progress func(stage string, done, total int)
+
+	noDirect bool // tests: skip the envelope LU of sparse graphs
 }
 
 func (p Propagation) validate() error {
