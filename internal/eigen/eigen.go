@@ -81,9 +81,44 @@ func load(w []float64, a mat.Symmetric) error {
 	return nil
 }
 
-// sym is Sym on the n×n row-major copy w (both triangles, destroyed). It
-// returns the eigenvector matrix as n×n row-major data.
-func sym(ctx context.Context, w []float64, n int, vectors bool) ([]float64, []float64, error) {
+// decomposition is the state between the eigenvalues and the eigenvectors:
+// T's eigenvectors z (n×n row-major) and the reflectors of tridiag in w, tau.
+type decomposition struct {
+	n         int
+	vals      []float64 // ascending, unscaled
+	z, w, tau []float64
+}
+
+// vectors returns the eigenvectors of A listed in cols (nil: all) as the
+// columns of an n×len(cols) row-major matrix: the selected columns of z
+// back-transformed by Q (2·n²·len(cols) flops).
+func (p *decomposition) vectors(ctx context.Context, cols []int) ([]float64, error) {
+	n := p.n
+	z := p.z
+	nc := n
+	if cols != nil {
+		nc = len(cols)
+		if nc == 0 {
+			return nil, nil
+		}
+		z = make([]float64, n*nc)
+		for i := 0; i < n; i++ {
+			src, dst := p.z[i*n:i*n+n], z[i*nc:i*nc+nc]
+			for c, k := range cols {
+				dst[c] = src[k]
+			}
+		}
+	}
+	if err := backTransform(ctx, p.w, n, p.tau, z, nc, nc); err != nil {
+		return nil, err
+	}
+	return z, nil
+}
+
+// decompose runs stages 1 and 2 on the n×n row-major copy w (upper triangle
+// read, destroyed); z is computed only if vectors is true.
+func decompose(ctx context.Context, w []float64, n int, vectors bool) (*decomposition, error) {
+	p := &decomposition{n: n, w: w}
 	// Scale by a power of two (exact) so that max|a_ij| ∈ [1/2, 1): no
 	// overflow or harmful underflow for any finite input, and the scale is
 	// undone exactly on the eigenvalues.
@@ -92,15 +127,16 @@ func sym(ctx context.Context, w []float64, n int, vectors bool) ([]float64, []fl
 		amax = max(amax, math.Abs(v))
 	}
 	if amax == 0 {
-		vals := make([]float64, n)
-		if !vectors {
-			return vals, nil, nil
+		p.vals = make([]float64, n)
+		if vectors {
+			// Q = I: no reflectors.
+			p.tau = make([]float64, max(n-1, 1))
+			p.z = make([]float64, n*n)
+			for i := 0; i < n; i++ {
+				p.z[i*n+i] = 1
+			}
 		}
-		z := make([]float64, n*n)
-		for i := 0; i < n; i++ {
-			z[i*n+i] = 1
-		}
-		return vals, z, nil
+		return p, nil
 	}
 	_, exp := math.Frexp(amax)
 	if exp != 0 {
@@ -110,33 +146,82 @@ func sym(ctx context.Context, w []float64, n int, vectors bool) ([]float64, []fl
 	}
 	d := make([]float64, n)
 	e := make([]float64, max(n-1, 1))
-	tau := make([]float64, max(n-1, 1))
-	if err := tridiag(ctx, w, n, d, e, tau); err != nil {
-		return nil, nil, err
-	}
-	unscale := func() {
-		if exp != 0 {
-			for i := range d {
-				d[i] = math.Ldexp(d[i], exp)
-			}
-		}
+	p.tau = make([]float64, max(n-1, 1))
+	if err := tridiag(ctx, w, n, d, e, p.tau); err != nil {
+		return nil, err
 	}
 	if !vectors {
 		if !la.Dsterf(n, d, e[:n-1]) {
-			return nil, nil, ErrNoConvergence
+			return nil, ErrNoConvergence
 		}
 		sort.Float64s(d)
-		unscale()
-		return d, nil, nil
+	} else {
+		p.z = make([]float64, n*n)
+		s := &dc{ctx: ctx, q: p.z, ld: n}
+		if err := s.solve(d, e[:n-1], 0, 0); err != nil {
+			return nil, err
+		}
 	}
-	z := make([]float64, n*n)
-	s := &dc{ctx: ctx, q: z, ld: n}
-	if err := s.solve(d, e[:n-1], 0, 0); err != nil {
+	if exp != 0 {
+		for i := range d {
+			d[i] = math.Ldexp(d[i], exp)
+		}
+	}
+	p.vals = d
+	return p, nil
+}
+
+// sym is Sym on the n×n row-major copy w; it returns the eigenvector matrix
+// as n×n row-major data.
+func sym(ctx context.Context, w []float64, n int, vectors bool) ([]float64, []float64, error) {
+	p, err := decompose(ctx, w, n, vectors)
+	if err != nil {
 		return nil, nil, err
 	}
-	if err := backTransform(ctx, w, n, tau, z, n, n); err != nil {
+	if !vectors {
+		return p.vals, nil, nil
+	}
+	z, err := p.vectors(ctx, nil)
+	if err != nil {
 		return nil, nil, err
 	}
-	unscale()
-	return d, z, nil
+	return p.vals, z, nil
+}
+
+// SymSelect computes all eigenvalues of the symmetric matrix a and returns
+// the eigenpairs (λ_i, v_i), i in ascending order, for which keep(i, λ_i)
+// is true: values and the matching orthonormal eigenvectors as the columns
+// of V (n×r; nil when r = 0). Only the kept eigenvectors are
+// back-transformed (2·n²·r of the 4/3·n³ + 2·n²·r flops), e.g. the d largest
+// (keep = i ≥ n−d) for an embedding, or λ > threshold.
+//
+// Errors: those of Sym.
+func SymSelect(ctx context.Context, a mat.Symmetric, keep func(i int, lambda float64) bool) (values []float64, V *mat.Dense, err error) {
+	n := a.SymmetricDim()
+	if n == 0 {
+		return nil, nil, ErrEmpty
+	}
+	w := make([]float64, n*n)
+	if err := load(w, a); err != nil {
+		return nil, nil, err
+	}
+	p, err := decompose(ctx, w, n, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	cols := []int{}
+	for i, l := range p.vals {
+		if keep(i, l) {
+			cols = append(cols, i)
+			values = append(values, l)
+		}
+	}
+	if len(cols) == 0 {
+		return values, nil, nil
+	}
+	z, err := p.vectors(ctx, cols)
+	if err != nil {
+		return nil, nil, err
+	}
+	return values, mat.NewDense(n, len(cols), z), nil
 }

@@ -346,3 +346,54 @@ func TestSymFunc(t *testing.T) {
 
 var _ = blas.Upper
 var _ = blas64.Implementation
+
+func TestSymSelect(t *testing.T) {
+	ctx := context.Background()
+	n := 200
+	a := randSym(n, 21)
+	vals, v, err := Sym(ctx, a, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		keep func(i int, l float64) bool
+	}{
+		{"top 5", func(i int, l float64) bool { return i >= n-5 }},
+		{"positive", func(i int, l float64) bool { return l > 0 }},
+		{"none", func(i int, l float64) bool { return false }},
+	} {
+		sv, sV, err := SymSelect(ctx, a, tc.keep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []int
+		for i, l := range vals {
+			if tc.keep(i, l) {
+				want = append(want, i)
+			}
+		}
+		if len(sv) != len(want) {
+			t.Fatalf("%s: %d values, want %d", tc.name, len(sv), len(want))
+		}
+		if len(want) == 0 {
+			if sV != nil {
+				t.Errorf("%s: V = %v, want nil", tc.name, sV)
+			}
+			continue
+		}
+		if r, c := sV.Dims(); r != n || c != len(want) {
+			t.Fatalf("%s: V is %d×%d, want %d×%d", tc.name, r, c, n, len(want))
+		}
+		for c, k := range want {
+			if sv[c] != vals[k] {
+				t.Errorf("%s: value %d = %v, want %v", tc.name, c, sv[c], vals[k])
+			}
+			for i := 0; i < n; i++ {
+				if d := math.Abs(sV.At(i, c) - v.At(i, k)); d > 1e-13 {
+					t.Fatalf("%s: V[%d,%d] = %v, want %v", tc.name, i, c, sV.At(i, c), v.At(i, k))
+				}
+			}
+		}
+	}
+}

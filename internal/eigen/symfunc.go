@@ -15,7 +15,7 @@ import (
 // pseudo-inverse (f = 1/λ above a threshold, else 0). Eigenpairs with
 // f(λ) = 0 are skipped, so the reconstruction costs n²·r flops for r
 // eigenpairs kept (only the upper triangle is formed, by blocked matrix
-// products). dst receives the result (nil allocates; it must be n×n
+// products), and only their eigenvectors are back-transformed. dst receives the result (nil allocates; it must be n×n
 // otherwise) and is returned.
 //
 // Errors: those of Sym, ErrShape for a dst of the wrong size and
@@ -32,13 +32,13 @@ func SymFunc(ctx context.Context, dst *mat.SymDense, a mat.Symmetric, f func(flo
 	if err := load(w, a); err != nil {
 		return nil, err
 	}
-	vals, z, err := sym(ctx, w, n, true)
+	p, err := decompose(ctx, w, n, true)
 	if err != nil {
 		return nil, err
 	}
 	var keep []int
 	fv := make([]float64, 0, n)
-	for j, l := range vals {
+	for j, l := range p.vals {
 		y := f(l)
 		if math.IsNaN(y) || math.IsInf(y, 0) {
 			return nil, fmt.Errorf("%w: f(λ_%d = %v) = %v", ErrNonFinite, j, l, y)
@@ -48,19 +48,23 @@ func SymFunc(ctx context.Context, dst *mat.SymDense, a mat.Symmetric, f func(flo
 			fv = append(fv, y)
 		}
 	}
+	// Back-transform only the eigenvectors that contribute.
+	z, err := p.vectors(ctx, keep)
+	if err != nil {
+		return nil, err
+	}
 	if dst == nil {
 		dst = mat.NewSymDense(n, nil)
 	}
-	return dst, reconstruct(ctx, dst, z, n, keep, fv)
+	return dst, reconstruct(ctx, dst, z, n, len(keep), fv)
 }
 
-// reconstruct writes the upper triangle of dst = Σ_c fv[c]·v_k·v_kᵀ,
-// k = keep[c], v_k column k of the n×n row-major z: with B = V_keep·diag(fv)
-// (n×r) and C = V_keep, dst = B·Cᵀ, computed in row blocks each multiplied
-// only against the columns at or right of its diagonal.
-func reconstruct(ctx context.Context, dst *mat.SymDense, z []float64, n int, keep []int, fv []float64) error {
+// reconstruct writes the upper triangle of dst = Σ_c fv[c]·v_c·v_cᵀ, v_c
+// column c of the n×r row-major z: with B = Z·diag(fv), dst = B·Zᵀ,
+// computed in row blocks each multiplied only against the columns at or
+// right of its diagonal.
+func reconstruct(ctx context.Context, dst *mat.SymDense, z []float64, n, r int, fv []float64) error {
 	raw := dst.RawSymmetric()
-	r := len(keep)
 	if r == 0 {
 		for i := 0; i < n; i++ {
 			clear(raw.Data[i*raw.Stride+i : i*raw.Stride+n])
@@ -68,13 +72,11 @@ func reconstruct(ctx context.Context, dst *mat.SymDense, z []float64, n int, kee
 		return nil
 	}
 	b := make([]float64, n*r)
-	c := make([]float64, n*r)
+	c := z
 	for i := 0; i < n; i++ {
-		zr := z[i*n : i*n+n]
-		br, cr := b[i*r:i*r+r], c[i*r:i*r+r]
-		for q, k := range keep {
-			cr[q] = zr[k]
-			br[q] = zr[k] * fv[q]
+		zr, br := z[i*r:i*r+r], b[i*r:i*r+r]
+		for q, f := range fv {
+			br[q] = zr[q] * f
 		}
 	}
 	out := raw.Data

@@ -1,0 +1,77 @@
+package eigen
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestPeerRatio times Sym against numpy.linalg.eigh (testdata/peer_time.py)
+// and gonum's mat.EigenSym on the same matrix, alternating the runs so that
+// a loaded machine affects all alike, and logs the best time of each and
+// the ratios. Run with
+//
+//	EIGEN_PEER=1500,3000 EIGEN_REPS=3 go test -run PeerRatio -v -timeout 1h ./internal/eigen
+//
+// (EIGEN_GONUM=0 skips gonum, which takes minutes at n = 3000).
+func TestPeerRatio(t *testing.T) {
+	spec := os.Getenv("EIGEN_PEER")
+	if spec == "" {
+		t.Skip("set EIGEN_PEER=n[,n...] to time against numpy and gonum")
+	}
+	reps := 3
+	if r, err := strconv.Atoi(os.Getenv("EIGEN_REPS")); err == nil && r > 0 {
+		reps = r
+	}
+	withGonum := os.Getenv("EIGEN_GONUM") != "0"
+	for _, f := range strings.Split(spec, ",") {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := lcgSym(n, 1)
+		best := map[string]time.Duration{}
+		keep := func(k string, d time.Duration) {
+			if b, ok := best[k]; !ok || d < b {
+				best[k] = d
+			}
+		}
+		for r := 0; r < reps; r++ {
+			t0 := time.Now()
+			if _, _, err := Sym(context.Background(), a, true); err != nil {
+				t.Fatal(err)
+			}
+			keep("arbor", time.Since(t0))
+			out, err := exec.Command("/usr/bin/python3", "testdata/peer_time.py", strconv.Itoa(n)).Output()
+			if err != nil {
+				t.Fatalf("peer_time.py: %v", err)
+			}
+			var res struct{ Seconds float64 }
+			if err := json.Unmarshal(out, &res); err != nil {
+				t.Fatal(err)
+			}
+			keep("numpy", time.Duration(res.Seconds*1e9))
+			if withGonum {
+				t0 = time.Now()
+				var es mat.EigenSym
+				if !es.Factorize(a, true) {
+					t.Fatal("gonum EigenSym failed")
+				}
+				keep("gonum", time.Since(t0))
+			}
+		}
+		t.Logf("n=%d vectors: arbor %.3fs, numpy.linalg.eigh %.3fs (arbor/numpy = %.2f)", n,
+			best["arbor"].Seconds(), best["numpy"].Seconds(), best["arbor"].Seconds()/best["numpy"].Seconds())
+		if withGonum {
+			t.Logf("n=%d vectors: gonum EigenSym %.3fs (gonum/arbor = %.1f×)", n,
+				best["gonum"].Seconds(), best["gonum"].Seconds()/best["arbor"].Seconds())
+		}
+	}
+}
