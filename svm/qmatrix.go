@@ -21,8 +21,12 @@ type qMatrix interface {
 	column(i, n int) []float32
 	// diag returns K(v_k, v_k) for every position k (swapped by swap).
 	diag() []float64
-	// swap exchanges the variables at positions i < j.
+	// swap exchanges the variables at positions i and j.
 	swap(i, j int)
+	// swapMany applies the swaps (pairs[2k], pairs[2k+1]) in order; it is
+	// equivalent to calling swap for each pair but touches each cached
+	// column once.
+	swapMany(pairs []int32)
 }
 
 // source computes kernel values between rows of some underlying data set.
@@ -359,5 +363,61 @@ func (c *colCache) swap(i, j int) {
 			}
 		}
 		h = next
+	}
+}
+
+func (c *colCache) swapMany(pairs []int32) {
+	if len(pairs) == 0 {
+		return
+	}
+	// 1. Permute the entries of every cached column, column by column
+	// (cache friendly), applying LIBSVM's rule per swap: a column holding
+	// i but not j is dropped.
+	for h := c.lru.next; h != sentinel; {
+		e := &c.heads[h]
+		next := e.next
+		d := e.data
+		n := int32(len(d))
+		for k := 0; k < len(pairs); k += 2 {
+			i, j := pairs[k], pairs[k+1]
+			if i > j {
+				i, j = j, i
+			}
+			if i == j || n <= i {
+				continue
+			}
+			if n <= j {
+				c.unlink(h)
+				c.free = append(c.free, e.data[:0])
+				e.data, e.cached = nil, false
+				break
+			}
+			d[i], d[j] = d[j], d[i]
+		}
+		h = next
+	}
+	// 2. Move the columns themselves, and the variable order.
+	for k := 0; k < len(pairs); k += 2 {
+		i, j := int(pairs[k]), int(pairs[k+1])
+		if i == j {
+			continue
+		}
+		c.pos[i], c.pos[j] = c.pos[j], c.pos[i]
+		c.qd[i], c.qd[j] = c.qd[j], c.qd[i]
+		hi, hj := &c.heads[i], &c.heads[j]
+		if hi.cached {
+			c.unlink(int32(i))
+		}
+		if hj.cached {
+			c.unlink(int32(j))
+		}
+		hi.data, hj.data = hj.data, hi.data
+		hi.cached, hj.cached = hj.cached, hi.cached
+		if hi.cached {
+			c.pushBack(int32(i))
+		}
+		if hj.cached {
+			c.pushBack(int32(j))
+		}
 	}
 }

@@ -102,6 +102,7 @@ type smo struct {
 	qd     []float64
 
 	unshrink bool
+	pending  []int32 // queued Q-matrix swaps
 }
 
 func (s *smo) setStatus(i int) {
@@ -132,8 +133,10 @@ func (s *smo) setStatus(i int) {
 	s.flags[i] = f
 }
 
+// swapIndex exchanges the variables at positions i and j in the solver's
+// arrays; the Q-matrix swap is queued in s.pending (applied by flushSwaps).
 func (s *smo) swapIndex(i, j int) {
-	s.q.swap(i, j)
+	s.pending = append(s.pending, int32(i), int32(j))
 	s.y[i], s.y[j] = s.y[j], s.y[i]
 	s.ys[i], s.ys[j] = s.ys[j], s.ys[i]
 	s.p[i], s.p[j] = s.p[j], s.p[i]
@@ -484,6 +487,13 @@ func (s *smo) reconstruct() {
 	}
 }
 
+// flushSwaps applies the queued swaps to the Q-matrix in one pass over
+// its cached columns (the same final state as swapping one by one).
+func (s *smo) flushSwaps() {
+	s.q.swapMany(s.pending)
+	s.pending = s.pending[:0]
+}
+
 // beShrunk reports whether a variable at a bound cannot enter the next
 // working set (LIBSVM's be_shrunk in signed form).
 func (s *smo) beShrunk(i int, gmax1, gmax2 float64) bool {
@@ -513,6 +523,7 @@ func (s *smo) doShrinking() {
 		s.reconstruct()
 		s.active = s.l
 	}
+	defer s.flushSwaps()
 	for i := 0; i < s.active; i++ {
 		if !s.beShrunk(i, gmax1, gmax2) {
 			continue
