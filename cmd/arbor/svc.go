@@ -85,6 +85,9 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 		desc += fmt.Sprintf(", first %d principal components", *pca)
 	}
 	desc += ")"
+	if _, dim := X.Dims(); *plot != "" && dim != 2 && !*sweep {
+		return usageError("--plot: contour pictures need 2-D data (%d features; try --pca 2)", dim)
+	}
 	n := ds.Len()
 	progress := e.progress(*quiet)
 	start := time.Now()
