@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/arbor-ml/arbor/distance"
 	"gonum.org/v1/gonum/mat"
@@ -74,9 +73,10 @@ func KNN(ctx context.Context, X mat.Matrix, k int) (*Graph, error) {
 	}
 	nbr := make([]int32, n*k)
 	len2 := make([]float64, n*k)
+	hd2 := make([]float64, n*(k+1)) // per-row heap storage: no allocation per row
+	hidx := make([]int32, n*(k+1))
 	err = distance.ParallelRows(ctx, n, func(i int) {
-		var h knnHeap
-		h.reset(k + 1)
+		h := knnHeap{cap: k + 1, d2: hd2[i*(k+1) : i*(k+1)][:0:k+1], idx: hidx[i*(k+1) : i*(k+1)][:0:k+1]}
 		h.scan(data, d, i)
 		h.sortAsc()
 		// Drop i itself, or the first entry if i is not among the k+1.
@@ -123,12 +123,6 @@ type knnHeap struct {
 	cap int
 	d2  []float64
 	idx []int32
-}
-
-func (h *knnHeap) reset(c int) {
-	h.cap = c
-	h.d2 = make([]float64, 0, c)
-	h.idx = make([]int32, 0, c)
 }
 
 // less reports whether entry a ranks after (is worse than) entry b.
@@ -235,27 +229,14 @@ func (h *knnHeap) scan(data []float64, d, q int) {
 	}
 }
 
-// sortAsc orders the kept candidates by (d2, idx) ascending.
+// sortAsc orders the kept candidates by (d2, idx) ascending, in place
+// (insertion sort: k+1 is small).
 func (h *knnHeap) sortAsc() {
-	p := make([]int, len(h.d2))
-	for i := range p {
-		p[i] = i
-	}
-	slices.SortFunc(p, func(a, b int) int {
-		switch {
-		case h.worse(b, a):
-			return -1
-		case h.worse(a, b):
-			return 1
+	for i := 1; i < len(h.d2); i++ {
+		for j := i; j > 0 && h.worse(j-1, j); j-- {
+			h.swap(j-1, j)
 		}
-		return 0
-	})
-	d2 := make([]float64, len(p))
-	idx := make([]int32, len(p))
-	for i, q := range p {
-		d2[i], idx[i] = h.d2[q], h.idx[q]
 	}
-	h.d2, h.idx = d2, idx
 }
 
 // Epsilon returns the ε-neighbourhood graph of the rows of X: i and j
