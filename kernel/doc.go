@@ -56,7 +56,9 @@
 // parallel over GOMAXPROCS goroutines, split by rows, each entry computed
 // by fixed scalar code, so results are bit-identical for any GOMAXPROCS.
 // ClipPSD, Embed, PseudoInverse, ISOMAP and Extend with Via: O(N³)
-// (symmetric QL/QR as gonum mat.EigenSym, rotations applied in parallel). HCK: O(N²d + N²) plus the graph's shortest paths.
+// (internal/eigen: blocked tridiagonalisation and divide and conquer,
+// parallel, deterministic). HCK: O(N²d + N²) plus the graph's shortest
+// paths.
 //
 // # Errors
 //

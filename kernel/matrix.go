@@ -2,10 +2,12 @@ package kernel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
 	"github.com/arbor-ml/arbor/distance"
+	"github.com/arbor-ml/arbor/internal/eigen"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -266,17 +268,13 @@ func center(dst *mat.SymDense, M mat.Symmetric, square bool) *mat.SymDense {
 	return dst
 }
 
-// eigenSym factorises the symmetric matrix s (finite entries required) with
-// symEig: the values and vectors of gonum mat.EigenSym, faster.
-func eigenSym(s blas64.Symmetric, name string) (vals []float64, vecs *mat.Dense, err error) {
-	if err := checkFiniteSym(s, name); err != nil {
-		return nil, nil, err
+// eigenErr wraps an error of package internal/eigen (context errors pass
+// through unchanged).
+func eigenErr(err error, name string, n int) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
 	}
-	w, vecs, ok := symEig(s)
-	if !ok {
-		return nil, nil, fmt.Errorf("%w: %s (%d×%d)", ErrEigen, name, s.N, s.N)
-	}
-	return w, vecs, nil
+	return fmt.Errorf("%w: %s (%d×%d): %w", ErrEigen, name, n, n, err)
 }
 
 func symFromRaw(s blas64.Symmetric) *mat.SymDense {
@@ -314,17 +312,23 @@ func fromFactors(dst *mat.SymDense, vecs *mat.Dense, w []float64, keep []int, n 
 }
 
 // ClipPSD projects K onto the cone of positive semi-definite matrices in
-// Frobenius norm: with K = U·S·Uᵀ (mat.EigenSym), it returns U·max(S,0)·Uᵀ
+// Frobenius norm (Higham 1988): with K = U·S·Uᵀ it returns U·max(S,0)·Uᵀ
 // and the number of clearly negative eigenvalues, λ < -N·ε·max|λ|, that
 // were set to 0. This is the repair paper 000 §3.3 applies to the ISOMAP
 // kernel (peers.py psd_clip). Rounding-level negative eigenvalues are
 // clipped too but not counted: their sign is noise (a doubly centred
 // matrix always has the eigenvalue 0 of the vector 1, which LAPACK
 // implementations return as ±1e-14), so the count is reproducible.
-// O(N³). A nil dst allocates; dst may be K. Both triangles of dst are
-// written. Errors: ErrEmpty, ErrNonFinite, ErrNotSymmetric (a non-SymDense
-// K whose At is not symmetric), ErrEigen.
+// The eigen-decomposition is internal/eigen's divide and conquer; only
+// eigenvectors of positive eigenvalues are formed. O(N³), parallel,
+// deterministic. A nil dst allocates; dst may be K. Both triangles of dst
+// are written. Errors: ErrEmpty, ErrNonFinite, ErrShape (dst size),
+// ErrNotSymmetric (a non-SymDense K whose At is not symmetric), ErrEigen.
 func ClipPSD(dst *mat.SymDense, K mat.Symmetric) (*mat.SymDense, int, error) {
+	return clipPSD(context.Background(), dst, K)
+}
+
+func clipPSD(ctx context.Context, dst *mat.SymDense, K mat.Symmetric) (*mat.SymDense, int, error) {
 	s, err := symRaw(K, "K")
 	if err != nil {
 		return nil, 0, err
@@ -332,26 +336,33 @@ func ClipPSD(dst *mat.SymDense, K mat.Symmetric) (*mat.SymDense, int, error) {
 	if dst != nil && dst.SymmetricDim() != s.N {
 		return nil, 0, fmt.Errorf("%w: ClipPSD dst is %d×%d, K is %d×%d", ErrShape, dst.SymmetricDim(), dst.SymmetricDim(), s.N, s.N)
 	}
-	w, vecs, err := eigenSym(s, "K")
+	if err := checkFiniteSym(s, "K"); err != nil {
+		return nil, 0, err
+	}
+	vals := make([]float64, 0, s.N)
+	out, err := eigen.SymFunc(ctx, dst, symFromRaw(s), func(l float64) float64 {
+		vals = append(vals, l)
+		return max(l, 0)
+	})
 	if err != nil {
+		return nil, 0, eigenErr(err, "K", s.N)
+	}
+	o := out.RawSymmetric()
+	if err := mirrorUpper(ctx, o.Data, o.Stride, s.N); err != nil {
 		return nil, 0, err
 	}
 	maxAbs := 0.0
-	for _, v := range w {
+	for _, v := range vals {
 		maxAbs = math.Max(maxAbs, math.Abs(v))
 	}
 	tol := float64(s.N) * 0x1p-52 * maxAbs
 	neg := 0
-	keep := make([]int, 0, len(w))
-	for k, v := range w {
-		switch {
-		case v < -tol:
+	for _, v := range vals {
+		if v < -tol {
 			neg++
-		case v > 0:
-			keep = append(keep, k)
 		}
 	}
-	return fromFactors(dst, vecs, w, keep, s.N), neg, nil
+	return out, neg, nil
 }
 
 // Embed returns the N×dims matrix Z = U·√S of paper 000 §3.4 whose rows are
@@ -359,7 +370,8 @@ func ClipPSD(dst *mat.SymDense, K mat.Symmetric) (*mat.SymDense, int, error) {
 // the dims largest eigenvalues of K, in decreasing eigenvalue order, each
 // scaled by √max(λ, 0) (a negative eigenvalue gives a zero column). Sign
 // convention: each eigenvector is flipped so its largest-magnitude
-// component (the first one on ties) is positive. O(N³) (mat.EigenSym).
+// component (the first one on ties) is positive. O(N³) for the
+// tridiagonalisation (internal/eigen), only dims eigenvectors formed.
 // Errors: ErrBadParam (dims < 1 or dims > N), ErrEmpty, ErrNonFinite,
 // ErrNotSymmetric, ErrEigen.
 func Embed(K mat.Symmetric, dims int) (*mat.Dense, error) {
@@ -370,14 +382,17 @@ func Embed(K mat.Symmetric, dims int) (*mat.Dense, error) {
 	if dims < 1 || dims > s.N {
 		return nil, fmt.Errorf("%w: Embed dims = %d, want 1..%d", ErrBadParam, dims, s.N)
 	}
-	w, vecs, err := eigenSym(s, "K")
-	if err != nil {
+	if err := checkFiniteSym(s, "K"); err != nil {
 		return nil, err
 	}
 	n := s.N
+	w, vecs, err := eigen.SymSelect(context.Background(), symFromRaw(s), func(i int, _ float64) bool { return i >= n-dims })
+	if err != nil {
+		return nil, eigenErr(err, "K", n)
+	}
 	z := mat.NewDense(n, dims, nil)
 	for c := 0; c < dims; c++ {
-		k := n - 1 - c
+		k := dims - 1 - c
 		best, bi := -1.0, 0
 		for i := 0; i < n; i++ {
 			if a := math.Abs(vecs.At(i, k)); a > best {
@@ -400,15 +415,20 @@ func Embed(K mat.Symmetric, dims int) (*mat.Dense, error) {
 const DefaultRCond = 1e-15
 
 // PseudoInverse returns the Moore-Penrose pseudo-inverse of the symmetric
-// matrix K, K⁺ = Σ_{|λ_k| > rcond·max|λ|} u_k u_kᵀ / λ_k (mat.EigenSym; the
-// eigenvalue form of numpy.linalg.pinv(K, rcond, hermitian=True)), and the
-// number of eigenvalues kept (the numerical rank). rcond = 0 means
-// DefaultRCond (numpy's default, 1e-15); for Gram matrices of rank-deficient
-// data use a larger one such as N·ε (numpy.linalg.matrix_rank's tolerance),
-// otherwise rounding-level eigenvalues are inverted. O(N³). A nil dst
-// allocates; dst may be K. Errors: ErrBadParam (rcond < 0 or ≥ 1),
-// ErrEmpty, ErrNonFinite, ErrNotSymmetric, ErrEigen.
+// matrix K, K⁺ = Σ_{|λ_k| > rcond·max|λ|} u_k u_kᵀ / λ_k (the eigenvalue form
+// of numpy.linalg.pinv(K, rcond, hermitian=True); eigenpairs by
+// internal/eigen), and the number of eigenvalues kept (the numerical rank).
+// rcond = 0 means DefaultRCond (numpy's default, 1e-15); for Gram matrices
+// of rank-deficient data use a larger one such as N·ε
+// (numpy.linalg.matrix_rank's tolerance), otherwise rounding-level
+// eigenvalues are inverted. O(N³). A nil dst allocates; dst may be K.
+// Errors: ErrBadParam (rcond < 0 or ≥ 1), ErrEmpty, ErrNonFinite, ErrShape,
+// ErrNotSymmetric, ErrEigen.
 func PseudoInverse(dst *mat.SymDense, K mat.Symmetric, rcond float64) (*mat.SymDense, int, error) {
+	return pseudoInverse(context.Background(), dst, K, rcond)
+}
+
+func pseudoInverse(ctx context.Context, dst *mat.SymDense, K mat.Symmetric, rcond float64) (*mat.SymDense, int, error) {
 	if !(rcond >= 0 && rcond < 1) {
 		return nil, 0, fmt.Errorf("%w: rcond = %v, want 0 ≤ rcond < 1", ErrBadParam, rcond)
 	}
@@ -422,11 +442,14 @@ func PseudoInverse(dst *mat.SymDense, K mat.Symmetric, rcond float64) (*mat.SymD
 	if dst != nil && dst.SymmetricDim() != s.N {
 		return nil, 0, fmt.Errorf("%w: PseudoInverse dst is %d×%d, K is %d×%d", ErrShape, dst.SymmetricDim(), dst.SymmetricDim(), s.N, s.N)
 	}
-	w, vecs, err := eigenSym(s, "K")
-	if err != nil {
+	if err := checkFiniteSym(s, "K"); err != nil {
 		return nil, 0, err
 	}
 	n := s.N
+	w, vecs, err := eigen.Sym(ctx, symFromRaw(s), true)
+	if err != nil {
+		return nil, 0, eigenErr(err, "K", n)
+	}
 	maxAbs := 0.0
 	for _, v := range w {
 		maxAbs = math.Max(maxAbs, math.Abs(v))
