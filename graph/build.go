@@ -76,7 +76,8 @@ func KNN(ctx context.Context, X mat.Matrix, k int) (*Graph, error) {
 	hd2 := make([]float64, n*(k+1)) // per-row heap storage: no allocation per row
 	hidx := make([]int32, n*(k+1))
 	err = distance.ParallelRows(ctx, n, func(i int) {
-		h := knnHeap{cap: k + 1, d2: hd2[i*(k+1) : i*(k+1)][: 0 : k+1], idx: hidx[i*(k+1) : i*(k+1)][: 0 : k+1]}
+		base := i * (k + 1)
+		h := knnHeap{cap: k + 1, d2: hd2[base : base : base+k+1], idx: hidx[base : base : base+k+1]}
 		h.scan(data, d, i)
 		h.sortAsc()
 		// Drop i itself, or the first entry if i is not among the k+1.
