@@ -638,7 +638,7 @@ func TestJoinOrderTies(t *testing.T) {
 			X.Set(i, 0, float64(r.IntN(12))*1.5)
 			X.Set(i, 1, float64(r.IntN(12)))
 		}
-		for _, s := range []Spec{{Kind: KindKNN, K: 1}, {Kind: KindKNN, K: 2}, {Kind: KindEps, Eps: 1.2}} {
+		for _, s := range []Spec{{Kind: KindKNN, K: 1}, {Kind: KindKNN, K: 2}, {Kind: KindEps, Eps: 1.2}, {Kind: KindEps, Eps: 0.1}} {
 			res, err := Geodesic(ctx, X, s)
 			if err != nil {
 				t.Fatal(err)
@@ -660,6 +660,31 @@ func TestJoinOrderTies(t *testing.T) {
 					t.Fatalf("trial %d %v: G differs at (%d,%d): %v vs %v", trial, s, p/n, p%n, got[p], wantG[p])
 				}
 			}
+		}
+	}
+}
+
+// TestIsolatedPoints: an eps graph without edges still yields finite
+// geodesics with N−1 joins, for both join scales.
+func TestIsolatedPoints(t *testing.T) {
+	X := mat.NewDense(5, 1, []float64{0, 10, 30, 31.5, 60})
+	for _, scale := range []string{JoinEuclidean, JoinGraph} {
+		res, err := Geodesics{Spec: Spec{Kind: KindEps, Eps: 1}, JoinScale: scale}.Compute(context.Background(), X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Components != 5 || res.Joins != 4 || res.Graph.Edges() != 0 {
+			t.Fatalf("%s: components %d joins %d edges %d", scale, res.Components, res.Joins, res.Graph.Edges())
+		}
+		checkGeodesicInvariants(t, "isolated/"+scale, X, res)
+		// First join: the closest pair 30–31.5 (rows 2, 3), L = 0 + 1.5/60
+		// (Euclidean) or 0 + 1 (graph scale: no edges, ratio taken as 1).
+		want := 1.5 / 60
+		if scale == JoinGraph {
+			want = 1
+		}
+		if e := res.JoinEdges[0]; e.I != 2 || e.J != 3 || e.W != want {
+			t.Errorf("%s: first join %+v, want 2-3 length %v", scale, e, want)
 		}
 	}
 }
