@@ -27,7 +27,9 @@
 //
 // where g_max is the largest finite geodesic, d_min = ||x_i − x_j|| and
 // d_max the largest Euclidean distance between any two points; only the
-// cross-component distances change: G_ab = G_ai + L_ij + G_jb. The
+// cross-component distances change: G_ab = G_ai + L_ij + G_jb. With
+// Geodesics{JoinScale: JoinGraph} the ratio uses graph distances instead
+// (d_min = shortest edge, d_max = g_max), which the paper also allows. The
 // conventions (neighbour ties, symmetrisation 0.5·(G + Gᵀ), tie-breaking of
 // the closest pair) are those of peers.knn_geodesic in
 // shared/peers/peers.py; results agree with it to the last bit on data
