@@ -7,7 +7,10 @@ For each N: X = numpy RandomState(0).rand(N, 10) (as peers.py timing) is
 written to a temporary file that the Go side (TestPeerTime in peer_test.go,
 built once with `go test -c`) reads, so both sides cluster identical points.
 Rounds alternate SciPy and Go so that both see the same machine load; each
-op keeps its best time. Ratios are Go / SciPy (below 1 = Go faster):
+op keeps its best wall time and, separately, its best CPU time (user + system,
+all threads; SciPy is single-threaded, Go's matrix fills use GOMAXPROCS
+threads). CPU ratios are steadier than wall ratios on a shared machine.
+Ratios are Go / SciPy (below 1 = Go faster):
 
   linkage_M          Linkage(condensed D)  vs linkage(D, M)
   frompoints_M       FromPoints(X)         vs linkage(pdist(X), M)
@@ -32,12 +35,14 @@ PKG = os.path.dirname(HERE)
 
 
 def best_of(fn, reps):
-    best = float("inf")
+    """Best wall time and best CPU time (process_time) of reps calls."""
+    best, best_cpu = float("inf"), float("inf")
     for _ in range(reps):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         fn()
         best = min(best, time.perf_counter() - t0)
-    return best
+        best_cpu = min(best_cpu, time.process_time() - c0)
+    return best, best_cpu
 
 
 def scipy_round(X, reps):
@@ -61,12 +66,12 @@ def go_round(binary, xpath, zpath, reps):
                          check=True, capture_output=True, text=True).stdout
     t, same = {}, None
     for line in out.splitlines():
-        m = re.match(r"PEER (\S+) (\S+)", line)
-        if m:
-            if m.group(1) == "identical_average_Z":
-                same = m.group(2) == "true"
+        f = line.split()
+        if len(f) >= 3 and f[0] == "PEER":
+            if f[1] == "identical_average_Z":
+                same = f[2] == "true"
             else:
-                t[m.group(1)] = float(m.group(2))
+                t[f[1]] = (float(f[2]), float(f[3]))
     return t, same
 
 
@@ -79,7 +84,8 @@ def main():
         binary = os.path.join(tmp, "hclust.test")
         subprocess.run(["go", "test", "-c", "-o", binary, "."], cwd=PKG, check=True)
         print("threads: %d (GOMAXPROCS=%s)" % (os.cpu_count(), os.environ.get("GOMAXPROCS", "all")))
-        print("%-18s %6s %10s %10s %7s" % ("op", "N", "scipy_s", "go_s", "ratio"))
+        print("%-18s %6s %9s %9s %6s | %9s %9s %6s" % ("op", "N", "scipy_s", "go_s", "ratio",
+                                                        "scipy_cpu", "go_cpu", "ratio"))
         for N in a.sizes:
             X = np.random.RandomState(0).rand(N, 10)
             xpath, zpath = os.path.join(tmp, "x.bin"), os.path.join(tmp, "z.bin")
@@ -91,12 +97,13 @@ def main():
                 Z.astype("<f8").tofile(zpath)
                 g, ok = go_round(binary, xpath, zpath, reps)
                 same = same and bool(ok)
-                for k, v in s.items():
-                    sp[k] = min(sp.get(k, v), v)
-                for k, v in g.items():
-                    gp[k] = min(gp.get(k, v), v)
+                for d, r in ((sp, s), (gp, g)):
+                    for k, v in r.items():
+                        old = d.get(k, v)
+                        d[k] = (min(old[0], v[0]), min(old[1], v[1]))
             for op in sp:
-                print("%-18s %6d %10.4f %10.4f %7.2f" % (op, N, sp[op], gp[op], gp[op] / sp[op]))
+                (sw, sc), (gw, gc) = sp[op], gp[op]
+                print("%-18s %6d %9.4f %9.4f %6.2f | %9.4f %9.4f %6.2f" % (op, N, sw, gw, gw / sw, sc, gc, gc / sc))
             print("%-18s %6d identical to SciPy: %s" % ("average Z", N, same))
 
 
