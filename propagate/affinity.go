@@ -69,6 +69,15 @@ func (g *graph) row(i int) ([]int32, []float64, []float64) {
 	return g.col[g.ptr[i]:g.ptr[i+1]], g.val[g.ptr[i]:g.ptr[i+1]], nil
 }
 
+// selfLoops returns W_ii for every i.
+func (g *graph) selfLoops() []float64 {
+	self := make([]float64, g.n)
+	for i := range self {
+		self[i] = g.at(i, i)
+	}
+	return self
+}
+
 // at returns W_ij (O(row length) for sparse graphs; used off the hot path).
 func (g *graph) at(i, j int) float64 {
 	if g.dense != nil {
@@ -114,7 +123,10 @@ func (a Affinity) fromPoints(ctx context.Context, X mat.Matrix) (*graph, error) 
 		}
 		raw := K.RawSymmetric()
 		g := &graph{n: n, dense: compact(raw.Data, raw.Stride, n), sym: true}
-		return g, g.checkDense(ctx)
+		if a.Kind == Kernel {
+			return g, g.checkDense(ctx) // RBF values are exp(·) ≥ 0
+		}
+		return g, nil
 	case KNN:
 		k := a.k()
 		if k > n {

@@ -147,7 +147,8 @@ func (g *graph) reach(labeled []bool) []bool {
 		}
 	}
 	if g.dense != nil && g.sym {
-		for len(queue) > 0 {
+		left := n - len(queue) // points not yet reached
+		for len(queue) > 0 && left > 0 {
 			v := queue[0]
 			queue = queue[1:]
 			row := g.dense[v*n : (v+1)*n]
@@ -155,6 +156,7 @@ func (g *graph) reach(labeled []bool) []bool {
 				if w > 0 && !on[u] {
 					on[u] = true
 					queue = append(queue, u)
+					left--
 				}
 			}
 		}

@@ -61,7 +61,7 @@ func (s Spreading) fit(ctx context.Context, X mat.Matrix, K mat.Symmetric, y []i
 		}
 		isq[i] = 1 / math.Sqrt(v)
 	}
-	_, self := g.rowSums(make([]bool, n))
+	self := g.selfLoops()
 	all := make([]bool, n)
 	for i := range all {
 		all[i] = true
