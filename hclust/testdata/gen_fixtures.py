@@ -16,6 +16,8 @@ Cases:
   grid      7 x 6 integer grid in 2-D plus 8 repeated points: massive exact
             ties in distances and heights
   rand700   700 x 4 uniform points (RandomState(4)); only Z and leaves
+  zeros, ties  7 resp. 9 observations with all distances 0 resp. 1
+  pair      two observations
   nonmetric 80 random uniform dissimilarities (RandomState(3)), not a
             metric: exercises the algorithms on arbitrary input (centroid,
             median, ward are skipped: SciPy may return NaN there)
@@ -48,7 +50,7 @@ def case(name, X=None, D=None, methods=METHODS, light=False):
         ks = sorted({1, 2, 3, 5, 10, n // 2, n - 1, n} & set(range(1, n + 1)))
         # heights: between merges, exactly at a merge height, below all
         cuts = sorted({float(hs[len(hs) // 2]), float(hs[len(hs) // 3]),
-                       float((hs[-2] + hs[-1]) / 2), -1.0, float(hs.max()) + 1})
+                       float((hs[-2] + hs[-1]) / 2) if len(hs) > 1 else 0.0, -1.0, float(hs.max()) + 1})
         if light:
             res[m] = {"Z": Z.tolist(), "leaves": leaves_list(Z).tolist()}
             continue
@@ -76,6 +78,10 @@ def main():
     # large enough for the chain's lazy repairs and repeated compactions
     cases.append(case("rand700", X=np.random.RandomState(4).rand(700, 4), light=True))
     cases.append(case("nonmetric", D=rs.rand(80 * 79 // 2), methods=["single", "complete", "average", "weighted"]))
+    # degenerate inputs: all distances equal (zero), and a single pair
+    cases.append(case("zeros", D=np.zeros(7 * 6 // 2)))
+    cases.append(case("ties", D=np.ones(9 * 8 // 2)))
+    cases.append(case("pair", D=np.array([3.0])))
     meta = {"scipy": scipy.__version__, "numpy": np.__version__, "python": sys.version.split()[0]}
     data = json.dumps({"meta": meta, "cases": cases}).encode()
     with open("fixtures.json.gz", "wb") as raw:  # mtime=0: reproducible bytes
