@@ -54,6 +54,7 @@ func primCondensed(ctx context.Context, c, low []float64, n int) ([]rawMerge, er
 // the fly: O(n²·dim) time and O(n) memory beyond the points.
 func primPoints(ctx context.Context, pts []float64, n, dim int) ([]rawMerge, error) {
 	p := newPrim(n)
+	scratch := make([]float64, n)
 	raw := make([]rawMerge, 0, n-1)
 	x := 0
 	for k := 0; k < n-1; k++ {
@@ -63,22 +64,10 @@ func primPoints(ctx context.Context, pts []float64, n, dim int) ([]rawMerge, err
 			}
 		}
 		xp := pts[x*dim : x*dim+dim]
-		best, bj := math.Inf(1), -1
-		key := p.key[:len(p.rem)]
-		overflow := false
-		for j, i := range p.rem {
-			d := euclid(xp, pts[int(i)*dim:int(i)*dim+dim])
-			overflow = overflow || d > math.MaxFloat64
-			kv := key[j]
-			if d < kv {
-				kv = d
-				key[j] = d
-			}
-			if kv < best {
-				best, bj = kv, j
-			}
-		}
-		if overflow {
+		dist := scratch[:len(p.rem)]
+		euclidMany(xp, pts, dim, p.rem, dist)
+		best, bj := primUpdateDense(dist, p.key[:len(p.rem)])
+		if !(best <= math.MaxFloat64) || hasOverflow(dist) {
 			return nil, errOverflow()
 		}
 		y := int(p.rem[bj])
@@ -156,4 +145,84 @@ func primUpdate(row []float64, idx []int32, key []float64) (float64, int) {
 		return b1, j1
 	}
 	return b0, j0
+}
+
+// euclidMany sets out[j] to the Euclidean distance between x and point
+// idx[j] of the row-major matrix pts. Four distances are summed in lockstep
+// (each in pdist's order, so every value is bit-identical to euclid) to
+// overlap the latency of the dependent additions.
+func euclidMany(x, pts []float64, dim int, idx []int32, out []float64) {
+	out = out[:len(idx)]
+	x = x[:dim]
+	j := 0
+	for ; j+4 <= len(idx); j += 4 {
+		p0 := pts[int(idx[j])*dim:][:dim]
+		p1 := pts[int(idx[j+1])*dim:][:dim]
+		p2 := pts[int(idx[j+2])*dim:][:dim]
+		p3 := pts[int(idx[j+3])*dim:][:dim]
+		var s0, s1, s2, s3 float64
+		for k, v := range x {
+			t0, t1, t2, t3 := v-p0[k], v-p1[k], v-p2[k], v-p3[k]
+			s0 += float64(t0 * t0)
+			s1 += float64(t1 * t1)
+			s2 += float64(t2 * t2)
+			s3 += float64(t3 * t3)
+		}
+		out[j], out[j+1], out[j+2], out[j+3] = math.Sqrt(s0), math.Sqrt(s1), math.Sqrt(s2), math.Sqrt(s3)
+	}
+	for ; j < len(idx); j++ {
+		out[j] = euclid(x, pts[int(idx[j])*dim:][:dim])
+	}
+}
+
+// primUpdateDense lowers key[j] to d[j] and returns the smallest key and
+// its first position.
+func primUpdateDense(d, key []float64) (float64, int) {
+	key = key[:len(d)]
+	inf := math.Inf(1)
+	b0, b1 := inf, inf
+	j0, j1 := -1, -1
+	j := 0
+	for ; j+2 <= len(d); j += 2 {
+		k0, k1 := key[j], key[j+1]
+		if d[j] < k0 {
+			k0 = d[j]
+			key[j] = k0
+		}
+		if d[j+1] < k1 {
+			k1 = d[j+1]
+			key[j+1] = k1
+		}
+		if k0 < b0 {
+			b0, j0 = k0, j
+		}
+		if k1 < b1 {
+			b1, j1 = k1, j+1
+		}
+	}
+	if j < len(d) {
+		k0 := key[j]
+		if d[j] < k0 {
+			k0 = d[j]
+			key[j] = k0
+		}
+		if k0 < b0 {
+			b0, j0 = k0, j
+		}
+	}
+	if b1 < b0 || (b1 == b0 && j1 >= 0 && j1 < j0) {
+		return b1, j1
+	}
+	return b0, j0
+}
+
+// hasOverflow reports whether some distance is +Inf (the coordinates were
+// finite, so their difference or its square overflowed).
+func hasOverflow(d []float64) bool {
+	for _, v := range d {
+		if v > math.MaxFloat64 {
+			return true
+		}
+	}
+	return false
 }

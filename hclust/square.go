@@ -130,6 +130,7 @@ func (s *square) fillPoints(pts []float64, dim int) bool {
 	var bad atomic.Bool
 	parallelDo(nb, func(ib int) {
 		var buf [T * T]float64
+		var seq [T]int32
 		i0, i1 := ib*T, min(ib*T+T, n)
 		ok := true
 		for i := i0; i < i1; i++ {
@@ -141,13 +142,21 @@ func (s *square) fillPoints(pts []float64, dim int) bool {
 				xi := pts[i*dim : i*dim+dim]
 				row := s.d[i*n : i*n+n]
 				bi := buf[i-i0:]
-				for j := max(j0, i+1); j < j1; j++ {
-					v := euclid(xi, pts[j*dim:j*dim+dim])
+				js := max(j0, i+1)
+				if js >= j1 {
+					continue
+				}
+				idx := seq[:j1-js]
+				for k := range idx {
+					idx[k] = int32(js + k)
+				}
+				out := row[js:j1]
+				euclidMany(xi, pts, dim, idx, out)
+				for k, v := range out {
 					if v > math.MaxFloat64 {
 						ok = false
 					}
-					row[j] = v
-					bi[(j-j0)*T] = v
+					bi[(js-j0+k)*T] = v
 				}
 			}
 			for j := max(j0, i0+1); j < j1; j++ {
