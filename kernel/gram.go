@@ -18,11 +18,12 @@ import (
 // is computed by the same scalar code whatever the split, so the result is
 // bit-identical for any GOMAXPROCS, and equal to pairwise Eval up to
 // summation order (a few ulps). Linear, Poly, RBF, Laplacian and
-// Exponential have register-blocked loops (found by type assertion; see
-// tile.go); RBF sums the exact squared differences, never
-// ‖x‖²+‖y‖²-2x·y, so there is no cancellation. Only the upper triangle is evaluated (N(N+1)/2 kernel
-// calls, O(N²d) time); the lower triangle of dst's backing store is filled
-// by mirroring, so its rows may be read directly from RawSymmetric.
+// Exponential have register-blocked or column-wise loops (found by type
+// assertion; see tile.go); RBF sums the exact squared differences, never
+// ‖x‖²+‖y‖²-2x·y, so there is no cancellation. Only the upper triangle is
+// evaluated (N(N+1)/2 kernel values, O(N²d) time); the lower triangle of
+// dst's backing store is filled by mirroring, so its rows may be read
+// directly from RawSymmetric.
 //
 // A nil dst allocates; otherwise dst must be N×N. Errors: ErrBadParam (see
 // Check), ErrEmpty, ErrNonFinite (NaN/Inf in X), ErrShape (dst size), or
@@ -64,7 +65,8 @@ func Gram(ctx context.Context, dst *mat.SymDense, k Kernel, X mat.Matrix) (*mat.
 }
 
 // Cross returns the rows(A)×rows(B) matrix C_ij = k(a_i, b_j), in parallel
-// over the rows of A (deterministic, equal to pairwise Eval). A nil dst
+// over the rows of A (deterministic; equal to pairwise Eval up to summation
+// order, and to the matching entries of Gram bit for bit). A nil dst
 // allocates. Errors: ErrBadParam, ErrEmpty, ErrNonFinite, ErrShape (feature
 // counts differ or dst has the wrong size), or ctx.Err().
 func Cross(ctx context.Context, dst *mat.Dense, k Kernel, A, B mat.Matrix) (*mat.Dense, error) {

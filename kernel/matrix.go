@@ -240,11 +240,13 @@ func center(dst *mat.SymDense, M mat.Symmetric, square bool) *mat.SymDense {
 	g := total * inv * inv
 
 	// Pass 2: write K tile by tile; tile (bi, bj), bj ≥ bi, reads the upper
-	// tile of M and writes it and its transpose.
+	// tile of M, writes its rows, keeps the tile transposed in a buffer and
+	// writes that as the rows of the mirror tile (contiguous stores only).
 	const tile = mirrorTile
 	nt := (n + tile - 1) / tile
 	out, ostr := d.Data, d.Stride
 	_ = parFor(ctx, nt, func(bi int) {
+		var buf [tile * tile]float64
 		i0, i1 := bi*tile, min(n, (bi+1)*tile)
 		for bj := bi; bj < nt; bj++ {
 			j0, j1 := bj*tile, min(n, (bj+1)*tile)
@@ -254,13 +256,23 @@ func center(dst *mat.SymDense, M mat.Symmetric, square bool) *mat.SymDense {
 				dr := out[i*ostr+js : i*ostr+j1]
 				ci := g - r[i]
 				rj := r[js:j1]
+				bc := buf[i-i0:]
 				for j, v := range src {
 					if square {
 						v *= v
 					}
 					k := -0.5 * (v + ci - rj[j])
 					dr[j] = k
-					out[(js+j)*ostr+i] = k
+					bc[(js+j-j0)*tile] = k
+				}
+			}
+			for j := j0; j < j1; j++ {
+				hi := i1
+				if bi == bj {
+					hi = min(i1, j) // diagonal tile: only i < j lies below
+				}
+				if hi > i0 {
+					copy(out[j*ostr+i0:j*ostr+hi], buf[(j-j0)*tile:(j-j0)*tile+hi-i0])
 				}
 			}
 		}
