@@ -34,7 +34,8 @@
 // the closest pair) are those of peers.knn_geodesic in
 // shared/peers/peers.py: the neighbourhood graph, the components and the
 // joins are the same, and G agrees to a few units in the last place (most
-// entries bit-identical; the tests require 1e-9 relative). Where sklearn
+// entries bit-identical; the tests require 1e-9 relative), or bit for bit
+// with Geodesics{Exact: true} (ShortestPathsExact). Where sklearn
 // picks the brute-force search (d > 15) its edge lengths come from the Gram
 // trick and differ from exact ones by ~1e-16 relative.
 //

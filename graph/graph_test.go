@@ -162,6 +162,22 @@ func TestGeodesicMatchesPeers(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d joins, %d/%d entries bit-identical, worst rel diff %.3g", c.Name, res.Joins, exact, n*n, worst)
+		// Exact: every entry bit-identical, except where sklearn's brute
+		// force (d > 15) uses Gram-trick edge lengths.
+		if len(c.X[0]) > 15 {
+			continue
+		}
+		ex, err := Geodesics{Spec: c.spec(), Exact: true}.Compute(ctx, dense(c.X))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				if ex.G.At(i, j) != c.G[i][j] {
+					t.Fatalf("%s exact: G[%d,%d] = %v, peers %v", c.Name, i, j, ex.G.At(i, j), c.G[i][j])
+				}
+			}
+		}
 	}
 }
 
@@ -420,6 +436,21 @@ func BenchmarkShortestPaths(b *testing.B) {
 			}
 		})
 	}
+}
+
+func BenchmarkShortestPathsExact(b *testing.B) {
+	g, err := KNN(context.Background(), randDense(2000, 10, 0), 7)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("n=2000", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := ShortestPathsExact(context.Background(), g); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchmarkGeodesic is the issue-2 target: 7-NN graph + all-pairs shortest
