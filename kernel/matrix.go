@@ -131,8 +131,25 @@ func InducedDistance(K mat.Symmetric) distance.Condensed {
 	return out
 }
 
-// centerBlock is the column-block width of the mean pass of Center.
-const centerBlock = 256
+// centerBands returns the row boundaries of the bands of Center's mean
+// pass: about 16 bands of equal upper-triangle area, a function of n only.
+func centerBandsOf(n int) []int {
+	nb := min(16, max(1, n/64))
+	out := []int{0}
+	total := float64(n) * float64(n+1) / 2
+	i := 0
+	for b := 1; b < nb; b++ {
+		target := total * float64(b) / float64(nb)
+		// area of rows [0, i) = i·n - i(i-1)/2
+		for i < n && float64(i)*float64(n)-float64(i)*float64(i-1)/2 < target {
+			i++
+		}
+		if i > out[len(out)-1] {
+			out = append(out, i)
+		}
+	}
+	return append(out, n)
+}
 
 // Center returns the doubly centred matrix -½·J·M·J, J = I - 11ᵀ/N, the
 // step of paper 000 §3.3-3.4 that turns an ultrametric (Theorem 4) or a
@@ -179,56 +196,65 @@ func center(dst *mat.SymDense, M mat.Symmetric, square bool) *mat.SymDense {
 	ctx := context.Background()
 	data, str := s.Data, s.Stride
 
-	// Pass 1: row sums of the full symmetric matrix from its upper triangle:
-	// rowUp[i] = Σ_{j≥i} M_ij (by rows), colUp[j] = Σ_{i<j} M_ij (by column
-	// blocks, rows in increasing order).
+	// Pass 1, one read of the upper triangle: row sums of the full symmetric
+	// matrix as rowUp[i] = Σ_{j≥i} M_ij plus the column sums Σ_{i<j} M_ij.
+	// Rows are cut into centerBands bands of about equal area (a partition
+	// fixed by n alone); each band accumulates its own column sums, which
+	// are then added band by band in order, so nothing depends on how the
+	// bands are scheduled.
+	bands := centerBandsOf(n)
 	rowUp := make([]float64, n)
-	colUp := make([]float64, n)
-	nb := (n + centerBlock - 1) / centerBlock
-	_ = parFor(ctx, nb+n, func(t int) {
-		if t < nb {
-			b := nb - 1 - t // largest column blocks first
-			c0, c1 := b*centerBlock, min(n, (b+1)*centerBlock)
-			acc := colUp[c0:c1]
-			for i := 0; i < c1-1; i++ {
-				j0 := max(i+1, c0)
-				seg := data[i*str+j0 : i*str+c1]
-				a := acc[j0-c0:]
-				if square {
-					for j, v := range seg {
-						a[j] += v * v
-					}
-				} else {
-					for j, v := range seg {
-						a[j] += v
-					}
+	cols := make([][]float64, len(bands)-1)
+	_ = parFor(ctx, len(bands)-1, func(b int) {
+		r0, r1 := bands[b], bands[b+1]
+		acc := make([]float64, n)
+		cols[b] = acc
+		for i := r0; i < r1; i++ {
+			// The diagonal goes to the row sum only; columns j > i to both.
+			diag := data[i*str+i]
+			if square {
+				diag *= diag
+			}
+			seg := data[i*str+i+1 : i*str+n]
+			a := acc[i+1 : n]
+			a = a[:len(seg)]
+			s0, s1 := diag, 0.0
+			j := 0
+			if square {
+				for ; j+2 <= len(seg); j += 2 {
+					v0, v1 := seg[j]*seg[j], seg[j+1]*seg[j+1]
+					s0 += v0
+					s1 += v1
+					a[j] += v0
+					a[j+1] += v1
+				}
+				if j < len(seg) {
+					v := seg[j] * seg[j]
+					s0 += v
+					a[j] += v
+				}
+			} else {
+				for ; j+2 <= len(seg); j += 2 {
+					v0, v1 := seg[j], seg[j+1]
+					s0 += v0
+					s1 += v1
+					a[j] += v0
+					a[j+1] += v1
+				}
+				if j < len(seg) {
+					s0 += seg[j]
+					a[j] += seg[j]
 				}
 			}
-			return
+			rowUp[i] = s0 + s1
 		}
-		i := t - nb
-		var s0, s1 float64
-		seg := data[i*str+i : i*str+n]
-		j := 0
-		if square {
-			for ; j+2 <= len(seg); j += 2 {
-				s0 += seg[j] * seg[j]
-				s1 += seg[j+1] * seg[j+1]
-			}
-			if j < len(seg) {
-				s0 += seg[j] * seg[j]
-			}
-		} else {
-			for ; j+2 <= len(seg); j += 2 {
-				s0 += seg[j]
-				s1 += seg[j+1]
-			}
-			if j < len(seg) {
-				s0 += seg[j]
-			}
-		}
-		rowUp[i] = s0 + s1
 	})
+	colUp := make([]float64, n)
+	for _, acc := range cols {
+		for j, v := range acc {
+			colUp[j] += v
+		}
+	}
 	inv := 1 / float64(n)
 	r := rowUp // r_i = row mean, reusing rowUp
 	total := 0.0
