@@ -111,7 +111,7 @@ func BenchmarkInducedDistance(b *testing.B) {
 }
 
 func BenchmarkClipPSD(b *testing.B) {
-	benchSizes(b, []int{500}, func(b *testing.B, n int) {
+	benchSizes(b, []int{500, 1500}, func(b *testing.B, n int) {
 		K := kernel.Center(nil, randSym(n))
 		dst := mat.NewSymDense(n, nil)
 		b.ReportAllocs()
@@ -139,7 +139,7 @@ func BenchmarkPseudoInverse(b *testing.B) {
 }
 
 func BenchmarkEmbed(b *testing.B) {
-	benchSizes(b, []int{500}, func(b *testing.B, n int) {
+	benchSizes(b, []int{500, 1500}, func(b *testing.B, n int) {
 		K := kernel.Center(nil, randSym(n))
 		b.ReportAllocs()
 		b.ResetTimer()
@@ -214,9 +214,10 @@ func BenchmarkHCK(b *testing.B) {
 	}
 }
 
-// BenchmarkISOMAP times geodesics + centring + PSD clipping (O(N³)).
+// BenchmarkISOMAP times geodesics + centring + PSD clipping (O(N³)); 1500
+// is the size of the paper's USPS set.
 func BenchmarkISOMAP(b *testing.B) {
-	benchSizes(b, []int{500}, func(b *testing.B, n int) {
+	benchSizes(b, []int{500, 1500}, func(b *testing.B, n int) {
 		X := benchData(n, 10)
 		b.ReportAllocs()
 		b.ResetTimer()

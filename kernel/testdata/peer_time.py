@@ -77,24 +77,29 @@ def peer_times(sizes, reps):
                 d = np.diag(K)
                 return squareform(np.sqrt(np.maximum(d[:, None] + d[None, :] - 2 * K, 0)), checks=False)
             out["InducedDistance/n=%d" % n] = best(induced, r)
-    rs = np.random.RandomState(0)
-    A = rs.rand(500, 500) * 2
-    K = peers.double_center(np.triu(A) + np.triu(A, 1).T)
-    X5 = np.random.RandomState(0).rand(500, 10)
-    out["ISOMAP/n=500"] = best(
-        lambda: peers.psd_clip(peers.double_center(peers.knn_geodesic(X5)[0] ** 2)), reps)
-    out["ClipPSD/n=500"] = best(lambda: peers.psd_clip(K), reps)
-    out["PseudoInverse/n=500"] = best(lambda: np.linalg.pinv(K, rcond=1e-10, hermitian=True), reps)
+    XU = np.random.RandomState(0).rand(1500, 241)  # the USPS shape
+    out["GramUSPS/kernel=linear/n=1500/d=241"] = best(lambda: linear_kernel(XU), reps)
+    out["GramUSPS/kernel=rbf/n=1500/d=241"] = best(lambda: rbf_kernel(XU, gamma=1e-3), reps)
+    for n in (500, 1500):
+        X5 = np.random.RandomState(0).rand(n, 10)
+        out["ISOMAP/n=%d" % n] = best(
+            lambda: peers.psd_clip(peers.double_center(peers.knn_geodesic(X5)[0] ** 2)), reps)
+        rs = np.random.RandomState(0)
+        A = rs.rand(n, n) * 2
+        K = peers.double_center(np.triu(A) + np.triu(A, 1).T)
+        out["ClipPSD/n=%d" % n] = best(lambda: peers.psd_clip(K), reps)
 
-    def embed():
-        w, V = np.linalg.eigh(K)
-        return V[:, -2:][:, ::-1] * np.sqrt(np.maximum(w[-2:][::-1], 0))
-    out["Embed/n=500"] = best(embed, reps)
+        def embed():
+            w, V = np.linalg.eigh(K)
+            return V[:, -2:][:, ::-1] * np.sqrt(np.maximum(w[-2:][::-1], 0))
+        out["Embed/n=%d" % n] = best(embed, reps)
+        if n == 500:
+            out["PseudoInverse/n=500"] = best(lambda: np.linalg.pinv(K, rcond=1e-10, hermitian=True), reps)
     return out
 
 
 def go_times(benchtime, short):
-    pat = "^Benchmark(Gram|Center|CopheneticCenter|HCK|BuildAll|ISOMAP|Cross|InducedDistance|ClipPSD|PseudoInverse|Embed)$"
+    pat = "^Benchmark(Gram|GramUSPS|Center|CopheneticCenter|HCK|BuildAll|ISOMAP|Cross|InducedDistance|ClipPSD|PseudoInverse|Embed)$"
     cmd = ["go", "test", "-run", "^$", "-bench", pat, "-benchtime", benchtime, "./kernel/"]
     if short:
         cmd.append("-short")
