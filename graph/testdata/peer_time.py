@@ -2,14 +2,15 @@
 """Time Arbor's graph.Geodesic against the peer, peers.knn_geodesic
 (sklearn kneighbors_graph + scipy Dijkstra), on the same data in one run.
 
-    /usr/bin/python3 graph/testdata/peer_time.py [--sizes 2000 8000] [--reps 3]
+    /usr/bin/python3 graph/testdata/peer_time.py [--sizes 2000 8000] [--reps 3] [--exact]
 
 (run from the repository root). Data: numpy RandomState(0).rand(N, 10), as
 in `peers.py timing`; it is written to a temporary raw float64 file that the
 Go program graph/testdata/geotime reads. Prints one JSON line per size with
 both times (best of --reps; 1 rep for N > 2000), their ratio go/peer (issue
 2 target: <= 0.25) and a check that both geodesic matrices have the same
-sum (relative difference < 1e-9).
+sum (relative difference < 1e-9). --exact times Geodesics{Exact: true}
+(every row by a search; bit-identical to the peer) instead of the default.
 """
 import argparse
 import json
@@ -34,6 +35,7 @@ def main():
     p.add_argument("--dim", type=int, default=10)
     p.add_argument("--k", type=int, default=7)
     p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--exact", action="store_true")
     a = p.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         exe = os.path.join(tmp, "geotime")
@@ -46,7 +48,7 @@ def main():
 
             def run_go():
                 out = subprocess.run([exe, "-x", xf, "-n", str(n), "-d", str(a.dim), "-k", str(a.k),
-                                      "-reps", str(reps)], check=True, capture_output=True, text=True)
+                                      "-reps", str(reps)] + (["-exact"] if a.exact else []), check=True, capture_output=True, text=True)
                 return json.loads(out.stdout)
 
             go = run_go()
@@ -63,7 +65,7 @@ def main():
                               "go_s": round(go_s, 4), "ratio": round(go_s / best, 4),
                               "target": 0.25, "joins_go": go["joins"], "joins_peer": int(joins),
                               "sum_rel_diff": rel, "same": rel < 1e-9 and go["joins"] == joins,
-                              "gomaxprocs": go["gomaxprocs"], "cpus": os.cpu_count()}), flush=True)
+                              "exact": a.exact, "gomaxprocs": go["gomaxprocs"], "cpus": os.cpu_count()}), flush=True)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 // little-endian file, for graph/testdata/peer_time.py. It prints one JSON
 // line: {"n":..,"d":..,"go_s":best seconds,"joins":..,"sum":Σ_{i<j} G_ij}.
 //
-//	go run ./graph/testdata/geotime -x X.f64 -n 2000 -d 10 -k 7 -reps 3
+//	go run ./graph/testdata/geotime -x X.f64 -n 2000 -d 10 -k 7 -reps 3 [-exact]
 package main
 
 import (
@@ -27,6 +27,7 @@ func main() {
 	d := flag.Int("d", 0, "columns")
 	k := flag.Int("k", 7, "neighbours")
 	reps := flag.Int("reps", 1, "repetitions (best is reported)")
+	exact := flag.Bool("exact", false, "graph.Geodesics{Exact: true}")
 	flag.Parse()
 	raw, err := os.ReadFile(*path)
 	if err != nil {
@@ -46,7 +47,7 @@ func main() {
 		res = graph.GeodesicResult{}
 		runtime.GC()
 		t0 := time.Now()
-		res, err = graph.Geodesic(context.Background(), X, graph.Spec{Kind: graph.KindKNN, K: *k})
+		res, err = graph.Geodesics{Spec: graph.Spec{Kind: graph.KindKNN, K: *k}, Exact: *exact}.Compute(context.Background(), X)
 		el := time.Since(t0).Seconds()
 		if err != nil {
 			fail(err)
@@ -60,7 +61,7 @@ func main() {
 		}
 	}
 	sum := acc.sum + acc.c
-	out, _ := json.Marshal(map[string]any{"n": *n, "d": *d, "go_s": best, "joins": res.Joins,
+	out, _ := json.Marshal(map[string]any{"n": *n, "d": *d, "go_s": best, "joins": res.Joins, "exact": *exact,
 		"sum": sum, "gomaxprocs": runtime.GOMAXPROCS(0)})
 	fmt.Println(string(out))
 }
