@@ -701,6 +701,16 @@ func (p Propagation) iterate(ctx context.Context, g *graph, pr *problem, on []bo
 	F := append([]float64(nil), pr.Y...)
 	prev := make([]float64, n*C)
 	next := make([]float64, n*C)
+	// Single-label shortcut: once every row of F sums to 1, the row sums of
+	// W·F are the degrees, so the last column of W·F is deg − Σ of the
+	// others and only C−1 columns need the product (the rows are then
+	// normalised as before; the results agree to rounding).
+	var degAll, Fs, Ns []float64
+	if !pr.multi {
+		degAll, _ = g.rowSums(allTrue(n))
+		Fs = make([]float64, n*(C-1))
+		Ns = make([]float64, n*(C-1))
+	}
 	res.Converged = false
 	it := 0
 	for ; it < maxIter; it++ {
@@ -712,7 +722,27 @@ func (p Propagation) iterate(ctx context.Context, g *graph, pr *problem, on []bo
 			res.Converged = true
 			break
 		}
-		if err := g.mul(ctx, next, F, C, uon); err != nil {
+		if Fs != nil && rowsFull(F, C) {
+			Cs := C - 1
+			for i := 0; i < n; i++ {
+				copy(Fs[i*Cs:(i+1)*Cs], F[i*C:i*C+Cs])
+			}
+			if err := g.mul(ctx, Ns, Fs, Cs, uon); err != nil {
+				return nil, err
+			}
+			for i := 0; i < n; i++ {
+				if !uon[i] {
+					continue
+				}
+				s := 0.0
+				for c := 0; c < Cs; c++ {
+					v := Ns[i*Cs+c]
+					next[i*C+c] = v
+					s += v
+				}
+				next[i*C+Cs] = degAll[i] - s
+			}
+		} else if err := g.mul(ctx, next, F, C, uon); err != nil {
 			return nil, err
 		}
 		for i := 0; i < n; i++ {
@@ -748,6 +778,28 @@ func (p Propagation) iterate(ctx context.Context, g *graph, pr *problem, on []bo
 		res.Warnings = append(res.Warnings, fmt.Errorf("%w: MaxIter = %d reached with Σ|ΔF| = %.3g ≥ Tol = %g", ErrNotConverged, maxIter, res.Change, tol))
 	}
 	return F, nil
+}
+
+// rowsFull reports whether every row of F has a positive sum.
+func rowsFull(F []float64, C int) bool {
+	for i := 0; i < len(F); i += C {
+		s := 0.0
+		for _, v := range F[i : i+C] {
+			s += v
+		}
+		if !(s > 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func allTrue(n int) []bool {
+	b := make([]bool, n)
+	for i := range b {
+		b[i] = true
+	}
+	return b
 }
 
 // sortedCopy returns a sorted copy (used for messages and tests).
