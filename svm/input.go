@@ -2,6 +2,7 @@ package svm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -59,16 +60,18 @@ func withGram[T any](ctx context.Context, K mat.Symmetric, fit func(ctx context.
 	spec := &denseGram{data: raw.Data, stride: raw.Stride, n: n, mirrored: true}
 	cctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	done := make(chan error, 1)
+	ck := newChecker(chk)
+	ck.onBad = func() { cancel(errCheckPending) }
+	var wg sync.WaitGroup
+	wg.Add(1)
 	go func() {
-		err := chk.check(1)
-		if err != nil {
-			cancel(err)
-		}
-		done <- err
+		defer wg.Done()
+		ck.work()
 	}()
 	res, err := fit(cctx, spec, n)
-	if cerr := <-done; cerr != nil {
+	ck.work() // help with the blocks left (the helper may be starved)
+	wg.Wait()
+	if cerr := ck.finish(1); cerr != nil {
 		return zero, cerr
 	}
 	if !chk.mirrored {
@@ -76,6 +79,11 @@ func withGram[T any](ctx context.Context, K mat.Symmetric, fit func(ctx context.
 	}
 	return res, err
 }
+
+// errCheckPending cancels a speculative fit when the input check found a
+// block that is not an exact finite mirror; the check's verdict decides
+// what is returned.
+var errCheckPending = errors.New("svm: input check pending")
 
 // subGram validates K[rows][rows] and returns a source over it.
 func subGram(K mat.Symmetric, rows []int) (source, error) {
@@ -175,64 +183,109 @@ func (s *subSource) fill64(dst []float64, r int, cols []int) {
 	s.src.fill64(dst, s.rows[r], s.mapCols(cols))
 }
 
-// check scans the upper triangle for NaN/Inf and classifies the lower one:
-// an exact mirror (rows are then read in place), all zero (upper-only
-// storage), or within symTol; anything else is ErrNotSymmetric. Row blocks
-// are scanned in parallel (64×64 tiles for the transposed reads) and the
-// per-block findings reduced in block order, so the reported entry does not
-// depend on GOMAXPROCS.
+// check scans the matrix for NaN/Inf and classifies the lower triangle of
+// the store: an exact mirror (rows are then read in place), zero where it
+// is not a mirror (upper-only storage), or within symTol; anything else is
+// ErrNotSymmetric. Row blocks (64×64 tiles for the transposed reads) are
+// scanned by up to workers goroutines and the per-block findings reduced in
+// block order, so the reported entry does not depend on GOMAXPROCS.
 func (g *denseGram) check(workers int) error {
-	n, s, d := g.n, g.stride, g.data
-	const tile = 64
-	nb := (n + tile - 1) / tile
-	res := make([]finding, nb)
-	parallel(workers, nb, func(b int) {
-		f := finding{nanI: -1, exact: true, zero: true, bi: -1}
-		i0, i1 := b*tile, min(n, (b+1)*tile)
-		// One pass over the lower triangle of this row block, each entry
-		// compared with its mirror. A NaN never compares equal, so in
-		// the common exact-mirror case finiteness is checked on the way.
-		for j0 := 0; j0 < i1; j0 += tile {
-			for i := i0; i < i1; i++ {
-				j1 := min(i, j0+tile)
-				if j1 <= j0 {
-					continue
-				}
-				lo := d[i*s+j0 : i*s+j1]
-				// Branch-free screen: the sum of |lo − up| + (lo − lo) is
-				// 0 exactly when the segment mirrors the upper triangle
-				// and is finite (NaN and Inf make it NaN).
-				var a0, a1 float64
-				t := 0
-				for ; t+1 < len(lo); t += 2 {
-					l0, l1 := lo[t], lo[t+1]
-					u0, u1 := d[(j0+t)*s+i], d[(j0+t+1)*s+i]
-					a0 += math.Abs(l0-u0) + (l0 - l0)
-					a1 += math.Abs(l1-u1) + (l1 - l1)
-				}
-				if t < len(lo) {
-					l0 := lo[t]
-					a0 += math.Abs(l0-d[(j0+t)*s+i]) + (l0 - l0)
-				}
-				if a0+a1 == 0 {
-					continue
-				}
-				for t, lv := range lo {
-					uv := d[(j0+t)*s+i]
-					if lv == uv && lv-lv == 0 {
-						continue
-					}
-					f.noteOff(lv, uv, i, j0+t)
-				}
-			}
+	ck := newChecker(g)
+	parallel(workers, workers, func(int) { ck.work() })
+	return ck.finish(workers)
+}
+
+// checker is denseGram.check split into row blocks that any number of
+// goroutines take from a shared counter (work), then one reduction
+// (finish).
+type checker struct {
+	g     *denseGram
+	nb    int
+	next  atomic.Int64
+	res   []finding
+	onBad func() // called (possibly concurrently) when a block is not an exact mirror
+}
+
+const checkTile = 64
+
+func newChecker(g *denseGram) *checker {
+	nb := (g.n + checkTile - 1) / checkTile
+	return &checker{g: g, nb: nb, res: make([]finding, nb)}
+}
+
+// work processes blocks until none is left.
+func (c *checker) work() {
+	for {
+		b := int(c.next.Add(1) - 1)
+		if b >= c.nb {
+			return
 		}
+		c.block(b)
+		if !c.res[b].exact && c.onBad != nil {
+			c.onBad()
+		}
+	}
+}
+
+// block compares the lower triangle of row block b with its mirror.
+func (c *checker) block(b int) {
+	n, s, d := c.g.n, c.g.stride, c.g.data
+	const tile = checkTile
+	f := finding{nanI: -1, exact: true, zero: true, bi: -1}
+	i0, i1 := b*tile, min(n, (b+1)*tile)
+	// One pass over the lower triangle of this row block, each entry
+	// compared with its mirror. A NaN never compares equal, so in
+	// the common exact-mirror case finiteness is checked on the way.
+	for j0 := 0; j0 < i1; j0 += tile {
 		for i := i0; i < i1; i++ {
-			if v := d[i*s+i]; v-v != 0 && f.nanI < 0 {
-				f.nanI, f.nanJ = i, i
+			j1 := min(i, j0+tile)
+			if j1 <= j0 {
+				continue
+			}
+			lo := d[i*s+j0 : i*s+j1]
+			// Branch-free screen: the sum of |lo − up| + (lo − lo) is
+			// 0 exactly when the segment mirrors the upper triangle
+			// and is finite (NaN and Inf make it NaN).
+			var a0, a1 float64
+			t := 0
+			for ; t+1 < len(lo); t += 2 {
+				l0, l1 := lo[t], lo[t+1]
+				u0, u1 := d[(j0+t)*s+i], d[(j0+t+1)*s+i]
+				a0 += math.Abs(l0-u0) + (l0 - l0)
+				a1 += math.Abs(l1-u1) + (l1 - l1)
+			}
+			if t < len(lo) {
+				l0 := lo[t]
+				a0 += math.Abs(l0-d[(j0+t)*s+i]) + (l0 - l0)
+			}
+			if a0+a1 == 0 {
+				continue
+			}
+			for t, lv := range lo {
+				uv := d[(j0+t)*s+i]
+				if lv == uv && lv-lv == 0 {
+					continue
+				}
+				f.noteOff(lv, uv, i, j0+t)
 			}
 		}
-		res[b] = f
-	})
+	}
+	for i := i0; i < i1; i++ {
+		if v := d[i*s+i]; v-v != 0 && f.nanI < 0 {
+			f.nanI, f.nanJ = i, i
+			f.exact = false
+		}
+	}
+	c.res[b] = f
+}
+
+// finish reduces the block findings (in block order) after all blocks are
+// done, and classifies the store.
+func (c *checker) finish(workers int) error {
+	g, res := c.g, c.res
+	n, s, d := g.n, g.stride, g.data
+	const tile = checkTile
+	nb := c.nb
 	// Exact mirror: only maxAbs is left to find, and only when needed.
 	exactAll := true
 	for _, f := range res {
@@ -282,6 +335,8 @@ func (g *denseGram) check(workers int) error {
 }
 
 // finding is what one row block of denseGram.check found.
+// zero reports that every lower-triangle entry that is not an exact mirror
+// is 0 (upper-only storage, possibly partly mirrored).
 type finding struct {
 	maxAbs      float64
 	nanI, nanJ  int

@@ -67,7 +67,9 @@ def go_bench(pattern, count):
     os.close(fd)
     env = dict(os.environ, SVM_BENCH_JSON=path)
     cmd = ["go", "test", "./svm", "-run", "^$", "-bench", pattern, "-benchtime", "1x", "-count", str(count)]
-    subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit("go test failed:\n" + r.stdout + r.stderr)
     res = {}
     with open(path) as fh:
         for line in fh:
