@@ -21,7 +21,10 @@ type Merge struct {
 
 // Tree is a dendrogram over N leaves: N−1 merges in the order of SciPy's
 // linkage matrix (non-decreasing heights for all methods except Centroid
-// and Median, which may have inversions).
+// and Median, which may have inversions). Trees from Linkage, FromPoints and
+// FromMatrix are valid; the methods of a Tree assembled by hand assume that
+// Validate returns nil (they may panic otherwise). A Tree is not modified
+// by its methods and may be shared between goroutines.
 type Tree struct {
 	N      int
 	Merges []Merge
@@ -43,8 +46,11 @@ type rawMerge struct {
 // SciPy 1.10 breaks them, because the same algorithms visit the data in the
 // same order:
 //
-//   - Single: Prim's minimum spanning tree from observation 0, O(n²) time,
-//     O(n²/2) extra memory (a transposed copy of d for contiguous row scans).
+//   - Single: SLINK (Sibson 1973), one sequential pass over d, O(n²) time,
+//     O(n) memory. Its dendrogram is SciPy's whenever no two merge heights
+//     tie; with ties, Prim's minimum spanning tree from observation 0 (SciPy's
+//     algorithm, O(n²) time, n²/2 extra memory for a transposed copy of d)
+//     reproduces SciPy's order of the equal merges.
 //   - Complete, Average, Weighted, Ward: the nearest-neighbour chain
 //     (Murtagh 1983; Müllner 2011, arXiv:1109.2378, Fig. 3), valid because
 //     these linkages are reducible (paper 000 §3.1). O(n²) time, one n×n
@@ -77,11 +83,20 @@ func Linkage(ctx context.Context, d distance.Condensed, m Method) (*Tree, error)
 		return nil, err
 	}
 	if m == Single {
-		lower, ok := transposeCondensed(d.Data, n)
+		raw, ok, err := slinkCondensed(ctx, d.Data, n)
+		if err != nil {
+			return nil, err
+		}
 		if !ok {
 			return nil, badDistance(d)
 		}
-		raw, err := primCondensed(ctx, d.Data, lower, n)
+		sortRaw(raw)
+		if !hasTies(raw) {
+			return label(n, raw), nil
+		}
+		// tied heights: reproduce SciPy's order of equal merges with Prim
+		lower, _ := transposeCondensed(d.Data, n)
+		raw, err = primCondensed(ctx, d.Data, lower, n)
 		if err != nil {
 			return nil, err
 		}
@@ -178,6 +193,12 @@ func badDistance(d distance.Condensed) error {
 // linkage: a stable sort by height (np.argsort(kind="mergesort")), then
 // union-find to name each side by its current cluster id.
 func relabel(n int, raw []rawMerge) *Tree {
+	sortRaw(raw)
+	return label(n, raw)
+}
+
+// sortRaw sorts merges by height, stably.
+func sortRaw(raw []rawMerge) {
 	slices.SortStableFunc(raw, func(p, q rawMerge) int {
 		switch {
 		case p.h < q.h:
@@ -187,6 +208,21 @@ func relabel(n int, raw []rawMerge) *Tree {
 		}
 		return 0
 	})
+}
+
+// hasTies reports whether two merges of the sorted raw have equal heights.
+func hasTies(raw []rawMerge) bool {
+	for k := 1; k < len(raw); k++ {
+		if raw[k].h == raw[k-1].h {
+			return true
+		}
+	}
+	return false
+}
+
+// label names both sides of each sorted merge by its current cluster id
+// (union-find), giving SciPy's ids and sizes.
+func label(n int, raw []rawMerge) *Tree {
 	parent := make([]int32, 2*n-1)
 	size := make([]int32, 2*n-1)
 	for i := range parent {

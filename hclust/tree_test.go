@@ -322,3 +322,32 @@ func TestFromMatrixErrors(t *testing.T) {
 		t.Errorf("N=1: %v", err)
 	}
 }
+
+// SLINK (the fast path of single linkage) and Prim (SciPy's algorithm) must
+// give the same tree when no heights tie.
+func TestSlinkMatchesPrim(t *testing.T) {
+	ctx := context.Background()
+	for _, n := range []int{2, 3, 17, 400, 1500} {
+		d := pdist(benchPoints(n, 4, uint64(n)))
+		raw, ok, err := slinkCondensed(ctx, d.Data, n)
+		if err != nil || !ok {
+			t.Fatal(err, ok)
+		}
+		sortRaw(raw)
+		if hasTies(raw) {
+			t.Fatalf("n=%d: random data has tied heights", n)
+		}
+		fast := label(n, raw)
+		low, _ := transposeCondensed(d.Data, n)
+		praw, err := primCondensed(ctx, d.Data, low, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow := relabel(n, praw)
+		for k := range fast.Merges {
+			if fast.Merges[k] != slow.Merges[k] {
+				t.Fatalf("n=%d row %d: SLINK %v, Prim %v", n, k, fast.Merges[k], slow.Merges[k])
+			}
+		}
+	}
+}
