@@ -333,14 +333,14 @@ func (b *bucketSearch) dijkstra(g *Graph, s int, dist []float64, limit int) (ok 
 		dist[i] = inf
 	}
 	off, adj, w := g.off, g.adj, g.w
-	nb := uint64(len(b.buckets))
+	mask := uint64(len(b.buckets) - 1) // len is a power of two
 	inv := 1 / b.delta
 	dist[s] = 0
 	b.buckets[0] = append(b.buckets[0][:0], heapEntry{0, int32(s)})
 	pending := 1
 	expansions := 0
 	for cur := uint64(0); pending > 0; cur++ {
-		slot := cur % nb
+		slot := cur & mask
 		for p := 0; p < len(b.buckets[slot]); p++ {
 			e := b.buckets[slot][p]
 			pending--
@@ -360,7 +360,7 @@ func (b *bucketSearch) dijkstra(g *Graph, s int, dist []float64, limit int) (ok 
 				nd := du + ww[q]
 				if nd < dist[v] {
 					dist[v] = nd
-					t := uint64(nd*inv) % nb
+					t := uint64(int64(nd*inv)) & mask // int64: one instruction; nd*inv < 2^63
 					b.buckets[t] = append(b.buckets[t], heapEntry{nd, v})
 					pending++
 				}
@@ -376,6 +376,10 @@ func (b *bucketSearch) dijkstra(g *Graph, s int, dist []float64, limit int) (ok 
 // buckets even on a path graph.
 const maxBuckets = 256
 
+// bucketSlots is the length of the cyclic bucket array: a power of two
+// above maxBuckets+2, so slot numbers are masks, not divisions.
+const bucketSlots = 512
+
 // sssp runs single-source searches for one worker: the bucket search when
 // the edge lengths suit it, the radix heap otherwise or when a search
 // re-expands too many nodes. Both give the same distances bit for bit.
@@ -390,16 +394,16 @@ type sssp struct {
 func newSSSP(g *Graph, delta float64) *sssp {
 	x := &sssp{g: g, limit: 4*g.n + 64}
 	if delta > 0 {
-		x.bucket = &bucketSearch{delta: delta, buckets: make([][]heapEntry, maxBuckets+4)}
+		x.bucket = &bucketSearch{delta: delta, buckets: make([][]heapEntry, bucketSlots)}
 	}
 	return x
 }
 
 // bucketWidth chooses the bucket width: the 5th percentile of the edge
 // lengths (few edges are shorter, so few nodes are expanded twice), but at
-// least the longest edge / maxBuckets, so that maxBuckets+4 cyclic buckets
-// (two spare for rounding in the bucket index) hold every key in
-// [d, d + longest edge]. It returns 0 for a graph without
+// least the longest edge / maxBuckets, so that bucketSlots cyclic buckets
+// (more than maxBuckets+2, with room for rounding in the bucket index)
+// hold every key in [d, d + longest edge]. It returns 0 for a graph without
 // edges.
 func bucketWidth(g *Graph) float64 {
 	if len(g.w) == 0 {
