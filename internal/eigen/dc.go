@@ -205,7 +205,8 @@ func (s *dc) merge(d []float64, off, n1 int, beta float64) {
 						p *= ut[j*k+i] / (dl[i] - dl[j])
 					}
 				}
-				zh[i] = math.Copysign(math.Sqrt(-p), w[i])
+				// −p ≥ 0 by interlacing; Abs only guards a rounding-level sign slip.
+				zh[i] = math.Copysign(math.Sqrt(math.Abs(p)), w[i])
 			}
 		})
 		parFor(k, 64, func(lo, hi int) {

@@ -24,8 +24,8 @@ var (
 // the n×n matrix V (A·V = V·diag(values)); V is nil otherwise.
 //
 // Errors: ErrEmpty (n = 0), ErrNonFinite (a NaN or ±Inf entry, with its
-// position), ErrNoConvergence (QL/QR failed on a small subproblem; not seen
-// in practice) and ctx.Err() on cancellation.
+// position), ErrNoConvergence (QL/QR failed on a small subproblem, or a
+// non-finite number appeared; neither is seen in practice) and ctx.Err() on cancellation.
 func Sym(ctx context.Context, a mat.Symmetric, vectors bool) (values []float64, V *mat.Dense, err error) {
 	n := a.SymmetricDim()
 	if n == 0 {
@@ -161,6 +161,12 @@ func decompose(ctx context.Context, w []float64, n int, vectors bool) (*decompos
 		if err := s.solve(d, e[:n-1], 0, 0); err != nil {
 			return nil, err
 		}
+		if !allFinite(p.z) {
+			return nil, ErrNoConvergence
+		}
+	}
+	if !allFinite(d) {
+		return nil, ErrNoConvergence
 	}
 	if exp != 0 {
 		for i := range d {
@@ -224,4 +230,13 @@ func SymSelect(ctx context.Context, a mat.Symmetric, keep func(i int, lambda flo
 		return nil, nil, err
 	}
 	return values, mat.NewDense(n, len(cols), z), nil
+}
+
+func allFinite(x []float64) bool {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
 }

@@ -344,9 +344,6 @@ func TestSymFunc(t *testing.T) {
 	}
 }
 
-var _ = blas.Upper
-var _ = blas64.Implementation
-
 func TestSymSelect(t *testing.T) {
 	ctx := context.Background()
 	n := 200
@@ -396,4 +393,121 @@ func TestSymSelect(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestTridiagonalClosedForms checks matrices that are tridiagonal already,
+// so that the divide and conquer sees them unchanged: the second-difference
+// matrix tridiag(−1, 2, −1) with λ_k = 2 − 2·cos(kπ/(n+1)) (closed form),
+// and glued Wilkinson matrices (10 copies of W21⁺ coupled by 1e-10: pairs
+// of eigenvalues agreeing to many digits, the classic hard case for
+// tridiagonal eigensolvers), against gonum.
+func TestTridiagonalClosedForms(t *testing.T) {
+	ctx := context.Background()
+	n := 500
+	a := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		a.SetSym(i, i, 2)
+		if i+1 < n {
+			a.SetSym(i, i+1, -1)
+		}
+	}
+	vals, v, err := Sym(ctx, a, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, "second difference", a, vals, v)
+	for k := 1; k <= n; k++ {
+		want := 2 - 2*math.Cos(float64(k)*math.Pi/float64(n+1))
+		if d := math.Abs(vals[k-1] - want); d > 1e-13 {
+			t.Fatalf("second difference: λ_%d = %.17g, want %.17g", k, vals[k-1], want)
+		}
+	}
+
+	const copies, m = 10, 10
+	w := 2*m + 1
+	n = copies * w
+	g := mat.NewSymDense(n, nil)
+	for c := 0; c < copies; c++ {
+		for i := 0; i < w; i++ {
+			r := c*w + i
+			g.SetSym(r, r, math.Abs(float64(i-m)))
+			if i+1 < w {
+				g.SetSym(r, r+1, 1)
+			} else if r+1 < n {
+				g.SetSym(r, r+1, 1e-10)
+			}
+		}
+	}
+	vals, v, err = Sym(ctx, g, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, "glued Wilkinson", g, vals, v)
+	compareValues(t, "glued Wilkinson", vals, gonumValues(g), normSym(g))
+}
+
+// plainSym hides the RawSymmetricer of a SymDense, so Sym reads it by At.
+type plainSym struct{ s *mat.SymDense }
+
+func (p plainSym) Dims() (int, int)    { return p.s.Dims() }
+func (p plainSym) At(i, j int) float64 { return p.s.At(i, j) }
+func (p plainSym) T() mat.Matrix       { return p }
+func (p plainSym) SymmetricDim() int   { return p.s.SymmetricDim() }
+
+func TestInputKinds(t *testing.T) {
+	ctx := context.Background()
+	a := randSym(90, 8)
+	v1, z1, err := Sym(ctx, a, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2, z2, err := Sym(ctx, plainSym{a}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(z1, z2) || !floatsEqual(v1, v2) {
+		t.Error("Sym differs between a *mat.SymDense and the same matrix read through At")
+	}
+	// Lower-triangle storage.
+	raw := a.RawSymmetric()
+	n := a.SymmetricDim()
+	lo := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		for j := 0; j <= i; j++ {
+			lo[i*n+j] = raw.Data[j*raw.Stride+i]
+		}
+	}
+	v3, z3, err := Sym(ctx, lowerSym{blas64.Symmetric{N: n, Stride: n, Data: lo, Uplo: blas.Lower}}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(z1, z3) || !floatsEqual(v1, v3) {
+		t.Error("Sym differs between upper and lower storage")
+	}
+}
+
+// lowerSym is a RawSymmetricer with lower-triangle storage.
+type lowerSym struct{ r blas64.Symmetric }
+
+func (l lowerSym) Dims() (int, int) { return l.r.N, l.r.N }
+func (l lowerSym) At(i, j int) float64 {
+	if i < j {
+		i, j = j, i
+	}
+	return l.r.Data[i*l.r.Stride+j]
+}
+func (l lowerSym) T() mat.Matrix                  { return l }
+func (l lowerSym) SymmetricDim() int              { return l.r.N }
+func (l lowerSym) RawSymmetric() blas64.Symmetric { return l.r }
+
+func floatsEqual(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
 }

@@ -79,15 +79,7 @@ func reconstruct(ctx context.Context, dst *mat.SymDense, z []float64, n, r int, 
 			br[q] = zr[q] * f
 		}
 	}
-	out := raw.Data
-	if raw.Uplo != blas.Upper {
-		// Lower storage: write the upper triangle into a scratch and mirror.
-		out = make([]float64, n*n)
-	}
-	ldo := raw.Stride
-	if raw.Uplo != blas.Upper {
-		ldo = n
-	}
+	out, ldo := raw.Data, raw.Stride // a SymDense stores the upper triangle
 	const bs = 256
 	for i0 := 0; i0 < n; i0 += bs {
 		if err := ctx.Err(); err != nil {
@@ -95,13 +87,6 @@ func reconstruct(ctx context.Context, dst *mat.SymDense, z []float64, n, r int, 
 		}
 		h := min(bs, n-i0)
 		bl.Dgemm(blas.NoTrans, blas.Trans, h, n-i0, r, 1, b[i0*r:], r, c[i0*r:], r, 0, out[i0*ldo+i0:], ldo)
-	}
-	if raw.Uplo != blas.Upper {
-		for i := 0; i < n; i++ {
-			for j := i; j < n; j++ {
-				raw.Data[j*raw.Stride+i] = out[i*n+j]
-			}
-		}
 	}
 	return nil
 }
