@@ -77,6 +77,13 @@ func (g *denseGram) fill(dst []float32, r int, cols []int) {
 
 func (g *denseGram) fill64(dst []float64, r int, cols []int) {
 	dst = dst[:len(cols)]
+	if g.mirrored {
+		row := g.data[r*g.stride : r*g.stride+g.n]
+		for t, c := range cols {
+			dst[t] = row[c]
+		}
+		return
+	}
 	for t, c := range cols {
 		dst[t] = g.at(r, c)
 	}

@@ -98,6 +98,32 @@ def svc_case(name, X, y, Xt, kernel, C, gamma=None, weights=None):
             "machines": ms, "decision": dec.tolist(), "predict": pred.tolist()}
 
 
+def svm_train_check(case):
+    """Cross-check scikit-learn against Debian's svm-train (LIBSVM 3.24) on
+    one case: same rho and dual coefficients. svm-train orders classes by
+    first appearance, so the first class-0 row is moved to the front (this
+    keeps every class's internal row order)."""
+    import subprocess
+    import tempfile
+    X, y = np.array(case["X"]), np.array(case["y"])
+    f0 = int(np.flatnonzero(y == 0)[0])
+    order = [f0] + [i for i in range(len(y)) if i != f0]
+    with tempfile.TemporaryDirectory() as tmp:
+        tr, mo = os.path.join(tmp, "train"), os.path.join(tmp, "model")
+        with open(tr, "w") as fh:
+            for i in order:
+                fh.write("%d %s\n" % (y[i], " ".join("%d:%.17g" % (j + 1, v) for j, v in enumerate(X[i]))))
+        subprocess.run(["svm-train", "-q", "-s", "0", "-t", "2", "-g", repr(case["gamma"]), "-c", repr(case["C"]),
+                        "-e", "0.001", tr, mo], check=True)
+        lines = open(mo).read().split("\n")
+    rho = float([l for l in lines if l.startswith("rho")][0].split()[1])
+    coef = [float(l.split()[0]) for l in lines[lines.index("SV") + 1:] if l.strip()]
+    m = case["machines"][0]
+    assert abs(rho - m["rho"]) < 1e-6, (rho, m["rho"])
+    assert np.allclose(coef, m["coef"], atol=1e-6), "svm-train and sklearn disagree"
+    return True
+
+
 def oneclass_case(name, X, Xt, gamma, C):
     n = len(X)
     nu = 1.0 / (n * C)
@@ -154,6 +180,8 @@ def main():
                  "Xt": Xit.tolist(), "proba": pr.predict_proba(Xit).tolist(),
                  "probA": pr.probA_.tolist(), "probB": pr.probB_.tolist()}
 
+    svm_train_ok = svm_train_check(cases[2])  # binary-rbf-C1
+
     Xo = np.vstack([rs.randn(60, 2) * 0.5, rs.randn(40, 2) * 0.5 + [2.0, 1.0]])
     Xot = rs.randn(30, 2) * 1.2 + [1.0, 0.5]
     ocs = [oneclass_case("oc-C0.05", Xo, Xot, 1.0, 0.05),
@@ -198,7 +226,7 @@ def main():
     coupling = {"r": r.tolist(), "p": pc.tolist()}
 
     out = {"generator": "svm/testdata/gen_fixtures.py", "sklearn": sklearn.__version__,
-           "numpy": np.__version__, "svc": cases, "ovr": ovr_case, "prob": prob_case, "oneclass": ocs, "platt": platt, "coupling": coupling}
+           "numpy": np.__version__, "svm_train_agrees": svm_train_ok, "svc": cases, "ovr": ovr_case, "prob": prob_case, "oneclass": ocs, "platt": platt, "coupling": coupling}
     with open(os.path.join(HERE, "fixtures.json"), "w") as fh:
         json.dump(out, fh, separators=(",", ":"))
 
