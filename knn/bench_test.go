@@ -51,3 +51,41 @@ func BenchmarkPredictGram(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPredict: inductive kNN (k=5, distance weights, RBF kernel) of n
+// new points against n/10 labelled points in 10 dimensions.
+func BenchmarkPredict(b *testing.B) {
+	for _, n := range []int{1000, 5000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			ctx := context.Background()
+			rng := rand.New(rand.NewPCG(3, 4))
+			l := n / 10
+			X := mat.NewDense(l, 10, nil)
+			Q := mat.NewDense(n, 10, nil)
+			y := make([]int, l)
+			for i := 0; i < l; i++ {
+				for j := 0; j < 10; j++ {
+					X.Set(i, j, rng.Float64())
+				}
+				y[i] = int(2 * X.At(i, 0))
+			}
+			for i := 0; i < n; i++ {
+				for j := 0; j < 10; j++ {
+					Q.Set(i, j, rng.Float64())
+				}
+			}
+			m, err := Classifier{K: 5, Weights: Distance, Kernel: kernel.RBF{Gamma: 0.1}}.Fit(ctx, X, y)
+			if err != nil {
+				b.Fatal(err)
+			}
+			dst := make([]int, n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := m.Predict(ctx, dst, Q); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
