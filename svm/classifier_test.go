@@ -264,7 +264,7 @@ func TestErrors(t *testing.T) {
 	if _, err := m.PredictGram(mat.NewDense(2, 3, nil)); !errors.Is(err, ErrShape) {
 		t.Errorf("PredictGram 2×3: %v", err)
 	}
-	if _, err := m.PredictGram(mat.NewDense(1, 4, []float64{0, math.Inf(1), 0, 0})); !errors.Is(err, ErrNonFinite) && err != nil {
+	if _, err := m.PredictGram(mat.NewDense(1, 4, []float64{math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1)})); !errors.Is(err, ErrNonFinite) {
 		t.Errorf("PredictGram Inf: %v", err)
 	}
 	if _, err := m.Predict(X); !errors.Is(err, ErrNoKernel) {
@@ -279,6 +279,9 @@ func TestErrors(t *testing.T) {
 	}
 	if _, err := mp.Predict(mat.NewDense(1, 3, nil)); !errors.Is(err, ErrShape) {
 		t.Errorf("Predict with 3 features: %v", err)
+	}
+	if _, err := mp.Predict(mat.NewDense(1, 2, []float64{0, math.NaN()})); !errors.Is(err, ErrNonFinite) {
+		t.Errorf("Predict NaN: %v", err)
 	}
 	// A lower triangle that is all zero (upper-only storage) is accepted.
 	up := mat.NewSymDense(3, []float64{2, 1, 0, 0, 2, 1, 0, 0, 2})

@@ -27,6 +27,13 @@ func (m *Model) svKernel(X mat.Matrix) (*mat.Dense, error) {
 	if _, sd := m.svX.Dims(); sd != d {
 		return nil, fmt.Errorf("%w: X has %d features, the model %d", ErrShape, d, sd)
 	}
+	for i := range t {
+		for j := range d {
+			if v := X.At(i, j); !finite(v) {
+				return nil, fmt.Errorf("%w: X[%d][%d] = %v", ErrNonFinite, i, j, v)
+			}
+		}
+	}
 	kv, err := kernel.Cross(context.Background(), nil, m.Kernel, X, m.svX)
 	if err != nil {
 		return nil, fmt.Errorf("svm: %w", err)
