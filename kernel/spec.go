@@ -19,6 +19,7 @@ const (
 	KindHCK          = "hck"          // hierarchical cluster kernel (HCK)
 	KindISOMAP       = "isomap"       // ISOMAP kernel
 	KindConnectivity = "connectivity" // connectivity kernel
+	KindMultiType    = "multitype"    // multi-type cluster kernel (Chapelle et al. 2002)
 )
 
 // Spec names one kernel over a data set, point or data-dependent; its text
@@ -29,6 +30,7 @@ type Spec struct {
 	Scale  bool          // KindPoint RBF: Gamma = GammaScale(X) (sklearn gamma="scale")
 	Method hclust.Method // KindHCK
 	Graph  *graph.Spec   // KindHCK: nil = Euclidean distances; KindISOMAP: nil = DefaultGraph
+	Multi  *MultiType    // KindMultiType
 }
 
 // String returns the canonical text form of s, which ParseSpec reads back.
@@ -64,6 +66,8 @@ func (s Spec) String() string {
 		return "isomap:" + g.String()
 	case KindConnectivity:
 		return "connectivity"
+	case KindMultiType:
+		return s.Multi.specString()
 	}
 	return "?" + s.Kind
 }
@@ -84,6 +88,11 @@ func (s Spec) validate() error {
 		return HCK{Method: s.Method}.validate()
 	case KindISOMAP, KindConnectivity:
 		return nil
+	case KindMultiType:
+		if s.Multi == nil {
+			return fmt.Errorf("%w: multitype without settings", ErrBadParam)
+		}
+		return s.Multi.validate()
 	}
 	return fmt.Errorf("%w: kind %q", ErrUnknownKernel, s.Kind)
 }
@@ -221,8 +230,14 @@ func ParseSpec(s string) (Spec, error) {
 			return bad("connectivity takes no parameters")
 		}
 		return Spec{Kind: KindConnectivity}, nil
+	case "multitype":
+		m, err := parseMultiType(s, args)
+		if err != nil {
+			return Spec{}, err
+		}
+		return Spec{Kind: KindMultiType, Multi: &m}, nil
 	}
-	return bad("unknown kernel %q (want linear, poly, rbf, laplacian, exponential, hck, hckg, isomap or connectivity)", name)
+	return bad("unknown kernel %q (want linear, poly, rbf, laplacian, exponential, hck, hckg, isomap, connectivity or multitype)", name)
 }
 
 func parseGraph(s string, args []string) (graph.Spec, error) {
@@ -358,6 +373,8 @@ func BuildAll(ctx context.Context, X mat.Matrix, specs []Spec, opt BuildOptions)
 		b := Built{Spec: sp}
 		var err error
 		switch {
+		case sp.Kind == KindMultiType:
+			b.K, err = sp.Multi.Gram(ctx, X)
 		case sp.Kind == KindPoint:
 			k := sp.Point
 			if sp.Scale {

@@ -30,6 +30,9 @@ type kernelFlags struct {
 	linkage  string
 	distance string
 	graph    string
+	transfer string
+	cut      float64
+	t        float64
 }
 
 func (k *kernelFlags) register(fs interface {
@@ -46,6 +49,9 @@ func (k *kernelFlags) register(fs interface {
 	fs.StringVar(&k.linkage, "linkage", "average", "hck: single, complete, average, weighted or ward")
 	fs.StringVar(&k.distance, "distance", "euclidean", "hck: euclidean or graph (shortest paths on --graph)")
 	fs.StringVar(&k.graph, "graph", "knn:7", "graph for hck --distance graph and isomap: knn:K or eps:E")
+	fs.StringVar(&k.transfer, "transfer", "linstep", "multitype: transfer function step, linstep, poly or randomwalk")
+	fs.Float64Var(&k.cut, "cut", 0.1, "multitype step/linstep: eigenvalue cut λ_cut")
+	fs.Float64Var(&k.t, "t", 2, "multitype poly/randomwalk: exponent t")
 }
 
 // specs expands the flags into spec strings and parses them.
@@ -109,6 +115,15 @@ func (k *kernelFlags) expand(name string) (string, error) {
 		return "hckg:" + k.linkage + ":" + k.graph, nil
 	case "isomap":
 		return "isomap:" + k.graph, nil
+	case "multitype":
+		if math.IsNaN(k.gamma) {
+			return "", usageError("--kernel multitype needs --gamma (1/(2σ²) of the Gaussian affinity)")
+		}
+		p := k.cut
+		if k.transfer == "poly" || k.transfer == "randomwalk" {
+			p = k.t
+		}
+		return fmt.Sprintf("multitype:%s:%s:%s", k.transfer, ftoa(p), ftoa(k.gamma)), nil
 	}
 	return name, nil
 }
