@@ -62,13 +62,6 @@ func (g *graph) permuted() (*graph, []int) {
 	return h, perm
 }
 
-func (g *graph) row(i int) ([]int32, []float64, []float64) {
-	if g.dense != nil {
-		return nil, g.dense[i*g.n : (i+1)*g.n], nil
-	}
-	return g.col[g.ptr[i]:g.ptr[i+1]], g.val[g.ptr[i]:g.ptr[i+1]], nil
-}
-
 // selfLoops returns W_ii for every i.
 func (g *graph) selfLoops() []float64 {
 	self := make([]float64, g.n)

@@ -21,9 +21,11 @@ type envLU struct {
 	diag   []float64
 }
 
-// envelopeCost returns Σ_j (lw_j² + uw_j²)/… ≈ the flops of the
-// factorisation of the m×m matrix with the given local adjacency (rows:
-// column indices of the nonzeros, any order), and the envelope firsts.
+// envelopeCost returns Σ_j w_j², w_j the envelope width of row/column j
+// (about the multiply-adds of the factorisation), for the m×m matrix with
+// the given adjacency (rows[i] = column indices of row i's off-diagonal
+// nonzeros), and the first index of each row of L and column of U (the
+// envelope is made symmetric in shape).
 func envelopeCost(m int, rows [][]int32) (cost float64, lfirst, ufirst []int) {
 	lfirst = make([]int, m)
 	ufirst = make([]int, m)

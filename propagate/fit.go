@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/arbor-ml/arbor/dataset"
@@ -800,13 +799,6 @@ func allTrue(n int) []bool {
 		b[i] = true
 	}
 	return b
-}
-
-// sortedCopy returns a sorted copy (used for messages and tests).
-func sortedCopy(v []int) []int {
-	out := append([]int(nil), v...)
-	sort.Ints(out)
-	return out
 }
 
 // bfs returns the points in breadth-first order from the labelled points
