@@ -295,7 +295,20 @@ func TestGOMAXPROCSBitIdentical(t *testing.T) {
 func TestSymFunc(t *testing.T) {
 	ctx := context.Background()
 	n := 150
-	a := randSym(n, 4)
+	// A random matrix (half the spectrum negative: clipping takes the direct
+	// path) and a nearly PSD one (3 negative eigenvalues: the complement path
+	// A + Σ (f(λ) − λ)·v·vᵀ).
+	lam := make([]float64, n)
+	for i := range lam {
+		lam[i] = float64(i - 2)
+	}
+	for _, a := range []*mat.SymDense{randSym(n, 4), symFromEig(lam, 6)} {
+		testSymFunc(ctx, t, a)
+	}
+}
+
+func testSymFunc(ctx context.Context, t *testing.T, a *mat.SymDense) {
+	n := a.SymmetricDim()
 	vals, v, err := Sym(ctx, a, true)
 	if err != nil {
 		t.Fatal(err)

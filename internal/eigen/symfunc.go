@@ -13,9 +13,13 @@ import (
 // symmetric matrix a from its eigen-decomposition (Sym), e.g. the projection
 // onto the positive semi-definite cone (f = max(λ, 0); Higham 1988) or the
 // pseudo-inverse (f = 1/λ above a threshold, else 0). Eigenpairs with
-// f(λ) = 0 are skipped, so the reconstruction costs n²·r flops for r
-// eigenpairs kept (only the upper triangle is formed, by blocked matrix
-// products), and only their eigenvectors are back-transformed. dst receives the result (nil allocates; it must be n×n
+// f(λ) = 0 are skipped: with r of them left, only those r eigenvectors are
+// back-transformed (2·n²·r flops) and the upper triangle of the sum is
+// formed by blocked matrix products (n²·r flops). When fewer eigenvalues
+// change (f(λ) ≠ λ, c of them) than survive, it forms instead
+// f(A) = A + Σ (f(λ) − λ)·v·vᵀ over those c, so clipping the few negative
+// eigenvalues of a nearly PSD kernel matrix costs little beyond the
+// eigenvalues themselves. dst receives the result (nil allocates; it must be n×n
 // otherwise) and is returned.
 //
 // Errors: those of Sym, ErrShape for a dst of the wrong size and
@@ -36,8 +40,8 @@ func SymFunc(ctx context.Context, dst *mat.SymDense, a mat.Symmetric, f func(flo
 	if err != nil {
 		return nil, err
 	}
-	var keep []int
-	fv := make([]float64, 0, n)
+	var keep, comp []int
+	var fv, cv []float64
 	for j, l := range p.vals {
 		y := f(l)
 		if math.IsNaN(y) || math.IsInf(y, 0) {
@@ -47,16 +51,51 @@ func SymFunc(ctx context.Context, dst *mat.SymDense, a mat.Symmetric, f func(flo
 			keep = append(keep, j)
 			fv = append(fv, y)
 		}
-	}
-	// Back-transform only the eigenvectors that contribute.
-	z, err := p.vectors(ctx, keep)
-	if err != nil {
-		return nil, err
+		if y != l {
+			comp = append(comp, j)
+			cv = append(cv, y-l)
+		}
 	}
 	if dst == nil {
 		dst = mat.NewSymDense(n, nil)
 	}
-	return dst, reconstruct(ctx, dst, z, n, len(keep), fv)
+	if len(comp) >= len(keep) {
+		// f(A) = Σ_{f(λ)≠0} f(λ)·v·vᵀ. Back-transform only those vectors.
+		z, err := p.vectors(ctx, keep)
+		if err != nil {
+			return nil, err
+		}
+		return dst, reconstruct(ctx, dst, z, n, len(keep), fv)
+	}
+	// Fewer eigenvalues move than survive (PSD clipping of a nearly PSD
+	// matrix): f(A) = A + Σ_{f(λ)≠λ} (f(λ) − λ)·v·vᵀ.
+	z, err := p.vectors(ctx, comp)
+	if err != nil {
+		return nil, err
+	}
+	corr := mat.NewSymDense(n, nil)
+	if err := reconstruct(ctx, corr, z, n, len(comp), cv); err != nil {
+		return nil, err
+	}
+	cr, dr := corr.RawSymmetric(), dst.RawSymmetric()
+	raw, isRaw := a.(mat.RawSymmetricer)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			var aij float64
+			if isRaw {
+				r := raw.RawSymmetric()
+				if r.Uplo == blas.Upper {
+					aij = r.Data[i*r.Stride+j]
+				} else {
+					aij = r.Data[j*r.Stride+i]
+				}
+			} else {
+				aij = a.At(i, j)
+			}
+			dr.Data[i*dr.Stride+j] = aij + cr.Data[i*cr.Stride+j]
+		}
+	}
+	return dst, nil
 }
 
 // reconstruct writes the upper triangle of dst = Σ_c fv[c]·v_c·v_cᵀ, v_c
