@@ -4,6 +4,14 @@
 // the same backward stability. It is the engine of kernel.ClipPSD, Embed and
 // PseudoInverse and of the ISOMAP kernel, where N runs from 1500 to 8000.
 //
+//   - Sym: all eigenvalues (ascending) and optionally all eigenvectors.
+//   - SymSelect: all eigenvalues, and the eigenvectors of a chosen subset
+//     (the d largest for an embedding, λ > threshold, …); only those are
+//     back-transformed.
+//   - SymFunc: the matrix function f(A) = V·f(Λ)·Vᵀ (PSD projection with
+//     f = max(λ, 0), pseudo-inverse, square root, …), formed from the
+//     smaller of {f(λ) ≠ 0} and {f(λ) ≠ λ}.
+//
 // # Algorithm
 //
 // The three stages of LAPACK's Dsyevd (Anderson et al., LAPACK Users' Guide,

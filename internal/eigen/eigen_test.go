@@ -524,3 +524,26 @@ func floatsEqual(a, b []float64) bool {
 	}
 	return true
 }
+
+// TestSymFuncInPlace passes a as its own destination, on both paths.
+func TestSymFuncInPlace(t *testing.T) {
+	ctx := context.Background()
+	lam := make([]float64, 60)
+	for i := range lam {
+		lam[i] = float64(i - 1)
+	}
+	for _, a := range []*mat.SymDense{randSym(60, 2), symFromEig(lam, 9)} {
+		want, err := SymFunc(ctx, nil, a, func(x float64) float64 { return max(x, 0) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := mat.NewSymDense(60, nil)
+		got.CopySym(a)
+		if _, err := SymFunc(ctx, got, got, func(x float64) float64 { return max(x, 0) }); err != nil {
+			t.Fatal(err)
+		}
+		if !mat.Equal(got, want) {
+			t.Error("SymFunc(dst = a) differs from SymFunc(dst = nil)")
+		}
+	}
+}

@@ -78,21 +78,19 @@ func SymFunc(ctx context.Context, dst *mat.SymDense, a mat.Symmetric, f func(flo
 		return nil, err
 	}
 	cr, dr := corr.RawSymmetric(), dst.RawSymmetric()
-	raw, isRaw := a.(mat.RawSymmetricer)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			var aij float64
-			if isRaw {
-				r := raw.RawSymmetric()
-				if r.Uplo == blas.Upper {
-					aij = r.Data[i*r.Stride+j]
-				} else {
-					aij = r.Data[j*r.Stride+i]
-				}
-			} else {
-				aij = a.At(i, j)
+	// Element by element, so dst may be a itself.
+	if rs, ok := a.(mat.RawSymmetricer); ok && rs.RawSymmetric().Uplo == blas.Upper {
+		r := rs.RawSymmetric()
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				dr.Data[i*dr.Stride+j] = r.Data[i*r.Stride+j] + cr.Data[i*cr.Stride+j]
 			}
-			dr.Data[i*dr.Stride+j] = aij + cr.Data[i*cr.Stride+j]
+		}
+	} else {
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				dr.Data[i*dr.Stride+j] = a.At(i, j) + cr.Data[i*cr.Stride+j]
+			}
 		}
 	}
 	return dst, nil
