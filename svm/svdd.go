@@ -70,7 +70,7 @@ func (s SVDD) validate(n int, needKernel bool) error {
 	if !(s.C > 0) || math.IsInf(s.C, 0) {
 		return fmt.Errorf("%w: SVDD C = %v, want finite C > 0", ErrBadParam, s.C)
 	}
-	if s.C*float64(n) < 1-1e-12 {
+	if n > 0 && s.C*float64(n) < 1-1e-12 {
 		return fmt.Errorf("%w: SVDD C = %v < 1/N = %v: Σβ = 1 with β ≤ C is infeasible", ErrBadParam, s.C, 1/float64(n))
 	}
 	if needKernel {
@@ -84,8 +84,8 @@ func (s SVDD) validate(n int, needKernel bool) error {
 // Fit finds the sphere of the rows of X under s.Kernel. Errors:
 // ErrBadParam, ErrEmpty, ErrNonFinite, or ctx.Err().
 func (s SVDD) Fit(ctx context.Context, X *mat.Dense) (*SVDDModel, error) {
-	if err := kernel.Check(s.Kernel); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrBadParam, err)
+	if err := s.validate(0, true); err != nil {
+		return nil, err
 	}
 	src, n, err := pointSource(X, s.Kernel)
 	if err != nil {
@@ -112,6 +112,9 @@ func (s SVDD) Fit(ctx context.Context, X *mat.Dense) (*SVDDModel, error) {
 // FitGram finds the sphere from a precomputed N×N kernel matrix. Errors:
 // ErrBadParam, ErrEmpty, ErrNonFinite, ErrNotSymmetric, or ctx.Err().
 func (s SVDD) FitGram(ctx context.Context, K mat.Symmetric) (*SVDDModel, error) {
+	if err := s.validate(0, false); err != nil {
+		return nil, err
+	}
 	return withGram(ctx, K, s.fit)
 }
 
