@@ -197,16 +197,25 @@ func (s *dc) merge(d []float64, off, n1 int, beta float64) {
 		})
 		// Löwner: ẑ_i² = −(dl_i − λ_i)·Π_{j≠i} (dl_i − λ_j)/(dl_i − dl_j).
 		zh := make([]float64, k)
+		// Each worker owns a range of i and sweeps the rows j in order
+		// (contiguous reads); the product for each i is taken in j order.
 		parFor(k, 64, func(lo, hi int) {
+			p := zh[lo:hi]
 			for i := lo; i < hi; i++ {
-				p := ut[i*k+i]
-				for j := 0; j < k; j++ {
-					if j != i {
-						p *= ut[j*k+i] / (dl[i] - dl[j])
+				p[i-lo] = ut[i*k+i]
+			}
+			for j := 0; j < k; j++ {
+				row := ut[j*k+lo : j*k+hi]
+				dj := dl[j]
+				for c, x := range row {
+					if i := lo + c; i != j {
+						p[c] *= x / (dl[i] - dj)
 					}
 				}
+			}
+			for i := lo; i < hi; i++ {
 				// −p ≥ 0 by interlacing; Abs only guards a rounding-level sign slip.
-				zh[i] = math.Copysign(math.Sqrt(math.Abs(p)), w[i])
+				zh[i] = math.Copysign(math.Sqrt(math.Abs(p[i-lo])), w[i])
 			}
 		})
 		parFor(k, 64, func(lo, hi int) {
