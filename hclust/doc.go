@@ -16,16 +16,28 @@
 // N+i, each row lists the smaller id first, rows are ordered by height
 // (stable, in discovery order) and heights agree to the last bit on amd64.
 // Ties are broken as SciPy 1.10 breaks them, because the same algorithms
-// scan the data in the same order; "up to ties" therefore only matters when
-// distances differ in their last bits (e.g. computed differently), which can
-// swap the order of (nearly) equal merges.
+// scan the data in the same order (the fixtures include iris, which has
+// duplicate points, an integer grid and all-equal distances, and match row
+// for row). "Up to ties" therefore only matters when the input distances
+// differ in their last bits (e.g. computed another way), which can swap
+// nearly equal merges; and where SciPy's Ward, centroid or median update
+// takes the square root of a rounding-error negative (NaN in SciPy), it is
+// taken as 0 here. CutK always returns exactly k clusters, also when tied
+// heights make scipy's fcluster "maxclust" return fewer (see CutK).
 //
 // # Algorithms and cost (n observations)
 //
-//	Single                       Prim's MST              O(n²) time   n²/2 floats extra (FromPoints: O(n))
+//	Single                       SLINK (Prim if heights tie)  O(n²) time   O(n) extra (Prim: n²/2; FromPoints: O(n))
 //	Complete, Average,
-//	Weighted, Ward               nearest-neighbour chain O(n²) time   n² floats (3.2 GB at n = 20 000)
-//	Centroid, Median             Müllner's generic       O(n²)…O(n³)  n² floats
+//	Weighted, Ward               nearest-neighbour chain      O(n²) time   n² floats (3.2 GB at n = 20 000)
+//	Centroid, Median             Müllner's generic            O(n²)…O(n³)  n² floats
+//
+// Single linkage from a condensed matrix runs SLINK (Sibson 1973) in one
+// sequential pass; its dendrogram is unique, hence equal to SciPy's,
+// whenever no two merge heights tie, and tied inputs are re-run with Prim's
+// algorithm from observation 0, which is SciPy's, so that equal merges come
+// out in SciPy's order. FromPoints uses Prim with distances computed on the
+// fly.
 //
 // The chain works on a full square matrix so that every scan reads one
 // contiguous row; merges rewrite only the merged row, and a stale column
