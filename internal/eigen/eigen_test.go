@@ -547,3 +547,41 @@ func TestSymFuncInPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestTridiagonalStress feeds tridiagonal matrices of hard structure to
+// the divide and conquer (through Sym; Householder leaves them tridiagonal
+// up to signs): tiny couplings (heavy deflation), repeated diagonals (pole
+// pairs deflated by rotation), couplings graded over 30 orders and
+// integer diagonals with unit couplings (clusters), each against gonum.
+func TestTridiagonalStress(t *testing.T) {
+	ctx := context.Background()
+	n := 300
+	rng := rand.New(rand.NewPCG(77, 1))
+	gens := []struct {
+		name string
+		g    func(i int) (d, e float64)
+	}{
+		{"tiny couplings", func(i int) (float64, float64) { return rng.NormFloat64(), 1e-12 * rng.NormFloat64() }},
+		{"repeated diag", func(i int) (float64, float64) { return float64(i % 4), rng.NormFloat64() }},
+		{"graded", func(i int) (float64, float64) { return 1, math.Pow(10, -30*float64(i)/float64(n)) }},
+		{"integer", func(i int) (float64, float64) { return float64(i % 7), 1 }},
+		{"mixed zeros", func(i int) (float64, float64) { return rng.NormFloat64(), float64(i%3) * rng.NormFloat64() }},
+	}
+	for _, gc := range gens {
+		name, g := gc.name, gc.g
+		a := mat.NewSymDense(n, nil)
+		for i := 0; i < n; i++ {
+			d, e := g(i)
+			a.SetSym(i, i, d)
+			if i+1 < n {
+				a.SetSym(i, i+1, e)
+			}
+		}
+		vals, v, err := Sym(ctx, a, true)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		check(t, name, a, vals, v)
+		compareValues(t, name, vals, gonumValues(a), normSym(a))
+	}
+}
