@@ -8,6 +8,7 @@ import (
 
 	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/internal/eigen"
+	"github.com/arbor-ml/arbor/internal/lanczos"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -408,10 +409,14 @@ func clipPSD(ctx context.Context, dst *mat.SymDense, K mat.Symmetric) (*mat.SymD
 // the dims largest eigenvalues of K, in decreasing eigenvalue order, each
 // scaled by √max(λ, 0) (a negative eigenvalue gives a zero column). Sign
 // convention: each eigenvector is flipped so its largest-magnitude
-// component (the first one on ties) is positive. O(N³) for the
-// tridiagonalisation (internal/eigen), only dims eigenvectors formed.
-// Errors: ErrBadParam (dims < 1 or dims > N), ErrEmpty, ErrNonFinite,
-// ErrNotSymmetric, ErrEigen.
+// component (the first one on ties) is positive.
+//
+// For N ≥ 1000 and dims ≤ N/20 the eigenpairs come from thick-restart
+// Lanczos (internal/lanczos: O(N²) per step, residuals ≤ 1e-12·|λ|); if it
+// does not converge, or otherwise, from the full decomposition
+// (internal/eigen, O(N³), only dims eigenvectors formed). Both are
+// deterministic for any GOMAXPROCS. Errors: ErrBadParam (dims < 1 or
+// dims > N), ErrEmpty, ErrNonFinite, ErrNotSymmetric, ErrEigen.
 func Embed(K mat.Symmetric, dims int) (*mat.Dense, error) {
 	s, err := symRaw(K, "K")
 	if err != nil {
@@ -423,21 +428,57 @@ func Embed(K mat.Symmetric, dims int) (*mat.Dense, error) {
 	if err := checkFiniteSym(s, "K"); err != nil {
 		return nil, err
 	}
+	if s.N >= 1000 && dims <= s.N/20 {
+		if z, ok := embedLanczos(context.Background(), s, dims); ok {
+			return z, nil
+		}
+	}
+	return embedFull(context.Background(), s, dims)
+}
+
+// embedFull is Embed by the full eigen-decomposition.
+func embedFull(ctx context.Context, s blas64.Symmetric, dims int) (*mat.Dense, error) {
 	n := s.N
-	w, vecs, err := eigen.SymSelect(context.Background(), symFromRaw(s), func(i int, _ float64) bool { return i >= n-dims })
+	w, vecs, err := eigen.SymSelect(ctx, symFromRaw(s), func(i int, _ float64) bool { return i >= n-dims })
 	if err != nil {
 		return nil, eigenErr(err, "K", n)
 	}
-	z := mat.NewDense(n, dims, nil)
-	for c := 0; c < dims; c++ {
-		k := dims - 1 - c
+	// Ascending order: column c of Z is eigenpair dims-1-c.
+	vals := make([]float64, dims)
+	order := make([]int, dims)
+	for c := range order {
+		order[c] = dims - 1 - c
+		vals[c] = w[dims-1-c]
+	}
+	return scaleColumns(vecs, vals, order), nil
+}
+
+// embedLanczos is Embed by Lanczos; ok is false when it did not converge.
+func embedLanczos(ctx context.Context, s blas64.Symmetric, dims int) (*mat.Dense, bool) {
+	res, err := lanczos.Solver{K: dims}.Top(ctx, lanczos.NewSym(symFromRaw(s)))
+	if err != nil || !res.Converged {
+		return nil, false
+	}
+	order := make([]int, dims)
+	for c := range order {
+		order[c] = c
+	}
+	return scaleColumns(res.Vectors, res.Values, order), true
+}
+
+// scaleColumns returns Z with column c = ±√max(vals[c], 0)·vecs[:, order[c]],
+// the sign making the largest-magnitude component (first on ties) positive.
+func scaleColumns(vecs *mat.Dense, vals []float64, order []int) *mat.Dense {
+	n, _ := vecs.Dims()
+	z := mat.NewDense(n, len(order), nil)
+	for c, k := range order {
 		best, bi := -1.0, 0
 		for i := 0; i < n; i++ {
 			if a := math.Abs(vecs.At(i, k)); a > best {
 				best, bi = a, i
 			}
 		}
-		sc := math.Sqrt(math.Max(w[k], 0))
+		sc := math.Sqrt(math.Max(vals[c], 0))
 		if vecs.At(bi, k) < 0 {
 			sc = -sc
 		}
@@ -445,7 +486,7 @@ func Embed(K mat.Symmetric, dims int) (*mat.Dense, error) {
 			z.Set(i, c, vecs.At(i, k)*sc)
 		}
 	}
-	return z, nil
+	return z
 }
 
 // DefaultRCond is PseudoInverse's default relative cutoff, numpy.linalg.pinv's
