@@ -227,47 +227,46 @@ func (c *checker) work() {
 	}
 }
 
-// block compares the lower triangle of row block b with its mirror.
+// block compares the lower triangle of row block b with its mirror, in
+// strips of 8 rows: for each column j left of the strip, one cache line of
+// the upper triangle (row j, the strip's 8 columns) against 8 sequential
+// streams of the lower rows. Every line is read once, in order. A strip is
+// screened branch-free (Σ|lo − up| + (lo − lo) is 0 exactly when it
+// mirrors and is finite; NaN/Inf make it NaN) and examined entry by entry
+// only when the screen fails. A NaN never compares equal, so in the common
+// exact-mirror case finiteness is checked on the way.
 func (c *checker) block(b int) {
 	n, s, d := c.g.n, c.g.stride, c.g.data
 	const tile = checkTile
 	f := finding{nanI: -1, exact: true, zero: true, bi: -1}
 	i0, i1 := b*tile, min(n, (b+1)*tile)
-	// One pass over the lower triangle of this row block, each entry
-	// compared with its mirror. A NaN never compares equal, so in
-	// the common exact-mirror case finiteness is checked on the way.
-	for j0 := 0; j0 < i1; j0 += tile {
-		for i := i0; i < i1; i++ {
-			j1 := min(i, j0+tile)
-			if j1 <= j0 {
-				continue
-			}
-			lo := d[i*s+j0 : i*s+j1]
-			// Branch-free screen: the sum of |lo − up| + (lo − lo) is
-			// 0 exactly when the segment mirrors the upper triangle
-			// and is finite (NaN and Inf make it NaN).
+	for r0 := i0; r0 < i1; r0 += 8 {
+		if r0+8 <= i1 {
+			l0, l1, l2, l3 := d[r0*s:r0*s+r0], d[(r0+1)*s:(r0+1)*s+r0], d[(r0+2)*s:(r0+2)*s+r0], d[(r0+3)*s:(r0+3)*s+r0]
+			l4, l5, l6, l7 := d[(r0+4)*s:(r0+4)*s+r0], d[(r0+5)*s:(r0+5)*s+r0], d[(r0+6)*s:(r0+6)*s+r0], d[(r0+7)*s:(r0+7)*s+r0]
 			var a0, a1 float64
-			t := 0
-			for ; t+1 < len(lo); t += 2 {
-				l0, l1 := lo[t], lo[t+1]
-				u0, u1 := d[(j0+t)*s+i], d[(j0+t+1)*s+i]
-				a0 += math.Abs(l0-u0) + (l0 - l0)
-				a1 += math.Abs(l1-u1) + (l1 - l1)
+			for j := range l0 {
+				u := d[j*s+r0 : j*s+r0+8]
+				v0, v1, v2, v3 := l0[j], l1[j], l2[j], l3[j]
+				v4, v5, v6, v7 := l4[j], l5[j], l6[j], l7[j]
+				a0 += math.Abs(v0-u[0]) + (v0 - v0) + math.Abs(v1-u[1]) + (v1 - v1) +
+					math.Abs(v2-u[2]) + (v2 - v2) + math.Abs(v3-u[3]) + (v3 - v3)
+				a1 += math.Abs(v4-u[4]) + (v4 - v4) + math.Abs(v5-u[5]) + (v5 - v5) +
+					math.Abs(v6-u[6]) + (v6 - v6) + math.Abs(v7-u[7]) + (v7 - v7)
 			}
-			if t < len(lo) {
-				l0 := lo[t]
-				a0 += math.Abs(l0-d[(j0+t)*s+i]) + (l0 - l0)
-			}
-			if a0+a1 == 0 {
-				continue
-			}
-			for t, lv := range lo {
-				uv := d[(j0+t)*s+i]
-				if lv == uv && lv-lv == 0 {
-					continue
+			if a0+a1 != 0 {
+				for i := r0; i < r0+8; i++ {
+					c.scan(&f, i, 0, r0)
 				}
-				f.noteOff(lv, uv, i, j0+t)
 			}
+			// The triangle inside the strip's diagonal 8×8 block.
+			for i := r0; i < r0+8; i++ {
+				c.scan(&f, i, r0, i)
+			}
+			continue
+		}
+		for i := r0; i < i1; i++ {
+			c.scan(&f, i, 0, i)
 		}
 	}
 	for i := i0; i < i1; i++ {
@@ -277,6 +276,19 @@ func (c *checker) block(b int) {
 		}
 	}
 	c.res[b] = f
+}
+
+// scan compares K[i][j] with K[j][i] for j in [j0, j1), j < i, entry by
+// entry.
+func (c *checker) scan(f *finding, i, j0, j1 int) {
+	s, d := c.g.stride, c.g.data
+	for j := j0; j < j1; j++ {
+		lv, uv := d[i*s+j], d[j*s+i]
+		if lv == uv && lv-lv == 0 {
+			continue
+		}
+		f.noteOff(lv, uv, i, j)
+	}
 }
 
 // finish reduces the block findings (in block order) after all blocks are
