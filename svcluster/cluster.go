@@ -267,3 +267,25 @@ func rowMajor(X mat.Matrix) ([]float64, int, int, error) {
 	}
 	return x, n, d, nil
 }
+
+// Dist2Rows returns R²(x) of eq. (10) for every row x of X (len d columns),
+// in parallel; the contour of eq. (12) is the level R2. A nil dst allocates.
+// It panics if X has the wrong number of columns or dst the wrong length.
+func (c *Clustering) Dist2Rows(dst []float64, X mat.Matrix) []float64 {
+	n, d := X.Dims()
+	if d != c.ball.d {
+		panic(fmt.Sprintf("svcluster: Dist2Rows on %d columns, fitted on %d", d, c.ball.d))
+	}
+	if dst == nil {
+		dst = make([]float64, n)
+	}
+	if len(dst) != n {
+		panic("svcluster: Dist2Rows destination length mismatch")
+	}
+	parallelRows(n, func(i int) {
+		x := make([]float64, d)
+		mat.Row(x, i, X)
+		dst[i] = c.ball.Dist2(x)
+	})
+	return dst
+}

@@ -2,12 +2,58 @@ package svcluster
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strconv"
+
+	"github.com/arbor-ml/arbor/figure"
+	"gonum.org/v1/gonum/mat"
 	"testing"
 
 	"github.com/arbor-ml/arbor/dataset"
 )
+
+// Panel is one contour picture of a 2-D clustering.
+type Panel struct {
+	Title string
+	X     mat.Matrix
+	Res   *Clustering
+}
+
+// WritePlot draws the panels side by side with figure.Contours: contour
+// R(x) = R, points coloured by cluster, SVs ringed and BSVs crossed.
+func WritePlot(path string, panels []Panel, h *Hierarchy) error {
+	var cp []figure.ContourPanel
+	for _, p := range panels {
+		r := p.Res
+		cp = append(cp, figure.ContourPanel{
+			Title: p.Title,
+			F:     func(g *mat.Dense) ([]float64, error) { return r.Dist2Rows(nil, g), nil },
+			Level: r.R2, X: p.X, Y: r.Labels,
+			Marks: []figure.Marks{{Name: fmt.Sprintf("SV (%d)", r.NSV), Idx: r.SV}, {Name: fmt.Sprintf("BSV (%d)", r.NBSV), Idx: r.BSV}},
+		})
+	}
+	f, err := figure.Contours(cp, figure.ContourOptions{})
+	if err != nil {
+		return err
+	}
+	if err := f.Save(path); err != nil {
+		return err
+	}
+	if h == nil {
+		return nil
+	}
+	var s figure.Series
+	s.Name = "clusters"
+	for _, l := range h.Levels {
+		s.X, s.Y = append(s.X, l.Q), append(s.Y, float64(l.NClusters))
+	}
+	lf, err := figure.Line([]figure.Series{s}, figure.LineOptions{Title: "clusters against q", XLabel: "q", YLabel: "clusters", Points: true, LogX: true})
+	if err != nil {
+		return err
+	}
+	return lf.Save(path[:len(path)-4] + "_sweep.png")
+}
 
 // TestPaperFigures draws the paper's Figures 3-4 analogues into testdata/
 // (run with SVCLUSTER_REPORT=1): fig4ab.png (two Gaussians, Laplacian

@@ -11,9 +11,12 @@ import (
 	"time"
 
 	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/figure"
 	"github.com/arbor-ml/arbor/metrics"
 	"github.com/arbor-ml/arbor/svcluster"
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
 )
 
 func init() {
@@ -189,35 +192,65 @@ func printSVC(w io.Writer, r *svcluster.Clustering, ds *dataset.Dataset) {
 	}
 }
 
-// svcPlot draws the contour panels (2-D data only) and, after a sweep, the
-// number of clusters against q.
+// svcPlot draws the contour panels R(x) = R with SVs and BSVs marked (2-D
+// data only, paper 001 Figs. 3-4) and, after a sweep, the number of clusters
+// against q.
 func svcPlot(path string, X *mat.Dense, res *svcluster.Clustering, h *svcluster.Hierarchy, name string) error {
 	_, d := X.Dims()
-	title := func(r *svcluster.Clustering) string {
-		return fmt.Sprintf("%s: q = %.3g, 1/(NC) = %.2g, %d clusters", name, r.Q, r.P(), r.NClusters)
+	panel := func(r *svcluster.Clustering) figure.ContourPanel {
+		return figure.ContourPanel{
+			Title: fmt.Sprintf("%s: q = %.3g, 1/(NC) = %.2g, %d clusters", name, r.Q, r.P(), r.NClusters),
+			F:     func(g *mat.Dense) ([]float64, error) { return r.Dist2Rows(nil, g), nil },
+			Level: r.R2, X: X, Y: r.Labels,
+			Marks: []figure.Marks{{Name: fmt.Sprintf("SV (%d)", r.NSV), Idx: r.SV}, {Name: fmt.Sprintf("BSV (%d)", r.NBSV), Idx: r.BSV}},
+		}
 	}
-	var panels []svcluster.Panel
+	var rows [][]*plot.Plot
+	var width vg.Length
 	if d == 2 {
+		var panels []figure.ContourPanel
 		if h != nil {
-			// The levels where the number of clusters changes, then the chosen one.
+			// The last levels where the number of clusters changes, then the chosen one.
 			var picks []int
 			for i := 1; i < len(h.Levels); i++ {
-				if h.Levels[i].NClusters != h.Levels[i-1].NClusters {
+				if h.Levels[i].NClusters != h.Levels[i-1].NClusters && h.Levels[i].Result != res {
 					picks = append(picks, i)
 				}
 			}
-			if len(picks) > 4 {
-				picks = picks[len(picks)-4:]
+			if len(picks) > 3 {
+				picks = picks[len(picks)-3:]
 			}
 			for _, i := range picks {
-				if h.Levels[i].Result != res {
-					panels = append(panels, svcluster.Panel{Title: title(h.Levels[i].Result), X: X, Res: h.Levels[i].Result})
-				}
+				panels = append(panels, panel(h.Levels[i].Result))
 			}
 		}
-		panels = append(panels, svcluster.Panel{Title: title(res), X: X, Res: res})
+		panels = append(panels, panel(res))
+		f, err := figure.Contours(panels, figure.ContourOptions{})
+		if err != nil {
+			return err
+		}
+		rows, width = append(rows, f.Plots[0]), f.Width
 	} else if h == nil {
 		return usageError("--plot: contour pictures need 2-D data (%d features; try --pca 2)", d)
 	}
-	return svcluster.WritePlot(path, panels, h)
+	if h != nil {
+		s := []figure.Series{{Name: "clusters"}, {Name: "10·n_sv/N"}, {Name: "10·n_bsv/N"}}
+		for _, l := range h.Levels {
+			s[0].X, s[0].Y = append(s[0].X, l.Q), append(s[0].Y, float64(l.NClusters))
+			s[1].X, s[1].Y = append(s[1].X, l.Q), append(s[1].Y, 10*float64(l.NSV)/float64(h.N))
+			s[2].X, s[2].Y = append(s[2].X, l.Q), append(s[2].Y, 10*float64(l.NBSV)/float64(h.N))
+		}
+		f, err := figure.Line(s, figure.LineOptions{Title: name + ": clusters against q", XLabel: "q", YLabel: "clusters", Points: true, LogX: true})
+		if err != nil {
+			return err
+		}
+		row := f.Plots[0]
+		if len(rows) > 0 {
+			row = make([]*plot.Plot, len(rows[0]))
+			row[0] = f.Plots[0][0]
+		}
+		rows = append(rows, row)
+		width = max(width, f.Width)
+	}
+	return (&figure.Figure{Plots: rows, Width: width, Height: vg.Length(len(rows)) * 4 * vg.Inch}).Save(path)
 }
