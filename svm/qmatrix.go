@@ -108,7 +108,7 @@ func (g symGram) fill64(dst []float64, r int, cols []int) {
 }
 
 // points evaluates a kernel.Kernel on the rows of a row-major matrix.
-// Columns longer than parMin entries are computed by GOMAXPROCS goroutines
+// Columns with len·(d+8) ≥ parWork are computed by GOMAXPROCS goroutines
 // over fixed contiguous chunks; every entry is computed by the same scalar
 // code, so results do not depend on the number of workers.
 type points struct {
@@ -122,7 +122,7 @@ func (p *points) row(r int) []float64 { return p.x[r*p.stride : r*p.stride+p.d] 
 
 func (p *points) at(r, c int) float64 { return p.k.Eval(p.row(r), p.row(c)) }
 
-// parWork is the number of multiply-adds (len·d) above which a column is
+// parWork is the work (about len·(d+8) flops) above which a column is
 // computed in parallel.
 const parWork = 1 << 15
 
@@ -139,7 +139,7 @@ func (p *points) fill(dst []float32, r int, cols []int) {
 	}
 	chunk := (len(cols) + w - 1) / w
 	var wg sync.WaitGroup
-	for s := 0; s < len(cols); s += chunk {
+	for s := chunk; s < len(cols); s += chunk {
 		e := min(s+chunk, len(cols))
 		wg.Add(1)
 		go func(s, e int) {
@@ -147,6 +147,7 @@ func (p *points) fill(dst []float32, r int, cols []int) {
 			p.fillSerial32(dst[s:e], r, cols[s:e])
 		}(s, e)
 	}
+	p.fillSerial32(dst[:chunk], r, cols[:chunk]) // first chunk on this goroutine
 	wg.Wait()
 }
 
