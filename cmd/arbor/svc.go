@@ -37,6 +37,9 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	clusters := fs.Int("clusters", 0, "with --sweep: stop at the first level with this many clusters")
 	qfactor := fs.Float64("qfactor", 1.2, "with --sweep: ratio of successive q")
 	maxErr := fs.Float64("max-error", 0.95, "with --sweep: stop when (n_sv+n_bsv)/N exceeds this")
+	minCluster := fs.Int("min-cluster", 0, "with --sweep: raise 1/C when a cluster has fewer non-outlier points (0: max(2, N/20))")
+	pstep := fs.Float64("pstep", 0.05, "with --sweep: increment of 1/(N·C) when it is raised")
+	pmax := fs.Float64("pmax", 0.9, "with --sweep: largest 1/(N·C)")
 	labelling := fs.String("labelling", "complete", "cluster labelling: complete (eq. 17, fast), sv (support-vector graph), knn (k-NN graph), cone (cone cluster labelling) or naive (eq. 17, literal)")
 	samples := fs.Int("samples", svcluster.DefaultSamples, "points sampled per segment by eq. 17")
 	knnK := fs.Int("k", svcluster.DefaultK, "neighbours for --labelling knn")
@@ -64,8 +67,8 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	switch {
 	case *sweep && (set["q"] || set["C"] || set["p"]):
 		return usageError("--sweep chooses q and C itself: drop --q/--C/--p")
-	case !*sweep && (set["clusters"] || set["tree"] || set["qfactor"] || set["max-error"]):
-		return usageError("--clusters, --tree, --qfactor and --max-error need --sweep")
+	case !*sweep && (set["clusters"] || set["tree"] || set["qfactor"] || set["max-error"] || set["min-cluster"] || set["pstep"] || set["pmax"]):
+		return usageError("--clusters, --tree, --qfactor, --max-error, --min-cluster, --pstep and --pmax need --sweep")
 	case !*sweep && !set["q"]:
 		return usageError("give --q Q and --C C (or --p), or --sweep")
 	case !*sweep && set["C"] == set["p"]:
@@ -102,7 +105,8 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	if *sweep {
 		h, err = svcluster.Sweep{
 			Kernel: kind, Labelling: lab, Samples: *samples, K: *knnK, Unassigned: *noise,
-			QFactor: *qfactor, MaxError: *maxErr, Clusters: *clusters, Progress: progress,
+			QFactor: *qfactor, MaxError: *maxErr, Clusters: *clusters, MinCluster: *minCluster,
+			PStep: *pstep, PMax: *pmax, Progress: progress,
 		}.Fit(ctx, X)
 		if err != nil {
 			return err
