@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -170,6 +171,14 @@ type svddSolution struct {
 
 // label turns an SVDD solution into clusters.
 func (c Clusterer) label(ctx context.Context, x []float64, n, d int, sol svddSolution) (*Clustering, error) {
+	if c.C >= 1 && len(sol.bsv) > 0 {
+		// With C = 1 nothing may lie outside (1/C = 1, no outliers): a point
+		// carrying all the weight, β = C = 1, is on the sphere, not an
+		// outlier (identical points give that solution).
+		sv := append(append([]int(nil), sol.sv...), sol.bsv...)
+		sort.Ints(sv)
+		sol.sv, sol.bsv = sv, nil
+	}
 	var cx, beta []float64
 	isBSV := make([]bool, n)
 	for _, i := range sol.bsv {
