@@ -108,7 +108,9 @@ type Clustering struct {
 	Kernel     KernelKind
 	Labelling  Labelling
 	// SV are the rows with 0 < β < C (on the sphere), BSV the rows with
-	// β = C (outliers, ξ > 0), both increasing.
+	// β = C (outliers, ξ > 0), both increasing. With C = 1 no point may lie
+	// outside: BSV is empty and a point with β = 1 counts as a support
+	// vector.
 	SV, BSV   []int
 	NSV, NBSV int
 	// Beta are the multipliers β of eq. (3)-(5), one per row.
