@@ -157,7 +157,7 @@ func (s Sweep) validate(n int) error {
 	return nil
 }
 
-// StartQ returns the sweep's default first q for the rows of x:
+// startQ returns the sweep's default first q for the rows of x:
 // 1/max‖x_i−x_j‖² (Gaussian) or 1/max‖x_i−x_j‖ (Laplacian). O(N²d).
 func startQ(x []float64, n, d int, kind KernelKind) float64 {
 	maxes := make([]float64, n)
