@@ -544,3 +544,56 @@ func TestLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestIndefinite: on a symmetric matrix that is not PSD (LIBSVM's TAU
+// branch for a_ij ≤ 0), training still terminates with a feasible α
+// (0 ≤ α_i ≤ C, Σ y_i α_i = 0), and SVDD keeps Σβ = 1, 0 ≤ β ≤ C.
+func TestIndefinite(t *testing.T) {
+	ctx := context.Background()
+	const n = 60
+	K := mat.NewSymDense(n, nil)
+	x := uint64(12345)
+	rnd := func() float64 {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		return float64(x>>11)/float64(1<<53)*2 - 1
+	}
+	y := make([]int, n)
+	for i := range n {
+		y[i] = i % 3
+		for j := i; j < n; j++ {
+			K.SetSym(i, j, rnd())
+		}
+	}
+	m, err := Classifier{C: 2, MaxIter: 100000}.FitGram(ctx, K, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mc := range m.Machines {
+		sum := 0.0
+		for _, c := range mc.Coef {
+			sum += c
+			if math.Abs(c) > 2*(1+1e-12) {
+				t.Errorf("|coef| = %v > C", math.Abs(c))
+			}
+		}
+		if math.Abs(sum) > 1e-9 {
+			t.Errorf("machine (%d,%d): Σ y α = %v", mc.Pos, mc.Neg, sum)
+		}
+	}
+	s, err := SVDD{C: 0.1, MaxIter: 100000}.FitGram(ctx, K)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0.0
+	for _, b := range s.Beta {
+		sum += b
+		if b < 0 || b > 0.1*(1+1e-12) {
+			t.Errorf("β = %v outside [0, C]", b)
+		}
+	}
+	if math.Abs(sum-1) > 1e-9 {
+		t.Errorf("Σβ = %v", sum)
+	}
+}
