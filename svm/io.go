@@ -10,32 +10,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Model files are JSON objects (one per file):
-//
-//	{
-//	  "format": "arbor-svm",          // fixed
-//	  "version": 1,                   // schema version; Load rejects others
-//	  "classes": [0, 1, 2],           // sorted labels
-//	  "kernel": {"type": "rbf", "gamma": 0.5},
-//	      // "linear" | "poly" (a, b, degree) | "rbf" | "laplacian" |
-//	      // "exponential" (gamma) | "precomputed" (FitGram: predict with
-//	      // PredictGram on t×n_train kernel rows)
-//	  "one_vs_rest": false,
-//	  "n_train": 150,                 // training rows (columns of Kt)
-//	  "sv": [3, 17, ...],             // training rows of the support vectors
-//	  "nsv": [2, 5, 4],               // support vectors per class
-//	  "sv_x": [[5.1, 3.5, ...], ...], // support vector points (point kernels)
-//	  "probability": false,
-//	  "iter": 123, "converged": true,
-//	  "machines": [{"pos": 0, "neg": 1, "sv": [0, 4], "coef": [0.5, -0.5],
-//	                "rho": 0.1, "objective": -1.2, "nbsv": 0, "iter": 40,
-//	                "converged": true, "prob_a": 0, "prob_b": 0}, ...]
-//	}
-//
-// Machine "sv" entries index the top-level "sv" list; "neg" is -1 for
-// one-vs-rest machines. Numbers are written with Go's shortest round-trip
-// formatting, so Load(Save(m)) predicts bit-identically.
-
 const modelFormat = "arbor-svm"
 const modelVersion = 1
 
@@ -119,8 +93,34 @@ func (kj kernelJSON) decode() (kernel.Kernel, error) {
 	return k, nil
 }
 
-// Save writes m as JSON (schema above). Errors: ErrFormat for a kernel
-// type it cannot describe, or the writer's error.
+// Save writes m as one JSON object:
+//
+//	{
+//	  "format": "arbor-svm",          // fixed
+//	  "version": 1,                   // schema version; Load rejects others
+//	  "classes": [0, 1, 2],           // sorted labels
+//	  "kernel": {"type": "rbf", "gamma": 0.5},
+//	      // "linear" | "poly" (a, b, degree) | "rbf" | "laplacian" |
+//	      // "exponential" (gamma) | "precomputed" (FitGram: predict with
+//	      // PredictGram on t×n_train kernel rows)
+//	  "one_vs_rest": false,
+//	  "n_train": 150,                 // training rows (columns of Kt)
+//	  "sv": [3, 17, ...],             // training rows of the support vectors
+//	  "nsv": [2, 5, 4],               // support vectors per class
+//	  "sv_x": [[5.1, 3.5, ...], ...], // support vector points (point kernels)
+//	  "probability": false,
+//	  "iter": 123, "converged": true,
+//	  "machines": [{"pos": 0, "neg": 1, "sv": [0, 4], "coef": [0.5, -0.5],
+//	                "rho": 0.1, "objective": -1.2, "nbsv": 0, "iter": 40,
+//	                "converged": true, "prob_a": 0, "prob_b": 0}, ...]
+//	}
+//
+// Machine "sv" entries index the top-level "sv" list; "neg" is -1 for
+// one-vs-rest machines. Numbers are written with Go's shortest round-trip
+// formatting, so Load(Save(m)) predicts bit-identically.
+//
+// Errors: ErrFormat for a kernel type it cannot describe (kernels from
+// other packages), or the writer's error.
 func (m *Model) Save(w io.Writer) error {
 	kj, err := encodeKernel(m.Kernel)
 	if err != nil {
