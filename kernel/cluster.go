@@ -20,8 +20,8 @@ type Info struct {
 	// Joins is the number of edges the Eq. 4 rule added to connect the
 	// neighbourhood graph (graph variants only).
 	Joins int
-	// NegEigs is the number of negative eigenvalues ClipPSD set to zero
-	// (ISOMAP only).
+	// NegEigs is the number of negative eigenvalues of -½·J·G⁽²⁾·J below
+	// -N·ε·max|λ| that ClipPSD set to zero (ISOMAP only; see ClipPSD).
 	NegEigs int
 	// Tree is the dendrogram behind a cluster kernel (nil for ISOMAP).
 	Tree *hclust.Tree
