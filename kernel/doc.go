@@ -42,6 +42,8 @@
 //	hckg:METHOD[:GRAPH]            cluster kernel, geodesic distances (GRAPH default knn:7)
 //	isomap[:GRAPH]                 ISOMAP kernel (GRAPH default knn:7)
 //	connectivity                   = hck:single
+//	multitype:TRANSFER:PARAM:GAMMA multi-type cluster kernel (MultiType; TRANSFER
+//	                               step|linstep|poly|randomwalk, see multitype_spec.go)
 //
 // METHOD is single, complete, average, weighted or ward (hclust.ParseMethod;
 // centroid and median have inversions and are rejected); GRAPH is knn:K or
