@@ -56,6 +56,20 @@
 // matrices with entries near 1e±300 neither overflow nor lose accuracy, and
 // the eigenvalues are scaled back exactly.
 //
+// # Performance
+//
+// On the 2-core development machine (AMD EPYC, GOMAXPROCS=2), all
+// eigenpairs of a random n×n matrix take 0.09 s (n = 500), 1.9 s (1500) and
+// 13.6 s (3000): 7× faster than gonum's mat.EigenSym at n = 1500 and 17× at
+// n = 3000 (its QL/QR rotations become memory bound), and 4.4× resp. 2.6×
+// slower than numpy.linalg.eigh on OpenBLAS, whose kernels use AVX2/FMA
+// where gonum's pure-Go BLAS is limited to SSE2. Eigenvalues alone cost the
+// tridiagonalisation, about 40% of the total. Reproduce with
+//
+//	go test -run XXX -bench Sym -benchtime 2x ./internal/eigen
+//	EIGEN_PEER=1500,3000 EIGEN_REPS=3 go test -run PeerRatio -v -timeout 1h ./internal/eigen
+//	EIGEN_PHASES=1500 go test -run Phases -v ./internal/eigen   # time per stage
+//
 // # Accuracy
 //
 // Backward stable: the computed pairs satisfy ‖A·V − V·Λ‖ = O(n·ε·‖A‖) and
