@@ -16,6 +16,7 @@ import (
 	"github.com/arbor-ml/arbor/metrics"
 	"github.com/arbor-ml/arbor/ssl"
 	"github.com/arbor-ml/arbor/svm"
+	"gonum.org/v1/gonum/mat"
 )
 
 func init() {
@@ -122,7 +123,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	for _, r := range splits[0] {
 		y[r] = moons.Y[r]
 	}
-	for _, ks := range []string{"linear", "hckg:average"} {
+	for _, ks := range []string{"rbf:1", "hckg:average"} {
 		sp, err := kernel.ParseSpec(ks)
 		if err != nil {
 			return err
@@ -148,6 +149,33 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		say("   wrote %s (predicted labels, seed 0)\n", name)
+		predict := func(grid *mat.Dense) ([]int, error) {
+			Kt, diag, err := testKernel(ctx, b, moons, &dataset.Dataset{X: grid})
+			if err != nil {
+				return nil, err
+			}
+			all, err := svmLearner.Transduce(ctx, ssl.Problem{X: moons.X, K: b.K, Y: y, Kt: Kt, TestDiag: diag})
+			if err != nil {
+				return nil, err
+			}
+			return all[moons.Len():], nil
+		}
+		title := fmt.Sprintf("two moons, %d labels: SVM decision regions, %s", 2*perClass, b.Spec)
+		if b.Spec.Kind != kernel.KindPoint {
+			title += " (new points by §3.5: linear in x)"
+		}
+		fig, err = figure.DecisionRegions(predict, moons.X, y, figure.RegionOptions{
+			ScatterOptions: figure.ScatterOptions{Title: title, Labeled: splits[0]},
+			Grid:           100,
+		})
+		if err != nil {
+			return err
+		}
+		name = filepath.Join(*outDir, "two_moons_regions_"+safeName(b.Spec.String())+".png")
+		if err := fig.Save(name); err != nil {
+			return err
+		}
+		say("   wrote %s (decision regions for new points)\n", name)
 		if b.Spec.Kind == kernel.KindHCK {
 			Z, err := kernel.Embed(b.K, 2)
 			if err != nil {
