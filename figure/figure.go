@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"io/fs"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -60,7 +63,7 @@ func (f *Figure) Save(path string) (err error) {
 		return fmt.Errorf("%w: %q (want .png or .svg)", ErrFormat, path)
 	}
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	tmp, err := createTemp(dir, "."+filepath.Base(path)+".")
 	if err != nil {
 		return fmt.Errorf("figure: %w", err)
 	}
@@ -191,4 +194,17 @@ func bounds(xs, ys []float64, frac float64) (x0, x1, y0, y1 float64) {
 		dy = 1
 	}
 	return x0 - frac*dx, x1 + frac*dx, y0 - frac*dy, y1 + frac*dy
+}
+
+// createTemp creates an empty file dir/prefix<random>.tmp with mode 0666 less
+// the umask, as os.Create gives (os.CreateTemp's 0600 would leave pictures
+// readable by their owner only once renamed into place).
+func createTemp(dir, prefix string) (*os.File, error) {
+	for try := 0; ; try++ {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if err == nil || !errors.Is(err, fs.ErrExist) || try == 100 {
+			return f, err
+		}
+	}
 }

@@ -278,3 +278,88 @@ func TestDemoQuick(t *testing.T) {
 		t.Fatalf("demo wrote %d pictures", len(files))
 	}
 }
+
+// writeFile writes content to dir/name and returns the path.
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Outputs get the mode os.Create gives (0666 less the umask), not the
+// owner-only 0600 of a temporary file.
+func TestOutputModeAsCreate(t *testing.T) {
+	dir := t.TempDir()
+	ref, err := os.Create(filepath.Join(dir, "ref"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref.Close()
+	want, _ := os.Stat(ref.Name())
+	out := filepath.Join(dir, "labels.csv")
+	pic := filepath.Join(dir, "tree.svg")
+	mustArbor(t, "cluster", "--data", "iris", "--k", "3", "--out", out, "--dendrogram", pic, "--quiet")
+	for _, p := range []string{out, pic} {
+		got, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Mode().Perm() != want.Mode().Perm() {
+			t.Errorf("%s: mode %v, want %v (as os.Create)", p, got.Mode().Perm(), want.Mode().Perm())
+		}
+	}
+}
+
+// A missing output directory or a bad picture extension is reported before
+// any work, and no other output is written.
+func TestOutputsCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "labels.csv")
+	for _, args := range [][]string{
+		{"cluster", "--data", "iris", "--k", "3", "--out", out, "--dendrogram", filepath.Join(dir, "nope", "d.png")},
+		{"cluster", "--data", "iris", "--k", "3", "--out", out, "--dendrogram", filepath.Join(dir, "d.jpg")},
+		{"cluster", "--data", "iris", "--k", "3", "--out", dir},
+		{"kernel", "--data", "iris", "--out", out, "--embed", "2", "--embed-out", filepath.Join(dir, "nope", "Z.csv")},
+		{"kernel", "--data", "iris", "--out", filepath.Join(dir, "K.npy"), "--embed", "151", "--embed-out", filepath.Join(dir, "Z.csv")},
+		{"classify", "--data", "two_moons", "--out", filepath.Join(dir, "nope", "p.csv")},
+		{"svc", "--data", "iris", "--q", "1", "--C", "1", "--out", out, "--plot", filepath.Join(dir, "p.gif")},
+	} {
+		_, _, err := arbor(t, append(args, "--quiet")...)
+		if !errors.Is(err, errUsage) {
+			t.Errorf("arbor %s: err = %v, want a usage error", strings.Join(args, " "), err)
+		}
+		ents, _ := os.ReadDir(dir)
+		if len(ents) != 0 {
+			t.Errorf("arbor %s wrote %v", strings.Join(args, " "), ents[0].Name())
+		}
+	}
+}
+
+// --test files: features alone are fine (labels are ignored), reordered
+// columns are an error, labels that are not training classes a warning.
+func TestClassifyTestFile(t *testing.T) {
+	dir := t.TempDir()
+	train := writeFile(t, dir, "train.csv", "a,b,label\n1,2,cat\n2,3,dog\n3,1,cat\n5,5,dog\n1,1,\n2,2,?\n")
+	out := filepath.Join(dir, "p.csv")
+	noLab := writeFile(t, dir, "nolab.csv", "a,b\n1,2\n5,5\n")
+	mustArbor(t, "classify", "--data", train, "--scale", "none", "--test", noLab, "--out", out, "--quiet")
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "test,0,cat,0\ntest,1,dog,0\n") {
+		t.Errorf("predictions:\n%s", b)
+	}
+	swapped := writeFile(t, dir, "swapped.csv", "b,a\n2,1\n5,5\n")
+	if _, _, err := arbor(t, "classify", "--data", train, "--test", swapped, "--out", out, "--quiet"); err == nil || !strings.Contains(err.Error(), `column "b"`) {
+		t.Errorf("reordered columns: err = %v", err)
+	}
+	numeric := writeFile(t, dir, "numeric.csv", "a,b,label\n1,2,0\n5,5,1\n")
+	_, stderr, err := arbor(t, "classify", "--data", train, "--test", numeric, "--out", out, "--quiet")
+	if err != nil || !strings.Contains(stderr, `test labels "0", "1" are not classes`) {
+		t.Errorf("unknown test classes: err = %v, stderr %q", err, stderr)
+	}
+}

@@ -49,6 +49,12 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if *k < 0 {
 		return usageError("--k must be positive, got %d", *k)
 	}
+	if err := checkPictureExt("dendrogram", *dendro); err != nil {
+		return err
+	}
+	if err := checkOutputs("out", *out, "linkage-out", *zOut, "newick", *newick, "dendrogram", *dendro); err != nil {
+		return err
+	}
 	ds, err := d.load()
 	if err != nil {
 		return err

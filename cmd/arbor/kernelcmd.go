@@ -155,6 +155,9 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
+	if err := checkOutputs("out", *out, "embed-out", *embedOut); err != nil {
+		return err
+	}
 	specs, err := kf.specs()
 	if err != nil {
 		return err
@@ -165,6 +168,9 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 	ds, err := d.load()
 	if err != nil {
 		return err
+	}
+	if *embed > ds.Len() {
+		return usageError("--embed %d: at most the number of rows (%d)", *embed, ds.Len())
 	}
 	start := time.Now()
 	built, err := kernel.BuildAll(ctx, ds.X, specs, kernel.BuildOptions{Progress: e.progress(*quiet)})

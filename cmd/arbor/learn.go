@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -173,6 +174,9 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if len(specs) != 1 {
 		return usageError("classify uses one kernel; got %d", len(specs))
 	}
+	if err := checkOutputs("out", *out); err != nil {
+		return err
+	}
 	ds, err := d.load()
 	if err != nil {
 		return err
@@ -187,11 +191,22 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	var Xt *dataset.Dataset
 	if *test != "" {
 		Xt, err = dataset.Load(*test, dataset.CSVOptions{Label: d.label})
+		if errors.Is(err, dataset.ErrNoLabelColumn) {
+			// New points need no labels: a file of features alone is fine.
+			Xt, err = dataset.Load(*test, dataset.CSVOptions{NoLabel: true})
+		}
 		if err != nil {
 			return err
 		}
 		if Xt.Dim() != ds.Dim() {
 			return fmt.Errorf("%s: %d features, but %s has %d", *test, Xt.Dim(), ds.Name, ds.Dim())
+		}
+		if err := sameFeatureOrder(ds, Xt); err != nil {
+			return err
+		}
+		if unknown := unknownClasses(ds, Xt); len(unknown) > 0 {
+			fmt.Fprintf(e.stderr, "warning: %s: test labels %s are not classes of %s (%s); those rows count as wrong\n",
+				Xt.Name, strings.Join(unknown, ", "), ds.Name, strings.Join(quoteAll(ds.Classes), ", "))
 		}
 		if err := d.scaleNew(Xt.X); err != nil {
 			return err
@@ -233,7 +248,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 			counts[c]++
 		}
 	}
-	fmt.Fprintf(e.stdout, "labelled %d rows:", len(ds.UnlabeledRows()))
+	fmt.Fprintf(e.stdout, "predicted %d unlabelled rows:", len(ds.UnlabeledRows()))
 	for c, k := range counts {
 		fmt.Fprintf(e.stdout, " %s=%d", ds.Classes[c], k)
 	}
@@ -491,4 +506,52 @@ func peerMethod(learner, spec string) string {
 		k = strings.TrimSuffix(spec, ":knn:7")
 	}
 	return learner + "_" + safeName(k)
+}
+
+// sameFeatureOrder fails when the test file has the training file's feature
+// names in another order: the points would be compared column by column,
+// a silent wrong answer. Differently named columns (say CSV against LIBSVM)
+// are matched by position.
+func sameFeatureOrder(ds, test *dataset.Dataset) error {
+	if len(ds.Features) != len(test.Features) {
+		return nil
+	}
+	pos := make(map[string]int, len(ds.Features))
+	for i, f := range ds.Features {
+		pos[f] = i
+	}
+	for j, f := range test.Features {
+		i, ok := pos[f]
+		if !ok {
+			return nil
+		}
+		if i != j {
+			return fmt.Errorf("%s: column %q is feature %d, but feature %d in %s: reorder the columns to match",
+				test.Name, f, j+1, i+1, ds.Name)
+		}
+	}
+	return nil
+}
+
+// unknownClasses lists (quoted) the test labels that are not classes of ds.
+func unknownClasses(ds, test *dataset.Dataset) []string {
+	known := make(map[string]bool, len(ds.Classes))
+	for _, c := range ds.Classes {
+		known[c] = true
+	}
+	var out []string
+	for _, c := range test.Classes {
+		if !known[c] {
+			out = append(out, strconv.Quote(c))
+		}
+	}
+	return out
+}
+
+func quoteAll(s []string) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = strconv.Quote(v)
+	}
+	return out
 }

@@ -1,16 +1,20 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 )
 
 // writeAtomic writes a file through a temporary file in the same directory
 // and renames it into place, so a failed run never leaves half a file.
 func writeAtomic(path string, write func(f *os.File) error) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := createTemp(path)
 	if err != nil {
 		return fmt.Errorf("create %s: %w", path, err)
 	}
@@ -30,6 +34,60 @@ func writeAtomic(path string, write func(f *os.File) error) (err error) {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// createTemp creates an empty temporary file beside path with mode 0666
+// less the umask, as os.Create would give path itself (os.CreateTemp's 0600
+// would leave outputs readable by their owner only).
+func createTemp(path string) (*os.File, error) {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	for try := 0; ; try++ {
+		name := filepath.Join(dir, "."+base+".tmp-"+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if err == nil || !errors.Is(err, fs.ErrExist) || try == 100 {
+			return f, err
+		}
+	}
+}
+
+// checkOutputs fails before any work is done when an output file could not
+// be created: its directory is missing or not a directory, or the path is a
+// directory. Its arguments are pairs flag name, path; empty paths (outputs
+// not asked for) are skipped.
+func checkOutputs(flagPaths ...string) error {
+	for i := 0; i+1 < len(flagPaths); i += 2 {
+		flag, path := flagPaths[i], flagPaths[i+1]
+		if path == "" {
+			continue
+		}
+		if st, err := os.Stat(path); err == nil && st.IsDir() {
+			return usageError("--%s %s: is a directory", flag, path)
+		}
+		dir := filepath.Dir(path)
+		st, err := os.Stat(dir)
+		switch {
+		case err != nil && errors.Is(err, fs.ErrNotExist):
+			return usageError("--%s %s: directory %s does not exist", flag, path, dir)
+		case err != nil:
+			return usageError("--%s %s: %v", flag, path, err)
+		case !st.IsDir():
+			return usageError("--%s %s: %s is not a directory", flag, path, dir)
+		}
+	}
+	return nil
+}
+
+// checkPictureExt fails unless path ends in .png or .svg (any case), the
+// formats figure.Save writes.
+func checkPictureExt(flag, path string) error {
+	if path == "" {
+		return nil
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".png", ".svg":
+		return nil
+	}
+	return usageError("--%s %s: pictures must end in .png or .svg", flag, path)
 }
 
 // progress returns a Progress callback printing to stderr, or nil when quiet.

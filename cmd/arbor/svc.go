@@ -64,6 +64,12 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	if *out == "" {
 		return usageError("--out is required")
 	}
+	if err := checkPictureExt("plot", *plot); err != nil {
+		return err
+	}
+	if err := checkOutputs("out", *out, "tree", *tree, "plot", *plot); err != nil {
+		return err
+	}
 	switch {
 	case *sweep && (set["q"] || set["C"] || set["p"]):
 		return usageError("--sweep chooses q and C itself: drop --q/--C/--p")
