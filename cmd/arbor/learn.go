@@ -291,7 +291,8 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	var lf learnerFlags
 	lf.register(fs)
 	lf.unreachable = "first" // scikit-learn's answer, with a warning naming the points
-	fs.Lookup("unreachable").DefValue = lf.unreachable // so --help shows eval's default
+	// so that --help shows eval's default
+	fs.Lookup("unreachable").DefValue = lf.unreachable
 	perClass := fs.Int("labeled-per-class", 0, "labelled points drawn per class (min(N, n_c−1), as the reference pipeline)")
 	repeats := fs.Int("repeats", 5, "number of random splits (seeds S, S+1, …)")
 	seed := fs.Uint64("seed", 0, "first seed (NumPy RandomState-compatible: the peer's splits)")
