@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
+	"github.com/arbor-ml/arbor/internal/parallel"
 	"github.com/arbor-ml/arbor/kernel"
 	"gonum.org/v1/gonum/mat"
 )
@@ -69,6 +67,24 @@ func (g *graph) selfLoops() []float64 {
 		self[i] = g.at(i, i)
 	}
 	return self
+}
+
+// dropSelfLoops sets W_ii = 0 in place (the graph owns its storage: the
+// builders copy or compute it).
+func (g *graph) dropSelfLoops() {
+	if g.dense != nil {
+		for i := 0; i < g.n; i++ {
+			g.dense[i*g.n+i] = 0
+		}
+		return
+	}
+	for i := 0; i < g.n; i++ {
+		for t := g.ptr[i]; t < g.ptr[i+1]; t++ {
+			if int(g.col[t]) == i {
+				g.val[t] = 0
+			}
+		}
+	}
 }
 
 // at returns W_ij (O(row length) for sparse graphs; used off the hot path).
@@ -200,7 +216,7 @@ func (a Affinity) fromGram(ctx context.Context, K mat.Symmetric) (*graph, error)
 	case RBF:
 		gm := -a.gamma()
 		W := make([]float64, n*n)
-		err := parFor(ctx, n, func(i int) {
+		err := parallel.For(ctx, n, func(i int) {
 			for j := 0; j < n; j++ {
 				d2 := max(full[i*n+i]+full[j*n+j]-2*full[i*n+j], 0)
 				W[i*n+j] = math.Exp(gm * d2)
@@ -231,7 +247,7 @@ func (a Affinity) fromGram(ctx context.Context, K mat.Symmetric) (*graph, error)
 func (g *graph) checkDense(ctx context.Context) error {
 	n := g.n
 	bad := make([]int, n)
-	err := parFor(ctx, n, func(i int) {
+	err := parallel.For(ctx, n, func(i int) {
 		bad[i] = -1
 		for j, v := range g.dense[i*n : (i+1)*n] {
 			if v < 0 || math.IsNaN(v) {
@@ -258,7 +274,7 @@ func (g *graph) checkDense(ctx context.Context) error {
 func knnGraph(ctx context.Context, n, k int, dist func(i int, out []float64)) (*graph, error) {
 	col := make([]int32, n*k)
 	bad := make([]int, n)
-	err := parForChunks(ctx, n, 64, func(i0, i1 int) {
+	err := parallel.Chunks(ctx, n, 64, func(i0, i1 int) {
 		d := make([]float64, n)
 		h := make([]nb, 0, k)
 		for i := i0; i < i1; i++ {
@@ -335,44 +351,4 @@ func heapDown(h []nb, i int) {
 		h[i], h[c] = h[c], h[i]
 		i = c
 	}
-}
-
-// parFor runs fn(0..tasks-1) on GOMAXPROCS goroutines. Each task writes only
-// its own outputs, so results do not depend on the number of goroutines.
-func parFor(ctx context.Context, tasks int, fn func(t int)) error {
-	return parForChunks(ctx, tasks, 1, func(a, b int) {
-		for t := a; t < b; t++ {
-			fn(t)
-		}
-	})
-}
-
-// parForChunks hands out [i0, i1) ranges of size chunk.
-func parForChunks(ctx context.Context, n, chunk int, fn func(i0, i1 int)) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	tasks := (n + chunk - 1) / chunk
-	workers := min(runtime.GOMAXPROCS(0), tasks)
-	var next atomic.Int64
-	run := func() {
-		for {
-			t := int(next.Add(1) - 1)
-			if t >= tasks || ctx.Err() != nil {
-				return
-			}
-			fn(t*chunk, min(n, (t+1)*chunk))
-		}
-	}
-	if workers <= 1 {
-		run()
-		return ctx.Err()
-	}
-	var wg sync.WaitGroup
-	wg.Add(workers)
-	for w := 0; w < workers; w++ {
-		go func() { defer wg.Done(); run() }()
-	}
-	wg.Wait()
-	return ctx.Err()
 }

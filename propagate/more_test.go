@@ -315,3 +315,71 @@ func TestBadInput(t *testing.T) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
+
+// TestSpreadingTinyWeights: with a large RBF gamma every off-diagonal weight
+// is ~1e-20 against W_ii = 1. S = D^{-1/2}W₀D^{-1/2} is still well scaled
+// (neighbour entries ~1/2), so the scores must equal the closed form
+// (1−α)(I − αS)^{-1}Y computed here from W₀ directly; forming W₀·x as
+// W·x − W_ii·x_i loses every neighbour term (wrong labels, as scikit-learn's
+// LabelSpreading shows on z-scored wine with gamma = 20).
+func TestSpreadingTinyWeights(t *testing.T) {
+	ctx := context.Background()
+	const n, gamma, alpha = 10, 45.0, 0.2
+	X := mat.NewDense(n, 1, nil)
+	for i := 0; i < n; i++ {
+		X.Set(i, 0, float64(i))
+	}
+	y := make([]int, n)
+	for i := range y {
+		y[i] = -1
+	}
+	y[0], y[n-1] = 0, 1
+	// Reference: S from W₀, F = (1−α)(I − αS)^{-1}Y, rows normalised.
+	W := mat.NewDense(n, n, nil)
+	d := make([]float64, n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			if i != j {
+				v := math.Exp(-gamma * float64((i-j)*(i-j)))
+				W.Set(i, j, v)
+				d[i] += v
+			}
+		}
+	}
+	A := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			s := W.At(i, j) / math.Sqrt(d[i]*d[j])
+			v := -alpha * s
+			if i == j {
+				v++
+			}
+			A.Set(i, j, v)
+		}
+	}
+	Y := mat.NewDense(n, 2, nil)
+	Y.Set(0, 0, 1-alpha)
+	Y.Set(n-1, 1, 1-alpha)
+	var F mat.Dense
+	if err := F.Solve(A, Y); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{Closed, Iterative} {
+		r, err := Spreading{Affinity: Affinity{Kind: RBF, Gamma: gamma}, Alpha: alpha, Method: m, Tol: 1e-12, MaxIter: 10000}.Fit(ctx, X, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < n; i++ {
+			s := F.At(i, 0) + F.At(i, 1)
+			for c := 0; c < 2; c++ {
+				want := F.At(i, c) / s
+				if got := r.Distributions.At(i, c); math.Abs(got-want) > 1e-9 {
+					t.Errorf("%s: F[%d,%d] = %.12g, want %.12g", m, i, c, got, want)
+				}
+			}
+		}
+		if r.Transduction[3] != 0 || r.Transduction[6] != 1 {
+			t.Errorf("%s: transduction %v", m, r.Transduction)
+		}
+	}
+}

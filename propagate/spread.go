@@ -52,7 +52,11 @@ func (s Spreading) fit(ctx context.Context, X mat.Matrix, K mat.Symmetric, y []i
 	C := pr.C
 	alpha := s.alpha()
 	// S·x = D^{-1/2}·W₀·D^{-1/2}·x, with isolated points (degree 0) given
-	// degree 1 as scipy's csgraph.laplacian does.
+	// degree 1 as scipy's csgraph.laplacian does. W₀ is formed by zeroing
+	// the diagonal: computing W·x − W_ii·x_i instead cancels catastrophically
+	// when a point's off-diagonal weights are tiny against W_ii = 1 (RBF with
+	// a large gamma: wrong labels).
+	g.dropSelfLoops()
 	w := g.colSums()
 	isq := make([]float64, n)
 	for i, v := range w {
