@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
+	"github.com/arbor-ml/arbor/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -216,37 +214,9 @@ func rawRows(X mat.Matrix) []float64 {
 // number of goroutines or the schedule. ctx is checked between blocks; the
 // first error is ctx.Err().
 func ParallelRows(ctx context.Context, n int, row func(i int)) error {
-	if n <= 0 {
-		return ctx.Err()
-	}
-	workers := runtime.GOMAXPROCS(0)
-	if workers > n {
-		workers = n
-	}
-	const block = 16
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	run := func() {
-		defer wg.Done()
-		for {
-			if ctx.Err() != nil {
-				return
-			}
-			lo := int(next.Add(block)) - block
-			if lo >= n {
-				return
-			}
-			hi := min(lo+block, n)
-			for i := lo; i < hi; i++ {
-				row(i)
-			}
+	return parallel.Chunks(ctx, n, 16, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row(i)
 		}
-	}
-	wg.Add(workers)
-	for w := 1; w < workers; w++ {
-		go run()
-	}
-	run()
-	wg.Wait()
-	return ctx.Err()
+	})
 }

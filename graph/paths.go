@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/arbor-ml/arbor/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -106,32 +107,19 @@ func shortestPaths(ctx context.Context, g *Graph, progress func(string, int, int
 // runtime.GOMAXPROCS(0) goroutines taking blocks of items in turn, and
 // report(len(block)) after each block. It stops early when ctx is done.
 func forEach(ctx context.Context, items []int32, block int, mk func() func(int), report func(int)) {
-	workers := min(runtime.GOMAXPROCS(0), (len(items)+block-1)/block)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	run := func() {
-		defer wg.Done()
-		f := mk()
-		for ctx.Err() == nil {
-			lo := int(next.Add(int64(block))) - block
-			if lo >= len(items) {
-				return
-			}
-			hi := min(lo+block, len(items))
-			for _, s := range items[lo:hi] {
-				f(int(s))
-			}
-			report(hi - lo)
+	blocks := (len(items) + block - 1) / block
+	workers := min(runtime.GOMAXPROCS(0), blocks)
+	fs := make([]func(int), max(workers, 1))
+	_ = parallel.ForWorkers(ctx, blocks, workers, func(w, b int) {
+		if fs[w] == nil {
+			fs[w] = mk()
 		}
-	}
-	wg.Add(workers)
-	for w := 1; w < workers; w++ {
-		go run()
-	}
-	if workers > 0 {
-		run()
-	}
-	wg.Wait()
+		lo, hi := b*block, min(b*block+block, len(items))
+		for _, s := range items[lo:hi] {
+			fs[w](int(s))
+		}
+		report(hi - lo)
+	})
 }
 
 // independentSet returns a maximal independent set of the nodes with at
@@ -188,36 +176,20 @@ func deriveRow(g *Graph, s int, data []float64) {
 func symmetrize(data []float64, n int) {
 	const tile = 64
 	nt := (n + tile - 1) / tile
-	workers := min(runtime.GOMAXPROCS(0), nt)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	run := func() {
-		defer wg.Done()
-		for {
-			bi := int(next.Add(1)) - 1
-			if bi >= nt {
-				return
-			}
-			i0, i1 := bi*tile, min(bi*tile+tile, n)
-			for bj := bi; bj < nt; bj++ {
-				j0, j1 := bj*tile, min(bj*tile+tile, n)
-				for i := i0; i < i1; i++ {
-					row := data[i*n : i*n+n]
-					for j := max(j0, i+1); j < j1; j++ {
-						v := 0.5 * (row[j] + data[j*n+i])
-						row[j] = v
-						data[j*n+i] = v
-					}
+	_ = parallel.For(context.Background(), nt, func(bi int) {
+		i0, i1 := bi*tile, min(bi*tile+tile, n)
+		for bj := bi; bj < nt; bj++ {
+			j0, j1 := bj*tile, min(bj*tile+tile, n)
+			for i := i0; i < i1; i++ {
+				row := data[i*n : i*n+n]
+				for j := max(j0, i+1); j < j1; j++ {
+					v := 0.5 * (row[j] + data[j*n+i])
+					row[j] = v
+					data[j*n+i] = v
 				}
 			}
 		}
-	}
-	wg.Add(workers)
-	for w := 1; w < workers; w++ {
-		go run()
-	}
-	run()
-	wg.Wait()
+	})
 }
 
 // radixHeap is a monotone priority queue (Ahuja, Mehlhorn, Orlin & Tarjan's

@@ -1,10 +1,11 @@
 package hclust
 
 import (
+	"context"
 	"math"
-	"runtime"
-	"sync"
 	"sync/atomic"
+
+	"github.com/arbor-ml/arbor/internal/parallel"
 )
 
 // square is the n×n working matrix of the chain and generic algorithms:
@@ -25,35 +26,6 @@ func newSquare(n int) *square {
 // 32 KiB per block).
 const tile = 64
 
-// parallelDo runs task(0..tasks-1) on up to GOMAXPROCS goroutines, handing
-// out tasks in increasing order. Callers only use it for tasks that write
-// disjoint memory, so the result does not depend on the schedule.
-func parallelDo(tasks int, task func(t int)) {
-	w := min(runtime.GOMAXPROCS(0), tasks)
-	if w <= 1 {
-		for t := 0; t < tasks; t++ {
-			task(t)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	wg.Add(w)
-	for range w {
-		go func() {
-			defer wg.Done()
-			for {
-				t := int(next.Add(1) - 1)
-				if t >= tasks {
-					return
-				}
-				task(t)
-			}
-		}()
-	}
-	wg.Wait()
-}
-
 // condRow returns the offset of pair (i, i+1) in a condensed matrix, so that
 // pair (i, j), j > i, lives at condRow(n, i) + j − i − 1.
 func condRow(n, i int) int { return n*i - i*(i+1)/2 }
@@ -71,7 +43,7 @@ func (s *square) fillCondensed(c []float64) bool {
 	const T = 32
 	nb := (n + T - 1) / T
 	var bad atomic.Bool
-	parallelDo(nb, func(ib int) {
+	_ = parallel.For(context.Background(), nb, func(ib int) {
 		var buf [T * T]float64
 		i0, i1 := ib*T, min(ib*T+T, n)
 		ok := true
@@ -128,7 +100,7 @@ func (s *square) fillPoints(pts []float64, dim int) bool {
 	const T = 32
 	nb := (n + T - 1) / T
 	var bad atomic.Bool
-	parallelDo(nb, func(ib int) {
+	_ = parallel.For(context.Background(), nb, func(ib int) {
 		var buf [T * T]float64
 		var seq [T]int32
 		i0, i1 := ib*T, min(ib*T+T, n)
@@ -183,7 +155,7 @@ func transposeCondensed(c []float64, n int) ([]float64, bool) {
 	T := stripe(n)
 	nb := (n + T - 1) / T
 	var bad atomic.Bool
-	parallelDo(nb, func(ib int) {
+	_ = parallel.For(context.Background(), nb, func(ib int) {
 		var buf [maxStripe * maxStripe]float64
 		i0, i1 := ib*T, min(ib*T+T, n)
 		ok := true

@@ -1,12 +1,14 @@
 package hclust
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/arbor-ml/arbor/distance"
+	"github.com/arbor-ml/arbor/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -169,7 +171,7 @@ func (t *Tree) Ultrametric(dst *mat.SymDense) *mat.SymDense {
 	raw := dst.RawSymmetric()
 	l := t.layout()
 	const rowsPerTask = 16
-	parallelDo((n+rowsPerTask-1)/rowsPerTask, func(task int) {
+	_ = parallel.For(context.Background(), (n+rowsPerTask-1)/rowsPerTask, func(task int) {
 		for i := task * rowsPerTask; i < min(n, task*rowsPerTask+rowsPerTask); i++ {
 			row := raw.Data[i*raw.Stride : i*raw.Stride+n]
 			t.fillRow(l, i, row)
@@ -186,7 +188,7 @@ func (t *Tree) Cophenetic() distance.Condensed {
 	c := distance.NewCondensed(n)
 	l := t.layout()
 	const rowsPerTask = 16
-	parallelDo((n+rowsPerTask-1)/rowsPerTask, func(task int) {
+	_ = parallel.For(context.Background(), (n+rowsPerTask-1)/rowsPerTask, func(task int) {
 		buf := make([]float64, n)
 		for i := task * rowsPerTask; i < min(n, task*rowsPerTask+rowsPerTask); i++ {
 			if i == n-1 {

@@ -7,6 +7,7 @@ import (
 	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/hclust"
+	"github.com/arbor-ml/arbor/internal/parallel"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -178,7 +179,7 @@ func checkPoints(X mat.Matrix) (rows, error) {
 func condense(ctx context.Context, s blas64.Symmetric) distance.Condensed {
 	n := s.N
 	c := distance.NewCondensed(n)
-	_ = parFor(ctx, n, func(i int) {
+	_ = parallel.For(ctx, n, func(i int) {
 		off := n*i - i*(i+1)/2
 		copy(c.Data[off:off+n-i-1], s.Data[i*s.Stride+i+1:i*s.Stride+n])
 	})

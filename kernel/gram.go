@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
+	"github.com/arbor-ml/arbor/internal/parallel"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -48,7 +46,7 @@ func Gram(ctx context.Context, dst *mat.SymDense, k Kernel, X mat.Matrix) (*mat.
 	diag := func(i int) int { return i }
 	// Pair block t with block nb-1-t so every task costs about the same.
 	nb := (n + blockRows - 1) / blockRows
-	err = parFor(ctx, (nb+1)/2, func(t int) {
+	err = parallel.For(ctx, (nb+1)/2, func(t int) {
 		fill := func(b int) { f.fill(x, b*blockRows, min(n, (b+1)*blockRows), diag, rowOf) }
 		fill(t)
 		if u := nb - 1 - t; u != t {
@@ -93,7 +91,7 @@ func Cross(ctx context.Context, dst *mat.Dense, k Kernel, A, B mat.Matrix) (*mat
 	f := newFiller(k, b)
 	rowOf := func(i int) []float64 { return raw.Data[i*raw.Stride : i*raw.Stride+b.n] }
 	zero := func(int) int { return 0 }
-	err = parFor(ctx, (a.n+blockRows-1)/blockRows, func(t int) {
+	err = parallel.For(ctx, (a.n+blockRows-1)/blockRows, func(t int) {
 		f.fill(a, t*blockRows, min(a.n, (t+1)*blockRows), zero, rowOf)
 	})
 	if err != nil {
@@ -258,39 +256,6 @@ func (f *filler) fill(a rows, i0, i1 int, lo func(int) int, out func(int) []floa
 	}
 }
 
-// parFor runs fn(0..tasks-1) on runtime.GOMAXPROCS(0) goroutines, handing
-// out tasks in increasing order. Callers make each task's output
-// independent of which goroutine runs it, so results never depend on
-// GOMAXPROCS. It stops handing out tasks once ctx is done and then returns
-// ctx.Err().
-func parFor(ctx context.Context, tasks int, fn func(t int)) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	workers := min(runtime.GOMAXPROCS(0), tasks)
-	var next atomic.Int64
-	run := func() {
-		for {
-			t := int(next.Add(1) - 1)
-			if t >= tasks || ctx.Err() != nil {
-				return
-			}
-			fn(t)
-		}
-	}
-	if workers <= 1 {
-		run()
-		return ctx.Err()
-	}
-	var wg sync.WaitGroup
-	wg.Add(workers)
-	for w := 0; w < workers; w++ {
-		go func() { defer wg.Done(); run() }()
-	}
-	wg.Wait()
-	return ctx.Err()
-}
-
 // mirrorTile is the tile edge of blocked transposes (32 KiB per tile).
 const mirrorTile = 64
 
@@ -298,7 +263,7 @@ const mirrorTile = 64
 // data into its lower triangle, tile by tile, in parallel.
 func mirrorUpper(ctx context.Context, data []float64, stride, n int) error {
 	nt := (n + mirrorTile - 1) / mirrorTile
-	return parFor(ctx, nt, func(bi int) {
+	return parallel.For(ctx, nt, func(bi int) {
 		i0, i1 := bi*mirrorTile, min(n, (bi+1)*mirrorTile)
 		for bj := 0; bj <= bi; bj++ {
 			j0 := bj * mirrorTile

@@ -9,6 +9,7 @@ import (
 	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/internal/eigen"
 	"github.com/arbor-ml/arbor/internal/lanczos"
+	"github.com/arbor-ml/arbor/internal/parallel"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -117,7 +118,7 @@ func InducedDistance(K mat.Symmetric) distance.Condensed {
 	for i := range diag {
 		diag[i] = s.Data[i*s.Stride+i]
 	}
-	_ = parFor(context.Background(), n, func(i int) {
+	_ = parallel.For(context.Background(), n, func(i int) {
 		if i == n-1 {
 			return
 		}
@@ -206,7 +207,7 @@ func center(dst *mat.SymDense, M mat.Symmetric, square bool) *mat.SymDense {
 	bands := centerBandsOf(n)
 	rowUp := make([]float64, n)
 	cols := make([][]float64, len(bands)-1)
-	_ = parFor(ctx, len(bands)-1, func(b int) {
+	_ = parallel.For(ctx, len(bands)-1, func(b int) {
 		r0, r1 := bands[b], bands[b+1]
 		acc := make([]float64, n)
 		cols[b] = acc
@@ -272,7 +273,7 @@ func center(dst *mat.SymDense, M mat.Symmetric, square bool) *mat.SymDense {
 	const tile = mirrorTile
 	nt := (n + tile - 1) / tile
 	out, ostr := d.Data, d.Stride
-	_ = parFor(ctx, nt, func(bi int) {
+	_ = parallel.For(ctx, nt, func(bi int) {
 		var buf [tile * tile]float64
 		i0, i1 := bi*tile, min(n, (bi+1)*tile)
 		for bj := bi; bj < nt; bj++ {

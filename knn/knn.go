@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"sort"
-	"sync"
-	"sync/atomic"
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
@@ -357,34 +354,4 @@ func (c Classifier) PredictGram(ctx context.Context, K mat.Symmetric, y []int, r
 		}
 	}
 	return m.PredictGram(ctx, nil, rows)
-}
-
-// parFor runs fn(0..tasks-1) on GOMAXPROCS goroutines; each task writes only
-// its own outputs, so results do not depend on the number of goroutines.
-func parFor(ctx context.Context, tasks int, fn func(t int)) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	workers := min(runtime.GOMAXPROCS(0), tasks)
-	var next atomic.Int64
-	run := func() {
-		for {
-			t := int(next.Add(1) - 1)
-			if t >= tasks || ctx.Err() != nil {
-				return
-			}
-			fn(t)
-		}
-	}
-	if workers <= 1 {
-		run()
-		return ctx.Err()
-	}
-	var wg sync.WaitGroup
-	wg.Add(workers)
-	for w := 0; w < workers; w++ {
-		go func() { defer wg.Done(); run() }()
-	}
-	wg.Wait()
-	return ctx.Err()
 }

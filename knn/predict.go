@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/arbor-ml/arbor/internal/parallel"
 	"github.com/arbor-ml/arbor/kernel"
 	"gonum.org/v1/gonum/mat"
 )
@@ -189,7 +190,7 @@ func (m *Model) search(ctx context.Context, q Query, emit func(i int, nb []neigh
 	if src.n*l <= 1<<24 {
 		keep = make([][]float64, tasks)
 	}
-	err = parFor(ctx, tasks, func(t int) {
+	err = parallel.For(ctx, tasks, func(t int) {
 		i0, i1 := t*chunk, min(src.n, (t+1)*chunk)
 		buf := make([]float64, (i1-i0)*l)
 		src.block(i0, i1, buf)
@@ -231,7 +232,7 @@ func (m *Model) search(ctx context.Context, q Query, emit func(i int, nb []neigh
 		prog("neighbours", 0, src.n)
 	}
 	// Pass 2: bounded max-heap selection of the K smallest (q, j).
-	err = parFor(ctx, tasks, func(t int) {
+	err = parallel.For(ctx, tasks, func(t int) {
 		i0, i1 := t*chunk, min(src.n, (t+1)*chunk)
 		var buf []float64
 		if keep != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"sort"
+
+	"github.com/arbor-ml/arbor/internal/parallel"
 )
 
 // kdTree is a k-d tree over the rows of a row-major n×d matrix for exact
@@ -142,7 +144,7 @@ func (t *kdTree) knn(q, k int, h []nb) []nb {
 func knnGraphTree(ctx context.Context, data []float64, n, d, k int) (*graph, error) {
 	t := newKDTree(data, n, d)
 	col := make([]int32, n*k)
-	err := parForChunks(ctx, n, 64, func(i0, i1 int) {
+	err := parallel.Chunks(ctx, n, 64, func(i0, i1 int) {
 		h := make([]nb, 0, k)
 		for i := i0; i < i1; i++ {
 			h = t.knn(i, k, h)

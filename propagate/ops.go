@@ -3,6 +3,8 @@ package propagate
 import (
 	"context"
 	"math"
+
+	"github.com/arbor-ml/arbor/internal/parallel"
 )
 
 // mul sets y_i = Σ_j W_ij·x_j (x, y: n×C row-major) for the rows i with
@@ -15,7 +17,7 @@ func (g *graph) mul(ctx context.Context, y, x []float64, C int, on []bool) error
 	if g.dense == nil {
 		chunk = 1024
 	}
-	return parForChunks(ctx, n, chunk, func(i0, i1 int) {
+	return parallel.Chunks(ctx, n, chunk, func(i0, i1 int) {
 		var acc [8]float64
 		for i := i0; i < i1; i++ {
 			if !on[i] {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/arbor-ml/arbor/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -231,7 +232,7 @@ func (c Clusterer) label(ctx context.Context, x []float64, n, d int, sol svddSol
 	}
 	nearest := make([]int, len(sol.bsv))
 	if !c.Unassigned {
-		parallelRows(len(sol.bsv), func(p int) {
+		_ = parallel.For(context.Background(), len(sol.bsv), func(p int) {
 			nearest[p] = nearestRow(x, d, sol.bsv[p], inside)
 		})
 		if err := ctx.Err(); err != nil {
@@ -293,7 +294,7 @@ func (c *Clustering) Dist2Rows(dst []float64, X mat.Matrix) []float64 {
 	if len(dst) != n {
 		panic("svcluster: Dist2Rows destination length mismatch")
 	}
-	parallelRows(n, func(i int) {
+	_ = parallel.For(context.Background(), n, func(i int) {
 		x := make([]float64, d)
 		mat.Row(x, i, X)
 		dst[i] = c.ball.Dist2(x)

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+
+	"github.com/arbor-ml/arbor/internal/parallel"
 )
 
 // Labelling selects how clusters are read off the sphere.
@@ -147,7 +149,7 @@ func connect(ctx context.Context, n, bufLen int, cands func(i int, dst []int) []
 		for i := range roots {
 			roots[i] = int32(uf.find(i))
 		}
-		err := parallelRowsW(ctx, end-start, workers, func(w, r int) {
+		err := parallel.ForWorkers(ctx, end-start, workers, func(w, r int) {
 			i := start + r
 			sc := &ws[w]
 			sc.gen++
@@ -205,7 +207,7 @@ func labelNaive(ctx context.Context, in labelInput) ([]int, int, error) {
 	for w := range bufs {
 		bufs[w] = make([]float64, d)
 	}
-	err := parallelRowsW(ctx, n, workers, func(w, i int) {
+	err := parallel.ForWorkers(ctx, n, workers, func(w, i int) {
 		xi := in.x[in.inside[i]*d : in.inside[i]*d+d]
 		for j := i + 1; j < n; j++ {
 			xj := in.x[in.inside[j]*d : in.inside[j]*d+d]
@@ -236,7 +238,7 @@ func knnPairs(ctx context.Context, x []float64, d int, pts []int, k int) [][]int
 		k = n - 1
 	}
 	nb := make([][]int, n)
-	parallelRows(n, func(i int) {
+	_ = parallel.For(context.Background(), n, func(i int) {
 		if ctx.Err() != nil {
 			return
 		}
@@ -353,7 +355,7 @@ func labelCone(ctx context.Context, in labelInput) ([]int, int, error) {
 	lim := 4 * z * z
 	ns := len(in.sv)
 	near := make([][]int32, ns)
-	parallelRows(ns, func(i int) {
+	_ = parallel.For(context.Background(), ns, func(i int) {
 		xi := in.x[in.sv[i]*d : in.sv[i]*d+d]
 		for j := i + 1; j < ns; j++ {
 			if sqDist(xi, in.x[in.sv[j]*d:in.sv[j]*d+d]) <= lim {
@@ -373,7 +375,7 @@ func labelCone(ctx context.Context, in labelInput) ([]int, int, error) {
 	// Each inside point joins its nearest support vector.
 	n := len(in.inside)
 	nearest := make([]int, n)
-	parallelRows(n, func(i int) {
+	_ = parallel.For(context.Background(), n, func(i int) {
 		nearest[i] = nearestRow(in.x, d, in.inside[i], in.sv)
 	})
 	if err := ctx.Err(); err != nil {

@@ -1,6 +1,11 @@
 package svcluster
 
-import "math"
+import (
+	"context"
+	"math"
+
+	"github.com/arbor-ml/arbor/internal/parallel"
+)
 
 // Segment tests of eq. (17): points i and j are adjacent when every sampled
 // point y = x_i + t(x_j − x_i), t = s/(m+1), s = 1..m, lies inside the sphere
@@ -117,7 +122,7 @@ func newSegTester(b *ball, m int, x []float64, d int, pts []int, force evalMode)
 	}
 	if t.mode >= modeDist {
 		t.dist = make([]float64, n*nc)
-		parallelRows(n, func(a int) {
+		_ = parallel.For(context.Background(), n, func(a int) {
 			xa := x[pts[a]*d : pts[a]*d+d]
 			row := t.dist[a*nc : a*nc+nc]
 			for k := range row {
@@ -132,7 +137,7 @@ func newSegTester(b *ball, m int, x []float64, d int, pts []int, force evalMode)
 			sb[k] = math.Sqrt(bk)
 		}
 		step := b.q / float64(m+1)
-		parallelRows(n, func(a int) {
+		_ = parallel.For(context.Background(), n, func(a int) {
 			drow := t.dist[a*nc : a*nc+nc]
 			base := t.pow[a*m*nc : (a+1)*m*nc]
 			for k, dk := range drow {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/arbor-ml/arbor/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -161,7 +162,7 @@ func (s Sweep) validate(n int) error {
 // 1/max‖x_i−x_j‖² (Gaussian) or 1/max‖x_i−x_j‖ (Laplacian). O(N²d).
 func startQ(x []float64, n, d int, kind KernelKind) float64 {
 	maxes := make([]float64, n)
-	parallelRows(n, func(i int) {
+	_ = parallel.For(context.Background(), n, func(i int) {
 		m := 0.0
 		for j := i + 1; j < n; j++ {
 			m = math.Max(m, sqDist(x[i*d:i*d+d], x[j*d:j*d+d]))

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/arbor-ml/arbor/internal/parallel"
 	"github.com/arbor-ml/arbor/kernel"
 	"gonum.org/v1/gonum/mat"
 )
@@ -191,7 +192,7 @@ func (s *subSource) fill64(dst []float64, r int, cols []int) {
 // block order, so the reported entry does not depend on GOMAXPROCS.
 func (g *denseGram) check(workers int) error {
 	ck := newChecker(g)
-	parallel(workers, workers, func(int) { ck.work() })
+	_ = parallel.ForWorkers(context.Background(), workers, workers, func(_, _ int) { ck.work() })
 	return ck.finish(workers)
 }
 
@@ -312,7 +313,7 @@ func (c *checker) finish(workers int) error {
 	}
 	// Otherwise rescan the upper triangle for non-finite values and the
 	// scale of the symmetry tolerance.
-	parallel(workers, nb, func(b int) {
+	_ = parallel.ForWorkers(context.Background(), nb, workers, func(_, b int) {
 		f := &res[b]
 		i0, i1 := b*tile, min(n, (b+1)*tile)
 		for i := i0; i < i1 && f.nanI < 0; i++ {
@@ -382,33 +383,6 @@ func (f *finding) noteOff(lv, uv float64, i, j int) {
 	if diff := math.Abs(lv - uv); !(diff <= f.bad) {
 		f.bad, f.bi, f.bj = diff, i, j
 	}
-}
-
-// parallel runs fn(0..tasks-1) on up to workers goroutines.
-func parallel(workers, tasks int, fn func(t int)) {
-	w := min(workers, tasks)
-	if w <= 1 {
-		for t := range tasks {
-			fn(t)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range w {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				t := int(next.Add(1) - 1)
-				if t >= tasks {
-					return
-				}
-				fn(t)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // pointSource validates X (finite, non-empty) and returns a column source

@@ -130,6 +130,11 @@ func (p *points) fill64(dst []float64, r int, cols []int) {
 	p.fillSerial(dst[:len(cols)], r, cols)
 }
 
+// fill splits cols into one static range per worker, the first run on the
+// calling goroutine. It does not use internal/parallel: it runs once per
+// kernel column inside SMO, where a fixed split with no shared counter or
+// context checks keeps the per-column overhead lowest. Each range writes
+// only its own dst entries, so the column does not depend on GOMAXPROCS.
 func (p *points) fill(dst []float32, r int, cols []int) {
 	dst = dst[:len(cols)]
 	w := runtime.GOMAXPROCS(0)

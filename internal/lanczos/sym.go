@@ -1,10 +1,10 @@
 package lanczos
 
 import (
+	"context"
 	"runtime"
-	"sync"
-	"sync/atomic"
 
+	"github.com/arbor-ml/arbor/internal/parallel"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -119,30 +119,9 @@ func (s *Sym) MulVec(dst, x []float64) {
 		reduce(0, n)
 		return
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				b := int(next.Add(1) - 1)
-				if b >= nb {
-					return
-				}
-				block(b)
-			}
-		}()
-	}
-	wg.Wait()
-	chunk := (n + workers - 1) / workers
-	for lo := 0; lo < n; lo += chunk {
-		hi := min(lo+chunk, n)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			reduce(lo, hi)
-		}()
-	}
-	wg.Wait()
+	// The row blocks are fixed by NewSym, not by the number of workers, and
+	// the reduction sums them in block order: dst is bit-identical for any
+	// GOMAXPROCS.
+	_ = parallel.For(context.Background(), nb, block)
+	_ = parallel.Chunks(context.Background(), n, (n+workers-1)/workers, reduce)
 }
