@@ -252,6 +252,10 @@ func (p Propagation) fit(ctx context.Context, X mat.Matrix, K mat.Symmetric, y [
 	}
 	var F []float64
 	if res.Method == Closed {
+		// L = D − W does not depend on W_ii; computing D_ii − W_ii and
+		// (W·x)_i − W_ii·x_i would cancel the tiny neighbour weights of
+		// a large RBF gamma (a zero Jacobi pivot: NaN scores).
+		g.dropSelfLoops()
 		F, err = p.closed(ctx, g, pr, on, res)
 	} else {
 		F, err = p.iterate(ctx, g, pr, on, res)

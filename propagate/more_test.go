@@ -373,13 +373,72 @@ func TestSpreadingTinyWeights(t *testing.T) {
 			s := F.At(i, 0) + F.At(i, 1)
 			for c := 0; c < 2; c++ {
 				want := F.At(i, c) / s
-				if got := r.Distributions.At(i, c); math.Abs(got-want) > 1e-9 {
+				if got := r.Distributions.At(i, c); !(math.Abs(got-want) <= 1e-9) {
 					t.Errorf("%s: F[%d,%d] = %.12g, want %.12g", m, i, c, got, want)
 				}
 			}
 		}
 		if r.Transduction[3] != 0 || r.Transduction[6] != 1 {
 			t.Errorf("%s: transduction %v", m, r.Transduction)
+		}
+	}
+}
+
+// TestPropagationClosedTinyWeights: the closed form solves L_UU·f = W_UL·Y
+// with L = D − W, which does not involve W_ii. With a large RBF gamma the
+// neighbour weights (~1e-20) vanish against W_ii = 1 in D_ii − W_ii, which
+// gave a zero Jacobi pivot and NaN scores. On a chain the answer is the
+// harmonic interpolation, computed here from the row-scaled system.
+func TestPropagationClosedTinyWeights(t *testing.T) {
+	ctx := context.Background()
+	const n, gamma = 10, 45.0
+	X := mat.NewDense(n, 1, nil)
+	for i := 0; i < n; i++ {
+		X.Set(i, 0, float64(i))
+	}
+	y := make([]int, n)
+	for i := range y {
+		y[i] = -1
+	}
+	y[0], y[n-1] = 0, 1
+	w := func(i, j int) float64 { return math.Exp(-gamma * float64((i-j)*(i-j))) }
+	// Unknowns 1..n-2; row i scaled by 1/d_i (d_i over j ≠ i).
+	m := n - 2
+	A := mat.NewDense(m, m, nil)
+	b := mat.NewVecDense(m, nil)
+	for r := 0; r < m; r++ {
+		i := r + 1
+		d := 0.0
+		for j := 0; j < n; j++ {
+			if j != i {
+				d += w(i, j)
+			}
+		}
+		for j := 0; j < n; j++ {
+			switch {
+			case j == i:
+				A.Set(r, r, 1)
+			case j == n-1:
+				b.SetVec(r, w(i, j)/d)
+			case j > 0:
+				A.Set(r, j-1, -w(i, j)/d)
+			}
+		}
+	}
+	var f mat.VecDense
+	if err := f.SolveVec(A, b); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Propagation{Affinity: Affinity{Kind: RBF, Gamma: gamma}, Method: Closed}.Fit(ctx, X, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Warnings) > 0 {
+		t.Errorf("warnings: %v", r.Warnings)
+	}
+	for i := 1; i < n-1; i++ {
+		if got, want := r.Distributions.At(i, 1), f.AtVec(i-1); !(math.Abs(got-want) <= 1e-9) {
+			t.Errorf("F[%d,1] = %.12g, want %.12g", i, got, want)
 		}
 	}
 }
