@@ -380,3 +380,19 @@ func TestEvalHelpUnreachableDefault(t *testing.T) {
 		t.Errorf("eval --help: %s", rest)
 	}
 }
+
+// Unsupervised commands read a CSV file of features alone; an explicit
+// --label NAME must exist, and classify needs labels.
+func TestUnlabelledFileUnsupervised(t *testing.T) {
+	dir := t.TempDir()
+	f := writeFile(t, dir, "x.csv", "a,b\n1,2\n5,5\n3,3\n6,6\n")
+	mustArbor(t, "cluster", "--data", f, "--k", "2", "--out", filepath.Join(dir, "o.csv"), "--quiet")
+	mustArbor(t, "kernel", "--data", f, "--out", filepath.Join(dir, "K.npy"), "--quiet")
+	mustArbor(t, "svc", "--data", f, "--q", "1", "--C", "1", "--out", filepath.Join(dir, "s.csv"), "--quiet")
+	if _, _, err := arbor(t, "cluster", "--data", f, "--label", "cls", "--k", "2", "--quiet"); err == nil {
+		t.Error("cluster --label cls on a file without it: no error")
+	}
+	if _, _, err := arbor(t, "classify", "--data", f, "--out", filepath.Join(dir, "p.csv"), "--quiet"); err == nil {
+		t.Error("classify on a file without labels: no error")
+	}
+}

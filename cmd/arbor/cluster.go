@@ -26,6 +26,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "cluster", "--data F --linkage average [--distance euclidean|graph --graph knn:7] (--k N | --height H) [outputs]")
 	var d dataFlags
 	d.register(fs, "none")
+	d.labelOptional = true
 	linkage := fs.String("linkage", "average", "single, complete, average, weighted, ward, centroid or median")
 	dist := fs.String("distance", "euclidean", "pointwise distance: euclidean or graph (shortest paths on --graph)")
 	graphSpec := fs.String("graph", "knn:7", "neighbourhood graph for --distance graph: knn:K (symmetrised) or eps:E")

@@ -19,13 +19,18 @@ type dataFlags struct {
 	scale string
 
 	scaler *dataset.Scaler // the scaling fitted on the data, for new points
+
+	// labelOptional (unsupervised commands): a CSV file without the
+	// default "label" column is read as features only; an explicit
+	// --label NAME must still exist.
+	labelOptional bool
 }
 
 func (d *dataFlags) register(fsFlags interface {
 	StringVar(p *string, name, value, usage string)
 }, defaultScale string) {
 	fsFlags.StringVar(&d.path, "data", "", "data file (CSV with header, or LIBSVM text; .gz ok), or an embedded set: "+strings.Join(dataset.EmbeddedNames(), ", "))
-	fsFlags.StringVar(&d.label, "label", "label", "name of the label column in a CSV file (empty or ? cells = unlabelled)")
+	fsFlags.StringVar(&d.label, "label", "label", "name of the label column in a CSV file (empty or ? cells = unlabelled; cluster, kernel and svc also read files without the default label column)")
 	fsFlags.StringVar(&d.scale, "scale", defaultScale, "feature scaling: none, std (z-score over all rows) or minmax")
 }
 
@@ -41,6 +46,9 @@ func (d *dataFlags) load() (*dataset.Dataset, error) {
 	case statErr == nil:
 		var err error
 		ds, err = dataset.Load(d.path, dataset.CSVOptions{Label: d.label})
+		if errors.Is(err, dataset.ErrNoLabelColumn) && d.labelOptional && d.label == "label" {
+			ds, err = dataset.Load(d.path, dataset.CSVOptions{NoLabel: true})
+		}
 		if err != nil {
 			return nil, err
 		}

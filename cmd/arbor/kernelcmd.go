@@ -132,6 +132,7 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "kernel", "--data F --kernel NAME [params] --out K.csv|K.npy")
 	var d dataFlags
 	d.register(fs, "none")
+	d.labelOptional = true
 	var kf kernelFlags
 	kf.register(fs, "linear")
 	out := fs.String("out", "", "output file: .csv (comma-separated, full precision) or .npy (NumPy float64)")

@@ -28,6 +28,7 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 		"(--q Q --C C | --sweep [--clusters K]) [--labelling complete|sv|knn|cone] --out labels.csv [--tree T.json] [--plot P.png]")
 	var d dataFlags
 	d.register(fs, "none")
+	d.labelOptional = true
 	pca := fs.Int("pca", 0, "project the (scaled) data on its first N principal components first (0: no)")
 	kern := fs.String("kernel", "gaussian", "gaussian exp(-q‖x−y‖²) (eq. 6) or laplacian exp(-q‖x−y‖) (eq. 7)")
 	q := fs.Float64("q", math.NaN(), "kernel width q (single clustering)")
