@@ -263,8 +263,22 @@ func (p Propagation) fit(ctx context.Context, X mat.Matrix, K mat.Symmetric, y [
 	if err != nil {
 		return nil, err
 	}
+	if err := checkScores(F, pr.C); err != nil {
+		return nil, err
+	}
 	finish(res, pr, F, on, !pr.multi, p.Threshold)
 	return res, nil
+}
+
+// checkScores fails when a score is NaN or infinite (an affinity whose row
+// sums overflow, say): argmax would silently turn it into class 0.
+func checkScores(F []float64, C int) error {
+	for i, v := range F {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: the scores of point %d are %v (numerical breakdown: are the affinities too large or too small?)", ErrNonFinite, i/C, v)
+		}
+	}
+	return nil
 }
 
 // finish normalises rows (single-label), fills Transduction and Sets.

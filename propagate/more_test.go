@@ -442,3 +442,23 @@ func TestPropagationClosedTinyWeights(t *testing.T) {
 		}
 	}
 }
+
+// TestOverflowingAffinity: affinities whose sums overflow give NaN or zero
+// scores; that must be an error, not class 0 for every point.
+func TestOverflowingAffinity(t *testing.T) {
+	ctx := context.Background()
+	K := mat.NewSymDense(4, []float64{
+		1e308, 1e308, 1, 0,
+		1e308, 1e308, 1e308, 1,
+		1, 1e308, 1e308, 1e308,
+		0, 1, 1e308, 1e308})
+	y := []int{0, -1, -1, 1}
+	for _, m := range []string{Closed, Iterative} {
+		if _, err := (Propagation{Method: m}).FitGram(ctx, K, y); !errors.Is(err, ErrNonFinite) {
+			t.Errorf("propagation %s: err = %v, want ErrNonFinite", m, err)
+		}
+		if _, err := (Spreading{Method: m}).FitGram(ctx, K, y); !errors.Is(err, ErrNonFinite) {
+			t.Errorf("spreading %s: err = %v, want ErrNonFinite", m, err)
+		}
+	}
+}

@@ -60,6 +60,9 @@ func (s Spreading) fit(ctx context.Context, X mat.Matrix, K mat.Symmetric, y []i
 	w := g.colSums()
 	isq := make([]float64, n)
 	for i, v := range w {
+		if math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%w: the affinities of point %d sum to %v (overflow)", ErrNonFinite, i, v)
+		}
 		if v == 0 {
 			v = 1
 		}
@@ -169,6 +172,9 @@ func (s Spreading) fit(ctx context.Context, X mat.Matrix, K mat.Symmetric, y []i
 			res.Change = sumAbsDiff(F, prev)
 			res.Warnings = append(res.Warnings, fmt.Errorf("%w: MaxIter = %d reached with Σ|ΔF| = %.3g ≥ Tol = %g", ErrNotConverged, maxIter, res.Change, tol))
 		}
+	}
+	if err := checkScores(F, C); err != nil {
+		return nil, err
 	}
 	finish(res, pr, F, on, true, 0)
 	return res, nil
