@@ -396,3 +396,29 @@ func TestUnlabelledFileUnsupervised(t *testing.T) {
 		t.Error("classify on a file without labels: no error")
 	}
 }
+
+// Kernel parameter flags that the chosen kernel does not use are an error,
+// not silently ignored.
+func TestKernelFlagsUnused(t *testing.T) {
+	dir := t.TempDir()
+	K := filepath.Join(dir, "K.npy")
+	for _, args := range [][]string{
+		{"--kernel", "linear", "--gamma", "1"},
+		{"--kernel", "rbf:0.5", "--gamma", "2"},
+		{"--kernel", "hck", "--graph", "knn:3"},
+		{"--kernel", "hck:average", "--linkage", "single"},
+		{"--kernel", "poly", "--sigma", "1"},
+	} {
+		_, _, err := arbor(t, append([]string{"kernel", "--data", "iris", "--out", K, "--quiet"}, args...)...)
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "has no effect") {
+			t.Errorf("%v: err = %v", args, err)
+		}
+	}
+	for _, args := range [][]string{
+		{"--kernel", "hck", "--distance", "graph", "--graph", "knn:3", "--linkage", "single"},
+		{"--kernel", "poly", "--a", "0.5", "--degree", "2"},
+		{"--kernel", "rbf", "--sigma", "2"},
+	} {
+		mustArbor(t, append([]string{"kernel", "--data", "iris", "--out", K, "--quiet"}, args...)...)
+	}
+}

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -33,13 +35,22 @@ type kernelFlags struct {
 	transfer string
 	cut      float64
 	t        float64
+
+	fs   *flag.FlagSet   // to tell which flags were given
+	used map[string]bool // flags a bare kernel name consumed
 }
+
+// kernelParamFlags are the flags that only parameterise a bare --kernel name.
+var kernelParamFlags = []string{"gamma", "sigma", "a", "b", "degree", "linkage", "distance", "graph", "transfer", "cut", "t"}
 
 func (k *kernelFlags) register(fs interface {
 	StringVar(p *string, name, value, usage string)
 	Float64Var(p *float64, name string, value float64, usage string)
 	IntVar(p *int, name string, value int, usage string)
 }, def string) {
+	if f, ok := fs.(*flag.FlagSet); ok {
+		k.fs = f
+	}
 	fs.StringVar(&k.kernel, "kernel", def, "kernel: linear, poly, rbf, laplacian, exponential, hck, isomap, connectivity, multitype, or a spec such as rbf:0.5, hck:average, hckg:average:knn:7 (comma-separated list where several are allowed)")
 	fs.Float64Var(&k.gamma, "gamma", math.NaN(), "gamma of rbf (exp(-γ‖x−y‖²); default 1/(d·Var X) as sklearn's 'scale'), laplacian, exponential")
 	fs.Float64Var(&k.sigma, "sigma", math.NaN(), "rbf width σ: γ = 1/(2σ²)")
@@ -75,7 +86,34 @@ func (k *kernelFlags) specs() ([]kernel.Spec, error) {
 	if len(out) == 0 {
 		return nil, usageError("--kernel is empty")
 	}
+	if k.fs != nil {
+		var unused error
+		k.fs.Visit(func(f *flag.Flag) {
+			if unused == nil && slices.Contains(kernelParamFlags, f.Name) && !k.used[f.Name] {
+				hint := ""
+				switch {
+				case strings.Contains(k.kernel, ":"):
+					hint = " (a spec such as rbf:0.5 or hck:average carries its own parameters)"
+				case f.Name == "graph":
+					hint = " (hck uses --graph with --distance graph)"
+				}
+				unused = usageError("--%s has no effect on --kernel %s%s", f.Name, k.kernel, hint)
+			}
+		})
+		if unused != nil {
+			return nil, unused
+		}
+	}
 	return out, nil
+}
+
+func (k *kernelFlags) use(names ...string) {
+	if k.used == nil {
+		k.used = map[string]bool{}
+	}
+	for _, n := range names {
+		k.used[n] = true
+	}
 }
 
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
@@ -87,6 +125,7 @@ func (k *kernelFlags) expand(name string) (string, error) {
 	}
 	switch strings.ToLower(name) {
 	case "rbf", "gaussian":
+		k.use("gamma", "sigma")
 		switch {
 		case !math.IsNaN(k.gamma) && !math.IsNaN(k.sigma):
 			return "", usageError("--gamma and --sigma are mutually exclusive")
@@ -97,25 +136,32 @@ func (k *kernelFlags) expand(name string) (string, error) {
 		}
 		return "rbf:scale", nil
 	case "laplacian", "exponential":
+		k.use("gamma")
 		if math.IsNaN(k.gamma) {
 			return "", usageError("--kernel %s needs --gamma", name)
 		}
 		return strings.ToLower(name) + ":" + ftoa(k.gamma), nil
 	case "poly", "polynomial":
+		k.use("a", "b", "degree")
 		return fmt.Sprintf("poly:%s:%s:%d", ftoa(k.a), ftoa(k.b), k.degree), nil
 	case "hck", "cluster":
+		k.use("linkage", "distance")
 		switch k.distance {
 		case "euclidean":
 			return "hck:" + k.linkage, nil
 		case "graph":
+			k.use("graph")
 			return "hckg:" + k.linkage + ":" + k.graph, nil
 		}
 		return "", usageError("--distance must be euclidean or graph, got %q", k.distance)
 	case "hckg":
+		k.use("linkage", "graph")
 		return "hckg:" + k.linkage + ":" + k.graph, nil
 	case "isomap":
+		k.use("graph")
 		return "isomap:" + k.graph, nil
 	case "multitype":
+		k.use("gamma", "transfer", "cut", "t")
 		if math.IsNaN(k.gamma) {
 			return "", usageError("--kernel multitype needs --gamma (1/(2σ²) of the Gaussian affinity)")
 		}
