@@ -154,3 +154,16 @@ func TestReadLIBSVMTooSparse(t *testing.T) {
 		t.Errorf("4×1Mi: %v", err)
 	}
 }
+
+// A CSV file named .txt is read as LIBSVM; the error says why.
+func TestLoadCSVNamedTxt(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "data.txt")
+	if err := os.WriteFile(p, []byte("a,b,label\n1,2,0\n3,4,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(p, CSVOptions{})
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line != 1 || !strings.Contains(err.Error(), "must end in .csv") {
+		t.Errorf("err = %v", err)
+	}
+}

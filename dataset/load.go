@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,7 +25,15 @@ func Load(path string, opt CSVOptions) (*Dataset, error) {
 	case ".csv":
 		read = func(r io.Reader) (*Dataset, error) { return ReadCSV(r, path, opt) }
 	case ".libsvm", ".svm", ".svmlight", ".txt":
-		read = func(r io.Reader) (*Dataset, error) { return ReadLIBSVM(r, path) }
+		read = func(r io.Reader) (*Dataset, error) {
+			ds, err := ReadLIBSVM(r, path)
+			var pe *ParseError
+			if err != nil && errors.As(err, &pe) && pe.Line == 1 && strings.Contains(err.Error(), ",") {
+				// A comma-separated header: a CSV file with a LIBSVM name.
+				err = fmt.Errorf("%w (%s is read as LIBSVM/SVMlight text by its extension; a CSV file must end in .csv)", err, filepath.Base(path))
+			}
+			return ds, err
+		}
 	default:
 		return nil, fmt.Errorf("%s: %w: want .csv, .libsvm, .svm, .svmlight or .txt, optionally .gz", path, ErrFormat)
 	}

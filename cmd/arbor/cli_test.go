@@ -422,3 +422,12 @@ func TestKernelFlagsUnused(t *testing.T) {
 		mustArbor(t, append([]string{"kernel", "--data", "iris", "--out", K, "--quiet"}, args...)...)
 	}
 }
+
+// eval on a file with unlabelled rows says which row, counted how.
+func TestEvalUnlabelledRowMessage(t *testing.T) {
+	f := writeFile(t, t.TempDir(), "x.csv", "a,b,label\n1,2,0\n5,5,1\n3,3,0\n6,6,\n")
+	_, _, err := arbor(t, "eval", "--data", f, "--labeled-per-class", "1", "--quiet")
+	if err == nil || !strings.Contains(err.Error(), "first: data row 3, counting from 0 after the header") {
+		t.Errorf("err = %v", err)
+	}
+}

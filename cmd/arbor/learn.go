@@ -316,7 +316,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if u := ds.UnlabeledRows(); len(u) > 0 {
-		return fmt.Errorf("%s: eval needs every row labelled to score the hidden ones; %d rows are unlabelled (first: row %d)", ds.Name, len(u), u[0])
+		return fmt.Errorf("%s: eval needs every row labelled to score the hidden ones; %d rows are unlabelled (first: data row %d, counting from 0 after the header); use arbor classify to label them", ds.Name, len(u), u[0])
 	}
 	var splits [][]int
 	var protocol string
