@@ -20,6 +20,9 @@ type CSVOptions struct {
 	// NoLabel reads every column as a feature; all rows are Unlabeled.
 	// It overrides Label.
 	NoLabel bool
+	// OneRow accepts a file with a single data row (new points to label);
+	// by default one row is ErrTooFewRows. Load passes it to ReadLIBSVM too.
+	OneRow bool
 }
 
 func (o CSVOptions) labelName() string {
@@ -179,7 +182,9 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 	case 0:
 		return nil, perr(headerLine+1, "", ErrNoRows)
 	case 1:
-		return nil, perr(lastLine, "", fmt.Errorf("%w: only one data row", ErrTooFewRows))
+		if !opt.OneRow {
+			return nil, perr(lastLine, "", fmt.Errorf("%w: only one data row", ErrTooFewRows))
+		}
 	}
 	classes, remap := sortClasses(rawNames)
 	for i, k := range rawY {

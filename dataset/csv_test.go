@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -273,4 +275,26 @@ func FuzzReadCSV(f *testing.F) {
 			}
 		}
 	})
+}
+
+// OneRow accepts a single data row (CSV and, through Load, LIBSVM).
+func TestOneRow(t *testing.T) {
+	if _, err := ReadCSV(strings.NewReader("a,b\n1,2\n"), "x.csv", CSVOptions{NoLabel: true}); !errors.Is(err, ErrTooFewRows) {
+		t.Errorf("default: err = %v, want ErrTooFewRows", err)
+	}
+	d, err := ReadCSV(strings.NewReader("a,b\n1,2\n"), "x.csv", CSVOptions{NoLabel: true, OneRow: true})
+	if err != nil || d.Len() != 1 || d.X.At(0, 1) != 2 {
+		t.Errorf("OneRow CSV: %v %v", d, err)
+	}
+	p := filepath.Join(t.TempDir(), "x.svm")
+	if err := os.WriteFile(p, []byte("1 2:5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(p, CSVOptions{}); !errors.Is(err, ErrTooFewRows) {
+		t.Errorf("Load default: err = %v, want ErrTooFewRows", err)
+	}
+	d, err = Load(p, CSVOptions{OneRow: true})
+	if err != nil || d.Len() != 1 || d.X.At(0, 1) != 5 {
+		t.Errorf("Load OneRow: %v %v", d, err)
+	}
 }

@@ -32,6 +32,11 @@ import (
 //
 // Time O(input + rows × features), the size of the dense result.
 func ReadLIBSVM(r io.Reader, name string) (*Dataset, error) {
+	return readLIBSVM(r, name, false)
+}
+
+// readLIBSVM is ReadLIBSVM, accepting a single data line when oneRow.
+func readLIBSVM(r io.Reader, name string, oneRow bool) (*Dataset, error) {
 	perr := func(line int, col string, err error) error {
 		return &ParseError{File: name, Line: line, Column: col, Err: err}
 	}
@@ -127,7 +132,7 @@ func ReadLIBSVM(r io.Reader, name string) (*Dataset, error) {
 	switch {
 	case n == 0:
 		return nil, perr(1, "", fmt.Errorf("%w: no data lines", ErrEmpty))
-	case n == 1:
+	case n == 1 && !oneRow:
 		return nil, perr(lastLine, "", fmt.Errorf("%w: only one data line", ErrTooFewRows))
 	case maxIdx == 0:
 		return nil, perr(lastLine, "", fmt.Errorf("%w: no index:value on any line", ErrNoFeatures))

@@ -12,7 +12,7 @@ import (
 
 // Load reads a data file, choosing the reader by extension: ".csv" for
 // ReadCSV (with opt), ".libsvm", ".svm", ".svmlight" or ".txt" for
-// ReadLIBSVM (opt is ignored). A further ".gz" (e.g. "usps.csv.gz") is
+// ReadLIBSVM (only opt.OneRow applies). A further ".gz" (e.g. "usps.csv.gz") is
 // decompressed on the fly. Extensions are case-insensitive. Errors name
 // the path: ErrFormat for an unknown extension, the reader's *ParseError,
 // or the error of opening or decompressing the file.
@@ -26,7 +26,7 @@ func Load(path string, opt CSVOptions) (*Dataset, error) {
 		read = func(r io.Reader) (*Dataset, error) { return ReadCSV(r, path, opt) }
 	case ".libsvm", ".svm", ".svmlight", ".txt":
 		read = func(r io.Reader) (*Dataset, error) {
-			ds, err := ReadLIBSVM(r, path)
+			ds, err := readLIBSVM(r, path, opt.OneRow)
 			var pe *ParseError
 			if err != nil && errors.As(err, &pe) && pe.Line == 1 && strings.Contains(err.Error(), ",") {
 				// A comma-separated header: a CSV file with a LIBSVM name.

@@ -431,3 +431,29 @@ func TestEvalUnlabelledRowMessage(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// --test takes a single new point, and a LIBSVM test file whose largest
+// index is below the training data's (zeros omitted) is padded with zeros.
+func TestClassifyTestOneRowAndSparse(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "p.csv")
+	train := writeFile(t, dir, "tr.libsvm", "0 1:1 2:0.1\n1 1:3 2:4\n0 1:1 2:0.2\n1 2:6\n? 1:2 2:2\n")
+	for _, test := range []string{
+		writeFile(t, dir, "one.libsvm", "1 2:5\n"),
+		writeFile(t, dir, "short.libsvm", "0 1:1\n0 1:1.1\n"),
+	} {
+		mustArbor(t, "classify", "--data", train, "--scale", "none", "--test", test, "--out", out, "--quiet")
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "test,0,0,0\ntest,1,0,0\n") {
+		t.Errorf("predictions:\n%s", b)
+	}
+	csvTrain := writeFile(t, dir, "tr.csv", "a,b,label\n1,2,x\n5,5,y\n1,1,x\n6,6,y\n2,2,\n")
+	mustArbor(t, "classify", "--data", csvTrain, "--test", writeFile(t, dir, "one.csv", "a,b\n5,6\n"), "--out", out, "--quiet")
+	if b, _ := os.ReadFile(out); !strings.Contains(string(b), "test,0,y,0\n") {
+		t.Errorf("predictions:\n%s", b)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/arbor-ml/arbor/propagate"
 	"github.com/arbor-ml/arbor/ssl"
 	"github.com/arbor-ml/arbor/svm"
+	"gonum.org/v1/gonum/mat"
 )
 
 func init() {
@@ -190,13 +192,20 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	}
 	var Xt *dataset.Dataset
 	if *test != "" {
-		Xt, err = dataset.Load(*test, dataset.CSVOptions{Label: d.label})
+		// One new point is a fine test set.
+		Xt, err = dataset.Load(*test, dataset.CSVOptions{Label: d.label, OneRow: true})
 		if errors.Is(err, dataset.ErrNoLabelColumn) {
 			// New points need no labels: a file of features alone is fine.
-			Xt, err = dataset.Load(*test, dataset.CSVOptions{NoLabel: true})
+			Xt, err = dataset.Load(*test, dataset.CSVOptions{NoLabel: true, OneRow: true})
 		}
 		if err != nil {
 			return err
+		}
+		if Xt.Dim() < ds.Dim() && isSparseText(*test) {
+			// LIBSVM rows omit zeros: a test file whose largest index is
+			// below the training data's has zeros in the missing features.
+			Xt.X = padColumns(Xt.X, ds.Dim())
+			Xt.Features = ds.Features
 		}
 		if Xt.Dim() != ds.Dim() {
 			return fmt.Errorf("%s: %d features, but %s has %d", *test, Xt.Dim(), ds.Name, ds.Dim())
@@ -555,5 +564,23 @@ func quoteAll(s []string) []string {
 	for i, v := range s {
 		out[i] = strconv.Quote(v)
 	}
+	return out
+}
+
+// isSparseText reports whether dataset.Load reads path as LIBSVM text.
+func isSparseText(path string) bool {
+	base := strings.TrimSuffix(strings.ToLower(filepath.Base(path)), ".gz")
+	switch filepath.Ext(base) {
+	case ".libsvm", ".svm", ".svmlight", ".txt":
+		return true
+	}
+	return false
+}
+
+// padColumns returns X widened to d columns with zeros.
+func padColumns(X *mat.Dense, d int) *mat.Dense {
+	n, c := X.Dims()
+	out := mat.NewDense(n, d, nil)
+	out.Slice(0, n, 0, c).(*mat.Dense).Copy(X)
 	return out
 }
