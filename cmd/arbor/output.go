@@ -52,14 +52,23 @@ func createTemp(path string) (*os.File, error) {
 
 // checkOutputs fails before any work is done when an output file could not
 // be created: its directory is missing or not a directory, or the path is a
-// directory. Its arguments are pairs flag name, path; empty paths (outputs
-// not asked for) are skipped.
+// directory, or two outputs name the same file. Its arguments are pairs
+// flag name, path; empty paths (outputs not asked for) are skipped.
 func checkOutputs(flagPaths ...string) error {
+	seen := map[string]string{}
 	for i := 0; i+1 < len(flagPaths); i += 2 {
 		flag, path := flagPaths[i], flagPaths[i+1]
 		if path == "" {
 			continue
 		}
+		key := filepath.Clean(path)
+		if abs, err := filepath.Abs(path); err == nil {
+			key = abs
+		}
+		if other, dup := seen[key]; dup {
+			return usageError("--%s and --%s both write %s", other, flag, path)
+		}
+		seen[key] = flag
 		if st, err := os.Stat(path); err == nil && st.IsDir() {
 			return usageError("--%s %s: is a directory", flag, path)
 		}
