@@ -323,6 +323,7 @@ func TestOutputsCheckedFirst(t *testing.T) {
 		{"cluster", "--data", "iris", "--k", "3", "--out", out, "--dendrogram", filepath.Join(dir, "d.jpg")},
 		{"cluster", "--data", "iris", "--k", "3", "--out", dir},
 		{"cluster", "--data", "iris", "--k", "3", "--out", out, "--newick", out},
+		{"classify", "--data", "two_moons", "--out", "two_moons"},
 		{"kernel", "--data", "iris", "--out", out, "--embed", "2", "--embed-out", filepath.Join(dir, "nope", "Z.csv")},
 		{"kernel", "--data", "iris", "--out", filepath.Join(dir, "K.npy"), "--embed", "151", "--embed-out", filepath.Join(dir, "Z.csv")},
 		{"classify", "--data", "two_moons", "--out", filepath.Join(dir, "nope", "p.csv")},

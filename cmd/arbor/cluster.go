@@ -53,7 +53,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if err := checkPictureExt("dendrogram", *dendro); err != nil {
 		return err
 	}
-	if err := checkOutputs("out", *out, "linkage-out", *zOut, "newick", *newick, "dendrogram", *dendro); err != nil {
+	if err := checkOutputs("data", d.path, "out", *out, "linkage-out", *zOut, "newick", *newick, "dendrogram", *dendro); err != nil {
 		return err
 	}
 	ds, err := d.load()

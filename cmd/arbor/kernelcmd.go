@@ -202,7 +202,7 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	if err := checkOutputs("out", *out, "embed-out", *embedOut); err != nil {
+	if err := checkOutputs("data", d.path, "out", *out, "embed-out", *embedOut); err != nil {
 		return err
 	}
 	specs, err := kf.specs()

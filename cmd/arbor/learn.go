@@ -176,7 +176,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if len(specs) != 1 {
 		return usageError("classify uses one kernel; got %d", len(specs))
 	}
-	if err := checkOutputs("out", *out); err != nil {
+	if err := checkOutputs("data", d.path, "test", *test, "out", *out); err != nil {
 		return err
 	}
 	ds, err := d.load()

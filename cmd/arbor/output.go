@@ -52,8 +52,9 @@ func createTemp(path string) (*os.File, error) {
 
 // checkOutputs fails before any work is done when an output file could not
 // be created: its directory is missing or not a directory, or the path is a
-// directory, or two outputs name the same file. Its arguments are pairs
-// flag name, path; empty paths (outputs not asked for) are skipped.
+// directory, or two outputs (or an output and an input) name the same file.
+// Its arguments are pairs flag name, path, inputs first under the names
+// "data" and "test"; empty paths (outputs not asked for) are skipped.
 func checkOutputs(flagPaths ...string) error {
 	seen := map[string]string{}
 	for i := 0; i+1 < len(flagPaths); i += 2 {
@@ -61,11 +62,20 @@ func checkOutputs(flagPaths ...string) error {
 		if path == "" {
 			continue
 		}
+		if flag == "data" || flag == "test" {
+			if abs, err := filepath.Abs(path); err == nil {
+				seen[abs] = flag
+			}
+			continue
+		}
 		key := filepath.Clean(path)
 		if abs, err := filepath.Abs(path); err == nil {
 			key = abs
 		}
 		if other, dup := seen[key]; dup {
+			if other == "data" || other == "test" {
+				return usageError("--%s %s would overwrite the --%s input", flag, path, other)
+			}
 			return usageError("--%s and --%s both write %s", other, flag, path)
 		}
 		seen[key] = flag

@@ -68,7 +68,7 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	if err := checkPictureExt("plot", *plot); err != nil {
 		return err
 	}
-	if err := checkOutputs("out", *out, "tree", *tree, "plot", *plot); err != nil {
+	if err := checkOutputs("data", d.path, "out", *out, "tree", *tree, "plot", *plot); err != nil {
 		return err
 	}
 	switch {
