@@ -28,7 +28,7 @@ func pdist(x *mat.Dense) distance.Condensed {
 	k := 0
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
-			d.Data[k] = euclid(x.RawRowView(i), x.RawRowView(j))
+			d.Data[k] = distance.Dist(x.RawRowView(i), x.RawRowView(j))
 			k++
 		}
 	}

@@ -72,7 +72,7 @@ func (c *fixCase) condensed() distance.Condensed {
 	k := 0
 	for i := 0; i < c.N; i++ {
 		for j := i + 1; j < c.N; j++ {
-			d.Data[k] = euclid(c.X[i], c.X[j])
+			d.Data[k] = distance.Dist(c.X[i], c.X[j])
 			k++
 		}
 	}

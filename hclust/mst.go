@@ -3,6 +3,8 @@ package hclust
 import (
 	"context"
 	"math"
+
+	"github.com/arbor-ml/arbor/distance"
 )
 
 // ctxEvery is how many merges pass between two ctx.Err() checks.
@@ -149,8 +151,8 @@ func primUpdate(row []float64, idx []int32, key []float64) (float64, int) {
 
 // euclidMany sets out[j] to the Euclidean distance between x and point
 // idx[j] of the row-major matrix pts. Four distances are summed in lockstep
-// (each in pdist's order, so every value is bit-identical to euclid) to
-// overlap the latency of the dependent additions.
+// (each in pdist's order, so every value is bit-identical to
+// distance.Dist) to overlap the latency of the dependent additions.
 func euclidMany(x, pts []float64, dim int, idx []int32, out []float64) {
 	out = out[:len(idx)]
 	x = x[:dim]
@@ -171,7 +173,7 @@ func euclidMany(x, pts []float64, dim int, idx []int32, out []float64) {
 		out[j], out[j+1], out[j+2], out[j+3] = math.Sqrt(s0), math.Sqrt(s1), math.Sqrt(s2), math.Sqrt(s3)
 	}
 	for ; j < len(idx); j++ {
-		out[j] = euclid(x, pts[int(idx[j])*dim:][:dim])
+		out[j] = distance.Dist(x, pts[int(idx[j])*dim:][:dim])
 	}
 }
 

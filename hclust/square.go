@@ -79,18 +79,6 @@ func (s *square) fillCondensed(c []float64) bool {
 	return !bad.Load()
 }
 
-// euclid is pdist's Euclidean distance: squares summed in index order, then
-// the square root (explicit conversions forbid fused multiply-adds).
-func euclid(x, y []float64) float64 {
-	y = y[:len(x)]
-	var s float64
-	for k, v := range x {
-		t := v - y[k]
-		s += float64(t * t)
-	}
-	return math.Sqrt(s)
-}
-
 // fillPoints sets s to the Euclidean distances between the rows of the
 // row-major n×dim matrix pts, tile by tile: each distance is computed once,
 // stored in the upper triangle and transposed through a small buffer. It

@@ -3,6 +3,8 @@ package kernel
 import (
 	"fmt"
 	"math"
+
+	"github.com/arbor-ml/arbor/internal/vec"
 )
 
 // Point kernels. Each is a small value type whose fields are the parameters
@@ -46,10 +48,10 @@ var (
 )
 
 // Eval returns x·y.
-func (Linear) Eval(x, y []float64) float64 { return dot(x, y) }
+func (Linear) Eval(x, y []float64) float64 { return vec.Dot(x, y) }
 
 // Eval returns (A·x·y + B)^Degree.
-func (k Poly) Eval(x, y []float64) float64 { return powi(k.A*dot(x, y)+k.B, k.Degree) }
+func (k Poly) Eval(x, y []float64) float64 { return powi(k.A*vec.Dot(x, y)+k.B, k.Degree) }
 
 // Eval returns exp(-Gamma·‖x-y‖²).
 func (k RBF) Eval(x, y []float64) float64 { return expNeg(-k.Gamma * sqDist(x, y)) }
@@ -103,26 +105,11 @@ func Check(k Kernel) error {
 	return nil
 }
 
-// dot returns Σ x_i·y_i summed left to right with four independent
-// accumulators (fixed order, so results are reproducible).
-func dot(x, y []float64) float64 {
-	y = y[:len(x)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		s0 += x[i] * y[i]
-		s1 += x[i+1] * y[i+1]
-		s2 += x[i+2] * y[i+2]
-		s3 += x[i+3] * y[i+3]
-	}
-	for ; i < len(x); i++ {
-		s0 += x[i] * y[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
 // sqDist returns ‖x-y‖² as the exact sum of squared differences (no
 // cancellation, unlike ‖x‖²+‖y‖²-2x·y).
+// It keeps four accumulators, like vec.Dot, so its last bits can differ
+// from distance.SqDist, which sums in index order to match SciPy's pdist;
+// the two are kept apart on purpose so that neither's values change.
 func sqDist(x, y []float64) float64 {
 	y = y[:len(x)]
 	var s0, s1, s2, s3 float64

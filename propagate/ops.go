@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/arbor-ml/arbor/internal/parallel"
+	"github.com/arbor-ml/arbor/internal/vec"
 )
 
 // mul sets y_i = Σ_j W_ij·x_j (x, y: n×C row-major) for the rows i with
@@ -57,7 +58,7 @@ func (g *graph) mul(ctx context.Context, y, x []float64, C int, on []bool) error
 			wi := g.dense[i*n : (i+1)*n]
 			switch {
 			case C == 1:
-				yi[0] = dot1(wi, x)
+				yi[0] = vec.Dot(wi, x)
 			case C == 2:
 				yi[0], yi[1] = dot2(wi, x)
 			case C == 3:
@@ -87,22 +88,6 @@ func (g *graph) mul(ctx context.Context, y, x []float64, C int, on []bool) error
 			}
 		}
 	})
-}
-
-func dot1(w, x []float64) float64 {
-	x = x[:len(w)]
-	var a0, a1, a2, a3 float64
-	j := 0
-	for ; j+4 <= len(w); j += 4 {
-		a0 += w[j] * x[j]
-		a1 += w[j+1] * x[j+1]
-		a2 += w[j+2] * x[j+2]
-		a3 += w[j+3] * x[j+3]
-	}
-	for ; j < len(w); j++ {
-		a0 += w[j] * x[j]
-	}
-	return (a0 + a1) + (a2 + a3)
 }
 
 func dot2(w, x []float64) (float64, float64) {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/internal/parallel"
 )
 
@@ -249,7 +250,7 @@ func knnPairs(ctx context.Context, x []float64, d int, pts []int, k int) [][]int
 			if j == i {
 				continue
 			}
-			dj := sqDist(xi, x[pts[j]*d:pts[j]*d+d])
+			dj := distance.SqDist(xi, x[pts[j]*d:pts[j]*d+d])
 			if len(idx) == k && dj >= dist[k-1] {
 				continue
 			}
@@ -358,7 +359,7 @@ func labelCone(ctx context.Context, in labelInput) ([]int, int, error) {
 	_ = parallel.For(context.Background(), ns, func(i int) {
 		xi := in.x[in.sv[i]*d : in.sv[i]*d+d]
 		for j := i + 1; j < ns; j++ {
-			if sqDist(xi, in.x[in.sv[j]*d:in.sv[j]*d+d]) <= lim {
+			if distance.SqDist(xi, in.x[in.sv[j]*d:in.sv[j]*d+d]) <= lim {
 				near[i] = append(near[i], int32(j))
 			}
 		}
@@ -402,7 +403,7 @@ func nearestRow(x []float64, d, r int, cand []int) int {
 	xr := x[r*d : r*d+d]
 	best, bd := -1, math.Inf(1)
 	for p, c := range cand {
-		if dd := sqDist(xr, x[c*d:c*d+d]); dd < bd {
+		if dd := distance.SqDist(xr, x[c*d:c*d+d]); dd < bd {
 			best, bd = p, dd
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/kernel"
 )
 
@@ -21,7 +22,7 @@ type disks struct {
 func (s disks) Dist2(x []float64) float64 {
 	m := math.Inf(1)
 	for _, c := range s.c {
-		m = math.Min(m, sqDist(x, c))
+		m = math.Min(m, distance.SqDist(x, c))
 	}
 	return m
 }
@@ -86,7 +87,7 @@ func TestNaiveLabellingHandMadeSphere(t *testing.T) {
 func nearestCentre(s disks, x []float64) int {
 	best, bd := 0, math.Inf(1)
 	for k, c := range s.c {
-		if d := sqDist(x, c); d < bd {
+		if d := distance.SqDist(x, c); d < bd {
 			best, bd = k, d
 		}
 	}

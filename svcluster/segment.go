@@ -4,7 +4,9 @@ import (
 	"context"
 	"math"
 
+	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/internal/parallel"
+	"github.com/arbor-ml/arbor/internal/vec"
 )
 
 // Segment tests of eq. (17): points i and j are adjacent when every sampled
@@ -126,7 +128,7 @@ func newSegTester(b *ball, m int, x []float64, d int, pts []int, force evalMode)
 			xa := x[pts[a]*d : pts[a]*d+d]
 			row := t.dist[a*nc : a*nc+nc]
 			for k := range row {
-				row[k] = sqDist(xa, b.cx[k*d:k*d+d])
+				row[k] = distance.SqDist(xa, b.cx[k*d:k*d+d])
 			}
 		})
 	}
@@ -162,7 +164,7 @@ func (t *segTester) adjacent(a, b int, buf []float64) bool {
 	d := t.d
 	xa := t.x[t.pts[a]*d : t.pts[a]*d+d]
 	xb := t.x[t.pts[b]*d : t.pts[b]*d+d]
-	dab := sqDist(xa, xb)
+	dab := distance.SqDist(xa, xb)
 	mode := t.mode
 	if mode == modePow && t.b.q*dab > farPair {
 		mode = modeDist
@@ -306,27 +308,11 @@ func (t *segTester) adjPow(a, b int, dab float64) bool {
 		// P_{1−t_s}[a] is table j = m+1−s, P_{t_s}[b] is table j = s (1-based).
 		ra := pa[(m-s)*nc : (m-s+1)*nc]
 		rb := pb[(s-1)*nc : s*nc]
-		if dot(ra, rb) < t.theta*math.Exp(-t.b.q*ts*(1-ts)*dab) {
+		if vec.Dot(ra, rb) < t.theta*math.Exp(-t.b.q*ts*(1-ts)*dab) {
 			return false
 		}
 	}
 	return true
-}
-
-func dot(x, y []float64) float64 {
-	y = y[:len(x)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		s0 += x[i] * y[i]
-		s1 += x[i+1] * y[i+1]
-		s2 += x[i+2] * y[i+2]
-		s3 += x[i+3] * y[i+3]
-	}
-	for ; i < len(x); i++ {
-		s0 += x[i] * y[i]
-	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 // value returns f(y_s) at sample s of segment (a, b) with the given
@@ -335,13 +321,13 @@ func (t *segTester) value(mode evalMode, a, b, s int) float64 {
 	d, nc, m := t.d, t.nc, t.m
 	xa := t.x[t.pts[a]*d : t.pts[a]*d+d]
 	xb := t.x[t.pts[b]*d : t.pts[b]*d+d]
-	dab := sqDist(xa, xb)
+	dab := distance.SqDist(xa, xb)
 	ts := t.ts[s]
 	switch mode {
 	case modePow:
 		ra := t.pow[a*m*nc+(m-s)*nc : a*m*nc+(m-s+1)*nc]
 		rb := t.pow[b*m*nc+(s-1)*nc : b*m*nc+s*nc]
-		return dot(ra, rb) * math.Exp(t.b.q*ts*(1-ts)*dab)
+		return vec.Dot(ra, rb) * math.Exp(t.b.q*ts*(1-ts)*dab)
 	case modeDist:
 		f := 0.0
 		for k, bk := range t.b.beta {

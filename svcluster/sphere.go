@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/arbor-ml/arbor/distance"
 )
 
 // KernelKind selects the kernel of the enclosing sphere.
@@ -95,7 +97,7 @@ func (b *ball) quadForm() float64 {
 		ci := cx[i*d : i*d+d]
 		row := 0.0
 		for j := 0; j < nc; j++ {
-			row += beta[j] * kind.eval(q, sqDist(ci, cx[j*d:j*d+d]))
+			row += beta[j] * kind.eval(q, distance.SqDist(ci, cx[j*d:j*d+d]))
 		}
 		s += beta[i] * row
 	}
@@ -109,7 +111,7 @@ func (b *ball) f(x []float64) float64 {
 	s := 0.0
 	d := b.d
 	for k, bk := range b.beta {
-		s += bk * b.kind.eval(b.q, sqDist(x, b.cx[k*d:k*d+d]))
+		s += bk * b.kind.eval(b.q, distance.SqDist(x, b.cx[k*d:k*d+d]))
 	}
 	return s
 }
@@ -126,13 +128,3 @@ func (b *ball) Dist2(x []float64) float64 { return 1 - 2*b.f(x) + b.bKb }
 
 // Radius2 is R² of eq. (11) plus the slack for points on the sphere.
 func (b *ball) Radius2() float64 { return b.r2 + b.slack() }
-
-func sqDist(x, y []float64) float64 {
-	s := 0.0
-	y = y[:len(x)]
-	for i, v := range x {
-		t := v - y[i]
-		s += t * t
-	}
-	return s
-}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 )
@@ -165,7 +166,7 @@ func startQ(x []float64, n, d int, kind KernelKind) float64 {
 	_ = parallel.For(context.Background(), n, func(i int) {
 		m := 0.0
 		for j := i + 1; j < n; j++ {
-			m = math.Max(m, sqDist(x[i*d:i*d+d], x[j*d:j*d+d]))
+			m = math.Max(m, distance.SqDist(x[i*d:i*d+d], x[j*d:j*d+d]))
 		}
 		maxes[i] = m
 	})
