@@ -248,7 +248,11 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "data     %s (%d rows, %d labelled, %d features, %d classes)\n", ds.Name, ds.Len(), len(lab), ds.Dim(), len(ds.Classes))
 	if ln.UsesKernel() {
-		fmt.Fprintf(e.stdout, "kernel   %s\n", built.Spec)
+		fmt.Fprintf(e.stdout, "kernel   %s", built.Spec)
+		if built.Gamma > 0 {
+			fmt.Fprintf(e.stdout, " (gamma %.6g)", built.Gamma)
+		}
+		fmt.Fprintln(e.stdout)
 	}
 	fmt.Fprintf(e.stdout, "learner  %s\n", ln.Name())
 	counts := make([]int, len(ds.Classes))
