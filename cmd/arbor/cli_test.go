@@ -468,3 +468,12 @@ func TestClassifyPrintsGamma(t *testing.T) {
 		t.Errorf("output:\n%s", out)
 	}
 }
+
+// eval warns about a class that --labeled-per-class leaves without labels.
+func TestEvalSingletonClassWarns(t *testing.T) {
+	f := writeFile(t, t.TempDir(), "x.csv", "a,b,label\n1,2,0\n2,3,0\n3,1,0\n5,5,1\n6,6,1\n7,7,1\n9,9,2\n")
+	_, stderr, err := arbor(t, "eval", "--data", f, "--labeled-per-class", "2", "--repeats", "1", "--quiet")
+	if err != nil || !strings.Contains(stderr, `class "2" has a single row`) {
+		t.Errorf("err = %v, stderr %q", err, stderr)
+	}
+}

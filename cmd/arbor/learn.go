@@ -364,6 +364,15 @@ func runEval(ctx context.Context, e *env, args []string) error {
 			splits = append(splits, l)
 		}
 		protocol = fmt.Sprintf("%d labelled per class, seeds %d..%d", *perClass, *seed, *seed+uint64(*repeats)-1)
+		counts := make([]int, len(ds.Classes))
+		for _, c := range ds.Y {
+			counts[c]++
+		}
+		for c, k := range counts {
+			if k == 1 {
+				fmt.Fprintf(e.stderr, "warning: class %q has a single row: it gets no labelled point (min(N, n_c−1), as the reference pipeline) and its row counts as an error\n", ds.Classes[c])
+			}
+		}
 	default:
 		return usageError("give --labeled-per-class N or --splits FILE")
 	}
