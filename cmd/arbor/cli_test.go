@@ -477,3 +477,12 @@ func TestEvalSingletonClassWarns(t *testing.T) {
 		t.Errorf("err = %v, stderr %q", err, stderr)
 	}
 }
+
+// --affinity kernel with a kernel that has negative entries names the fix.
+func TestClassifyNegativeAffinityHint(t *testing.T) {
+	f := writeFile(t, t.TempDir(), "x.csv", "a,b,label\n1,2,0\n2,3,\n3,1,\n5,5,1\n6,6,\n7,7,\n")
+	_, _, err := arbor(t, "classify", "--data", f, "--learner", "lp", "--affinity", "kernel", "--kernel", "linear", "--quiet")
+	if err == nil || !strings.Contains(err.Error(), "--affinity kernel needs a kernel with non-negative entries") {
+		t.Errorf("err = %v", err)
+	}
+}

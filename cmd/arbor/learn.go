@@ -243,6 +243,9 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	}
 	p.Warn = func(err error) { fmt.Fprintln(e.stderr, "warning:", err) }
 	pred, err := ln.Transduce(ctx, p)
+	if errors.Is(err, propagate.ErrNegative) {
+		return fmt.Errorf("%w: --affinity kernel needs a kernel with non-negative entries (rbf, laplacian, exponential), not %s", err, built.Spec)
+	}
 	if err != nil {
 		return err
 	}
