@@ -227,28 +227,9 @@ func (p Propagation) fit(ctx context.Context, X mat.Matrix, K mat.Symmetric, y [
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	n, err := dims(X, K)
+	pr, g, on, res, err := setup(ctx, X, K, y, sets, p.Classes, p.Affinity, p.Unreachable, p.Method, Closed, p.Progress)
 	if err != nil {
 		return nil, err
-	}
-	pr, err := newProblem(y, sets, p.Classes, n)
-	if err != nil {
-		return nil, err
-	}
-	progress(p.Progress, "affinity", 0, 1)
-	g, err := buildGraph(ctx, p.Affinity, X, K)
-	if err != nil {
-		return nil, err
-	}
-	progress(p.Progress, "affinity", 1, 1)
-	on := g.reach(pr.labeled)
-	unr, warns, err := unreachable(on, pr.labeled, p.Unreachable)
-	if err != nil {
-		return nil, err
-	}
-	res := &Result{Classes: pr.C, Unreachable: unr, Warnings: warns, Method: p.Method}
-	if res.Method == "" {
-		res.Method = Closed
 	}
 	var F []float64
 	if res.Method == Closed {
@@ -985,4 +966,35 @@ func (p Propagation) closedDirect(ctx context.Context, g *graph, pr *problem, on
 	}
 	res.Iter, res.Change, res.Converged = 0, worst, true
 	return x, true
+}
+
+// setup is the part Propagation and Spreading share: the labelled problem,
+// the affinity graph, which points a label can reach, and the Result shell
+// (Method defaults to def).
+func setup(ctx context.Context, X mat.Matrix, K mat.Symmetric, y []int, sets [][]int, classes int, aff Affinity,
+	unrPolicy, method, def string, prog func(string, int, int)) (*problem, *graph, []bool, *Result, error) {
+	n, err := dims(X, K)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	pr, err := newProblem(y, sets, classes, n)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	progress(prog, "affinity", 0, 1)
+	g, err := buildGraph(ctx, aff, X, K)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	progress(prog, "affinity", 1, 1)
+	on := g.reach(pr.labeled)
+	unr, warns, err := unreachable(on, pr.labeled, unrPolicy)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	res := &Result{Classes: pr.C, Unreachable: unr, Warnings: warns, Method: method}
+	if res.Method == "" {
+		res.Method = def
+	}
+	return pr, g, on, res, nil
 }

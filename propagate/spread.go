@@ -26,29 +26,11 @@ func (s Spreading) fit(ctx context.Context, X mat.Matrix, K mat.Symmetric, y []i
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	n, err := dims(X, K)
+	pr, g, on, res, err := setup(ctx, X, K, y, nil, s.Classes, s.Affinity, s.Unreachable, s.Method, Iterative, s.Progress)
 	if err != nil {
 		return nil, err
 	}
-	pr, err := newProblem(y, nil, s.Classes, n)
-	if err != nil {
-		return nil, err
-	}
-	progress(s.Progress, "affinity", 0, 1)
-	g, err := buildGraph(ctx, s.Affinity, X, K)
-	if err != nil {
-		return nil, err
-	}
-	progress(s.Progress, "affinity", 1, 1)
-	on := g.reach(pr.labeled)
-	unr, warns, err := unreachable(on, pr.labeled, s.Unreachable)
-	if err != nil {
-		return nil, err
-	}
-	res := &Result{Classes: pr.C, Unreachable: unr, Warnings: warns, Method: s.Method}
-	if res.Method == "" {
-		res.Method = Iterative
-	}
+	n := len(y)
 	C := pr.C
 	alpha := s.alpha()
 	// S·x = D^{-1/2}·W₀·D^{-1/2}·x, with isolated points (degree 0) given
