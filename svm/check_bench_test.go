@@ -2,6 +2,7 @@ package svm
 
 import (
 	"fmt"
+	"github.com/arbor-ml/arbor/internal/smo"
 	"syscall"
 	"testing"
 )
@@ -26,8 +27,8 @@ func BenchmarkGramCheck(b *testing.B) {
 			b.ResetTimer()
 			c0 := cpuNow()
 			for range b.N {
-				g := &denseGram{data: raw.Data, stride: raw.Stride, n: n}
-				if err := g.check(1); err != nil || !g.mirrored {
+				g := &smo.DenseGram{Data: raw.Data, Stride: raw.Stride, N: n}
+				if err := checkGram(g, 1); err != nil || !g.Mirrored {
 					b.Fatal(err)
 				}
 			}

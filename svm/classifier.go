@@ -3,6 +3,7 @@ package svm
 import (
 	"context"
 	"fmt"
+	"github.com/arbor-ml/arbor/internal/smo"
 	"math"
 	"slices"
 
@@ -184,7 +185,7 @@ func (c Classifier) FitGram(ctx context.Context, K mat.Symmetric, y []int) (*Mod
 	if err := c.validate(false); err != nil {
 		return nil, err
 	}
-	return withGram(ctx, K, func(ctx context.Context, src source, n int) (*Model, error) {
+	return withGram(ctx, K, func(ctx context.Context, src smo.Source, n int) (*Model, error) {
 		return c.fit(ctx, src, n, y)
 	})
 }
@@ -218,7 +219,7 @@ type binary struct {
 	cost     []float64 // C_i
 }
 
-func (c Classifier) fit(ctx context.Context, src source, n int, y []int) (*Model, error) {
+func (c Classifier) fit(ctx context.Context, src smo.Source, n int, y []int) (*Model, error) {
 	if len(y) != n {
 		return nil, fmt.Errorf("%w: %d labels for %d training rows", ErrShape, len(y), n)
 	}
@@ -306,15 +307,15 @@ func (c Classifier) fit(ctx context.Context, src source, n int, y []int) (*Model
 		if err != nil {
 			return nil, err
 		}
-		mc.Rho, mc.Objective, mc.Iter, mc.Converged = res.rho, res.obj, res.iter, res.converged
+		mc.Rho, mc.Objective, mc.Iter, mc.Converged = res.Rho, res.Obj, res.Iter, res.Converged
 		if b.neg < 0 {
 			// f_a = −f_rest; P(a) = 1 − P(rest) keeps A and negates B.
 			mc.Rho, mc.ProbB = -mc.Rho, -mc.ProbB
 		}
-		m.Iter += res.iter
-		if !res.converged {
+		m.Iter += res.Iter
+		if !res.Converged {
 			m.Converged = false
-			warns = append(warns, fmt.Errorf("%w: machine %d (%s) stopped at MaxIter after %d iterations", ErrNotConverged, p, machineName(labels, b), res.iter))
+			warns = append(warns, fmt.Errorf("%w: machine %d (%s) stopped at MaxIter after %d iterations", ErrNotConverged, p, machineName(labels, b), res.Iter))
 		}
 		for k, a := range alpha {
 			if a > 0 {
@@ -385,21 +386,21 @@ func machineName(labels []int, b binary) string {
 
 // solve runs the SMO core on one binary C-SVC problem: p = −e, α⁰ = 0.
 // It returns α in the problem's row order.
-func (c Classifier) solve(ctx context.Context, src source, b binary) ([]float64, qpResult, error) {
+func (c Classifier) solve(ctx context.Context, src smo.Source, b binary) ([]float64, smo.Result, error) {
 	l := len(b.rows)
-	pr := &qp{
-		q:       newColCache(src, b.rows, c.cacheMB()),
-		p:       make([]float64, l),
-		y:       b.y,
-		c:       b.cost,
-		alpha:   make([]float64, l),
-		tol:     c.tol(),
-		maxIter: c.MaxIter,
-		shrink:  !c.NoShrinking,
+	pr := &smo.Problem{
+		Q:       smo.NewCache(src, b.rows, c.cacheMB()),
+		P:       make([]float64, l),
+		Y:       b.y,
+		C:       b.cost,
+		Alpha:   make([]float64, l),
+		Tol:     c.tol(),
+		MaxIter: c.MaxIter,
+		Shrink:  !c.NoShrinking,
 	}
-	for i := range pr.p {
-		pr.p[i] = -1
+	for i := range pr.P {
+		pr.P[i] = -1
 	}
-	res, err := solveQP(ctx, pr)
-	return pr.alpha, res, err
+	res, err := smo.Solve(ctx, pr)
+	return pr.Alpha, res, err
 }

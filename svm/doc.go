@@ -9,11 +9,11 @@
 //
 //	min_α  ½ αᵀQα + pᵀα   s.t.  yᵀα = Δ,  0 ≤ α_i ≤ C_i,   Q_ij = y_i y_j K_ij,
 //
-// solved by one unexported core (solver.go): sequential minimal
+// solved by one core, internal/smo (shared with package s4vm): sequential minimal
 // optimisation with the second-order working-set selection of Fan, Chen &
 // Lin (JMLR 6, 2005), LIBSVM's shrinking with one unshrink and gradient
 // reconstruction, and an LRU kernel-column cache under a memory budget
-// (qmatrix.go) behind a small Q-matrix interface, fed by a precomputed Gram
+// (smo.Cache), fed by a precomputed Gram
 // matrix (read in place, any subset of rows by index) or by any
 // kernel.Kernel on points (columns computed on demand, in parallel when
 // long). The problems differ only in the linear term, labels and bounds:

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/arbor-ml/arbor/internal/parallel"
+	"github.com/arbor-ml/arbor/internal/smo"
 	"github.com/arbor-ml/arbor/kernel"
 	"gonum.org/v1/gonum/mat"
 )
@@ -30,7 +31,7 @@ const symTol = 1e-12
 // non-mirrored store reruns fit on the upper triangle. The result never
 // depends on the timing. Any other mat.Symmetric is checked for NaN/Inf
 // and read through At.
-func withGram[T any](ctx context.Context, K mat.Symmetric, fit func(ctx context.Context, src source, n int) (T, error)) (T, error) {
+func withGram[T any](ctx context.Context, K mat.Symmetric, fit func(ctx context.Context, src smo.Source, n int) (T, error)) (T, error) {
 	var zero T
 	if K == nil {
 		return zero, fmt.Errorf("%w: nil kernel matrix", ErrEmpty)
@@ -48,17 +49,17 @@ func withGram[T any](ctx context.Context, K mat.Symmetric, fit func(ctx context.
 				}
 			}
 		}
-		return fit(ctx, symGram{K}, n)
+		return fit(ctx, smo.SymGram{M: K}, n)
 	}
 	raw := sd.RawSymmetric()
-	chk := &denseGram{data: raw.Data, stride: raw.Stride, n: n}
+	chk := &smo.DenseGram{Data: raw.Data, Stride: raw.Stride, N: n}
 	if runtime.GOMAXPROCS(0) == 1 || n < 512 {
-		if err := chk.check(runtime.GOMAXPROCS(0)); err != nil {
+		if err := checkGram(chk, runtime.GOMAXPROCS(0)); err != nil {
 			return zero, err
 		}
 		return fit(ctx, chk, n)
 	}
-	spec := &denseGram{data: raw.Data, stride: raw.Stride, n: n, mirrored: true}
+	spec := &smo.DenseGram{Data: raw.Data, Stride: raw.Stride, N: n, Mirrored: true}
 	cctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	ck := newChecker(chk)
@@ -75,7 +76,7 @@ func withGram[T any](ctx context.Context, K mat.Symmetric, fit func(ctx context.
 	if cerr := ck.finish(1); cerr != nil {
 		return zero, cerr
 	}
-	if !chk.mirrored {
+	if !chk.Mirrored {
 		return fit(ctx, chk, n)
 	}
 	return res, err
@@ -87,7 +88,7 @@ func withGram[T any](ctx context.Context, K mat.Symmetric, fit func(ctx context.
 var errCheckPending = errors.New("svm: input check pending")
 
 // subGram validates K[rows][rows] and returns a source over it.
-func subGram(K mat.Symmetric, rows []int) (source, error) {
+func subGram(K mat.Symmetric, rows []int) (smo.Source, error) {
 	if K == nil || K.SymmetricDim() == 0 {
 		return nil, fmt.Errorf("%w: empty kernel matrix", ErrEmpty)
 	}
@@ -105,10 +106,10 @@ func subGram(K mat.Symmetric, rows []int) (source, error) {
 		}
 		seen[r] = true
 	}
-	var base source
+	var base smo.Source
 	if sd, ok := K.(*mat.SymDense); ok {
 		raw := sd.RawSymmetric()
-		g := &denseGram{data: raw.Data, stride: raw.Stride, n: n, mirrored: true}
+		g := &smo.DenseGram{Data: raw.Data, Stride: raw.Stride, N: n, Mirrored: true}
 		d, s := raw.Data, raw.Stride
 		for a, ra := range rows {
 			for _, rb := range rows[a:] {
@@ -118,11 +119,11 @@ func subGram(K mat.Symmetric, rows []int) (source, error) {
 					return nil, fmt.Errorf("%w: K[%d][%d] = %v", ErrNonFinite, lo, hi, up)
 				}
 				if lw != up {
-					g.mirrored = false
+					g.Mirrored = false
 				}
 			}
 		}
-		if !g.mirrored {
+		if !g.Mirrored {
 			// Not an exact mirror: accept an all-zero lower part or one
 			// within symTol, reading only the upper triangle.
 			maxAbs, bad, bi, bj, zero := 0.0, 0.0, -1, -1, true
@@ -153,14 +154,14 @@ func subGram(K mat.Symmetric, rows []int) (source, error) {
 				}
 			}
 		}
-		base = symGram{K}
+		base = smo.SymGram{M: K}
 	}
 	return &subSource{src: base, rows: rows}, nil
 }
 
 // subSource is a source over a subset of another source's rows.
 type subSource struct {
-	src  source
+	src  smo.Source
 	rows []int
 	buf  []int // scratch for mapped columns (fill is never concurrent)
 }
@@ -176,12 +177,12 @@ func (s *subSource) mapCols(cols []int) []int {
 	return b
 }
 
-func (s *subSource) at(r, c int) float64 { return s.src.at(s.rows[r], s.rows[c]) }
-func (s *subSource) fill(dst []float32, r int, cols []int) {
-	s.src.fill(dst, s.rows[r], s.mapCols(cols))
+func (s *subSource) At(r, c int) float64 { return s.src.At(s.rows[r], s.rows[c]) }
+func (s *subSource) Fill(dst []float32, r int, cols []int) {
+	s.src.Fill(dst, s.rows[r], s.mapCols(cols))
 }
-func (s *subSource) fill64(dst []float64, r int, cols []int) {
-	s.src.fill64(dst, s.rows[r], s.mapCols(cols))
+func (s *subSource) Fill64(dst []float64, r int, cols []int) {
+	s.src.Fill64(dst, s.rows[r], s.mapCols(cols))
 }
 
 // check scans the matrix for NaN/Inf and classifies the lower triangle of
@@ -190,7 +191,7 @@ func (s *subSource) fill64(dst []float64, r int, cols []int) {
 // ErrNotSymmetric. Row blocks (64×64 tiles for the transposed reads) are
 // scanned by up to workers goroutines and the per-block findings reduced in
 // block order, so the reported entry does not depend on GOMAXPROCS.
-func (g *denseGram) check(workers int) error {
+func checkGram(g *smo.DenseGram, workers int) error {
 	ck := newChecker(g)
 	_ = parallel.ForWorkers(context.Background(), workers, workers, func(_, _ int) { ck.work() })
 	return ck.finish(workers)
@@ -200,7 +201,7 @@ func (g *denseGram) check(workers int) error {
 // goroutines take from a shared counter (work), then one reduction
 // (finish).
 type checker struct {
-	g     *denseGram
+	g     *smo.DenseGram
 	nb    int
 	next  atomic.Int64
 	res   []finding
@@ -209,8 +210,8 @@ type checker struct {
 
 const checkTile = 64
 
-func newChecker(g *denseGram) *checker {
-	nb := (g.n + checkTile - 1) / checkTile
+func newChecker(g *smo.DenseGram) *checker {
+	nb := (g.N + checkTile - 1) / checkTile
 	return &checker{g: g, nb: nb, res: make([]finding, nb)}
 }
 
@@ -237,7 +238,7 @@ func (c *checker) work() {
 // only when the screen fails. A NaN never compares equal, so in the common
 // exact-mirror case finiteness is checked on the way.
 func (c *checker) block(b int) {
-	n, s, d := c.g.n, c.g.stride, c.g.data
+	n, s, d := c.g.N, c.g.Stride, c.g.Data
 	const tile = checkTile
 	f := finding{nanI: -1, exact: true, zero: true, bi: -1}
 	i0, i1 := b*tile, min(n, (b+1)*tile)
@@ -282,7 +283,7 @@ func (c *checker) block(b int) {
 // scan compares K[i][j] with K[j][i] for j in [j0, j1), j < i, entry by
 // entry.
 func (c *checker) scan(f *finding, i, j0, j1 int) {
-	s, d := c.g.stride, c.g.data
+	s, d := c.g.Stride, c.g.Data
 	for j := j0; j < j1; j++ {
 		lv, uv := d[i*s+j], d[j*s+i]
 		if lv == uv && lv-lv == 0 {
@@ -296,7 +297,7 @@ func (c *checker) scan(f *finding, i, j0, j1 int) {
 // done, and classifies the store.
 func (c *checker) finish(workers int) error {
 	g, res := c.g, c.res
-	n, s, d := g.n, g.stride, g.data
+	n, s, d := g.N, g.Stride, g.Data
 	const tile = checkTile
 	nb := c.nb
 	// Exact mirror: only maxAbs is left to find, and only when needed.
@@ -308,7 +309,7 @@ func (c *checker) finish(workers int) error {
 		exactAll = exactAll && f.exact
 	}
 	if exactAll {
-		g.mirrored = true
+		g.Mirrored = true
 		return nil
 	}
 	// Otherwise rescan the upper triangle for non-finite values and the
@@ -387,7 +388,7 @@ func (f *finding) noteOff(lv, uv float64, i, j int) {
 
 // pointSource validates X (finite, non-empty) and returns a column source
 // evaluating k on its rows, read in place.
-func pointSource(X *mat.Dense, k kernel.Kernel) (*points, int, error) {
+func pointSource(X *mat.Dense, k kernel.Kernel) (*smo.Points, int, error) {
 	if X == nil || X.IsEmpty() {
 		return nil, 0, fmt.Errorf("%w: no rows in X", ErrEmpty)
 	}
@@ -400,7 +401,7 @@ func pointSource(X *mat.Dense, k kernel.Kernel) (*points, int, error) {
 			}
 		}
 	}
-	return &points{x: raw.Data, d: c, stride: raw.Stride, k: k}, r, nil
+	return &smo.Points{X: raw.Data, D: c, Stride: raw.Stride, K: k}, r, nil
 }
 
 // classes groups labels: the sorted distinct labels, the class index of

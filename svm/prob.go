@@ -2,6 +2,7 @@ package svm
 
 import (
 	"context"
+	"github.com/arbor-ml/arbor/internal/smo"
 	"math"
 	"math/rand/v2"
 )
@@ -18,7 +19,7 @@ const nrFold = 5
 // so the folds (and A, B) differ from LIBSVM's; everything else follows
 // svm_binary_svc_probability: each training fold is ordered positives first
 // (as LIBSVM's regrouping does) and solved with the same per-row costs.
-func (c Classifier) platt(ctx context.Context, src source, b binary, stream uint64) (float64, float64, error) {
+func (c Classifier) platt(ctx context.Context, src smo.Source, b binary, stream uint64) (float64, float64, error) {
 	l := len(b.rows)
 	rng := rand.New(rand.NewPCG(c.Seed, stream))
 	perm := make([]int, l)
@@ -89,12 +90,12 @@ func (c Classifier) platt(ctx context.Context, src source, b binary, stream uint
 		kv := make([]float64, len(svRows))
 		for t := begin; t < end; t++ {
 			k := perm[t]
-			src.fill64(kv, b.rows[k], svRows)
+			src.Fill64(kv, b.rows[k], svRows)
 			s := 0.0
 			for q, v := range kv {
 				s += coef[q] * v
 			}
-			dec[k] = s - res.rho
+			dec[k] = s - res.Rho
 		}
 	}
 	a, bb := sigmoidTrain(dec, labels)

@@ -3,6 +3,7 @@ package svm
 import (
 	"context"
 	"fmt"
+	"github.com/arbor-ml/arbor/internal/smo"
 	"math"
 
 	"github.com/arbor-ml/arbor/kernel"
@@ -131,7 +132,7 @@ func (s SVDD) FitGram(ctx context.Context, K mat.Symmetric) (*SVDDModel, error) 
 // so averaging R²(x_i) over free variables is LIBSVM's ρ rule:
 // R² = k̄ − 2Cρ + βᵀKβ. (The values reported are recomputed in float64
 // from the support vectors, see below.)
-func (s SVDD) fit(ctx context.Context, src source, n int) (*SVDDModel, error) {
+func (s SVDD) fit(ctx context.Context, src smo.Source, n int) (*SVDDModel, error) {
 	if err := s.validate(n, false); err != nil {
 		return nil, err
 	}
@@ -140,44 +141,44 @@ func (s SVDD) fit(ctx context.Context, src source, n int) (*SVDDModel, error) {
 	for i := range rows {
 		rows[i] = i
 	}
-	q := newColCache(src, rows, set.cacheMB())
-	qd := append([]float64(nil), q.diag()...)
+	q := smo.NewCache(src, rows, set.cacheMB())
+	qd := q.Diag()
 	kbar := qd[0]
 	for _, v := range qd {
 		kbar = max(kbar, v)
 	}
-	pr := &qp{
-		q:       q,
-		p:       make([]float64, n),
-		y:       make([]int8, n),
-		c:       make([]float64, n),
-		alpha:   make([]float64, n),
-		tol:     set.tol(),
-		maxIter: s.MaxIter,
-		shrink:  !s.NoShrinking,
+	pr := &smo.Problem{
+		Q:       q,
+		P:       make([]float64, n),
+		Y:       make([]int8, n),
+		C:       make([]float64, n),
+		Alpha:   make([]float64, n),
+		Tol:     set.tol(),
+		MaxIter: s.MaxIter,
+		Shrink:  !s.NoShrinking,
 	}
 	for i := range n {
-		pr.p[i] = -(qd[i] - kbar) / (2 * s.C)
-		pr.y[i] = 1
-		pr.c[i] = 1
+		pr.P[i] = -(qd[i] - kbar) / (2 * s.C)
+		pr.Y[i] = 1
+		pr.C[i] = 1
 	}
 	total := min(1/s.C, float64(n))
 	whole := int(total)
 	for i := range whole {
-		pr.alpha[i] = 1
+		pr.Alpha[i] = 1
 	}
 	if whole < n {
-		pr.alpha[whole] = total - float64(whole)
+		pr.Alpha[whole] = total - float64(whole)
 	}
-	res, err := solveQP(ctx, pr)
+	res, err := smo.Solve(ctx, pr)
 	if err != nil {
 		return nil, err
 	}
-	m := &SVDDModel{Beta: make([]float64, n), C: s.C, Tol: set.tol(), Iter: res.iter, Converged: res.converged}
+	m := &SVDDModel{Beta: make([]float64, n), C: s.C, Tol: set.tol(), Iter: res.Iter, Converged: res.Converged}
 	var svRows []int
 	var svBeta []float64
 	sumBK := 0.0
-	for i, a := range pr.alpha {
+	for i, a := range pr.Alpha {
 		m.Beta[i] = s.C * a
 		sumBK += m.Beta[i] * qd[i]
 		switch {
@@ -199,7 +200,7 @@ func (s SVDD) fit(ctx context.Context, src source, n int) (*SVDDModel, error) {
 	// the largest R²(x_i) inside (β_i = 0) and the smallest outside
 	// (β_i = C), which needs (Kβ)_i for every row.
 	kb := func(i int, buf []float64) float64 {
-		src.fill64(buf, i, svRows)
+		src.Fill64(buf, i, svRows)
 		v := 0.0
 		for t, k := range buf {
 			v += svBeta[t] * k
@@ -218,7 +219,7 @@ func (s SVDD) fit(ctx context.Context, src source, n int) (*SVDDModel, error) {
 	if len(m.SV) > 0 {
 		sum := 0.0
 		for t, i := range svRows {
-			if pr.alpha[i] < 1 {
+			if pr.Alpha[i] < 1 {
 				sum += qd[i] - 2*kbSV[t] + bkb
 			}
 		}
@@ -227,7 +228,7 @@ func (s SVDD) fit(ctx context.Context, src source, n int) (*SVDDModel, error) {
 		lo, hi := math.Inf(-1), math.Inf(1)
 		for i := range n {
 			r2 := qd[i] - 2*kb(i, buf) + bkb
-			if pr.alpha[i] >= 1 {
+			if pr.Alpha[i] >= 1 {
 				hi = min(hi, r2)
 			} else {
 				lo = max(lo, r2)
@@ -242,8 +243,8 @@ func (s SVDD) fit(ctx context.Context, src source, n int) (*SVDDModel, error) {
 			m.R2 = (lo + hi) / 2
 		}
 	}
-	if !res.converged {
-		m.Warnings = append(m.Warnings, fmt.Errorf("%w: SVDD stopped at MaxIter after %d iterations", ErrNotConverged, res.iter))
+	if !res.Converged {
+		m.Warnings = append(m.Warnings, fmt.Errorf("%w: SVDD stopped at MaxIter after %d iterations", ErrNotConverged, res.Iter))
 	}
 	return m, nil
 }

@@ -1,4 +1,4 @@
-package svm
+package smo
 
 import (
 	"context"
@@ -53,30 +53,49 @@ const (
 	inLow = 2 // α_i can move in the direction that decreases y_iα_i
 )
 
-// qp is one instance of the dual problem. All slices are indexed in the
-// problem's own variable order (the order of the rows given to the Q-matrix).
-type qp struct {
-	q       qMatrix
-	p       []float64 // linear term
-	y       []int8    // labels ±1
-	c       []float64 // upper bounds C_i > 0
-	alpha   []float64 // feasible start; overwritten by the solution
-	tol     float64
-	maxIter int
-	shrink  bool
+// Problem is one instance of the dual problem. All slices are indexed by
+// variable (the order of the rows given to NewCache for Q).
+type Problem struct {
+	Q     *Cache
+	P     []float64 // linear term p
+	Y     []int8    // labels ±1
+	C     []float64 // upper bounds C_i > 0
+	Alpha []float64 // feasible start (0 ≤ α ≤ C, yᵀα = Δ); overwritten by the solution
+	Tol   float64   // stopping tolerance on the maximal violation
+	// MaxIter bounds the iterations; 0 means LIBSVM's max(10⁷, 100·l).
+	MaxIter int
+	Shrink  bool // LIBSVM's shrinking heuristic
+	// Warm, if not nil, carries the kernel sums of the previous Solve on
+	// the same Q (empty on the first call). Solve then forms the starting
+	// gradient by updating those sums for the variables whose y_iα_i or
+	// bound status changed (one kernel column each) instead of from every
+	// nonzero α_i, and stores the sums at the new solution. The iterates
+	// differ from a cold start only by rounding.
+	Warm *Warm
 }
 
-// qpResult is what a solve reports besides α.
-type qpResult struct {
-	rho       float64   // LIBSVM's ρ: mean of y_i∇_i f over free variables
-	obj       float64   // ½αᵀQα + pᵀα
-	grad      []float64 // ∇f in the problem's variable order
-	iter      int
-	converged bool
+// Warm holds Σ_j y_jα_jK_ij and Σ_{α_j=C_j} y_jC_jK_ij for every variable i
+// at a solution, with the y, C and α they were formed from. The zero value
+// is empty.
+type Warm struct {
+	y     []int8
+	c     []float64
+	alpha []float64
+	kb    []float64 // Σ_j y_jα_jK_ij
+	kbar  []float64 // Σ_{α_j = C_j} y_jC_jK_ij
 }
 
-// defaultMaxIter is LIBSVM's iteration limit max(10⁷, 100·l).
-func defaultMaxIter(l int) int {
+// Result is what a solve reports besides α.
+type Result struct {
+	Rho       float64   // LIBSVM's ρ: mean of y_i∇_i f over free variables
+	Obj       float64   // ½αᵀQα + pᵀα
+	Grad      []float64 // ∇f by variable
+	Iter      int
+	Converged bool
+}
+
+// DefaultMaxIter is LIBSVM's iteration limit max(10⁷, 100·l).
+func DefaultMaxIter(l int) int {
 	if l > math.MaxInt32/100 {
 		return math.MaxInt32
 	}
@@ -84,7 +103,7 @@ func defaultMaxIter(l int) int {
 }
 
 type smo struct {
-	q      qMatrix
+	q      *Cache
 	l      int
 	active int
 	tol    float64
@@ -149,59 +168,67 @@ func (s *smo) swapIndex(i, j int) {
 	s.set[i], s.set[j] = s.set[j], s.set[i]
 }
 
-// solveQP runs SMO on pr. It checks ctx every min(l, 1000) iterations.
-func solveQP(ctx context.Context, pr *qp) (qpResult, error) {
+// Solve runs SMO on pr. It checks ctx every min(l, 1000) iterations.
+func Solve(ctx context.Context, pr *Problem) (Result, error) {
 	if err := ctx.Err(); err != nil {
-		return qpResult{}, err
+		return Result{}, err
 	}
-	l := len(pr.alpha)
+	l := len(pr.Alpha)
+	vars := pr.Q.vars
 	s := &smo{
-		q: pr.q, l: l, active: l, tol: pr.tol,
-		y:      append([]int8(nil), pr.y...),
+		q: pr.Q, l: l, active: l, tol: pr.Tol,
+		y:      make([]int8, l),
 		ys:     make([]float64, l),
-		p:      append([]float64(nil), pr.p...),
-		c:      append([]float64(nil), pr.c...),
-		alpha:  append([]float64(nil), pr.alpha...),
+		p:      make([]float64, l),
+		c:      make([]float64, l),
+		alpha:  make([]float64, l),
 		status: make([]uint8, l),
 		flags:  make([]uint8, l),
 		g:      make([]float64, l),
 		gbar:   make([]float64, l),
 		set:    make([]int, l),
-		qd:     pr.q.diag(),
+		qd:     pr.Q.diag(),
 	}
-	for i := range l {
-		s.ys[i] = float64(s.y[i])
-		s.set[i] = i
-		s.setStatus(i)
-		s.g[i] = s.ys[i] * s.p[i]
+	for k, v := range vars {
+		s.y[k], s.p[k], s.c[k], s.alpha[k] = pr.Y[v], pr.P[v], pr.C[v], pr.Alpha[v]
+		s.ys[k] = float64(s.y[k])
+		s.set[k] = v
+		s.setStatus(k)
 	}
-	for i := range l {
-		if s.status[i] == atLower {
-			continue
+	if w := pr.Warm; w != nil && len(w.kb) == l {
+		s.warmGradient(w)
+	} else {
+		for i := range l {
+			s.g[i] = s.ys[i] * s.p[i]
 		}
-		ki := s.q.column(i, l)
-		ai := s.alpha[i] * s.ys[i]
-		g := s.g[:l]
-		for j, v := range ki[:l] {
-			g[j] += ai * float64(v)
-		}
-		if s.status[i] == atUpper {
-			ci := s.c[i] * s.ys[i]
-			gb := s.gbar[:l]
-			for j, v := range ki[:l] {
-				gb[j] += ci * float64(v)
+		for i := range l {
+			if s.status[i] == atLower {
+				continue
 			}
-		}
-		if i&1023 == 1023 {
-			if err := ctx.Err(); err != nil {
-				return qpResult{}, err
+			ki := s.q.column(i, l)
+			ai := s.alpha[i] * s.ys[i]
+			g := s.g[:l]
+			for j, v := range ki[:l] {
+				g[j] += ai * float64(v)
+			}
+			if s.status[i] == atUpper {
+				ci := s.c[i] * s.ys[i]
+				gb := s.gbar[:l]
+				for j, v := range ki[:l] {
+					gb[j] += ci * float64(v)
+				}
+			}
+			if i&1023 == 1023 {
+				if err := ctx.Err(); err != nil {
+					return Result{}, err
+				}
 			}
 		}
 	}
 
-	maxIter := pr.maxIter
+	maxIter := pr.MaxIter
 	if maxIter <= 0 {
-		maxIter = defaultMaxIter(l)
+		maxIter = DefaultMaxIter(l)
 	}
 	iter := 0
 	counter := min(l, 1000) + 1
@@ -213,12 +240,12 @@ func solveQP(ctx context.Context, pr *qp) (qpResult, error) {
 		counter--
 		if counter == 0 {
 			counter = min(l, 1000)
-			if pr.shrink {
+			if pr.Shrink {
 				s.doShrinking()
 				fused = false
 			}
 			if err := ctx.Err(); err != nil {
-				return qpResult{}, err
+				return Result{}, err
 			}
 		}
 		if !fused {
@@ -245,18 +272,74 @@ func solveQP(ctx context.Context, pr *qp) (qpResult, error) {
 		s.active = l
 	}
 
-	res := qpResult{rho: s.rho(), iter: iter, converged: converged}
+	res := Result{Rho: s.rho(), Iter: iter, Converged: converged}
 	var v float64
 	for i := range l {
 		v += s.alpha[i] * (s.ys[i]*s.g[i] + s.p[i])
 	}
-	res.obj = v / 2
-	res.grad = make([]float64, l)
+	res.Obj = v / 2
+	res.Grad = make([]float64, l)
 	for k, i := range s.set {
-		pr.alpha[i] = s.alpha[k]
-		res.grad[i] = s.ys[k] * s.g[k]
+		pr.Alpha[i] = s.alpha[k]
+		res.Grad[i] = s.ys[k] * s.g[k]
+	}
+	if w := pr.Warm; w != nil {
+		s.saveWarm(w)
 	}
 	return res, nil
+}
+
+// warmGradient forms g and Ḡ from the sums of the previous solve, with one
+// kernel column for every variable whose y_iα_i or y_iC_i·[α_i = C_i]
+// changed.
+func (s *smo) warmGradient(w *Warm) {
+	l := s.l
+	for k, v := range s.set {
+		s.g[k] = w.kb[v] + s.ys[k]*s.p[k]
+		s.gbar[k] = w.kbar[v]
+	}
+	for k, v := range s.set {
+		db := s.alpha[k]*s.ys[k] - w.alpha[v]*float64(w.y[v])
+		var oldBar, newBar float64
+		if w.alpha[v] >= w.c[v] {
+			oldBar = w.c[v] * float64(w.y[v])
+		}
+		if s.status[k] == atUpper {
+			newBar = s.c[k] * s.ys[k]
+		}
+		dbar := newBar - oldBar
+		if db == 0 && dbar == 0 {
+			continue
+		}
+		col := s.q.column(k, l)[:l]
+		if db != 0 {
+			g := s.g[:l]
+			for j, x := range col {
+				g[j] += db * float64(x)
+			}
+		}
+		if dbar != 0 {
+			gb := s.gbar[:l]
+			for j, x := range col {
+				gb[j] += dbar * float64(x)
+			}
+		}
+	}
+}
+
+// saveWarm stores the sums at the solution (the gradient is complete:
+// the solver reconstructs it before returning).
+func (s *smo) saveWarm(w *Warm) {
+	l := s.l
+	if len(w.kb) != l {
+		w.y, w.c, w.alpha = make([]int8, l), make([]float64, l), make([]float64, l)
+		w.kb, w.kbar = make([]float64, l), make([]float64, l)
+	}
+	for k, v := range s.set {
+		w.y[v], w.c[v], w.alpha[v] = s.y[k], s.c[k], s.alpha[k]
+		w.kb[v] = s.g[k] - s.ys[k]*s.p[k]
+		w.kbar[v] = s.gbar[k]
+	}
 }
 
 // maxUp is the first pass of the working-set selection: the index in I_up

@@ -1,4 +1,4 @@
-package svm
+package smo
 
 import (
 	"runtime"
@@ -8,59 +8,40 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// qMatrix is what the SMO core needs of the problem's kernel: columns of
-// K restricted to the current (permuted) variable order, the diagonal in the
-// same order, and the swap that the shrinking heuristic uses to keep the
-// active variables in a prefix. The core works in "unsigned" form (K, not
-// Q = y yᵀ∘K; see solver.go), so one cached column serves every label
-// vector.
-type qMatrix interface {
-	// column returns K(v_i, v_k) for k in [0, n), rounded to float32 as
-	// LIBSVM's Qfloat, where v_k is the variable at position k. The slice
-	// stays valid until the second following call of column.
-	column(i, n int) []float32
-	// diag returns K(v_k, v_k) for every position k (swapped by swap).
-	diag() []float64
-	// swap exchanges the variables at positions i and j.
-	swap(i, j int)
-	// swapMany applies the swaps (pairs[2k], pairs[2k+1]) in order; it is
-	// equivalent to calling swap for each pair but touches each cached
-	// column once.
-	swapMany(pairs []int32)
+// Source computes kernel values between rows of some underlying data set
+// (a Gram matrix, points with a kernel, a subset of another Source). Fill
+// is never called concurrently on one Source by the solver.
+type Source interface {
+	// Fill sets dst[t] = float32(K(r, cols[t])).
+	Fill(dst []float32, r int, cols []int)
+	// Fill64 sets dst[t] = K(r, cols[t]).
+	Fill64(dst []float64, r int, cols []int)
+	// At returns K(r, c).
+	At(r, c int) float64
 }
 
-// source computes kernel values between rows of some underlying data set.
-type source interface {
-	// fill sets dst[t] = float32(K(r, cols[t])).
-	fill(dst []float32, r int, cols []int)
-	// fill64 sets dst[t] = K(r, cols[t]).
-	fill64(dst []float64, r int, cols []int)
-	// at returns K(r, c).
-	at(r, c int) float64
-}
-
-// denseGram is a Gram matrix held in a *mat.SymDense. When its backing
+// DenseGram is a Gram matrix held in a *mat.SymDense. When its backing
 // store also holds the lower triangle (kernel.Gram mirrors it), rows are
 // read in place: column r of K is row r of the store. Otherwise the lower
 // part is read from the upper triangle (strided).
-type denseGram struct {
-	data     []float64
-	stride   int
-	n        int
-	mirrored bool
+type DenseGram struct {
+	Data     []float64
+	Stride   int
+	N        int
+	Mirrored bool
 }
 
-func (g *denseGram) at(r, c int) float64 {
-	if c < r && !g.mirrored {
+func (g *DenseGram) At(r, c int) float64 {
+	if c < r && !g.Mirrored {
 		r, c = c, r
 	}
-	return g.data[r*g.stride+c]
+	return g.Data[r*g.Stride+c]
 }
 
-func (g *denseGram) fill(dst []float32, r int, cols []int) {
+func (g *DenseGram) Fill(dst []float32, r int, cols []int) {
 	dst = dst[:len(cols)]
-	row := g.data[r*g.stride : r*g.stride+g.n]
-	if g.mirrored {
+	row := g.Data[r*g.Stride : r*g.Stride+g.N]
+	if g.Mirrored {
 		for t, c := range cols {
 			dst[t] = float32(row[c])
 		}
@@ -70,63 +51,63 @@ func (g *denseGram) fill(dst []float32, r int, cols []int) {
 		if c >= r {
 			dst[t] = float32(row[c])
 		} else {
-			dst[t] = float32(g.data[c*g.stride+r])
+			dst[t] = float32(g.Data[c*g.Stride+r])
 		}
 	}
 }
 
-func (g *denseGram) fill64(dst []float64, r int, cols []int) {
+func (g *DenseGram) Fill64(dst []float64, r int, cols []int) {
 	dst = dst[:len(cols)]
-	if g.mirrored {
-		row := g.data[r*g.stride : r*g.stride+g.n]
+	if g.Mirrored {
+		row := g.Data[r*g.Stride : r*g.Stride+g.N]
 		for t, c := range cols {
 			dst[t] = row[c]
 		}
 		return
 	}
 	for t, c := range cols {
-		dst[t] = g.at(r, c)
+		dst[t] = g.At(r, c)
 	}
 }
 
-// symGram is any other mat.Symmetric (one interface call per entry, only
+// SymGram is any other mat.Symmetric (one interface call per entry, only
 // on cache misses).
-type symGram struct{ m mat.Symmetric }
+type SymGram struct{ M mat.Symmetric }
 
-func (g symGram) at(r, c int) float64 { return g.m.At(r, c) }
-func (g symGram) fill(dst []float32, r int, cols []int) {
+func (g SymGram) At(r, c int) float64 { return g.M.At(r, c) }
+func (g SymGram) Fill(dst []float32, r int, cols []int) {
 	dst = dst[:len(cols)]
 	for t, c := range cols {
-		dst[t] = float32(g.m.At(r, c))
+		dst[t] = float32(g.M.At(r, c))
 	}
 }
-func (g symGram) fill64(dst []float64, r int, cols []int) {
+func (g SymGram) Fill64(dst []float64, r int, cols []int) {
 	dst = dst[:len(cols)]
 	for t, c := range cols {
-		dst[t] = g.m.At(r, c)
+		dst[t] = g.M.At(r, c)
 	}
 }
 
-// points evaluates a kernel.Kernel on the rows of a row-major matrix.
+// Points evaluates a kernel.Kernel on the rows of a row-major matrix.
 // Columns with len·(d+8) ≥ parWork are computed by GOMAXPROCS goroutines
 // over fixed contiguous chunks; every entry is computed by the same scalar
 // code, so results do not depend on the number of workers.
-type points struct {
-	x      []float64
-	d      int
-	stride int
-	k      kernel.Kernel
+type Points struct {
+	X      []float64
+	D      int
+	Stride int
+	K      kernel.Kernel
 }
 
-func (p *points) row(r int) []float64 { return p.x[r*p.stride : r*p.stride+p.d] }
+func (p *Points) row(r int) []float64 { return p.X[r*p.Stride : r*p.Stride+p.D] }
 
-func (p *points) at(r, c int) float64 { return p.k.Eval(p.row(r), p.row(c)) }
+func (p *Points) At(r, c int) float64 { return p.K.Eval(p.row(r), p.row(c)) }
 
 // parWork is the work (about len·(d+8) flops) above which a column is
 // computed in parallel.
 const parWork = 1 << 15
 
-func (p *points) fill64(dst []float64, r int, cols []int) {
+func (p *Points) Fill64(dst []float64, r int, cols []int) {
 	p.fillSerial(dst[:len(cols)], r, cols)
 }
 
@@ -135,10 +116,10 @@ func (p *points) fill64(dst []float64, r int, cols []int) {
 // kernel column inside SMO, where a fixed split with no shared counter or
 // context checks keeps the per-column overhead lowest. Each range writes
 // only its own dst entries, so the column does not depend on GOMAXPROCS.
-func (p *points) fill(dst []float32, r int, cols []int) {
+func (p *Points) Fill(dst []float32, r int, cols []int) {
 	dst = dst[:len(cols)]
 	w := runtime.GOMAXPROCS(0)
-	if w == 1 || len(cols)*(p.d+8) < parWork {
+	if w == 1 || len(cols)*(p.D+8) < parWork {
 		p.fillSerial32(dst, r, cols)
 		return
 	}
@@ -156,7 +137,7 @@ func (p *points) fill(dst []float32, r int, cols []int) {
 	wg.Wait()
 }
 
-func (p *points) fillSerial32(dst []float32, r int, cols []int) {
+func (p *Points) fillSerial32(dst []float32, r int, cols []int) {
 	const chunk = 256
 	var buf [chunk]float64
 	for s := 0; s < len(cols); s += chunk {
@@ -171,9 +152,9 @@ func (p *points) fillSerial32(dst []float32, r int, cols []int) {
 
 // fillSerial dispatches once on the concrete kernel type so that the loop
 // makes static (inlinable) calls for the kernels of package kernel.
-func (p *points) fillSerial(dst []float64, r int, cols []int) {
+func (p *Points) fillSerial(dst []float64, r int, cols []int) {
 	xr := p.row(r)
-	switch k := p.k.(type) {
+	switch k := p.K.(type) {
 	case kernel.RBF:
 		for t, c := range cols {
 			dst[t] = k.Eval(xr, p.row(c))
@@ -201,16 +182,17 @@ func (p *points) fillSerial(dst []float64, r int, cols []int) {
 	}
 }
 
-// colCache is the LRU kernel-column cache of the SMO core: LIBSVM's Cache
+// Cache is the LRU kernel-column cache of the SMO core: LIBSVM's Cache
 // with columns kept in the solver's permuted variable order. Column i may be
 // cached with any length; a longer request computes only the missing tail.
 // swap(i, j) exchanges entries i and j of every cached column and drops the
 // columns that hold i but not j (as LIBSVM does). Memory used by columns is
 // bounded by budget float32 values (at least three full columns: two
 // pinned by the caller and one being extended).
-type colCache struct {
-	src   source
+type Cache struct {
+	src   Source
 	pos   []int // pos[k] = source row of the variable at position k
+	vars  []int // vars[k] = variable index (position in NewCache's rows) at position k
 	qd    []float64
 	l     int
 	heads []cacheHead
@@ -228,14 +210,22 @@ type cacheHead struct {
 
 const sentinel = -1
 
-// newColCache returns the Q-matrix of the variables whose source rows are
-// rows (in that order), with a budget of mb megabytes.
-func newColCache(src source, rows []int, mb float64) *colCache {
+// NewCache returns the Q-matrix of the variables whose source rows are
+// rows (in that order), with a budget of mb megabytes. Variable k of every
+// Problem solved on it is the source row rows[k]. A Cache serves any number
+// of Solve calls in turn (any labels, bounds and linear terms): shrinking
+// leaves its positions permuted and the next Solve starts from that
+// permutation, so cached columns stay valid across solves. A Cache is not
+// safe for concurrent use.
+func NewCache(src Source, rows []int, mb float64) *Cache {
 	l := len(rows)
-	c := &colCache{src: src, l: l, pos: append([]int(nil), rows...)}
+	c := &Cache{src: src, l: l, pos: append([]int(nil), rows...), vars: make([]int, l)}
+	for k := range c.vars {
+		c.vars[k] = k
+	}
 	c.qd = make([]float64, l)
 	for k, r := range c.pos {
-		c.qd[k] = src.at(r, r)
+		c.qd[k] = src.At(r, r)
 	}
 	c.heads = make([]cacheHead, l)
 	c.lru.prev, c.lru.next = sentinel, sentinel
@@ -244,22 +234,25 @@ func newColCache(src source, rows []int, mb float64) *colCache {
 	return c
 }
 
-func (c *colCache) diag() []float64 { return c.qd }
+func (c *Cache) diag() []float64 { return c.qd }
 
-func (c *colCache) head(h int32) *cacheHead {
+// Len is the number of variables.
+func (c *Cache) Len() int { return c.l }
+
+func (c *Cache) head(h int32) *cacheHead {
 	if h == sentinel {
 		return &c.lru
 	}
 	return &c.heads[h]
 }
 
-func (c *colCache) unlink(i int32) {
+func (c *Cache) unlink(i int32) {
 	h := &c.heads[i]
 	c.head(h.prev).next = h.next
 	c.head(h.next).prev = h.prev
 }
 
-func (c *colCache) pushBack(i int32) {
+func (c *Cache) pushBack(i int32) {
 	h := &c.heads[i]
 	last := c.lru.prev
 	h.prev, h.next = last, sentinel
@@ -269,7 +262,7 @@ func (c *colCache) pushBack(i int32) {
 
 // evictFront drops the least recently used column; it reports false when
 // nothing is cached.
-func (c *colCache) evictFront() bool {
+func (c *Cache) evictFront() bool {
 	i := c.lru.next
 	if i == sentinel {
 		return false
@@ -282,7 +275,7 @@ func (c *colCache) evictFront() bool {
 }
 
 // alloc returns a buffer with capacity ≥ n, reusing dropped columns.
-func (c *colCache) alloc(n int) []float32 {
+func (c *Cache) alloc(n int) []float32 {
 	for {
 		for k := len(c.free) - 1; k >= 0; k-- {
 			if b := c.free[k]; cap(b) >= n {
@@ -306,12 +299,12 @@ func (c *colCache) alloc(n int) []float32 {
 		if !c.evictFront() {
 			// Unreachable: the budget covers three full columns and the
 			// caller pins at most two.
-			panic("svm: column cache budget exhausted")
+			panic("smo: column cache budget exhausted")
 		}
 	}
 }
 
-func (c *colCache) column(i, n int) []float32 {
+func (c *Cache) column(i, n int) []float32 {
 	h := &c.heads[i]
 	if h.cached {
 		c.unlink(int32(i))
@@ -328,18 +321,18 @@ func (c *colCache) column(i, n int) []float32 {
 		} else {
 			h.data = h.data[:n]
 		}
-		c.src.fill(h.data[have:n], c.pos[i], c.pos[have:n])
+		c.src.Fill(h.data[have:n], c.pos[i], c.pos[have:n])
 		c.pushBack(int32(i))
 		return h.data
 	}
 	h.data = c.alloc(n)
 	h.cached = true
-	c.src.fill(h.data, c.pos[i], c.pos[:n])
+	c.src.Fill(h.data, c.pos[i], c.pos[:n])
 	c.pushBack(int32(i))
 	return h.data
 }
 
-func (c *colCache) swap(i, j int) {
+func (c *Cache) swap(i, j int) {
 	if i == j {
 		return
 	}
@@ -347,6 +340,7 @@ func (c *colCache) swap(i, j int) {
 		i, j = j, i
 	}
 	c.pos[i], c.pos[j] = c.pos[j], c.pos[i]
+	c.vars[i], c.vars[j] = c.vars[j], c.vars[i]
 	c.qd[i], c.qd[j] = c.qd[j], c.qd[i]
 	hi, hj := &c.heads[i], &c.heads[j]
 	if hi.cached {
@@ -379,7 +373,7 @@ func (c *colCache) swap(i, j int) {
 	}
 }
 
-func (c *colCache) swapMany(pairs []int32) {
+func (c *Cache) swapMany(pairs []int32) {
 	if len(pairs) == 0 {
 		return
 	}
@@ -416,6 +410,7 @@ func (c *colCache) swapMany(pairs []int32) {
 			continue
 		}
 		c.pos[i], c.pos[j] = c.pos[j], c.pos[i]
+		c.vars[i], c.vars[j] = c.vars[j], c.vars[i]
 		c.qd[i], c.qd[j] = c.qd[j], c.qd[i]
 		hi, hj := &c.heads[i], &c.heads[j]
 		if hi.cached {
@@ -433,4 +428,13 @@ func (c *colCache) swapMany(pairs []int32) {
 			c.pushBack(int32(j))
 		}
 	}
+}
+
+// Diag returns K_ii for every variable i, in variable order.
+func (c *Cache) Diag() []float64 {
+	d := make([]float64, c.l)
+	for k, v := range c.vars {
+		d[v] = c.qd[k]
+	}
+	return d
 }

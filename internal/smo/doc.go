@@ -1,0 +1,27 @@
+// Package smo is Arbor's one SMO solver: LIBSVM's Solver for the dual
+//
+//	min_α  ½ αᵀQα + pᵀα   s.t.  yᵀα = Δ,  0 ≤ α_i ≤ C_i,   Q_ij = y_i y_j K_ij,
+//
+// with y_i = ±1, per-variable bounds C_i and any feasible start α⁰ (Δ is
+// implied by it), behind an LRU kernel-column cache (Cache) fed by a
+// Source: a Gram matrix read in place (DenseGram, SymGram) or points with
+// a kernel.Kernel (Points). C-SVC and SVDD (package svm) and the S4VM
+// sub-problems (package s4vm) differ only in p, y, C and α⁰.
+//
+// The cache holds columns of K, not of Q (the solver keeps the gradient in
+// signed form g_i = y_i∇_i f, see solver.go), so one Cache serves a
+// sequence of solves with different labels and bounds: S4VM's local
+// descent refits the same rows many times with a few labels switched. For
+// such sequences, Problem.Warm carries Σ_j y_jα_jK_ij and the bounded part
+// Ḡ between solves, so a warm start from the previous α costs one kernel
+// column per changed variable instead of one per nonzero α. Feasible
+// repairs a start after labels change.
+//
+// The iterates are LIBSVM's (same working-set selection WSS3 of Fan, Chen &
+// Lin, JMLR 6 2005, tie rules, clipping, shrinking with one unshrink,
+// stopping rule and ρ), with LIBSVM's float32 column cache and float64
+// arithmetic; on the same problem and start it reproduces LIBSVM's α, ρ
+// and objective (see package svm's fixtures).
+//
+// Cost per iteration: O(active) plus a kernel column on a cache miss.
+package smo
