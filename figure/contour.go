@@ -3,6 +3,7 @@ package figure
 import (
 	"fmt"
 	"image/color"
+	"math"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
@@ -27,11 +28,17 @@ type Marks struct {
 // subsets.
 type ContourPanel struct {
 	Title string
-	F     Field
-	Level float64
-	X     mat.Matrix
-	Y     []int
-	Marks []Marks
+	// XLabel and YLabel name the axes (default "feature 1", "feature 2").
+	XLabel, YLabel string
+	F              Field
+	Level          float64
+	X              mat.Matrix
+	Y              []int
+	// Classes names the groups of Y in the legend (nil: "class 0", ...);
+	// Unlabeled names Y < 0 (default "unlabelled").
+	Classes   []string
+	Unlabeled string
+	Marks     []Marks
 }
 
 // ContourOptions styles Contours.
@@ -119,7 +126,7 @@ func Contours(panels []ContourPanel, opt ContourOptions) (*Figure, error) {
 			return nil, fmt.Errorf("%w: panel %d: F has no finite value on the grid", ErrInput, k)
 		}
 		p := plot.New()
-		if err := addPoints(p, pn.X, pn.Y, ScatterOptions{Title: pn.Title}, fmt.Sprintf("panel %d X", k)); err != nil {
+		if err := addPoints(p, pn.X, pn.Y, ScatterOptions{Title: pn.Title, XLabel: pn.XLabel, YLabel: pn.YLabel, Classes: pn.Classes, Unlabeled: pn.Unlabeled}, fmt.Sprintf("panel %d X", k)); err != nil {
 			return nil, err
 		}
 		cont := plotter.NewContour(gridXYZ{z: z, x: gx, y: gy}, []float64{pn.Level}, nil)
@@ -176,7 +183,11 @@ type LineOptions struct {
 	// Points also marks every data point.
 	Points bool
 	// LogX uses a logarithmic x axis (all X must be > 0).
-	LogX          bool
+	LogX bool
+	// IntegerY labels the y axis at whole numbers only (e.g. counts).
+	IntegerY bool
+	// YFromZero starts the y axis at 0 (e.g. for fractions and counts).
+	YFromZero     bool
 	Width, Height vg.Length
 }
 
@@ -215,6 +226,10 @@ func Line(series []Series, opt LineOptions) (*Figure, error) {
 		if s.Name != "" {
 			p.Legend.Add(s.Name, l)
 		}
+	}
+	p.X.Tick.Marker, p.Y.Tick.Marker = NiceTicks{}, NiceTicks{Integer: opt.IntegerY}
+	if opt.YFromZero {
+		p.Y.Min = math.Min(p.Y.Min, 0)
 	}
 	if opt.LogX {
 		p.X.Scale = plot.LogScale{}

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"sort"
+	"strconv"
 
 	"github.com/arbor-ml/arbor/hclust"
 	"gonum.org/v1/plot"
@@ -18,7 +19,10 @@ type DendrogramOptions struct {
 	Title string
 	// YLabel names the height axis (default "height").
 	YLabel string
-	// Labels names the leaves (len N); nil leaves the leaf axis unlabelled.
+	// XLabel names the leaf axis (default: what the leaf labels are).
+	XLabel string
+	// Labels names the leaves (len N); nil names them by row number
+	// 0..N−1, as SciPy does.
 	Labels []string
 	// Cut > 0 draws a dashed line at that height and colours each subtree
 	// merged at or below it (one flat cluster, as hclust.Tree.CutHeight) in
@@ -27,8 +31,41 @@ type DendrogramOptions struct {
 	// K > 0 (with Cut = 0) colours K clusters: the cut is placed midway
 	// between the (N−K)-th and (N−K+1)-th smallest merge heights.
 	K int
+	// Leaves caps the number of leaves drawn, as SciPy's
+	// truncate_mode="lastp" with p = Leaves: only the last Leaves−1 merges
+	// are drawn and every subtree formed before them is one leaf, labelled
+	// "(n)" with its number of rows. 0 chooses: every leaf when N ≤
+	// AutoLeaves, else max(DefaultLeaves, K). Negative draws every leaf.
+	Leaves int
 	// Width and Height of the page (0: DefaultWidth×DefaultHeight).
 	Width, Height vg.Length
+}
+
+// Automatic truncation of Dendrogram (DendrogramOptions.Leaves = 0): trees
+// over more than AutoLeaves leaves are drawn with DefaultLeaves leaves (or
+// K, if larger).
+const (
+	AutoLeaves    = 50
+	DefaultLeaves = 30
+)
+
+// maxNamedLeaves is the most leaf names an untruncated dendrogram prints;
+// beyond it the names would overlap into a solid band.
+const maxNamedLeaves = 200
+
+// DendrogramLeaves returns the number of leaves Dendrogram draws for a tree
+// over n leaves with options opt (see DendrogramOptions.Leaves).
+func DendrogramLeaves(n int, opt DendrogramOptions) int {
+	p := opt.Leaves
+	switch {
+	case p < 0:
+		return n
+	case p == 0 && n <= AutoLeaves:
+		return n
+	case p == 0:
+		p = max(DefaultLeaves, opt.K)
+	}
+	return min(max(p, 2), n)
 }
 
 // Dendrogram draws t the way SciPy's dendrogram does: leaves along the x
@@ -68,10 +105,44 @@ func Dendrogram(t *hclust.Tree, opt DendrogramOptions) (*Figure, error) {
 	leaves := t.Leaves()
 	x := make([]float64, 2*n-1)
 	h := make([]float64, 2*n-1)
-	for pos, leaf := range leaves {
-		x[leaf] = float64(pos)
+	// Truncation (SciPy's lastp): nodes ≥ first are the drawn merges; their
+	// children below first are the drawn leaves, at height 0.
+	np := DendrogramLeaves(n, opt)
+	first := 2*n - np
+	var shown []int // drawn leaves, left to right (tree nodes)
+	if np == n {
+		shown = leaves
+		for pos, leaf := range leaves {
+			x[leaf] = float64(pos)
+		}
+	} else {
+		rep := make([]int, 2*n-1)
+		for v := 2*n - 2; v >= n; v-- {
+			m := t.Merges[v-n]
+			for _, c := range []int{m.A, m.B} {
+				switch {
+				case v < first:
+					rep[c] = rep[v]
+				case c < first:
+					rep[c] = c
+				default:
+					rep[c] = -1
+				}
+			}
+		}
+		seen := make(map[int]bool, np)
+		for _, leaf := range leaves {
+			if r := rep[leaf]; !seen[r] {
+				seen[r] = true
+				x[r] = float64(len(shown))
+				shown = append(shown, r)
+			}
+		}
 	}
 	for i, m := range t.Merges {
+		if n+i < first {
+			continue
+		}
 		x[n+i] = (x[m.A] + x[m.B]) / 2
 		h[n+i] = m.Height
 	}
@@ -149,6 +220,9 @@ func Dendrogram(t *hclust.Tree, opt DendrogramOptions) (*Figure, error) {
 	}
 	for i, m := range t.Merges {
 		v := n + i
+		if v < first {
+			continue
+		}
 		link := plotter.XYs{{X: x[m.A], Y: h[m.A]}, {X: x[m.A], Y: h[v]}, {X: x[m.B], Y: h[v]}, {X: x[m.B], Y: h[m.B]}}
 		l, err := plotter.NewLine(link)
 		if err != nil {
@@ -165,26 +239,55 @@ func Dendrogram(t *hclust.Tree, opt DendrogramOptions) (*Figure, error) {
 		p.Add(l)
 	}
 	if cut > 0 {
-		l, _ := plotter.NewLine(plotter.XYs{{X: -0.5, Y: cut}, {X: float64(n) - 0.5, Y: cut}})
+		l, _ := plotter.NewLine(plotter.XYs{{X: -0.5, Y: cut}, {X: float64(np) - 0.5, Y: cut}})
 		l.Color = color.RGBA{0x60, 0x60, 0x60, 0xff}
 		l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 		p.Add(l)
 	}
-	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
+	p.X.Min, p.X.Max = -0.5, float64(np)-0.5
 	p.Y.Min = 0
 	if n == 1 {
 		p.Y.Max = 1
 	}
+	p.Y.Tick.Marker = NiceTicks{}
 	ticks := plot.ConstantTicks(nil)
-	if opt.Labels != nil {
-		for pos, leaf := range leaves {
-			ticks = append(ticks, plot.Tick{Value: float64(pos), Label: opt.Labels[leaf]})
+	p.X.Label.Text = opt.XLabel
+	if np <= maxNamedLeaves {
+		for pos, v := range shown {
+			var name string
+			switch {
+			case v >= n:
+				name = fmt.Sprintf("(%d)", t.Merges[v-n].Size)
+			case opt.Labels != nil:
+				name = opt.Labels[v]
+			default:
+				name = strconv.Itoa(v)
+			}
+			ticks = append(ticks, plot.Tick{Value: float64(pos), Label: name})
 		}
-		if n > 12 {
+		if np > 12 {
 			p.X.Tick.Label.Rotation = math.Pi / 2
 			p.X.Tick.Label.XAlign = draw.XRight
 			p.X.Tick.Label.YAlign = draw.YCenter
+			// One line of text per leaf: shrink the names to the space.
+			w := orDefault(opt.Width, DefaultWidth) - vg.Inch
+			size := min(max(0.9*w/vg.Length(np), vg.Points(5)), p.X.Tick.Label.Font.Size)
+			p.X.Tick.Label.Font.Size = size
 		}
+		if p.X.Label.Text == "" {
+			switch {
+			case np < n && opt.Labels == nil:
+				p.X.Label.Text = fmt.Sprintf("row, or (number of rows) of a subtree: %d of %d leaves", np, n)
+			case np < n:
+				p.X.Label.Text = fmt.Sprintf("leaf, or (number of leaves) of a subtree: %d of %d leaves", np, n)
+			case opt.Labels == nil:
+				p.X.Label.Text = "row"
+			default:
+				p.X.Label.Text = "leaf"
+			}
+		}
+	} else if p.X.Label.Text == "" {
+		p.X.Label.Text = fmt.Sprintf("%d leaves (too many to name; truncate to name them)", n)
 	}
 	p.X.Tick.Marker = ticks
 	return single(p, opt.Width, opt.Height), nil

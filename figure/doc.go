@@ -6,6 +6,14 @@
 // clustering (paper 001 Fig. 1–4, several q side by side) and line plots
 // (e.g. number of clusters against q).
 //
+// Pictures are made to go in a report: axes are labelled, ticks fall on
+// round values (NiceTicks), a legend is drawn beside its panel so that it
+// hides no point, titles wrap to the panel's width instead of being
+// clipped, unlabelled points are a dark grey visible on every region
+// colour, and a dendrogram over more than AutoLeaves leaves is truncated as
+// SciPy's truncate_mode="lastp" (DefaultLeaves leaves, each subtree shown
+// as "(n)"; DendrogramOptions.Leaves changes it), with leaves named by row.
+//
 // Every builder validates its input and returns a *Figure: a grid of
 // *plot.Plot panels that callers may still restyle. Figure.Save writes PNG
 // or SVG, chosen by the file extension, to a temporary file in the target

@@ -109,15 +109,29 @@ func (f *Figure) WriteTo(w io.Writer, format string) (err error) {
 	dc := draw.New(c)
 	rows, cols := len(f.Plots), len(f.Plots[0])
 	if rows == 1 && cols == 1 {
-		f.Plots[0][0].Draw(dc)
+		drawPanel(f.Plots[0][0], dc)
 	} else {
 		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
 			PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
+		// Wrap the titles to their tiles before aligning, so that the
+		// alignment sees the titles' final heights.
+		for i := range f.Plots {
+			for j, p := range f.Plots[i] {
+				if p != nil {
+					tc := tiles.At(dc, j, i)
+					w := tc.Size().X
+					if lw := legendWidth(p, tc); lw > 0 && lw+legendGap <= w/2 {
+						w -= lw + legendGap
+					}
+					defer wrapTitle(p, w)()
+				}
+			}
+		}
 		canvases := plot.Align(f.Plots, tiles, dc)
 		for i := range f.Plots {
 			for j, p := range f.Plots[i] {
 				if p != nil {
-					p.Draw(canvases[i][j])
+					drawPanel(p, canvases[i][j])
 				}
 			}
 		}
@@ -137,13 +151,18 @@ var Palette = []color.RGBA{
 	{0x17, 0xbe, 0xcf, 0xff},
 }
 
-// Grey is the colour of unlabelled points and of links above a cut.
+// Grey is the colour of dendrogram links above a cut.
 var Grey = color.RGBA{0xb0, 0xb0, 0xb0, 0xff}
 
-// ClassColor returns the colour of class c (Grey for c < 0).
+// UnlabeledColor is the colour of unlabelled points: a dark grey that keeps
+// a contrast ratio of at least 3 (WCAG's minimum for graphics) on white and
+// on every light region colour of DecisionRegions.
+var UnlabeledColor = color.RGBA{0x5a, 0x5a, 0x5a, 0xff}
+
+// ClassColor returns the colour of class c (UnlabeledColor for c < 0).
 func ClassColor(c int) color.RGBA {
 	if c < 0 {
-		return Grey
+		return UnlabeledColor
 	}
 	return Palette[c%len(Palette)]
 }

@@ -14,9 +14,14 @@ import (
 
 // ScatterOptions styles Scatter, Embedding and DecisionRegions.
 type ScatterOptions struct {
-	Title, XLabel, YLabel string
+	Title string
+	// XLabel and YLabel name the axes (default "feature 1", "feature 2").
+	XLabel, YLabel string
 	// Classes names the classes in the legend (nil: "class 0", "class 1", ...).
 	Classes []string
+	// Unlabeled names the points with a negative label in the legend
+	// (default "unlabelled"; e.g. "outlier" for clusterings).
+	Unlabeled string
 	// Labeled lists the rows drawn as labelled points: larger markers with
 	// a black outline. Nil draws every point at the small size.
 	Labeled []int
@@ -68,8 +73,14 @@ func addPoints(p *plot.Plot, X mat.Matrix, y []int, opt ScatterOptions, name str
 		big[i] = true
 	}
 	p.Title.Text = opt.Title
-	p.X.Label.Text = opt.XLabel
-	p.Y.Label.Text = opt.YLabel
+	p.X.Label.Text, p.Y.Label.Text = opt.XLabel, opt.YLabel
+	if p.X.Label.Text == "" {
+		p.X.Label.Text = "feature 1"
+	}
+	if p.Y.Label.Text == "" {
+		p.Y.Label.Text = "feature 2"
+	}
+	p.X.Tick.Marker, p.Y.Tick.Marker = NiceTicks{}, NiceTicks{}
 	class := func(i int) int {
 		if y == nil {
 			return 0
@@ -82,6 +93,7 @@ func addPoints(p *plot.Plot, X mat.Matrix, y []int, opt ScatterOptions, name str
 	for i := 0; i < n; i++ {
 		maxClass = max(maxClass, class(i))
 	}
+	thumbs := make([]plot.Thumbnailer, maxClass+2) // legend entries: unlabelled, class 0, ...
 	for _, pass := range []bool{false, true} {
 		for c := -1; c <= maxClass; c++ {
 			var pts plotter.XYs
@@ -112,9 +124,16 @@ func addPoints(p *plot.Plot, X mat.Matrix, y []int, opt ScatterOptions, name str
 			}
 			s.GlyphStyle = draw.GlyphStyle{Color: col, Radius: r, Shape: draw.CircleGlyph{}}
 			p.Add(s)
-			if y != nil && (!pass || len(opt.Labeled) == len(xs)) {
-				p.Legend.Add(className(c, opt.Classes), s)
+			if y != nil && thumbs[c+1] == nil {
+				// One entry per class, in the small glyph when the class has
+				// small points, else in the labelled one.
+				thumbs[c+1] = s
 			}
+		}
+	}
+	for c := 0; c <= maxClass+1; c++ {
+		if k := (c + 1) % (maxClass + 2); thumbs[k] != nil { // classes first, unlabelled last
+			p.Legend.Add(className(k-1, opt.Classes, opt.Unlabeled), thumbs[k])
 		}
 	}
 	if len(opt.Labeled) > 0 && len(opt.Labeled) < n {
@@ -126,8 +145,10 @@ func addPoints(p *plot.Plot, X mat.Matrix, y []int, opt ScatterOptions, name str
 	return nil
 }
 
-func className(c int, names []string) string {
+func className(c int, names []string, unlabeled string) string {
 	switch {
+	case c < 0 && unlabeled != "":
+		return unlabeled
 	case c < 0:
 		return "unlabelled"
 	case c < len(names):
@@ -199,7 +220,7 @@ func DecisionRegions(predict Predictor, X mat.Matrix, y []int, opt RegionOptions
 		for c := 0; c < g; c++ {
 			col := color.RGBA{0xff, 0xff, 0xff, 0xff}
 			if l := labels[r*g+c]; l >= 0 {
-				col = lighten(ClassColor(l), 0.65)
+				col = regionColor(l)
 			}
 			img.SetRGBA(c, r, col)
 		}
@@ -212,3 +233,6 @@ func DecisionRegions(predict Predictor, X mat.Matrix, y []int, opt RegionOptions
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = x0, x1, y0, y1
 	return single(p, opt.Width, opt.Height), nil
 }
+
+// regionColor is the light background of class c's decision region.
+func regionColor(c int) color.RGBA { return lighten(ClassColor(c), 0.65) }

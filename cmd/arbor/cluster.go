@@ -36,6 +36,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	zOut := fs.String("linkage-out", "", "write the SciPy linkage matrix (N-1 rows: id1,id2,height,size) to this CSV file")
 	newick := fs.String("newick", "", "write the tree in Newick format to this file")
 	dendro := fs.String("dendrogram", "", "draw the dendrogram to this .png or .svg file")
+	dendroLeaves := fs.Int("dendrogram-leaves", 0, "leaves the dendrogram draws, as SciPy's truncate_mode='lastp' (0: every leaf up to 50 rows, else 30; -1: every leaf)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -171,7 +172,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if *dendro != "" {
-		opt := figure.DendrogramOptions{Title: fmt.Sprintf("%s: %s linkage, %s distances", ds.Name, method, *dist), K: *k}
+		opt := figure.DendrogramOptions{Title: fmt.Sprintf("%s: %s linkage, %s distances", displayName(ds.Name), method, *dist), K: *k, Leaves: *dendroLeaves}
 		if !math.IsNaN(*height) {
 			opt.Cut = *height
 		}

@@ -123,7 +123,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	for _, r := range splits[0] {
 		y[r] = moons.Y[r]
 	}
-	for _, ks := range []string{"rbf:1", "hckg:average"} {
+	for _, ks := range []string{"rbf:scale", "hckg:average"} { // as in the table above
 		sp, err := kernel.ParseSpec(ks)
 		if err != nil {
 			return err
@@ -139,7 +139,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		}
 		fig, err := figure.Scatter(moons.X, pred, figure.ScatterOptions{
 			Title:   fmt.Sprintf("two moons, %d labels (seed 0, outlined): SVM on %s", 2*perClass, b.Spec),
-			Labeled: splits[0],
+			Labeled: splits[0], XLabel: moons.Features[0], YLabel: moons.Features[1],
 		})
 		if err != nil {
 			return err
@@ -165,7 +165,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 			title += " (new points by §3.5: linear in x)"
 		}
 		fig, err = figure.DecisionRegions(predict, moons.X, y, figure.RegionOptions{
-			ScatterOptions: figure.ScatterOptions{Title: title, Labeled: splits[0]},
+			ScatterOptions: figure.ScatterOptions{Title: title, Labeled: splits[0], XLabel: moons.Features[0], YLabel: moons.Features[1]},
 			Grid:           100,
 		})
 		if err != nil {

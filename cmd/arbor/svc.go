@@ -168,7 +168,13 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "wrote      %s\n", *tree)
 	}
 	if *plot != "" {
-		if err := svcPlot(*plot, X, res, h, ds.Name); err != nil {
+		axes := [2]string{"feature 1", "feature 2"}
+		if *pca > 0 {
+			axes = [2]string{"principal component 1", "principal component 2"}
+		} else if len(ds.Features) >= 2 {
+			axes = [2]string{ds.Features[0], ds.Features[1]}
+		}
+		if err := svcPlot(*plot, X, res, h, displayName(ds.Name), axes); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "wrote      %s\n", *plot)
@@ -206,13 +212,18 @@ func printSVC(w io.Writer, r *svcluster.Clustering, ds *dataset.Dataset) {
 // svcPlot draws the contour panels R(x) = R with SVs and BSVs marked (2-D
 // data only, paper 001 Figs. 3-4) and, after a sweep, the number of clusters
 // against q.
-func svcPlot(path string, X *mat.Dense, res *svcluster.Clustering, h *svcluster.Hierarchy, name string) error {
+func svcPlot(path string, X *mat.Dense, res *svcluster.Clustering, h *svcluster.Hierarchy, name string, axes [2]string) error {
 	_, d := X.Dims()
 	panel := func(r *svcluster.Clustering) figure.ContourPanel {
+		names := make([]string, r.NClusters)
+		for i := range names {
+			names[i] = fmt.Sprintf("cluster %d", i+1)
+		}
 		return figure.ContourPanel{
-			Title: fmt.Sprintf("%s: q = %.3g, 1/(NC) = %.2g, %d clusters", name, r.Q, r.P(), r.NClusters),
+			Title:  fmt.Sprintf("%s: q = %.3g, 1/(NC) = %.2g, %d clusters", name, r.Q, r.P(), r.NClusters),
+			XLabel: axes[0], YLabel: axes[1],
 			F:     func(g *mat.Dense) ([]float64, error) { return r.Dist2Rows(nil, g), nil },
-			Level: r.R2, X: X, Y: r.Labels,
+			Level: r.R2, X: X, Y: r.Labels, Classes: names, Unlabeled: "outlier",
 			Marks: []figure.Marks{{Name: fmt.Sprintf("SV (%d)", r.NSV), Idx: r.SV}, {Name: fmt.Sprintf("BSV (%d)", r.NBSV), Idx: r.BSV}},
 		}
 	}
@@ -245,23 +256,40 @@ func svcPlot(path string, X *mat.Dense, res *svcluster.Clustering, h *svcluster.
 		return usageError("--plot: contour pictures need 2-D data (%d features; try --pca 2)", d)
 	}
 	if h != nil {
-		s := []figure.Series{{Name: "clusters"}, {Name: "10·n_sv/N"}, {Name: "10·n_bsv/N"}}
+		// Two quantities, two panels: the number of clusters, and the
+		// fractions of support vectors and outliers, against q.
+		nc := []figure.Series{{Name: "clusters"}}
+		fr := []figure.Series{{Name: "SVs, n_sv/N"}, {Name: "BSVs, n_bsv/N"}}
 		for _, l := range h.Levels {
-			s[0].X, s[0].Y = append(s[0].X, l.Q), append(s[0].Y, float64(l.NClusters))
-			s[1].X, s[1].Y = append(s[1].X, l.Q), append(s[1].Y, 10*float64(l.NSV)/float64(h.N))
-			s[2].X, s[2].Y = append(s[2].X, l.Q), append(s[2].Y, 10*float64(l.NBSV)/float64(h.N))
+			nc[0].X, nc[0].Y = append(nc[0].X, l.Q), append(nc[0].Y, float64(l.NClusters))
+			fr[0].X, fr[0].Y = append(fr[0].X, l.Q), append(fr[0].Y, float64(l.NSV)/float64(h.N))
+			fr[1].X, fr[1].Y = append(fr[1].X, l.Q), append(fr[1].Y, float64(l.NBSV)/float64(h.N))
 		}
-		f, err := figure.Line(s, figure.LineOptions{Title: name + ": clusters against q", XLabel: "q", YLabel: "clusters", Points: true, LogX: true})
+		nc[0].Name = "" // one series: no legend
+		f1, err := figure.Line(nc, figure.LineOptions{Title: name + ": number of clusters against q", XLabel: "q (kernel width)", YLabel: "clusters", Points: true, LogX: true, IntegerY: true})
 		if err != nil {
 			return err
 		}
-		row := f.Plots[0]
-		if len(rows) > 0 {
-			row = make([]*plot.Plot, len(rows[0]))
-			row[0] = f.Plots[0][0]
+		f2, err := figure.Line(fr, figure.LineOptions{Title: name + ": support vectors against q", XLabel: "q (kernel width)", YLabel: "fraction of the N points", Points: true, LogX: true, YFromZero: true})
+		if err != nil {
+			return err
+		}
+		cols := max(2, len(rows0(rows)))
+		row := make([]*plot.Plot, cols)
+		row[0], row[1] = f1.Plots[0][0], f2.Plots[0][0]
+		if len(rows) > 0 && len(rows[0]) < cols {
+			rows[0] = append(rows[0], make([]*plot.Plot, cols-len(rows[0]))...)
 		}
 		rows = append(rows, row)
-		width = max(width, f.Width)
+		width = max(width, vg.Length(cols)*4*vg.Inch)
 	}
 	return (&figure.Figure{Plots: rows, Width: width, Height: vg.Length(len(rows)) * 4 * vg.Inch}).Save(path)
+}
+
+// rows0 returns the first row of a panel grid (nil for none).
+func rows0(rows [][]*plot.Plot) []*plot.Plot {
+	if len(rows) == 0 {
+		return nil
+	}
+	return rows[0]
 }

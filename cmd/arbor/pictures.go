@@ -1,0 +1,28 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// displayName is a data set's name as a picture's title shows it: the file
+// name without its directory and its extensions (".csv", ".svm.gz"), so
+// that titles never carry a path.
+func displayName(name string) string {
+	base := filepath.Base(name)
+	if base == "." || base == string(filepath.Separator) {
+		return name
+	}
+	for {
+		ext := filepath.Ext(base)
+		if ext == "" || ext == base || len(ext) > 6 {
+			return base
+		}
+		switch strings.ToLower(ext) {
+		case ".gz", ".csv", ".tsv", ".txt", ".svm", ".libsvm", ".svmlight", ".dat", ".data":
+			base = strings.TrimSuffix(base, ext)
+		default:
+			return base
+		}
+	}
+}

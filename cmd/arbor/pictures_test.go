@@ -1,0 +1,96 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// svgTexts returns the text nodes of an SVG file.
+func svgTexts(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range regexp.MustCompile(`>([^<>]+)</text>`).FindAllStringSubmatch(string(b), -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+func TestDisplayName(t *testing.T) {
+	for in, want := range map[string]string{
+		"/home/me/data/vehicle.csv": "vehicle", "../shared/data/reuters10.svm.gz": "reuters10",
+		"iris": "iris", "two_moons": "two_moons", "data/v1.2.csv": "v1.2", "C:notes.txt": "C:notes",
+	} {
+		if got := displayName(in); got != want {
+			t.Errorf("displayName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestDendrogramPicture: a dendrogram of a file given by path has a title
+// without the path, leaf names and axis labels, and is truncated (SciPy's
+// lastp) when the data has many rows, as --dendrogram-leaves says.
+func TestDendrogramPicture(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "sub", "points.csv")
+	os.MkdirAll(filepath.Dir(data), 0o755)
+	var b strings.Builder
+	b.WriteString("x,y\n")
+	for i := 0; i < 120; i++ {
+		b.WriteString(strings.Repeat("1", 1+i%7) + "," + strings.Repeat("2", 1+i%5) + "\n")
+	}
+	os.WriteFile(data, []byte(b.String()), 0o644)
+	for _, c := range []struct {
+		leaves string
+		want   int
+	}{{"0", 30}, {"12", 12}, {"-1", 120}} {
+		svg := filepath.Join(dir, "d"+c.leaves+".svg")
+		mustArbor(t, "cluster", "--data", data, "--linkage", "average", "--k", "3", "--dendrogram", svg, "--dendrogram-leaves", c.leaves, "--quiet")
+		texts := svgTexts(t, svg)
+		title := ""
+		leaves := 0
+		for _, s := range texts {
+			if strings.Contains(s, "linkage") {
+				title = s
+			}
+			if regexp.MustCompile(`^(\(\d+\)|\d+)$`).MatchString(s) && !strings.Contains(s, ".") {
+				leaves++
+			}
+		}
+		if title == "" || strings.Contains(title, "/") || !strings.HasPrefix(title, "points:") {
+			t.Errorf("leaves %s: title %q", c.leaves, title)
+		}
+		if !strings.Contains(strings.Join(texts, "|"), "height") {
+			t.Errorf("leaves %s: no height axis label in %q", c.leaves, texts)
+		}
+		// Leaf names plus the height axis's whole-number tick labels.
+		if leaves < c.want || leaves > c.want+12 {
+			t.Errorf("leaves %s: %d leaf-like names, want %d (+ tick labels)", c.leaves, leaves, c.want)
+		}
+	}
+}
+
+// TestSVCPicture: the support vector clustering figure calls its groups
+// clusters, labels its axes, and puts the number of clusters and the
+// support-vector fractions on separate axes.
+func TestSVCPicture(t *testing.T) {
+	svg := filepath.Join(t.TempDir(), "svc.svg")
+	mustArbor(t, "svc", "--data", "iris", "--pca", "2", "--sweep", "--clusters", "3", "--out", filepath.Join(t.TempDir(), "l.csv"), "--plot", svg, "--quiet")
+	all := strings.Join(svgTexts(t, svg), "|")
+	for _, s := range []string{"cluster 1", "cluster 2", "cluster 3", "principal component 1", "principal component 2", "clusters", "fraction of the N points"} {
+		if !strings.Contains(all, s) {
+			t.Errorf("SVC figure lacks %q", s)
+		}
+	}
+	for _, s := range []string{"class 0", "10·n_sv/N"} {
+		if strings.Contains(all, s) {
+			t.Errorf("SVC figure still has %q", s)
+		}
+	}
+}
