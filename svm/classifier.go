@@ -12,10 +12,10 @@ import (
 )
 
 // Classifier holds the settings of a C-support vector classifier (C-SVC,
-// LIBSVM -s 0). The zero values of Tol, CacheMB and MaxIter select
-// LIBSVM's defaults. Settings are never mutated by Fit.
+// LIBSVM -s 0). The zero values of C, Tol, CacheMB and MaxIter select
+// LIBSVM's defaults, so Classifier{Kernel: k} is LIBSVM's C-SVC with C = 1. Settings are never mutated by Fit.
 type Classifier struct {
-	// C is the soft-margin penalty (> 0). LIBSVM's default is 1.
+	// C is the soft-margin penalty (> 0); 0 means LIBSVM's default, 1.
 	C float64
 	// Kernel is used by Fit and Predict; FitGram ignores it.
 	Kernel kernel.Kernel
@@ -49,6 +49,14 @@ type Classifier struct {
 	Progress func(stage string, done, total int)
 }
 
+// cost returns C, with 0 meaning LIBSVM's default 1.
+func (c Classifier) cost() float64 {
+	if c.C == 0 {
+		return 1
+	}
+	return c.C
+}
+
 func (c Classifier) tol() float64 {
 	if c.Tol == 0 {
 		return 1e-3
@@ -66,8 +74,8 @@ func (c Classifier) cacheMB() float64 {
 // validate checks the settings (LIBSVM's svm_check_parameter).
 func (c Classifier) validate(needKernel bool) error {
 	switch {
-	case !(c.C > 0) || math.IsInf(c.C, 0):
-		return fmt.Errorf("%w: C = %v, want finite C > 0", ErrBadParam, c.C)
+	case !(c.C >= 0) || math.IsInf(c.C, 0):
+		return fmt.Errorf("%w: C = %v, want finite C > 0 (0 = 1)", ErrBadParam, c.C)
 	case !(c.Tol >= 0) || math.IsInf(c.Tol, 0):
 		return fmt.Errorf("%w: Tol = %v, want finite Tol ≥ 0 (0 = 1e-3)", ErrBadParam, c.Tol)
 	case !(c.CacheMB >= 0) || math.IsInf(c.CacheMB, 0):
@@ -240,9 +248,9 @@ func (c Classifier) fit(ctx context.Context, src smo.Source, n int, y []int) (*M
 	}
 	wC := make([]float64, len(labels))
 	for k, lab := range labels {
-		wC[k] = c.C
+		wC[k] = c.cost()
 		if w, ok := c.Weights[lab]; ok {
-			wC[k] = c.C * w
+			wC[k] = c.cost() * w
 		}
 	}
 	for lab := range c.Weights {

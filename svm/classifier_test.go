@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -234,7 +235,6 @@ func TestErrors(t *testing.T) {
 		{"one class", fitErr(ok.FitGram(ctx, K, []int{1, 1, 1, 1})), ErrOneClass},
 		{"singleton", fitErr(ok.FitGram(ctx, K, []int{0, 0, 0, 1})), ErrSingletonClass},
 		{"negative label", fitErr(ok.FitGram(ctx, K, []int{0, -1, 1, 1})), ErrBadLabel},
-		{"C = 0", fitErr(Classifier{}.FitGram(ctx, K, []int{0, 0, 1, 1})), ErrBadParam},
 		{"C < 0", fitErr(Classifier{C: -1}.FitGram(ctx, K, []int{0, 0, 1, 1})), ErrBadParam},
 		{"C NaN", fitErr(Classifier{C: math.NaN()}.FitGram(ctx, K, []int{0, 0, 1, 1})), ErrBadParam},
 		{"weight 0", fitErr(Classifier{C: 1, Weights: map[int]float64{0: 0}}.FitGram(ctx, K, []int{0, 0, 1, 1})), ErrBadParam},
@@ -595,5 +595,31 @@ func TestIndefinite(t *testing.T) {
 	}
 	if math.Abs(sum-1) > 1e-9 {
 		t.Errorf("Σβ = %v", sum)
+	}
+}
+
+// TestZeroCIsDefault: the zero value of C means LIBSVM's default C = 1, as
+// documented: Classifier{} fits the same model as Classifier{C: 1}.
+func TestZeroCIsDefault(t *testing.T) {
+	ctx := context.Background()
+	X := mat.NewDense(6, 2, []float64{0, 0, 0.3, 0.1, 0.1, 0.4, 2, 2, 2.2, 1.8, 1.2, 1.1})
+	y := []int{0, 0, 0, 1, 1, 1}
+	a, err := Classifier{Kernel: kernel.RBF{Gamma: 0.5}}.Fit(ctx, X, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Classifier{C: 1, Kernel: kernel.RBF{Gamma: 0.5}}.Fit(ctx, X, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("Classifier{} fits\n%+v\nClassifier{C: 1} fits\n%+v", a, b)
+	}
+	c, err := Classifier{C: 0.01, Kernel: kernel.RBF{Gamma: 0.5}}.Fit(ctx, X, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reflect.DeepEqual(a, c) {
+		t.Error("C = 0.01 fits the same model as C = 0: the check cannot fail")
 	}
 }
