@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/arbor-ml/arbor/distance"
+	"github.com/arbor-ml/arbor/internal/neighbors"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -55,9 +56,9 @@ func points(X mat.Matrix) (data []float64, n, d int, err error) {
 // d <= 15) may pick a different member of an exactly tied group, so graphs
 // can differ only on data with exactly equal distances.
 //
-// Each query row scans all points keeping a bounded max-heap of k+1
-// candidates (partial sums abandon a candidate early), in parallel over
-// rows; time O(N²d + N²·log k) worst case, memory O(Nk).
+// The search is internal/neighbors (k-d tree for d <= 20, blocked brute
+// force above), in parallel over rows; time about O(N log N) for low d,
+// O(N²d) above, memory O(Nk).
 // Errors: ErrK (k < 1 or k >= N), ErrTooFew, distance.ErrEmpty,
 // distance.ErrNonFinite, ctx.Err().
 func KNN(ctx context.Context, X mat.Matrix, k int) (*Graph, error) {
@@ -71,34 +72,33 @@ func KNN(ctx context.Context, X mat.Matrix, k int) (*Graph, error) {
 	if k >= n {
 		return nil, fmt.Errorf("%w: k = %d, want k < N = %d", ErrK, k, n)
 	}
+	// The k+1 nearest by (d², index), i itself a candidate at d² = 0.
+	k1 := k + 1
+	near := make([]int32, n*k1)
+	near2 := make([]float64, n*k1)
+	if err := neighbors.New(data, n, d).All(ctx, k1, neighbors.IncludeSelf, near, near2); err != nil {
+		return nil, err
+	}
 	nbr := make([]int32, n*k)
 	len2 := make([]float64, n*k)
-	hd2 := make([]float64, n*(k+1)) // per-row heap storage: no allocation per row
-	hidx := make([]int32, n*(k+1))
-	err = distance.ParallelRows(ctx, n, func(i int) {
-		base := i * (k + 1)
-		h := knnHeap{cap: k + 1, d2: hd2[base : base : base+k+1], idx: hidx[base : base : base+k+1]}
-		h.scan(data, d, i)
-		h.sortAsc()
+	for i := 0; i < n; i++ {
+		row := near[i*k1 : i*k1+k1]
 		// Drop i itself, or the first entry if i is not among the k+1.
 		skip := 0
-		for p := range h.idx {
-			if int(h.idx[p]) == i {
+		for p, j := range row {
+			if int(j) == i {
 				skip = p
 				break
 			}
 		}
 		o := i * k
-		for p := range h.idx {
+		for p, j := range row {
 			if p == skip {
 				continue
 			}
-			nbr[o], len2[o] = h.idx[p], h.d2[p]
+			nbr[o], len2[o] = j, near2[i*k1+p]
 			o++
 		}
-	})
-	if err != nil {
-		return nil, err
 	}
 	src := make([]int32, 0, 2*n*k)
 	dst := make([]int32, 0, 2*n*k)
@@ -116,128 +116,6 @@ func KNN(ctx context.Context, X mat.Matrix, k int) (*Graph, error) {
 		}
 	}
 	return fromArcs(n, src, dst, w), nil
-}
-
-// knnHeap is a bounded max-heap on (d2, idx): the root is the worst kept
-// candidate. A typed heap: no interface boxing.
-type knnHeap struct {
-	cap int
-	d2  []float64
-	idx []int32
-}
-
-// less reports whether entry a ranks after (is worse than) entry b.
-func (h *knnHeap) worse(a, b int) bool {
-	if h.d2[a] != h.d2[b] {
-		return h.d2[a] > h.d2[b]
-	}
-	return h.idx[a] > h.idx[b]
-}
-
-func (h *knnHeap) swap(a, b int) {
-	h.d2[a], h.d2[b] = h.d2[b], h.d2[a]
-	h.idx[a], h.idx[b] = h.idx[b], h.idx[a]
-}
-
-func (h *knnHeap) up(j int) {
-	for j > 0 {
-		p := (j - 1) / 2
-		if !h.worse(j, p) {
-			return
-		}
-		h.swap(j, p)
-		j = p
-	}
-}
-
-func (h *knnHeap) down(j int) {
-	n := len(h.d2)
-	for {
-		l := 2*j + 1
-		if l >= n {
-			return
-		}
-		c := l
-		if r := l + 1; r < n && h.worse(r, l) {
-			c = r
-		}
-		if !h.worse(c, j) {
-			return
-		}
-		h.swap(j, c)
-		j = c
-	}
-}
-
-// scan offers every point j = 0..n-1 (in order) as a neighbour of row q.
-// Because j increases, a candidate tied with the root ranks after it and
-// is rejected, so the kept set is the k+1 smallest (d2, j). Candidates are
-// processed four at a time (independent sums, each in index order as
-// distance.SqDist) and a group is abandoned once all four partial sums
-// reach the root: partial sums of squares never decrease.
-func (h *knnHeap) scan(data []float64, d, q int) {
-	x := data[q*d : q*d+d]
-	n := len(data) / d
-	j := 0
-	for ; j < n && len(h.d2) < h.cap; j++ {
-		h.d2 = append(h.d2, distance.SqDist(x, data[j*d:j*d+d]))
-		h.idx = append(h.idx, int32(j))
-		h.up(len(h.d2) - 1)
-	}
-	top := h.d2[0]
-	for ; j+4 <= n; j += 4 {
-		y0 := data[j*d : j*d+d]
-		y1 := data[(j+1)*d : (j+1)*d+d]
-		y2 := data[(j+2)*d : (j+2)*d+d]
-		y3 := data[(j+3)*d : (j+3)*d+d]
-		var s0, s1, s2, s3 float64
-		abandoned := false
-		for t := 0; t < d; {
-			end := min(t+8, d)
-			for ; t < end; t++ {
-				xt := x[t]
-				u0 := xt - y0[t]
-				u1 := xt - y1[t]
-				u2 := xt - y2[t]
-				u3 := xt - y3[t]
-				s0 += float64(u0 * u0)
-				s1 += float64(u1 * u1)
-				s2 += float64(u2 * u2)
-				s3 += float64(u3 * u3)
-			}
-			if s0 >= top && s1 >= top && s2 >= top && s3 >= top {
-				abandoned = true
-				break
-			}
-		}
-		if abandoned {
-			continue
-		}
-		for c, s := range [4]float64{s0, s1, s2, s3} {
-			if s < top {
-				h.d2[0], h.idx[0] = s, int32(j+c)
-				h.down(0)
-				top = h.d2[0]
-			}
-		}
-	}
-	for ; j < n; j++ {
-		if s := distance.SqDist(x, data[j*d:j*d+d]); s < top {
-			h.d2[0], h.idx[0] = s, int32(j)
-			h.down(0)
-			top = h.d2[0]
-		}
-	}
-}
-
-// sortAsc orders the kept candidates by (d2, idx) ascending, in place
-// (insertion sort: k+1 is small).
-func (h *knnHeap) sortAsc() {
-	for i := 1; i < len(h.d2); i++ {
-		for j := i; j > 0 && h.worse(j-1, j); j-- {
-			h.swap(j-1, j)
-		}
-	}
 }
 
 // Epsilon returns the ε-neighbourhood graph of the rows of X: i and j

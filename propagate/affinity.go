@@ -141,21 +141,7 @@ func (a Affinity) fromPoints(ctx context.Context, X mat.Matrix) (*graph, error) 
 		if k > n {
 			return nil, fmt.Errorf("%w: knn k = %d > %d points", ErrParam, k, n)
 		}
-		if d <= 8 {
-			return knnGraphTree(ctx, data, n, d, k)
-		}
-		return knnGraph(ctx, n, k, func(i int, out []float64) {
-			xi := data[i*d : (i+1)*d]
-			for j := range out {
-				xj := data[j*d : (j+1)*d]
-				s := 0.0
-				for t, v := range xi {
-					u := v - xj[t]
-					s += u * u
-				}
-				out[j] = s
-			}
-		})
+		return knnGraphPoints(ctx, data, n, d, k)
 	case Precomputed:
 		return nil, fmt.Errorf("%w: precomputed affinity needs FitGram", ErrAffinity)
 	}

@@ -15,11 +15,12 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// TestKDTreeEqualsBruteForce: the k-d tree kNN graph equals the brute-force
+// TestKDTreeEqualsBruteForce: the internal/neighbors kNN graph (k-d tree,
+// and blocked brute force for d = 25) equals the brute-force
 // scan, ties (duplicated and grid points) included.
 func TestKDTreeEqualsBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, d := range []int{1, 2, 3, 5} {
+	for _, d := range []int{1, 2, 3, 5, 12, 25} {
 		n := 700
 		data := make([]float64, n*d)
 		for i := range data {
@@ -27,7 +28,7 @@ func TestKDTreeEqualsBruteForce(t *testing.T) {
 		}
 		copy(data[d*10:d*11], data[0:d]) // an exact duplicate
 		for _, k := range []int{1, 7, 20} {
-			tree, err := knnGraphTree(context.Background(), data, n, d, k)
+			tree, err := knnGraphPoints(context.Background(), data, n, d, k)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/arbor-ml/arbor/distance"
+	"github.com/arbor-ml/arbor/internal/neighbors"
 	"github.com/arbor-ml/arbor/internal/parallel"
 )
 
@@ -232,42 +233,31 @@ func labelNaive(ctx context.Context, in labelInput) ([]int, int, error) {
 
 // knnPairs returns, for each local point, its candidate partners: the union
 // of its k nearest neighbours and the points having it among theirs, each
-// pair listed once (under its smaller index). Ties go to the smaller index.
+// pair listed once (under its smaller index). Ties go to the smaller index
+// (internal/neighbors).
 func knnPairs(ctx context.Context, x []float64, d int, pts []int, k int) [][]int {
 	n := len(pts)
 	if k > n-1 {
 		k = n - 1
 	}
+	if k < 1 {
+		return make([][]int, n)
+	}
+	sub := make([]float64, n*d)
+	for i, p := range pts {
+		copy(sub[i*d:i*d+d], x[p*d:p*d+d])
+	}
+	near := make([]int32, n*k)
+	if neighbors.New(sub, n, d).All(ctx, k, neighbors.ExcludeSelf, near, nil) != nil {
+		return make([][]int, n) // cancelled: the caller checks ctx
+	}
 	nb := make([][]int, n)
-	_ = parallel.For(context.Background(), n, func(i int) {
-		if ctx.Err() != nil {
-			return
+	for i := range nb {
+		nb[i] = make([]int, k)
+		for r := range nb[i] {
+			nb[i][r] = int(near[i*k+r])
 		}
-		xi := x[pts[i]*d : pts[i]*d+d]
-		idx := make([]int, 0, k+1)
-		dist := make([]float64, 0, k+1)
-		for j := 0; j < n; j++ {
-			if j == i {
-				continue
-			}
-			dj := distance.SqDist(xi, x[pts[j]*d:pts[j]*d+d])
-			if len(idx) == k && dj >= dist[k-1] {
-				continue
-			}
-			p := len(idx)
-			for p > 0 && dist[p-1] > dj {
-				p--
-			}
-			if len(idx) < k {
-				idx = append(idx, 0)
-				dist = append(dist, 0)
-			}
-			copy(idx[p+1:], idx[p:len(idx)-1])
-			copy(dist[p+1:], dist[p:len(dist)-1])
-			idx[p], dist[p] = j, dj
-		}
-		nb[i] = idx
-	})
+	}
 	adj := make([][]int, n)
 	for i, l := range nb {
 		for _, j := range l {
