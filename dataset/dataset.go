@@ -9,11 +9,13 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/arbor-ml/arbor/learner"
 	"gonum.org/v1/gonum/mat"
 )
 
-// Unlabeled marks a row whose class is unknown in Dataset.Y.
-const Unlabeled = -1
+// Unlabeled marks a row whose class is unknown in Dataset.Y. It is
+// learner.Unlabeled, so label vectors pass to any learner unchanged.
+const Unlabeled = learner.Unlabeled
 
 // Dataset is a table of points with optional class labels.
 type Dataset struct {

@@ -7,8 +7,8 @@ import (
 	"math"
 	"sort"
 
-	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/learner"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -139,11 +139,11 @@ func (c Classifier) checkLabels(y []int) ([]int, []int, int, error) {
 	var lab, ly []int
 	C := 0
 	for i, v := range y {
-		if v == dataset.Unlabeled {
+		if v == learner.Unlabeled {
 			continue
 		}
 		if v < 0 {
-			return nil, nil, 0, fmt.Errorf("%w: y[%d] = %d (classes are ≥ 0, %d = unlabelled)", ErrLabel, i, v, dataset.Unlabeled)
+			return nil, nil, 0, fmt.Errorf("%w: y[%d] = %d (classes are ≥ 0, %d = unlabelled)", ErrLabel, i, v, learner.Unlabeled)
 		}
 		lab = append(lab, i)
 		ly = append(ly, v)
@@ -206,7 +206,7 @@ func (c Classifier) checkSets(sets [][]int) ([]int, [][]int, int, error) {
 
 // FitGram fits on the n×n Gram matrix K of all points (labelled and
 // unlabelled, so data-dependent kernels work) with y[i] the class of row i or
-// dataset.Unlabeled. The labelled rows become the candidate neighbours; the
+// learner.Unlabeled. The labelled rows become the candidate neighbours; the
 // model keeps a reference to K (do not modify it afterwards) and predicts any
 // rows of it with PredictGram. Errors: ErrK, ErrWeights, ErrParam,
 // ErrNoLabels, ErrOneClass, ErrLabel, ErrShape (len(y) ≠ n), ErrNonFinite (a
@@ -266,7 +266,7 @@ func (c Classifier) fitGram(K mat.Symmetric, lab, ly []int, ls [][]int, C int) (
 }
 
 // Fit fits on points: X is n×d, y[i] the class of row i or
-// dataset.Unlabeled (unlabelled rows are ignored: point-kernel kNN is
+// learner.Unlabeled (unlabelled rows are ignored: point-kernel kNN is
 // inductive). Neighbours are ranked by the distance the settings' Kernel
 // induces (Euclidean when Kernel is nil). Errors as FitGram, and ErrNonFinite
 // for NaN/Inf in X.
@@ -348,7 +348,7 @@ func (c Classifier) PredictGram(ctx context.Context, K mat.Symmetric, y []int, r
 	}
 	if rows == nil {
 		for i, v := range y {
-			if v == dataset.Unlabeled {
+			if v == learner.Unlabeled {
 				rows = append(rows, i)
 			}
 		}

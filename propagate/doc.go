@@ -64,7 +64,7 @@
 // kNN graph, following i → its neighbours) has no defined label: it would be
 // a 0/0 (NaN) in the closed form and an all-zero row in scikit-learn. Fit
 // returns ErrUnreachable naming those points, or, with Unreachable =
-// UnreachableUnlabeled, leaves them dataset.Unlabeled with zero rows and a
+// UnreachableUnlabeled, leaves them learner.Unlabeled with zero rows and a
 // warning. Degrees in the closed form count only neighbours that reach a
 // label, which is the fixed point of scikit-learn's normalised iteration.
 //

@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/learner"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -21,7 +21,7 @@ type Result struct {
 	// unreachable points are 0.
 	Distributions *mat.Dense
 	// Transduction is the argmax class of each row (first on ties), or
-	// dataset.Unlabeled for an unreachable point (transduction_).
+	// learner.Unlabeled for an unreachable point (transduction_).
 	Transduction []int
 	// Sets (multi-label fits only) lists the labels with score ≥ Threshold.
 	Sets [][]int
@@ -67,7 +67,7 @@ func newProblem(y []int, sets [][]int, classes int, n int) (*problem, error) {
 	nl := 0
 	add := func(i, c int) error {
 		if c < 0 {
-			return fmt.Errorf("%w: point %d has label %d (classes are ≥ 0, %d = unlabelled)", ErrLabel, i, c, dataset.Unlabeled)
+			return fmt.Errorf("%w: point %d has label %d (classes are ≥ 0, %d = unlabelled)", ErrLabel, i, c, learner.Unlabeled)
 		}
 		if classes > 0 && c >= classes {
 			return fmt.Errorf("%w: point %d has label %d, Classes = %d", ErrLabel, i, c, classes)
@@ -89,7 +89,7 @@ func newProblem(y []int, sets [][]int, classes int, n int) (*problem, error) {
 				}
 			}
 		} else {
-			if y[i] == dataset.Unlabeled {
+			if y[i] == learner.Unlabeled {
 				continue
 			}
 			if err := add(i, y[i]); err != nil {
@@ -167,7 +167,7 @@ func listInts(v []int, max int) string {
 	return b.String()
 }
 
-// Fit propagates the labels y (dataset.Unlabeled = −1 for unlabelled points)
+// Fit propagates the labels y (learner.Unlabeled = −1 for unlabelled points)
 // over the affinity graph of the rows of X. See the package documentation
 // for the methods, and the errors.
 func (p Propagation) Fit(ctx context.Context, X mat.Matrix, y []int) (*Result, error) {
@@ -278,7 +278,7 @@ func finish(res *Result, pr *problem, F []float64, on []bool, normalise bool, th
 			for c := range row {
 				row[c] = 0
 			}
-			res.Transduction[i] = dataset.Unlabeled
+			res.Transduction[i] = learner.Unlabeled
 			continue
 		}
 		if normalise {

@@ -144,7 +144,7 @@ const (
 // Unreachable policies.
 const (
 	UnreachableError     = "error"     // return ErrUnreachable listing the points (default)
-	UnreachableUnlabeled = "unlabeled" // leave them dataset.Unlabeled, add a warning
+	UnreachableUnlabeled = "unlabeled" // leave them learner.Unlabeled, add a warning
 )
 
 // Propagation holds label-propagation settings (Zhu & Ghahramani 2002; paper

@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Fit spreads the labels y (dataset.Unlabeled = −1 for unlabelled points) over
+// Fit spreads the labels y (learner.Unlabeled = −1 for unlabelled points) over
 // the affinity graph of the rows of X: F ← αSF + (1−α)Y with
 // S = D^{-1/2}W₀D^{-1/2}, W₀ = W with a zero diagonal and D its column sums
 // (scikit-learn's LabelSpreading), to convergence (Iterative) or solved
