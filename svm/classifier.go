@@ -97,11 +97,11 @@ func (c Classifier) validate(needKernel bool) error {
 }
 
 // Model is a fitted classifier. Class indices (Machine.Pos/Neg, columns of
-// Decision and Probabilities) refer to Classes, the sorted distinct
+// Decision and Probabilities) refer to Classes(), the sorted distinct
 // training labels (scikit-learn's classes_).
 type Model struct {
-	// Classes are the sorted distinct labels seen in training.
-	Classes []int
+	// classes are the sorted distinct labels seen in training.
+	classes []int
 	// Kernel is the point kernel (nil for a model from FitGram).
 	Kernel kernel.Kernel
 	// OneVsRest tells how Machines are organised.
@@ -126,6 +126,9 @@ type Model struct {
 	Warnings  []error
 
 	svX *mat.Dense // support vector points (Fit), rows aligned with SV
+	// transduction is a label for each of the NTrain rows (labelled rows
+	// keep theirs); nil for a model loaded from a file without it.
+	transduction []int
 }
 
 // Machine is one binary decision function
@@ -151,15 +154,35 @@ type Machine struct {
 	ProbA, ProbB float64
 }
 
-// Fit trains on the rows of X with labels y (any non-negative integers)
-// using c.Kernel. The Gram matrix is never formed: kernel columns are
-// computed on demand into the LRU cache (in parallel for long columns).
+// Fit trains on the rows of X with labels y (any non-negative integers,
+// or learner.Unlabeled for rows to ignore in training) using c.Kernel. The
+// Gram matrix is never formed: kernel columns are computed on demand into
+// the LRU cache (in parallel for long columns). The model is indexed by
+// the rows of X: Model.SV holds rows of X, Transduction labels every row.
 //
 // Errors: ErrBadParam, ErrEmpty, ErrNonFinite (X), ErrShape (len(y)),
 // ErrBadLabel, ErrOneClass, ErrSingletonClass, or ctx.Err().
 func (c Classifier) Fit(ctx context.Context, X *mat.Dense, y []int) (*Model, error) {
 	if err := c.validate(true); err != nil {
 		return nil, err
+	}
+	if lab, unl := splitLabeled(y); len(unl) > 0 && X != nil && !X.IsEmpty() {
+		n, _ := X.Dims()
+		if len(y) != n {
+			return nil, fmt.Errorf("%w: %d labels for %d training rows", ErrShape, len(y), n)
+		}
+		if len(lab) == 0 {
+			return nil, fmt.Errorf("%w: every row is unlabelled", ErrEmpty)
+		}
+		m, err := c.Fit(ctx, subRows(X, lab), pick(y, lab))
+		if err != nil {
+			return nil, err
+		}
+		m.widen(lab, n)
+		if m.transduction, err = m.fillPoints(ctx, y, subRows(X, unl), unl); err != nil {
+			return nil, err
+		}
+		return m, nil
 	}
 	src, n, err := pointSource(X, c.Kernel)
 	if err != nil {
@@ -169,6 +192,7 @@ func (c Classifier) Fit(ctx context.Context, X *mat.Dense, y []int) (*Model, err
 	if err != nil {
 		return nil, err
 	}
+	m.transduction = slices.Clone(y)
 	m.Kernel = c.Kernel
 	_, d := X.Dims()
 	m.svX = mat.NewDense(max(len(m.SV), 1), d, nil)
@@ -181,10 +205,13 @@ func (c Classifier) Fit(ctx context.Context, X *mat.Dense, y []int) (*Model, err
 	return m, nil
 }
 
-// FitGram trains on a precomputed kernel matrix K (N×N, rows = training
-// points) with labels y. K is read in place (see gramSource for the
-// *mat.SymDense fast path); predictions need PredictGram with the
-// test-by-train kernel rows.
+// FitGram trains on a precomputed kernel matrix K (N×N over all rows) with
+// labels y: a label ≥ 0, or learner.Unlabeled for a row that is not
+// trained on (the transductive setting of papers 000/002: one kernel over
+// all points, labels on a few). Only K[L][L] over the labelled rows L is
+// read for training (in place: see withGram for the *mat.SymDense fast
+// path), and K[U][SV] for the transduction of the unlabelled rows U. The
+// model is indexed by the N rows of K: Predict takes t×N kernel rows.
 //
 // Errors: ErrBadParam, ErrEmpty, ErrNonFinite (K), ErrNotSymmetric,
 // ErrShape (len(y) ≠ N), ErrBadLabel, ErrOneClass, ErrSingletonClass, or
@@ -193,9 +220,32 @@ func (c Classifier) FitGram(ctx context.Context, K mat.Symmetric, y []int) (*Mod
 	if err := c.validate(false); err != nil {
 		return nil, err
 	}
-	return withGram(ctx, K, func(ctx context.Context, src smo.Source, n int) (*Model, error) {
+	if lab, unl := splitLabeled(y); len(unl) > 0 && K != nil && K.SymmetricDim() > 0 {
+		n := K.SymmetricDim()
+		if len(y) != n {
+			return nil, fmt.Errorf("%w: %d labels for %d training rows", ErrShape, len(y), n)
+		}
+		if len(lab) == 0 {
+			return nil, fmt.Errorf("%w: every row is unlabelled", ErrEmpty)
+		}
+		m, err := c.FitGramRows(ctx, K, lab, pick(y, lab))
+		if err != nil {
+			return nil, err
+		}
+		m.widen(lab, n)
+		if m.transduction, err = m.fillGram(ctx, y, K, unl); err != nil {
+			return nil, err
+		}
+		return m, nil
+	}
+	m, err := withGram(ctx, K, func(ctx context.Context, src smo.Source, n int) (*Model, error) {
 		return c.fit(ctx, src, n, y)
 	})
+	if err != nil {
+		return nil, err
+	}
+	m.transduction = slices.Clone(y)
+	return m, nil
 }
 
 // FitGramRows trains on the sub-matrix K[rows][rows] without copying it:
@@ -216,7 +266,12 @@ func (c Classifier) FitGramRows(ctx context.Context, K mat.Symmetric, rows []int
 	if err != nil {
 		return nil, err
 	}
-	return c.fit(ctx, src, len(rows), y)
+	m, err := c.fit(ctx, src, len(rows), y)
+	if err != nil {
+		return nil, err
+	}
+	m.transduction = slices.Clone(y)
+	return m, nil
 }
 
 // binary is one two-class problem over rows of the source.
@@ -299,7 +354,7 @@ func (c Classifier) fit(ctx context.Context, src smo.Source, n int, y []int) (*M
 		}
 	}
 
-	m := &Model{Classes: labels, OneVsRest: c.OneVsRest, NTrain: n, Probability: c.Probability, Converged: true}
+	m := &Model{classes: labels, OneVsRest: c.OneVsRest, NTrain: n, Probability: c.Probability, Converged: true}
 	alphas := make([][]float64, len(probs))
 	nonzero := make([]bool, n)
 	for p, b := range probs {

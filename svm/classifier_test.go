@@ -78,7 +78,7 @@ func TestOneVsRest(t *testing.T) {
 			}
 		}
 	}
-	pred, err := m.Predict(Xt)
+	pred, err := m.PredictPoints(context.Background(), nil, Xt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestKKT(t *testing.T) {
 				}
 				eps := 2e-3 + 6e-8*sumAbs*maxAbs(K)
 				for r, lab := range f.Y {
-					ci := slices.Index(m.Classes, lab)
+					ci := slices.Index(m.Classes(), lab)
 					var y float64
 					switch ci {
 					case mc.Pos:
@@ -234,7 +234,7 @@ func TestErrors(t *testing.T) {
 	}{
 		{"one class", fitErr(ok.FitGram(ctx, K, []int{1, 1, 1, 1})), ErrOneClass},
 		{"singleton", fitErr(ok.FitGram(ctx, K, []int{0, 0, 0, 1})), ErrSingletonClass},
-		{"negative label", fitErr(ok.FitGram(ctx, K, []int{0, -1, 1, 1})), ErrBadLabel},
+		{"negative label", fitErr(ok.FitGram(ctx, K, []int{0, -2, 1, 1})), ErrBadLabel},
 		{"C < 0", fitErr(Classifier{C: -1}.FitGram(ctx, K, []int{0, 0, 1, 1})), ErrBadParam},
 		{"C NaN", fitErr(Classifier{C: math.NaN()}.FitGram(ctx, K, []int{0, 0, 1, 1})), ErrBadParam},
 		{"weight 0", fitErr(Classifier{C: 1, Weights: map[int]float64{0: 0}}.FitGram(ctx, K, []int{0, 0, 1, 1})), ErrBadParam},
@@ -267,7 +267,7 @@ func TestErrors(t *testing.T) {
 	if _, err := m.PredictGram(mat.NewDense(1, 4, []float64{math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1)})); !errors.Is(err, ErrNonFinite) {
 		t.Errorf("PredictGram Inf: %v", err)
 	}
-	if _, err := m.Predict(X); !errors.Is(err, ErrNoKernel) {
+	if _, err := m.PredictPoints(context.Background(), nil, X); !errors.Is(err, ErrNoKernel) {
 		t.Errorf("Predict on a Gram model: %v", err)
 	}
 	if _, err := m.ProbabilitiesGram(nil, mat.NewDense(1, 4, nil)); !errors.Is(err, ErrNoProbability) {
@@ -277,10 +277,10 @@ func TestErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := mp.Predict(mat.NewDense(1, 3, nil)); !errors.Is(err, ErrShape) {
+	if _, err := mp.PredictPoints(context.Background(), nil, mat.NewDense(1, 3, nil)); !errors.Is(err, ErrShape) {
 		t.Errorf("Predict with 3 features: %v", err)
 	}
-	if _, err := mp.Predict(mat.NewDense(1, 2, []float64{0, math.NaN()})); !errors.Is(err, ErrNonFinite) {
+	if _, err := mp.PredictPoints(context.Background(), nil, mat.NewDense(1, 2, []float64{0, math.NaN()})); !errors.Is(err, ErrNonFinite) {
 		t.Errorf("Predict NaN: %v", err)
 	}
 	// A lower triangle that is all zero (upper-only storage) is accepted.

@@ -55,7 +55,7 @@ func ExampleClassifier_FitGram() {
 			correct++
 		}
 	}
-	fmt.Printf("classes %v, %d machines, %d support vectors %v\n", m.Classes, len(m.Machines), len(m.SV), m.NSV)
+	fmt.Printf("classes %v, %d machines, %d support vectors %v\n", m.Classes(), len(m.Machines), len(m.SV), m.NSV)
 	fmt.Printf("test accuracy %d/%d\n", correct, len(test))
 	// Output:
 	// classes [0 1 2], 3 machines, 28 support vectors [5 11 12]

@@ -49,6 +49,9 @@ type modelJSON struct {
 	Iter        int           `json:"iter"`
 	Converged   bool          `json:"converged"`
 	Machines    []machineJSON `json:"machines"`
+	// Transduction (optional, absent from files of older versions) labels
+	// the n_train rows.
+	Transduction []int `json:"transduction,omitempty"`
 }
 
 func encodeKernel(k kernel.Kernel) (kernelJSON, error) {
@@ -112,7 +115,8 @@ func (kj kernelJSON) decode() (kernel.Kernel, error) {
 //	  "iter": 123, "converged": true,
 //	  "machines": [{"pos": 0, "neg": 1, "sv": [0, 4], "coef": [0.5, -0.5],
 //	                "rho": 0.1, "objective": -1.2, "nbsv": 0, "iter": 40,
-//	                "converged": true, "prob_a": 0, "prob_b": 0}, ...]
+//	                "converged": true, "prob_a": 0, "prob_b": 0}, ...],
+//	  "transduction": [0, 1, 1, ...]  // label of each training row (optional)
 //	}
 //
 // Machine "sv" entries index the top-level "sv" list; "neg" is -1 for
@@ -127,9 +131,10 @@ func (m *Model) Save(w io.Writer) error {
 		return err
 	}
 	out := modelJSON{
-		Format: modelFormat, Version: modelVersion, Classes: m.Classes, Kernel: kj,
+		Format: modelFormat, Version: modelVersion, Classes: m.classes, Kernel: kj,
 		OneVsRest: m.OneVsRest, NTrain: m.NTrain, SV: m.SV, NSV: m.NSV,
 		Probability: m.Probability, Iter: m.Iter, Converged: m.Converged,
+		Transduction: m.transduction,
 	}
 	if out.SV == nil {
 		out.SV = []int{}
@@ -208,7 +213,7 @@ func Load(r io.Reader) (*Model, error) {
 	if len(in.Machines) != want {
 		return nil, bad("%d machines, want %d", len(in.Machines), want)
 	}
-	m := &Model{Classes: in.Classes, Kernel: kern, OneVsRest: in.OneVsRest, NTrain: in.NTrain,
+	m := &Model{classes: in.Classes, Kernel: kern, OneVsRest: in.OneVsRest, NTrain: in.NTrain,
 		SV: in.SV, NSV: in.NSV, Probability: in.Probability, Iter: in.Iter, Converged: in.Converged}
 	p := 0
 	for q, mj := range in.Machines {
@@ -239,6 +244,17 @@ func Load(r io.Reader) (*Model, error) {
 		m.Machines = append(m.Machines, Machine{Pos: mj.Pos, Neg: mj.Neg, SV: mj.SV, Coef: mj.Coef,
 			Rho: mj.Rho, Objective: mj.Objective, NBSV: mj.NBSV, Iter: mj.Iter, Converged: mj.Converged,
 			ProbA: mj.ProbA, ProbB: mj.ProbB})
+	}
+	if in.Transduction != nil {
+		if len(in.Transduction) != in.NTrain {
+			return nil, bad("transduction has %d labels for %d training rows", len(in.Transduction), in.NTrain)
+		}
+		for i, c := range in.Transduction {
+			if _, ok := slices.BinarySearch(in.Classes, c); !ok {
+				return nil, bad("transduction[%d] = %d is not a class", i, c)
+			}
+		}
+		m.transduction = in.Transduction
 	}
 	if kern != nil && len(in.SV) > 0 {
 		if len(in.SVX) != len(in.SV) {

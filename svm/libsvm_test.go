@@ -166,7 +166,7 @@ func fitFixture(t *testing.T, f *fixSVC) (*Model, *mat.Dense, []int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pred, err := m.Predict(Xt)
+	pred, err := m.PredictPoints(context.Background(), nil, Xt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 
 // svKernel returns the t×len(SV) matrix of kernel values between the rows
 // of X and the support vectors (kernel.Cross: parallel, deterministic).
-func (m *Model) svKernel(X mat.Matrix) (*mat.Dense, error) {
+func (m *Model) svKernel(ctx context.Context, X mat.Matrix) (*mat.Dense, error) {
 	if m.Kernel == nil {
 		return nil, fmt.Errorf("%w: model was fitted with FitGram; use the Gram variant with test-by-train kernel rows", ErrNoKernel)
 	}
@@ -34,7 +34,7 @@ func (m *Model) svKernel(X mat.Matrix) (*mat.Dense, error) {
 			}
 		}
 	}
-	kv, err := kernel.Cross(context.Background(), nil, m.Kernel, X, m.svX)
+	kv, err := kernel.Cross(ctx, nil, m.Kernel, X, m.svX)
 	if err != nil {
 		return nil, fmt.Errorf("svm: %w", err)
 	}
@@ -121,7 +121,7 @@ func (m *Model) checkDst(dst *mat.Dense, t, c int) error {
 // f_c(x) for one-vs-rest. A nil dst allocates; otherwise it must be
 // t×len(Machines). Errors: ErrNoKernel, ErrEmpty, ErrShape, kernel errors.
 func (m *Model) Decision(dst *mat.Dense, X mat.Matrix) (*mat.Dense, error) {
-	kv, err := m.svKernel(X)
+	kv, err := m.svKernel(context.Background(), X)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +151,7 @@ func (m *Model) DecisionGram(dst *mat.Dense, Kt mat.Matrix) (*mat.Dense, error) 
 func (m *Model) vote(dec *mat.Dense) []int {
 	t, _ := dec.Dims()
 	out := make([]int, t)
-	k := len(m.Classes)
+	k := len(m.classes)
 	votes := make([]int, k)
 	for i := range t {
 		row := dec.RawRowView(i)
@@ -177,30 +177,9 @@ func (m *Model) vote(dec *mat.Dense) []int {
 				}
 			}
 		}
-		out[i] = m.Classes[best]
+		out[i] = m.classes[best]
 	}
 	return out
-}
-
-// Predict returns the predicted labels of the rows of X (support vectors
-// only: O(t·nSV·d)). Errors as Decision.
-func (m *Model) Predict(X mat.Matrix) ([]int, error) {
-	dec, err := m.Decision(nil, X)
-	if err != nil {
-		return nil, err
-	}
-	return m.vote(dec), nil
-}
-
-// PredictGram returns the predicted labels from test-by-train kernel rows
-// Kt (t×NTrain; rows = test points, columns = the FitGram rows). Errors:
-// ErrShape (wrong number of columns), ErrEmpty, ErrNonFinite.
-func (m *Model) PredictGram(Kt mat.Matrix) ([]int, error) {
-	dec, err := m.DecisionGram(nil, Kt)
-	if err != nil {
-		return nil, err
-	}
-	return m.vote(dec), nil
 }
 
 // probabilities maps decision values to class probabilities: Platt
@@ -209,7 +188,7 @@ func (m *Model) PredictGram(Kt mat.Matrix) ([]int, error) {
 // sigmoids (one-vs-rest).
 func (m *Model) probabilities(dst *mat.Dense, dec *mat.Dense) *mat.Dense {
 	t, _ := dec.Dims()
-	k := len(m.Classes)
+	k := len(m.classes)
 	if dst == nil {
 		dst = mat.NewDense(t, k, nil)
 	}
@@ -258,7 +237,7 @@ func (m *Model) Probabilities(dst *mat.Dense, X mat.Matrix) (*mat.Dense, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := m.checkDst(dst, dec.RawMatrix().Rows, len(m.Classes)); err != nil {
+	if err := m.checkDst(dst, dec.RawMatrix().Rows, len(m.classes)); err != nil {
 		return nil, err
 	}
 	return m.probabilities(dst, dec), nil
@@ -273,7 +252,7 @@ func (m *Model) ProbabilitiesGram(dst *mat.Dense, Kt mat.Matrix) (*mat.Dense, er
 	if err != nil {
 		return nil, err
 	}
-	if err := m.checkDst(dst, dec.RawMatrix().Rows, len(m.Classes)); err != nil {
+	if err := m.checkDst(dst, dec.RawMatrix().Rows, len(m.classes)); err != nil {
 		return nil, err
 	}
 	return m.probabilities(dst, dec), nil
