@@ -82,7 +82,7 @@ func BenchmarkPredict(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := m.Predict(ctx, dst, Q); err != nil {
+				if _, err := m.PredictPoints(ctx, dst, Q); err != nil {
 					b.Fatal(err)
 				}
 			}

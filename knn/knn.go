@@ -88,9 +88,9 @@ func (c Classifier) validate() error {
 // (Fit). It is safe for concurrent use.
 type Model struct {
 	settings Classifier
-	// Classes is the number of classes C: scores have C columns and labels
-	// lie in 0..C-1.
-	Classes int
+	// NClasses is the number of score columns C: labels lie in 0..C-1
+	// (Classes() lists those seen in training).
+	NClasses int
 	// Labeled lists the rows of the fitted matrix that carry labels, in
 	// increasing order: these are the candidate neighbours.
 	Labeled []int
@@ -101,6 +101,9 @@ type Model struct {
 	y     []int     // class of Labeled[j] (single-label)
 	sets  [][]int   // labels of Labeled[j] (multi-label)
 	ldiag []float64 // K(l_j, l_j)
+
+	classes      []int // sorted distinct training labels
+	transduction []int // label of each of the n rows (single-label)
 
 	gram  blas64Sym     // FitGram: the whole Gram matrix
 	xlab  *mat.Dense    // Fit: labelled feature rows
@@ -207,10 +210,12 @@ func (c Classifier) checkSets(sets [][]int) ([]int, [][]int, int, error) {
 // FitGram fits on the n×n Gram matrix K of all points (labelled and
 // unlabelled, so data-dependent kernels work) with y[i] the class of row i or
 // learner.Unlabeled. The labelled rows become the candidate neighbours; the
+// unlabelled rows are labelled by their neighbours (Model.Transduction). The
 // model keeps a reference to K (do not modify it afterwards) and predicts any
-// rows of it with PredictGram. Errors: ErrK, ErrWeights, ErrParam,
+// rows of it with PredictRows. Errors: ErrK, ErrWeights, ErrParam,
 // ErrNoLabels, ErrOneClass, ErrLabel, ErrShape (len(y) ≠ n), ErrNonFinite (a
-// diagonal entry of a labelled row).
+// diagonal entry of a labelled row, or an entry read for the transduction),
+// ErrNegativeSim, ctx.Err().
 func (c Classifier) FitGram(ctx context.Context, K mat.Symmetric, y []int) (*Model, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
@@ -222,7 +227,11 @@ func (c Classifier) FitGram(ctx context.Context, K mat.Symmetric, y []int) (*Mod
 	if err != nil {
 		return nil, err
 	}
-	return c.fitGram(K, lab, ly, nil, C)
+	m, err := c.fitGram(K, lab, ly, nil, C)
+	if err != nil {
+		return nil, err
+	}
+	return m.transduce(ctx, y, func(unl []int) Query { return GramRows(unl) })
 }
 
 // FitGramSets is FitGram for multi-label data: sets[i] lists the labels of
@@ -253,8 +262,9 @@ func checkGram(K mat.Symmetric, n int) error {
 
 func (c Classifier) fitGram(K mat.Symmetric, lab, ly []int, ls [][]int, C int) (*Model, error) {
 	g := viewSym(K)
-	m := &Model{settings: c, Classes: C, Labeled: lab, MultiLabel: ls != nil, n: K.SymmetricDim(),
+	m := &Model{settings: c, NClasses: C, Labeled: lab, MultiLabel: ls != nil, n: K.SymmetricDim(),
 		y: ly, sets: ls, gram: g, ldiag: make([]float64, len(lab))}
+	m.classes = distinct(ly, ls)
 	for j, r := range lab {
 		v := g.at(r, r)
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -284,7 +294,11 @@ func (c Classifier) Fit(ctx context.Context, X mat.Matrix, y []int) (*Model, err
 	if err != nil {
 		return nil, err
 	}
-	return c.fitPoints(X, lab, ly, nil, C)
+	m, err := c.fitPoints(X, lab, ly, nil, C)
+	if err != nil {
+		return nil, err
+	}
+	return m.transduce(ctx, y, func(unl []int) Query { return Points(pickRows(X, unl)) })
 }
 
 // FitSets is Fit for multi-label data (sets[i] = labels of row i; nil or
@@ -325,8 +339,9 @@ func (c Classifier) fitPoints(X mat.Matrix, lab, ly []int, ls [][]int, C int) (*
 			xl.Set(j, t, v)
 		}
 	}
-	m := &Model{settings: c, Classes: C, Labeled: lab, MultiLabel: ls != nil, n: n, y: ly, sets: ls,
+	m := &Model{settings: c, NClasses: C, Labeled: lab, MultiLabel: ls != nil, n: n, y: ly, sets: ls,
 		xlab: xl, kern: k, ncols: d, ldiag: make([]float64, len(lab))}
+	m.classes = distinct(ly, ls)
 	for j := range lab {
 		row := xl.RawRowView(j)
 		v := k.Eval(row, row)
@@ -341,6 +356,8 @@ func (c Classifier) fitPoints(X mat.Matrix, lab, ly []int, ls [][]int, C int) (*
 // PredictGram is the transductive one-shot call: FitGram(K, y) then the
 // predictions of the given rows of K (rows nil = every unlabelled row, in
 // increasing order).
+//
+// Deprecated: use FitGram and Model.Transduction (or Model.PredictRows).
 func (c Classifier) PredictGram(ctx context.Context, K mat.Symmetric, y []int, rows []int) ([]int, error) {
 	m, err := c.FitGram(ctx, K, y)
 	if err != nil {
@@ -353,5 +370,5 @@ func (c Classifier) PredictGram(ctx context.Context, K mat.Symmetric, y []int, r
 			}
 		}
 	}
-	return m.PredictGram(ctx, nil, rows)
+	return m.PredictRows(ctx, nil, rows)
 }

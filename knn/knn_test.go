@@ -313,7 +313,7 @@ func TestPointsEqualGram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := mp.Predict(ctx, nil, Xu)
+	b, err := mp.PredictPoints(ctx, nil, Xu)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +356,7 @@ func TestTies(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, _ := m.Predict(ctx, nil, mat.NewDense(1, 1, []float64{0}))
+		p, _ := m.PredictPoints(ctx, nil, mat.NewDense(1, 1, []float64{0}))
 		if p[0] != want {
 			t.Errorf("k=%d: %d want %d", k, p[0], want)
 		}
@@ -366,7 +366,7 @@ func TestTies(t *testing.T) {
 	X = mat.NewDense(3, 1, []float64{0, -1 - 1e-13, 1})
 	y = []int{dataset.Unlabeled, 1, 0}
 	m, _ := Classifier{K: 1}.Fit(ctx, X, []int{dataset.Unlabeled, 1, 0})
-	p, _ := m.Predict(ctx, nil, mat.NewDense(1, 1, []float64{0}))
+	p, _ := m.PredictPoints(ctx, nil, mat.NewDense(1, 1, []float64{0}))
 	nb, _ := m.Neighbors(ctx, Points(mat.NewDense(1, 1, []float64{0})))
 	if p[0] != 1 || nb[0][0] != 1 {
 		t.Errorf("near tie: predicted %d neighbours %v, want class 1 from row 1", p[0], nb)
@@ -433,29 +433,25 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("%s: got %v, want %v", c.name, err, c.want)
 		}
 	}
-	// NaN in K, found where it is used
+	// NaN in K, found where it is used: by the transduction of row 4
 	Kn := mat.NewSymDense(6, nil)
 	Kn.CopySym(K)
 	Kn.SetSym(4, 1, math.NaN())
-	m, err := Classifier{K: 1}.FitGram(ctx, Kn, y)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := m.PredictGram(ctx, nil, []int{4}); !errors.Is(err, ErrNonFinite) {
+	if _, err := (Classifier{K: 1}).FitGram(ctx, Kn, y); !errors.Is(err, ErrNonFinite) {
 		t.Errorf("NaN: %v", err)
 	}
 	Kn.SetSym(0, 0, math.Inf(1))
 	if _, err := (Classifier{K: 1}).FitGram(ctx, Kn, y); !errors.Is(err, ErrNonFinite) {
 		t.Errorf("Inf diagonal: %v", err)
 	}
-	m, _ = Classifier{K: 1}.FitGram(ctx, K, y)
+	m, _ := Classifier{K: 1}.FitGram(ctx, K, y)
 	if _, err := m.PredictGram(ctx, nil, []int{6}); !errors.Is(err, ErrRow) {
 		t.Errorf("row: %v", err)
 	}
 	if _, err := m.PredictGram(ctx, make([]int, 3), []int{4}); !errors.Is(err, ErrShape) {
 		t.Errorf("dst: %v", err)
 	}
-	if _, err := m.Predict(ctx, nil, X); !errors.Is(err, ErrShape) {
+	if _, err := m.PredictPoints(ctx, nil, X); !errors.Is(err, ErrShape) {
 		t.Errorf("points on gram model: %v", err)
 	}
 	if _, err := m.PredictCross(ctx, nil, mat.NewDense(1, 5, nil), []float64{1}); !errors.Is(err, ErrShape) {
@@ -466,15 +462,15 @@ func TestBadInput(t *testing.T) {
 		t.Errorf("NaN X: %v", err)
 	}
 	mp, _ := Classifier{K: 1}.Fit(ctx, X, y)
-	if _, err := mp.Predict(ctx, nil, mat.NewDense(1, 2, nil)); !errors.Is(err, ErrShape) {
+	if _, err := mp.PredictPoints(ctx, nil, mat.NewDense(1, 2, nil)); !errors.Is(err, ErrShape) {
 		t.Errorf("feature count: %v", err)
 	}
-	if _, err := mp.Predict(ctx, nil, mat.NewDense(1, 1, []float64{math.Inf(-1)})); !errors.Is(err, ErrNonFinite) {
+	if _, err := mp.PredictPoints(ctx, nil, mat.NewDense(1, 1, []float64{math.Inf(-1)})); !errors.Is(err, ErrNonFinite) {
 		t.Errorf("Inf query: %v", err)
 	}
 	// similarity weights with a negative kernel value
-	ms, _ := Classifier{K: 2, Weights: Similarity}.FitGram(ctx, mustGram(t, mat.NewDense(6, 1, []float64{1, 2, 3, 4, -0.5, -1})), y)
-	if _, err := ms.PredictGram(ctx, nil, []int{4, 5}); !errors.Is(err, ErrNegativeSim) {
+	// (rows 4 and 5 are unlabelled: found by the transduction)
+	if _, err := (Classifier{K: 2, Weights: Similarity}).FitGram(ctx, mustGram(t, mat.NewDense(6, 1, []float64{1, 2, 3, 4, -0.5, -1})), y); !errors.Is(err, ErrNegativeSim) {
 		t.Errorf("negative similarity: %v", err)
 	}
 	// multi-label misuse

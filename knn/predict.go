@@ -56,6 +56,9 @@ func (m *Model) source(ctx context.Context, q Query) (source, error) {
 		if m.xlab != nil {
 			return source{}, fmt.Errorf("%w: GramRows query on a model fitted from points (use Points)", ErrShape)
 		}
+		if m.gram.m == nil {
+			return source{}, fmt.Errorf("%w: GramRows query on a loaded model, which keeps no Gram matrix (use Cross)", ErrShape)
+		}
 		for i, r := range q.rows {
 			if r < 0 || r >= m.n {
 				return source{}, fmt.Errorf("%w: rows[%d] = %d, Gram matrix has %d rows", ErrRow, i, r, m.n)

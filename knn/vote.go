@@ -97,22 +97,38 @@ func (m *Model) setScores(nb []neighbour, w, score []float64) {
 	}
 }
 
-// PredictGram returns the predicted classes of the given rows of the Gram
+// PredictRows returns the predicted classes of the given rows of the Gram
 // matrix passed to FitGram (see GramRows). A nil dst allocates; otherwise
 // len(dst) must equal len(rows).
-func (m *Model) PredictGram(ctx context.Context, dst []int, rows []int) ([]int, error) {
+func (m *Model) PredictRows(ctx context.Context, dst []int, rows []int) ([]int, error) {
 	return m.predict(ctx, dst, GramRows(rows))
 }
 
-// Predict returns the predicted classes of the rows of X (model from Fit).
-func (m *Model) Predict(ctx context.Context, dst []int, X mat.Matrix) ([]int, error) {
+// PredictGram is PredictRows.
+//
+// Deprecated: use PredictRows.
+func (m *Model) PredictGram(ctx context.Context, dst []int, rows []int) ([]int, error) {
+	return m.PredictRows(ctx, dst, rows)
+}
+
+// PredictPoints returns the predicted classes of the rows of X (model from
+// Fit).
+func (m *Model) PredictPoints(ctx context.Context, dst []int, X mat.Matrix) ([]int, error) {
 	return m.predict(ctx, dst, Points(X))
 }
 
-// PredictCross returns the predicted classes of new points given by kernel
-// values (see Cross).
-func (m *Model) PredictCross(ctx context.Context, dst []int, Kt mat.Matrix, diag []float64) ([]int, error) {
+// PredictDiag returns the predicted classes of t new points given by their
+// t×n kernel rows Kt against the fitted rows (only the labelled columns
+// are read) and their self-similarities diag[i] = k(x_i, x_i) (see Cross).
+func (m *Model) PredictDiag(ctx context.Context, dst []int, Kt mat.Matrix, diag []float64) ([]int, error) {
 	return m.predict(ctx, dst, Cross(Kt, diag))
+}
+
+// PredictCross is PredictDiag.
+//
+// Deprecated: use PredictDiag.
+func (m *Model) PredictCross(ctx context.Context, dst []int, Kt mat.Matrix, diag []float64) ([]int, error) {
+	return m.PredictDiag(ctx, dst, Kt, diag)
 }
 
 func (m *Model) predict(ctx context.Context, dst []int, q Query) ([]int, error) {
@@ -128,7 +144,7 @@ func (m *Model) predict(ctx context.Context, dst []int, q Query) ([]int, error) 
 	} else if len(dst) != n {
 		return nil, fmt.Errorf("%w: dst has length %d, query has %d points", ErrShape, len(dst), n)
 	}
-	C := m.Classes
+	C := m.NClasses
 	err = m.search(ctx, q, func(i int, nb []neighbour) error {
 		var wbuf [16]float64
 		w := wbuf[:0]
@@ -183,9 +199,9 @@ func (m *Model) Scores(ctx context.Context, dst *mat.Dense, q Query) (*mat.Dense
 		if n == 0 {
 			return nil, nil
 		}
-		dst = mat.NewDense(n, m.Classes, nil)
-	} else if r, c := dst.Dims(); r != n || c != m.Classes {
-		return nil, fmt.Errorf("%w: dst is %d×%d, want %d×%d", ErrShape, r, c, n, m.Classes)
+		dst = mat.NewDense(n, m.NClasses, nil)
+	} else if r, c := dst.Dims(); r != n || c != m.NClasses {
+		return nil, fmt.Errorf("%w: dst is %d×%d, want %d×%d", ErrShape, r, c, n, m.NClasses)
 	}
 	err = m.search(ctx, q, func(i int, nb []neighbour) error {
 		w := make([]float64, len(nb))
@@ -233,7 +249,7 @@ func (m *Model) PredictSets(ctx context.Context, q Query) ([][]int, error) {
 	if thr == 0 {
 		thr = 0.5
 	}
-	C := m.Classes
+	C := m.NClasses
 	err = m.search(ctx, q, func(i int, nb []neighbour) error {
 		w := make([]float64, len(nb))
 		if err := m.weights(w, nb, func() string { return fmt.Sprintf("query %d", i) }); err != nil {
