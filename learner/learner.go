@@ -25,11 +25,18 @@
 //	Classes() []int                                        // sorted class labels it can output (scikit-learn's classes_)
 //	Predict(ctx, dst []int, Kt mat.Matrix) ([]int, error)  // Kt is t×n; dst nil allocates
 //	Transduction() []int                                   // a label for each of the n training rows (scikit-learn's transduction_)
+//
+// Inductive learners give a labelled row its label; a transductive one
+// reports its own answer (label spreading may relabel a labelled row, an
+// unreachable row may stay Unlabeled). Consumers that score only the
+// unlabelled rows (package ssl) put the given labels back.
+//
 //	Save(w io.Writer) error                                // and a package-level Load(r io.Reader) (*Model, error)
 //
 // so that save → load → predict equals predict in the fitting process.
 // Non-convergence is a result: models report Iter, Converged and
-// Warnings []error. Models that need self-similarities k(x, x) of new
+// Warnings []error (fields of the model struct; Warnings(m) reads the
+// latter for any model). Models that need self-similarities k(x, x) of new
 // points (distance-weighted kNN, support vector clustering) also implement
 // DiagPredictor; plain Predict then returns an error saying so.
 //
@@ -41,6 +48,7 @@ package learner
 import (
 	"context"
 	"io"
+	"reflect"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -57,7 +65,8 @@ type Model interface {
 	// nil allocates.
 	Predict(ctx context.Context, dst []int, Kt mat.Matrix) ([]int, error)
 	// Transduction returns a label for each of the n training rows:
-	// labelled rows keep their label; unlabelled rows get the model's.
+	// labelled rows keep their label (inductive learners); unlabelled rows
+	// get the model's.
 	Transduction() []int
 	// Save writes the fitted state in the package's documented, versioned
 	// format.
@@ -85,3 +94,19 @@ type Learner interface {
 // Progress reports long work: stage, units done, units in total. Learners
 // and kernels accept an optional Progress field; nil is silent.
 type Progress func(stage string, done, total int)
+
+// Warnings returns the Warnings []error field of a model (a pointer to a
+// struct), the contract's report of non-fatal problems, or nil when it has
+// none: consumers read every learner's warnings without knowing its type.
+func Warnings(m Model) []error {
+	v := reflect.ValueOf(m)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	f := v.Elem().FieldByName("Warnings")
+	if !f.IsValid() || !f.CanInterface() {
+		return nil
+	}
+	w, _ := f.Interface().([]error)
+	return w
+}

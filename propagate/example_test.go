@@ -30,7 +30,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	acc, _ := metrics.Accuracy(d.Y, r.Transduction)
+	acc, _ := metrics.Accuracy(d.Y, r.Transduction())
 	fmt.Printf("closed form: %d CG steps, converged %v, accuracy %.4f\n", r.Iter, r.Converged, acc)
 
 	// The directed 7-NN graph strands some points: no path of neighbours
@@ -42,7 +42,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	acc, _ = metrics.Accuracy(d.Y, r.Transduction)
+	acc, _ = metrics.Accuracy(d.Y, r.Transduction())
 	fmt.Printf("knn graph: %d left unlabelled, accuracy %.4f\n", len(r.Unreachable), acc)
 	// Output:
 	// closed form: 60 CG steps, converged true, accuracy 0.9950

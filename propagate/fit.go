@@ -10,24 +10,28 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Result is a fitted transduction: scikit-learn's label_distributions_ and
-// transduction_, with the solver's report.
-type Result struct {
-	// Classes is the number of classes C.
-	Classes int
+// Model is a fitted transduction: scikit-learn's label_distributions_ and
+// transduction_, with the solver's report. It follows the learner contract
+// (package learner): its predictions on the training rows are the
+// transductive labels (Transduction), and Predict labels new points by
+// scikit-learn's out-of-sample rule from their affinities to the fitted
+// rows. It is immutable.
+type Model struct {
+	// NClasses is the number of classes C (the columns of Distributions).
+	NClasses int
 	// Distributions is n×C: row i holds the class scores of point i
 	// (label_distributions_). Single-label rows are normalised to sum 1;
 	// multi-label rows hold the per-label harmonic scores in [0, 1]. Rows of
 	// unreachable points are 0.
 	Distributions *mat.Dense
-	// Transduction is the argmax class of each row (first on ties), or
+	// transduction is the argmax class of each row (first on ties), or
 	// learner.Unlabeled for an unreachable point (transduction_).
-	Transduction []int
+	transduction []int
 	// Sets (multi-label fits only) lists the labels with score ≥ Threshold.
 	Sets [][]int
 	// Unreachable lists the unlabelled points no labelled point can reach
-	// (only with Unreachable = UnreachableUnlabeled; otherwise they are an
-	// error).
+	// (only with Unreachable = UnreachableUnlabeled or UnreachableFirst;
+	// otherwise they are an error).
 	Unreachable []int
 	// Method is the method used (Closed or Iterative).
 	Method string
@@ -44,6 +48,11 @@ type Result struct {
 	// points left unlabelled).
 	Warnings []error
 }
+
+// Result is the former name of Model.
+//
+// Deprecated: use Model.
+type Result = Model
 
 // problem is the labelled data shared by all methods.
 type problem struct {
@@ -146,8 +155,11 @@ func unreachable(on, labeled []bool, policy string) ([]int, []error, error) {
 		return nil, nil, nil
 	}
 	list := listInts(u, 20)
-	if policy == UnreachableUnlabeled {
+	switch policy {
+	case UnreachableUnlabeled:
 		return u, []error{fmt.Errorf("%w: %d points left unlabelled: %s", ErrUnreachable, len(u), list)}, nil
+	case UnreachableFirst:
+		return u, []error{fmt.Errorf("%w: %d points given class 0, as scikit-learn does: %s", ErrUnreachable, len(u), list)}, nil
 	}
 	return nil, nil, fmt.Errorf("%w: %d points (components of the affinity graph without a labelled point): %s", ErrUnreachable, len(u), list)
 }
@@ -170,14 +182,14 @@ func listInts(v []int, max int) string {
 // Fit propagates the labels y (learner.Unlabeled = −1 for unlabelled points)
 // over the affinity graph of the rows of X. See the package documentation
 // for the methods, and the errors.
-func (p Propagation) Fit(ctx context.Context, X mat.Matrix, y []int) (*Result, error) {
+func (p Propagation) Fit(ctx context.Context, X mat.Matrix, y []int) (*Model, error) {
 	return p.fit(ctx, X, nil, y, nil)
 }
 
 // FitSets is Fit for multi-label data: sets[i] lists the labels of point i
 // (nil or empty = unlabelled). Each label column is propagated independently
 // (paper 002 §3, E₂ = tr(fᵀLf)).
-func (p Propagation) FitSets(ctx context.Context, X mat.Matrix, sets [][]int) (*Result, error) {
+func (p Propagation) FitSets(ctx context.Context, X mat.Matrix, sets [][]int) (*Model, error) {
 	if sets == nil {
 		sets = [][]int{}
 	}
@@ -187,12 +199,12 @@ func (p Propagation) FitSets(ctx context.Context, X mat.Matrix, sets [][]int) (*
 // FitGram propagates over a given symmetric matrix: the affinity W itself
 // (Affinity.Kind "" or Precomputed; W ≥ 0), or an RBF / kNN graph over the
 // matrix's kernel-induced distances.
-func (p Propagation) FitGram(ctx context.Context, K mat.Symmetric, y []int) (*Result, error) {
+func (p Propagation) FitGram(ctx context.Context, K mat.Symmetric, y []int) (*Model, error) {
 	return p.fit(ctx, nil, K, y, nil)
 }
 
 // FitGramSets is FitGram for multi-label data.
-func (p Propagation) FitGramSets(ctx context.Context, K mat.Symmetric, sets [][]int) (*Result, error) {
+func (p Propagation) FitGramSets(ctx context.Context, K mat.Symmetric, sets [][]int) (*Model, error) {
 	if sets == nil {
 		sets = [][]int{}
 	}
@@ -223,7 +235,7 @@ func dims(X mat.Matrix, K mat.Symmetric) (int, error) {
 	return n, nil
 }
 
-func (p Propagation) fit(ctx context.Context, X mat.Matrix, K mat.Symmetric, y []int, sets [][]int) (*Result, error) {
+func (p Propagation) fit(ctx context.Context, X mat.Matrix, K mat.Symmetric, y []int, sets [][]int) (*Model, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
@@ -248,6 +260,7 @@ func (p Propagation) fit(ctx context.Context, X mat.Matrix, K mat.Symmetric, y [
 		return nil, err
 	}
 	finish(res, pr, F, on, !pr.multi, p.Threshold)
+	res.first(p.Unreachable)
 	return res, nil
 }
 
@@ -263,12 +276,12 @@ func checkScores(F []float64, C int) error {
 }
 
 // finish normalises rows (single-label), fills Transduction and Sets.
-func finish(res *Result, pr *problem, F []float64, on []bool, normalise bool, thr float64) {
+func finish(res *Model, pr *problem, F []float64, on []bool, normalise bool, thr float64) {
 	n, C := pr.n, pr.C
 	if thr == 0 {
 		thr = 0.5
 	}
-	res.Transduction = make([]int, n)
+	res.transduction = make([]int, n)
 	if pr.multi {
 		res.Sets = make([][]int, n)
 	}
@@ -278,7 +291,7 @@ func finish(res *Result, pr *problem, F []float64, on []bool, normalise bool, th
 			for c := range row {
 				row[c] = 0
 			}
-			res.Transduction[i] = learner.Unlabeled
+			res.transduction[i] = learner.Unlabeled
 			continue
 		}
 		if normalise {
@@ -298,7 +311,7 @@ func finish(res *Result, pr *problem, F []float64, on []bool, normalise bool, th
 				best = c
 			}
 		}
-		res.Transduction[i] = best
+		res.transduction[i] = best
 		if pr.multi {
 			var set []int
 			for c, v := range row {
@@ -315,7 +328,7 @@ func finish(res *Result, pr *problem, F []float64, on []bool, normalise bool, th
 // closed solves L_UU·f_U = W_UL·f_L (paper 002 eq. 2, L = D − W) over the
 // reachable unlabelled points by Jacobi-preconditioned conjugate gradients
 // (BiCGSTAB for the directed kNN graph).
-func (p Propagation) closed(ctx context.Context, g *graph, pr *problem, on []bool, res *Result) ([]float64, error) {
+func (p Propagation) closed(ctx context.Context, g *graph, pr *problem, on []bool, res *Model) ([]float64, error) {
 	if g.dense != nil {
 		return p.closedSolve(ctx, g, pr, on, res)
 	}
@@ -350,7 +363,7 @@ func (p Propagation) closed(ctx context.Context, g *graph, pr *problem, on []boo
 	return x, nil
 }
 
-func (p Propagation) closedSolve(ctx context.Context, g *graph, pr *problem, on []bool, res *Result) ([]float64, error) {
+func (p Propagation) closedSolve(ctx context.Context, g *graph, pr *problem, on []bool, res *Model) ([]float64, error) {
 	n, C := pr.n, pr.C
 	deg, self := g.rowSums(on)
 	// U: reachable unlabelled rows
@@ -678,7 +691,7 @@ func axpyCols(y, alpha, x []float64, C int, _ []bool, sign float64) {
 // unlabelled rows, labelled rows clamped to their labels, stop when
 // Σ|F − F_prev| < Tol (tested before each step). Multi-label: F ← D⁻¹W·F,
 // clamped, without normalisation (paper 002 §3 steps 3-4).
-func (p Propagation) iterate(ctx context.Context, g *graph, pr *problem, on []bool, res *Result) ([]float64, error) {
+func (p Propagation) iterate(ctx context.Context, g *graph, pr *problem, on []bool, res *Model) ([]float64, error) {
 	n, C := pr.n, pr.C
 	tol := p.Tol
 	if tol == 0 {
@@ -855,7 +868,7 @@ const envBudget = 6e7
 // closedDirect solves the sparse closed form by an envelope LU in reverse
 // Cuthill–McKee order when that is cheap; ok is false otherwise (or if the
 // factorisation or its residual check fails), and the caller iterates.
-func (p Propagation) closedDirect(ctx context.Context, g *graph, pr *problem, on []bool, res *Result) ([]float64, bool) {
+func (p Propagation) closedDirect(ctx context.Context, g *graph, pr *problem, on []bool, res *Model) ([]float64, bool) {
 	n, C := pr.n, pr.C
 	deg, self := g.rowSums(on)
 	loc := make([]int32, n)
@@ -972,7 +985,7 @@ func (p Propagation) closedDirect(ctx context.Context, g *graph, pr *problem, on
 // the affinity graph, which points a label can reach, and the Result shell
 // (Method defaults to def).
 func setup(ctx context.Context, X mat.Matrix, K mat.Symmetric, y []int, sets [][]int, classes int, aff Affinity,
-	unrPolicy, method, def string, prog func(string, int, int)) (*problem, *graph, []bool, *Result, error) {
+	unrPolicy, method, def string, prog func(string, int, int)) (*problem, *graph, []bool, *Model, error) {
 	n, err := dims(X, K)
 	if err != nil {
 		return nil, nil, nil, nil, err
@@ -992,7 +1005,7 @@ func setup(ctx context.Context, X mat.Matrix, K mat.Symmetric, y []int, sets [][
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	res := &Result{Classes: pr.C, Unreachable: unr, Warnings: warns, Method: method}
+	res := &Model{NClasses: pr.C, Unreachable: unr, Warnings: warns, Method: method}
 	if res.Method == "" {
 		res.Method = def
 	}

@@ -66,9 +66,9 @@ func fixtureSet(t *testing.T, name string) (*mat.Dense, []int, set) {
 func TestGOMAXPROCS(t *testing.T) {
 	X, y, _ := fixtureSet(t, "random3")
 	ctx := context.Background()
-	run := func(p int) []*Result {
+	run := func(p int) []*Model {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(p))
-		var out []*Result
+		var out []*Model
 		for _, aff := range []Affinity{{Kind: RBF, Gamma: 1}, {Kind: KNN}} {
 			for _, m := range []string{Closed, Iterative} {
 				r, err := Propagation{Affinity: aff, Method: m}.Fit(ctx, X, y)
@@ -126,7 +126,7 @@ func TestFitGram(t *testing.T) {
 	}
 	// 1e-7: the point path solves in k-d tree order, the Gram path in index
 	// order; both stop at relative residual 1e-10.
-	if !slices.Equal(kp.Transduction, kg.Transduction) || !mat.EqualApprox(kp.Distributions, kg.Distributions, 1e-7) {
+	if !slices.Equal(kp.Transduction(), kg.Transduction()) || !mat.EqualApprox(kp.Distributions, kg.Distributions, 1e-7) {
 		t.Error("knn over a linear Gram matrix differs from knn over points")
 	}
 	kk, err := Propagation{Affinity: Affinity{Kind: Kernel, Kernel: kernel.RBF{Gamma: 1}}}.Fit(ctx, X, y)
@@ -218,8 +218,8 @@ func TestDisconnected(t *testing.T) {
 					}
 				}
 			}
-			if r.Transduction[4] != u || r.Transduction[5] != u || r.Transduction[6] != u || r.Transduction[7] == u {
-				t.Errorf("%v %s: transduction %v", aff, m, r.Transduction)
+			if r.Transduction()[4] != u || r.Transduction()[5] != u || r.Transduction()[6] != u || r.Transduction()[7] == u {
+				t.Errorf("%v %s: transduction %v", aff, m, r.Transduction())
 			}
 			_, err = Spreading{Affinity: aff, Method: m}.Fit(ctx, X, y)
 			if !errors.Is(err, ErrUnreachable) {
@@ -379,8 +379,8 @@ func TestSpreadingTinyWeights(t *testing.T) {
 				}
 			}
 		}
-		if r.Transduction[3] != 0 || r.Transduction[6] != 1 {
-			t.Errorf("%s: transduction %v", m, r.Transduction)
+		if r.Transduction()[3] != 0 || r.Transduction()[6] != 1 {
+			t.Errorf("%s: transduction %v", m, r.Transduction())
 		}
 	}
 }

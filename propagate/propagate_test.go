@@ -136,7 +136,7 @@ func TestPropagationAgainstSklearn(t *testing.T) {
 			if !slices.Equal(it.Unreachable, f.Unreach) && len(f.Unreach) > 0 {
 				t.Errorf("%s: unreachable %v, want %v", name, it.Unreachable, f.Unreach)
 			}
-			if !transEqual(it.Transduction, f.LPTrans, f.Unreach) || it.Iter != f.LPIter {
+			if !transEqual(it.Transduction(), f.LPTrans, f.Unreach) || it.Iter != f.LPIter {
 				t.Errorf("%s iterative: transduction or n_iter (%d vs %d) differ", name, it.Iter, f.LPIter)
 			}
 			if it.Converged != (f.LPIter < 1000) || (it.Converged == (len(it.Warnings)-min(1, len(f.Unreach)) > 0)) {
@@ -235,7 +235,7 @@ func TestSpreadingAgainstSklearn(t *testing.T) {
 			if d := maxDiff(t, it.Distributions, f.LS); d > 1e-9 {
 				t.Errorf("%s spreading: max |ΔF| = %.3g vs sklearn", name, d)
 			}
-			if !transEqual(it.Transduction, f.LSTrans, f.Unreach) || it.Iter != f.LSIter {
+			if !transEqual(it.Transduction(), f.LSTrans, f.Unreach) || it.Iter != f.LSIter {
 				t.Errorf("%s spreading: transduction or n_iter (%d vs %d) differ", name, it.Iter, f.LSIter)
 			}
 			cl, err := Spreading{Affinity: f.affinity(s), Method: Closed, Unreachable: unr}.Fit(ctx, X, y)

@@ -25,7 +25,7 @@ var (
 	ErrEmptyClass  = errors.New("propagate: a class has no labelled point")
 	ErrUnreachable = errors.New("propagate: unlabelled points no label can reach")
 	// ErrNotConverged is wrapped by the warning of a run that stopped at
-	// MaxIter (a warning in Result.Warnings, never a returned error).
+	// MaxIter (a warning in Model.Warnings, never a returned error).
 	ErrNotConverged = errors.New("propagate: not converged")
 )
 
@@ -145,6 +145,7 @@ const (
 const (
 	UnreachableError     = "error"     // return ErrUnreachable listing the points (default)
 	UnreachableUnlabeled = "unlabeled" // leave them learner.Unlabeled, add a warning
+	UnreachableFirst     = "first"     // give them class 0, as scikit-learn's argmax of a zero row; add a warning
 )
 
 // Propagation holds label-propagation settings (Zhu & Ghahramani 2002; paper
@@ -163,7 +164,7 @@ type Propagation struct {
 	// Classes is the number of classes C (labels 0..C-1); 0 means 1 + the
 	// largest label. Every class must have a labelled point.
 	Classes int
-	// Threshold is the multi-label cut of Result.Sets (0 means 0.5).
+	// Threshold is the multi-label cut of Model.Sets (0 means 0.5).
 	Threshold float64
 	// Unreachable is UnreachableError (default, "") or UnreachableUnlabeled.
 	Unreachable string
@@ -199,9 +200,9 @@ func checkCommon(tol float64, maxIter, classes int, thr float64, unr string) err
 		return fmt.Errorf("%w: Threshold = %v, want in (0, 1]", ErrParam, thr)
 	}
 	switch unr {
-	case "", UnreachableError, UnreachableUnlabeled:
+	case "", UnreachableError, UnreachableUnlabeled, UnreachableFirst:
 	default:
-		return fmt.Errorf("%w: Unreachable = %q (want error or unlabeled)", ErrParam, unr)
+		return fmt.Errorf("%w: Unreachable = %q (want error, unlabeled or first)", ErrParam, unr)
 	}
 	return nil
 }

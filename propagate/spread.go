@@ -13,16 +13,16 @@ import (
 // S = D^{-1/2}W₀D^{-1/2}, W₀ = W with a zero diagonal and D its column sums
 // (scikit-learn's LabelSpreading), to convergence (Iterative) or solved
 // exactly (Closed).
-func (s Spreading) Fit(ctx context.Context, X mat.Matrix, y []int) (*Result, error) {
+func (s Spreading) Fit(ctx context.Context, X mat.Matrix, y []int) (*Model, error) {
 	return s.fit(ctx, X, nil, y)
 }
 
 // FitGram is Fit over a given symmetric matrix (see Propagation.FitGram).
-func (s Spreading) FitGram(ctx context.Context, K mat.Symmetric, y []int) (*Result, error) {
+func (s Spreading) FitGram(ctx context.Context, K mat.Symmetric, y []int) (*Model, error) {
 	return s.fit(ctx, nil, K, y)
 }
 
-func (s Spreading) fit(ctx context.Context, X mat.Matrix, K mat.Symmetric, y []int) (*Result, error) {
+func (s Spreading) fit(ctx context.Context, X mat.Matrix, K mat.Symmetric, y []int) (*Model, error) {
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
@@ -159,5 +159,6 @@ func (s Spreading) fit(ctx context.Context, X mat.Matrix, K mat.Symmetric, y []i
 		return nil, err
 	}
 	finish(res, pr, F, on, true, 0)
+	res.first(s.Unreachable)
 	return res, nil
 }

@@ -39,7 +39,7 @@ func TestUSPSTable1(t *testing.T) {
 		}
 		pred := make([]int, len(U))
 		for i, u := range U {
-			pred[i] = r.Transduction[u]
+			pred[i] = r.Transduction()[u]
 		}
 		acc, _ := metrics.Accuracy(truth, pred)
 		if acc != 1124.0/1400 || !r.Converged {

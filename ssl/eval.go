@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/learner"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -47,7 +47,7 @@ func (e Eval) Run(ctx context.Context, X *mat.Dense, y []int, splits [][]int) ([
 		return nil, fmt.Errorf("%w: %d labels for %d rows", ErrSplit, len(y), n)
 	}
 	for i, c := range y {
-		if c == dataset.Unlabeled {
+		if c == learner.Unlabeled {
 			return nil, fmt.Errorf("%w: row %d has no true label to score against", ErrSplit, i)
 		}
 	}
@@ -61,7 +61,7 @@ func (e Eval) Run(ctx context.Context, X *mat.Dense, y []int, splits [][]int) ([
 	}
 	var kernelLearners, freeLearners []Learner
 	for _, l := range e.Learners {
-		if l.UsesKernel() {
+		if UsesKernel(l) {
 			kernelLearners = append(kernelLearners, l)
 		} else {
 			freeLearners = append(freeLearners, l)
@@ -92,7 +92,7 @@ func (e Eval) Run(ctx context.Context, X *mat.Dense, y []int, splits [][]int) ([
 	for s, l := range splits {
 		yl := make([]int, n)
 		for i := range yl {
-			yl[i] = dataset.Unlabeled
+			yl[i] = learner.Unlabeled
 		}
 		for _, r := range l {
 			yl[r] = y[r]
@@ -102,14 +102,14 @@ func (e Eval) Run(ctx context.Context, X *mat.Dense, y []int, splits [][]int) ([
 				p.Warn = func(err error) { e.Warn(fmt.Errorf("%s, kernel %s, split %d: %w", ln.Name(), kname, s, err)) }
 			}
 			t0 := time.Now()
-			pred, err := ln.Transduce(ctx, p)
+			pred, _, err := Transduce(ctx, ln, p)
 			if err != nil {
 				return fmt.Errorf("%s with kernel %s, split %d: %w", ln.Name(), kname, s, err)
 			}
 			r := Result{Kernel: kname, Learner: ln.Name(), Split: s, Labeled: len(l),
 				FitS: time.Since(t0).Seconds(), KernelS: ks}
 			for i := range y {
-				if yl[i] == dataset.Unlabeled {
+				if yl[i] == learner.Unlabeled {
 					r.Total++
 					if pred[i] == y[i] {
 						r.Correct++

@@ -4,33 +4,34 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/knn"
+	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/svm"
 	"gonum.org/v1/gonum/mat"
 )
 
 // Problem is one transductive task: all rows, a kernel over them, and the
-// labels of the labelled rows (dataset.Unlabeled elsewhere).
+// labels of the labelled rows (learner.Unlabeled elsewhere).
 type Problem struct {
 	X *mat.Dense    // features of every row (scaled as the user asked)
 	K *mat.SymDense // kernel over every row; nil for learners that need none
-	Y []int         // len n: class of labelled rows, dataset.Unlabeled elsewhere
+	Y []int         // len n: class of labelled rows, learner.Unlabeled elsewhere
 
 	// Optional new points (inductive use): Kt is t×n with the kernel values
 	// of each new point against every row (for data-dependent kernels from
 	// the out-of-sample extension, kernel.Extension), TestDiag their
-	// self-similarities k(x, x) (needed by distance-based learners).
+	// self-similarities k(x, x) (needed by distance-based learners:
+	// learner.DiagPredictor).
 	Kt       *mat.Dense
 	TestDiag []float64
 
 	// Warn, if not nil, receives non-fatal problems (non-convergence).
 	Warn func(error)
 
-	// Spec, when known, is the kernel K came from. SVM uses it for
-	// rbf:scale, whose gamma scikit-learn's SVC computes from the training
-	// (labelled) points only.
+	// Spec, when known, is the kernel K came from. Learners that fit on
+	// the labelled rows only (LabeledScale) resolve rbf:scale from those
+	// rows, as scikit-learn's SVC(gamma="scale") does.
 	Spec *kernel.Spec
 }
 
@@ -51,51 +52,226 @@ func (p Problem) tests() int {
 	return t
 }
 
-// Learner labels the unlabelled rows of a Problem.
-type Learner interface {
-	// Name is the learner's short name in tables, e.g. "svm" or "knn3".
-	Name() string
-	// UsesKernel reports whether Transduce reads Problem.K. Learners that
-	// do not (label propagation on its own affinity) run once per split.
+// Learner is any learner of the one contract (package learner): ssl fits
+// it with FitGram on the kernel over all rows. Optional interfaces refine
+// how: PointLearner (fits on the points instead of a kernel),
+// LabeledScale (rbf:scale from the labelled rows), Transductive (no new
+// points).
+type Learner = learner.Learner
+
+// PointLearner is a learner that, when UsesKernel reports false, fits on
+// the points of the problem (label propagation on its own affinity): Eval
+// runs it once per split instead of once per kernel.
+type PointLearner interface {
+	learner.Learner
 	UsesKernel() bool
-	// Transduce returns a label for every row (labelled rows keep theirs),
-	// followed by one for each new point of p.Kt, if any.
-	Transduce(ctx context.Context, p Problem) ([]int, error)
+	Fit(ctx context.Context, X *mat.Dense, y []int) (learner.Model, error)
+}
+
+// LabeledScale is a learner that trains on the labelled rows only and, for
+// the kernel rbf:scale, takes gamma from those rows (scikit-learn's
+// SVC(gamma="scale") fitted on the labelled points).
+type LabeledScale interface {
+	learner.Learner
+	ScaleFromLabeled() bool
+}
+
+// Transductive is a learner whose model cannot label new points from the
+// problem's kernel rows (Problem.Kt).
+type Transductive interface {
+	learner.Learner
+	Transductive() bool
+}
+
+// UsesKernel reports whether l reads Problem.K (every learner but a
+// PointLearner whose UsesKernel is false).
+func UsesKernel(l Learner) bool {
+	if p, ok := l.(PointLearner); ok {
+		return p.UsesKernel()
+	}
+	return true
+}
+
+// Fit fits l on p: FitGram on p.K (with rbf:scale resolved from the
+// labelled rows for a LabeledScale learner), or Fit on p.X for a
+// PointLearner that uses no kernel. The model's warnings go to p.Warn.
+func Fit(ctx context.Context, l Learner, p Problem) (learner.Model, error) {
+	if err := l.Validate(); err != nil {
+		return nil, err
+	}
+	var m learner.Model
+	var err error
+	switch {
+	case !UsesKernel(l):
+		if p.X == nil {
+			return nil, fmt.Errorf("ssl: %s needs the points", l.Name())
+		}
+		m, err = l.(PointLearner).Fit(ctx, p.X, p.Y)
+	case p.K == nil:
+		return nil, fmt.Errorf("ssl: %s needs a kernel", l.Name())
+	default:
+		var K mat.Symmetric = p.K
+		if ls, ok := l.(LabeledScale); ok && ls.ScaleFromLabeled() && p.Spec != nil && p.Spec.Kind == kernel.KindPoint && p.Spec.Scale && p.X != nil {
+			if p.Kt != nil {
+				return nil, fmt.Errorf("ssl: %s with rbf:scale on new points: give an explicit gamma", l.Name())
+			}
+			if K, err = labeledScaleGram(ctx, p.X, p.Y); err != nil {
+				return nil, err
+			}
+		}
+		m, err = l.FitGram(ctx, K, p.Y)
+	}
+	if err != nil {
+		return nil, err
+	}
+	p.warn(learner.Warnings(m))
+	return m, nil
+}
+
+// Transduce fits l on p and returns a label for every row (labelled rows
+// keep theirs, as the papers' protocol scores only the unlabelled rows),
+// followed by one for each new point of p.Kt, if any; and the fitted model.
+func Transduce(ctx context.Context, l Learner, p Problem) ([]int, learner.Model, error) {
+	if p.Kt != nil {
+		if tr, ok := l.(Transductive); ok && tr.Transductive() {
+			return nil, nil, fmt.Errorf("ssl: %s is transductive: add new points to the data as unlabelled rows", l.Name())
+		}
+	}
+	m, err := Fit(ctx, l, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := m.Transduction()
+	if len(out) != len(p.Y) {
+		return nil, nil, fmt.Errorf("ssl: %s labelled %d rows, want %d", l.Name(), len(out), len(p.Y))
+	}
+	for i, c := range p.Y {
+		if c != learner.Unlabeled {
+			out[i] = c
+		}
+	}
+	if p.tests() > 0 {
+		var pred []int
+		if dp, ok := m.(learner.DiagPredictor); ok {
+			if p.TestDiag == nil {
+				return nil, nil, fmt.Errorf("ssl: %s on new points needs their self-similarities k(x, x)", l.Name())
+			}
+			pred, err = dp.PredictDiag(ctx, nil, p.Kt, p.TestDiag)
+		} else {
+			pred, err = m.Predict(ctx, nil, p.Kt)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, pred...)
+	}
+	return out, m, nil
+}
+
+// SVM is C-SVC on the kernel: trained on the labelled rows' Gram block and
+// applied to the unlabelled-by-labelled block (the papers' transductive
+// protocol, LIBSVM with a precomputed kernel). A class with a single
+// labelled row is accepted (a legitimate semi-supervised setting).
+type SVM struct {
+	Settings svm.Classifier
+}
+
+func (s SVM) Name() string           { return "svm" }
+func (s SVM) UsesKernel() bool       { return true }
+func (s SVM) ScaleFromLabeled() bool { return true }
+func (s SVM) Validate() error        { return s.Settings.Validate() }
+func (s SVM) FitGram(ctx context.Context, K mat.Symmetric, y []int) (learner.Model, error) {
+	set := s.Settings
+	set.AllowSingleton = true
+	return svm.Learner{Classifier: set}.FitGram(ctx, K, y)
+}
+
+// Transduce is the package-level Transduce without the model.
+func (s SVM) Transduce(ctx context.Context, p Problem) ([]int, error) { return labels(ctx, s, p) }
+
+// KNN is k-nearest neighbours by the kernel-induced distance
+// d² = K_ii + K_jj − 2K_ij against the labelled rows.
+type KNN struct {
+	Settings knn.Classifier
+}
+
+func (k KNN) Name() string     { return knn.Learner{Classifier: k.Settings}.Name() }
+func (k KNN) UsesKernel() bool { return true }
+func (k KNN) Validate() error  { return k.Settings.Validate() }
+func (k KNN) FitGram(ctx context.Context, K mat.Symmetric, y []int) (learner.Model, error) {
+	return knn.Learner{Classifier: k.Settings}.FitGram(ctx, K, y)
+}
+
+// Transduce is the package-level Transduce without the model.
+func (k KNN) Transduce(ctx context.Context, p Problem) ([]int, error) { return labels(ctx, k, p) }
+
+func labels(ctx context.Context, l Learner, p Problem) ([]int, error) {
+	out, _, err := Transduce(ctx, l, p)
+	return out, err
+}
+
+// labeledScaleGram returns an n×n view whose labelled-by-labelled and
+// unlabelled-by-labelled blocks hold the RBF kernel with gamma from the
+// labelled rows (kernel.GammaScale), computed as scikit-learn's SVC does on
+// the labelled points; the unlabelled-by-unlabelled block, which a learner
+// trained on the labelled rows never reads, is zero.
+func labeledScaleGram(ctx context.Context, X *mat.Dense, y []int) (mat.Symmetric, error) {
+	l, u := labeledRows(y)
+	Xl := rowsOf(X, l)
+	k := kernel.RBF{Gamma: kernel.GammaScale(Xl)}
+	Kll, err := kernel.Gram(ctx, nil, k, Xl)
+	if err != nil {
+		return nil, err
+	}
+	v := &blockView{pos: make([]int, len(y)), ll: Kll}
+	for a, r := range l {
+		v.pos[r] = a
+	}
+	for b, r := range u {
+		v.pos[r] = -b - 1
+	}
+	if len(u) > 0 {
+		if v.ul, err = kernel.Cross(ctx, nil, k, rowsOf(X, u), Xl); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+// blockView is a symmetric matrix over labelled (pos ≥ 0) and unlabelled
+// (pos = −b−1) rows from its two blocks.
+type blockView struct {
+	pos []int
+	ll  *mat.SymDense
+	ul  *mat.Dense
+}
+
+func (v *blockView) Dims() (int, int)  { return len(v.pos), len(v.pos) }
+func (v *blockView) SymmetricDim() int { return len(v.pos) }
+func (v *blockView) T() mat.Matrix     { return v }
+func (v *blockView) At(i, j int) float64 {
+	a, b := v.pos[i], v.pos[j]
+	switch {
+	case a >= 0 && b >= 0:
+		return v.ll.At(a, b)
+	case a < 0 && b >= 0:
+		return v.ul.At(-a-1, b)
+	case a >= 0 && b < 0:
+		return v.ul.At(-b-1, a)
+	}
+	return 0
 }
 
 // labeledRows splits rows into labelled and unlabelled.
 func labeledRows(y []int) (l, u []int) {
 	for i, c := range y {
-		if c == dataset.Unlabeled {
+		if c == learner.Unlabeled {
 			u = append(u, i)
 		} else {
 			l = append(l, i)
 		}
 	}
 	return l, u
-}
-
-// subSym copies K[rows, rows].
-func subSym(K mat.Symmetric, rows []int) *mat.SymDense {
-	s := mat.NewSymDense(len(rows), nil)
-	for a, i := range rows {
-		for b := a; b < len(rows); b++ {
-			s.SetSym(a, b, K.At(i, rows[b]))
-		}
-	}
-	return s
-}
-
-// subDense copies K[rows, cols].
-func subDense(K mat.Matrix, rows, cols []int) *mat.Dense {
-	d := mat.NewDense(len(rows), len(cols), nil)
-	for a, i := range rows {
-		r := d.RawRowView(a)
-		for b, j := range cols {
-			r[b] = K.At(i, j)
-		}
-	}
-	return d
 }
 
 // rowsOf copies the given rows of X.
@@ -106,114 +282,4 @@ func rowsOf(X *mat.Dense, rows []int) *mat.Dense {
 		copy(out.RawRowView(a), X.RawRowView(i))
 	}
 	return out
-}
-
-// SVM is C-SVC on the kernel: trained on the labelled rows' Gram block and
-// applied to the unlabelled-by-labelled block (the papers' transductive
-// protocol, LIBSVM with a precomputed kernel).
-type SVM struct {
-	Settings svm.Classifier
-}
-
-func (s SVM) Name() string     { return "svm" }
-func (s SVM) UsesKernel() bool { return true }
-
-func (s SVM) Transduce(ctx context.Context, p Problem) ([]int, error) {
-	if p.K == nil {
-		return nil, fmt.Errorf("ssl: svm needs a kernel")
-	}
-	l, u := labeledRows(p.Y)
-	yl := make([]int, len(l))
-	for i, r := range l {
-		yl[i] = p.Y[r]
-	}
-	set := s.Settings
-	set.AllowSingleton = true // a class with one labelled point is a legitimate SSL setting
-	Kll, Kul, Kt := subSym(p.K, l), (*mat.Dense)(nil), p.Kt
-	if p.Spec != nil && p.Spec.Kind == kernel.KindPoint && p.Spec.Scale && p.X != nil {
-		// SVC(gamma="scale") takes gamma from the training points.
-		k := kernel.RBF{Gamma: kernel.GammaScale(rowsOf(p.X, l))}
-		var err error
-		if Kll, err = kernel.Gram(ctx, nil, k, rowsOf(p.X, l)); err != nil {
-			return nil, err
-		}
-		if len(u) > 0 {
-			if Kul, err = kernel.Cross(ctx, nil, k, rowsOf(p.X, u), rowsOf(p.X, l)); err != nil {
-				return nil, err
-			}
-		}
-		if Kt != nil {
-			return nil, fmt.Errorf("ssl: svm with rbf:scale on new points: give an explicit gamma")
-		}
-	} else if len(u) > 0 {
-		Kul = subDense(p.K, u, l)
-	}
-	m, err := set.FitGram(ctx, Kll, yl)
-	if err != nil {
-		return nil, err
-	}
-	p.warn(m.Warnings)
-	out := append([]int(nil), p.Y...)
-	if len(u) > 0 {
-		pred, err := m.PredictGram(Kul)
-		if err != nil {
-			return nil, err
-		}
-		for i, r := range u {
-			out[r] = pred[i]
-		}
-	}
-	if t := p.tests(); t > 0 {
-		all := make([]int, t)
-		for i := range all {
-			all[i] = i
-		}
-		pred, err := m.PredictGram(subDense(Kt, all, l))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, pred...)
-	}
-	return out, nil
-}
-
-// KNN is k-nearest neighbours by the kernel-induced distance
-// d² = K_ii + K_jj − 2K_ij against the labelled rows.
-type KNN struct {
-	Settings knn.Classifier
-}
-
-func (k KNN) Name() string     { return fmt.Sprintf("knn%d", k.Settings.K) }
-func (k KNN) UsesKernel() bool { return true }
-
-func (k KNN) Transduce(ctx context.Context, p Problem) ([]int, error) {
-	if p.K == nil {
-		return nil, fmt.Errorf("ssl: knn needs a kernel")
-	}
-	_, u := labeledRows(p.Y)
-	out := append([]int(nil), p.Y...)
-	m, err := k.Settings.FitGram(ctx, p.K, p.Y)
-	if err != nil {
-		return nil, err
-	}
-	if len(u) > 0 {
-		pred, err := m.PredictGram(ctx, nil, u)
-		if err != nil {
-			return nil, err
-		}
-		for i, r := range u {
-			out[r] = pred[i]
-		}
-	}
-	if p.tests() > 0 {
-		if p.TestDiag == nil {
-			return nil, fmt.Errorf("ssl: knn on new points needs their self-similarities k(x, x)")
-		}
-		pred, err := m.PredictCross(ctx, nil, p.Kt, p.TestDiag)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, pred...)
-	}
-	return out, nil
 }

@@ -133,7 +133,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		b := built[0]
-		pred, err := svmLearner.Transduce(ctx, ssl.Problem{X: moons.X, K: b.K, Y: y, Spec: &b.Spec})
+		pred, model, err := ssl.Transduce(ctx, svmLearner, ssl.Problem{X: moons.X, K: b.K, Y: y, Spec: &b.Spec})
 		if err != nil {
 			return err
 		}
@@ -150,15 +150,11 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		}
 		say("   wrote %s (predicted labels, seed 0)\n", name)
 		predict := func(grid *mat.Dense) ([]int, error) {
-			Kt, diag, err := testKernel(ctx, b, moons, &dataset.Dataset{X: grid})
+			Kt, _, err := testKernel(ctx, b, moons, &dataset.Dataset{X: grid})
 			if err != nil {
 				return nil, err
 			}
-			all, err := svmLearner.Transduce(ctx, ssl.Problem{X: moons.X, K: b.K, Y: y, Kt: Kt, TestDiag: diag})
-			if err != nil {
-				return nil, err
-			}
-			return all[moons.Len():], nil
+			return model.Predict(ctx, nil, Kt) // the model fitted above
 		}
 		title := fmt.Sprintf("two moons, %d labels: SVM decision regions, %s", 2*perClass, b.Spec)
 		if b.Spec.Kind != kernel.KindPoint {

@@ -225,7 +225,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	start := time.Now()
 	p := ssl.Problem{X: ds.X, Y: ds.Y}
 	var built kernel.Built
-	if ln.UsesKernel() {
+	if ssl.UsesKernel(ln) {
 		bs, err := kernel.BuildAll(ctx, ds.X, specs, kernel.BuildOptions{Progress: progress})
 		if err != nil {
 			return err
@@ -242,7 +242,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		return usageError("--test is not supported by %s (a transductive learner): add the points to --data unlabelled", ln.Name())
 	}
 	p.Warn = func(err error) { fmt.Fprintln(e.stderr, "warning:", err) }
-	pred, err := ln.Transduce(ctx, p)
+	pred, _, err := ssl.Transduce(ctx, ln, p)
 	if errors.Is(err, propagate.ErrNegative) {
 		return fmt.Errorf("%w: --affinity kernel needs a kernel with non-negative entries (rbf, laplacian, exponential), not %s", err, built.Spec)
 	}
@@ -250,7 +250,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "data     %s (%d rows, %d labelled, %d features, %d classes)\n", ds.Name, ds.Len(), len(lab), ds.Dim(), len(ds.Classes))
-	if ln.UsesKernel() {
+	if ssl.UsesKernel(ln) {
 		fmt.Fprintf(e.stdout, "kernel   %s", built.Spec)
 		if built.Gamma > 0 {
 			fmt.Fprintf(e.stdout, " (gamma %.6g)", built.Gamma)

@@ -1,0 +1,252 @@
+package propagate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+
+	"github.com/arbor-ml/arbor/learner"
+	"gonum.org/v1/gonum/mat"
+)
+
+// The learner contract (package learner).
+var (
+	_ learner.Model   = (*Model)(nil)
+	_ learner.Learner = PropagationLearner{}
+	_ learner.Learner = SpreadingLearner{}
+)
+
+// ErrFormat: Load met a malformed or unsupported model file.
+var ErrFormat = errors.New("propagate: model format")
+
+// Validate checks the settings. Errors: ErrParam, ErrAffinity.
+func (p Propagation) Validate() error { return p.validate() }
+
+// Validate checks the settings. Errors: ErrParam, ErrAffinity.
+func (s Spreading) Validate() error { return s.validate() }
+
+// PropagationLearner adapts Propagation to learner.Learner.
+type PropagationLearner struct{ Propagation }
+
+// Name is "lp_" followed by the affinity, e.g. "lp_precomputed".
+func (l PropagationLearner) Name() string { return "lp_" + gramAffinity(l.Affinity) }
+
+// gramAffinity names the affinity FitGram uses ("" = Precomputed).
+func gramAffinity(a Affinity) string {
+	if a.Kind == "" {
+		a.Kind = Precomputed
+	}
+	return a.String()
+}
+
+// FitGram is Propagation.FitGram.
+func (l PropagationLearner) FitGram(ctx context.Context, K mat.Symmetric, y []int) (learner.Model, error) {
+	return asModel(l.Propagation.FitGram(ctx, K, y))
+}
+
+// SpreadingLearner adapts Spreading to learner.Learner.
+type SpreadingLearner struct{ Spreading }
+
+// Name is "spreading_" followed by the affinity.
+func (l SpreadingLearner) Name() string { return "spreading_" + gramAffinity(l.Affinity) }
+
+// FitGram is Spreading.FitGram.
+func (l SpreadingLearner) FitGram(ctx context.Context, K mat.Symmetric, y []int) (learner.Model, error) {
+	return asModel(l.Spreading.FitGram(ctx, K, y))
+}
+
+func asModel(m *Model, err error) (learner.Model, error) {
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// first gives unreachable points class 0 under UnreachableFirst.
+func (m *Model) first(policy string) {
+	if policy != UnreachableFirst {
+		return
+	}
+	for _, i := range m.Unreachable {
+		m.transduction[i] = 0
+	}
+}
+
+// Classes returns 0, 1, ..., NClasses−1: every class has a labelled point.
+func (m *Model) Classes() []int {
+	out := make([]int, m.NClasses)
+	for c := range out {
+		out[c] = c
+	}
+	return out
+}
+
+// Transduction returns the label of each fitted row (scikit-learn's
+// transduction_): the argmax of its row of Distributions, first class on
+// ties; an unreachable point is learner.Unlabeled (UnreachableUnlabeled) or
+// class 0 (UnreachableFirst). Label spreading may relabel a labelled row.
+func (m *Model) Transduction() []int { return slices.Clone(m.transduction) }
+
+// Predict labels t new points by scikit-learn's out-of-sample rule for
+// LabelPropagation and LabelSpreading (predict_proba): the class scores of
+// x are Σ_j W(x, x_j)·Distributions[j], and x gets their argmax (first
+// class on ties). Kt is t×n: Kt[i][j] = W(x_i, x_j), the affinity of new
+// point i to fitted row j, the same affinity the model was fitted with
+// (for Affinity RBF, exp(−γ‖x − x_j‖²); for KNN, 1 for the k nearest
+// fitted rows, 0 elsewhere; for a precomputed W, its new rows). A point
+// whose scores are all zero (no affinity to a reached row) is
+// learner.Unlabeled, where scikit-learn's argmax of 0/0 gives class 0.
+// Errors: ErrShape, ErrNonFinite, ctx.Err().
+func (m *Model) Predict(ctx context.Context, dst []int, Kt mat.Matrix) ([]int, error) {
+	if Kt == nil {
+		return nil, fmt.Errorf("%w: nil Kt", ErrShape)
+	}
+	t, n := Kt.Dims()
+	N, C := m.Distributions.Dims()
+	if n != N {
+		return nil, fmt.Errorf("%w: Kt is %d×%d, want t×%d (columns = the fitted rows)", ErrShape, t, n, N)
+	}
+	if dst == nil {
+		dst = make([]int, t)
+	} else if len(dst) != t {
+		return nil, fmt.Errorf("%w: dst has length %d, Kt has %d rows", ErrShape, len(dst), t)
+	}
+	score := make([]float64, C)
+	row := make([]float64, n)
+	for i := range t {
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		mat.Row(row, i, Kt)
+		clear(score)
+		for j, w := range row {
+			if w == 0 {
+				continue
+			}
+			if math.IsNaN(w) || math.IsInf(w, 0) {
+				return nil, fmt.Errorf("%w: Kt[%d][%d] = %v", ErrNonFinite, i, j, w)
+			}
+			for c, v := range m.Distributions.RawRowView(j) {
+				score[c] += w * v
+			}
+		}
+		best, any := 0, false
+		for c, v := range score {
+			if v != 0 {
+				any = true
+			}
+			if v > score[best] {
+				best = c
+			}
+		}
+		if !any {
+			best = learner.Unlabeled
+		}
+		dst[i] = best
+	}
+	return dst, nil
+}
+
+const modelFormat = "arbor-propagate"
+const modelVersion = 1
+
+type modelJSON struct {
+	Format        string      `json:"format"`
+	Version       int         `json:"version"`
+	NClasses      int         `json:"n_classes"`
+	Distributions [][]float64 `json:"distributions"`
+	Transduction  []int       `json:"transduction"`
+	Sets          [][]int     `json:"sets,omitempty"`
+	Unreachable   []int       `json:"unreachable,omitempty"`
+	Method        string      `json:"method"`
+	Iter          int         `json:"iter"`
+	Change        float64     `json:"change"`
+	Converged     bool        `json:"converged"`
+}
+
+// Save writes m as one JSON object:
+//
+//	{
+//	  "format": "arbor-propagate", "version": 1,
+//	  "n_classes": 2,
+//	  "distributions": [[0.9, 0.1], ...], // n rows of C scores
+//	  "transduction": [0, 1, ...],        // label of each fitted row (-1: unreachable)
+//	  "sets": [[0], [0, 1], ...],         // multi-label fits only
+//	  "unreachable": [17, 18],            // optional
+//	  "method": "closed", "iter": 12, "change": 1e-11, "converged": true
+//	}
+//
+// Numbers use Go's shortest round-trip formatting, so a loaded model
+// predicts bit-identically. Warnings are not saved.
+func (m *Model) Save(w io.Writer) error {
+	n, _ := m.Distributions.Dims()
+	out := modelJSON{Format: modelFormat, Version: modelVersion, NClasses: m.NClasses,
+		Distributions: make([][]float64, n), Transduction: m.transduction, Sets: m.Sets,
+		Unreachable: m.Unreachable, Method: m.Method, Iter: m.Iter, Change: m.Change, Converged: m.Converged}
+	for i := range n {
+		out.Distributions[i] = m.Distributions.RawRowView(i)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(out)
+}
+
+// Load reads a model written by Save and checks its consistency. Errors:
+// ErrFormat or the reader's error.
+func Load(r io.Reader) (*Model, error) {
+	var in modelJSON
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
+	}
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrFormat, fmt.Sprintf(format, args...))
+	}
+	if in.Format != modelFormat {
+		return nil, bad("format %q, want %q", in.Format, modelFormat)
+	}
+	if in.Version != modelVersion {
+		return nil, bad("version %d, this reader supports %d", in.Version, modelVersion)
+	}
+	n, C := len(in.Distributions), in.NClasses
+	if n == 0 || C < 1 || len(in.Transduction) != n {
+		return nil, bad("%d rows, %d classes, %d transduction labels", n, C, len(in.Transduction))
+	}
+	if in.Method != Closed && in.Method != Iterative {
+		return nil, bad("method %q", in.Method)
+	}
+	D := mat.NewDense(n, C, nil)
+	for i, row := range in.Distributions {
+		if len(row) != C {
+			return nil, bad("distributions row %d has %d values, want %d", i, len(row), C)
+		}
+		for _, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, bad("distributions row %d: non-finite value", i)
+			}
+		}
+		D.SetRow(i, row)
+	}
+	for i, c := range in.Transduction {
+		if c < learner.Unlabeled || c >= C {
+			return nil, bad("transduction[%d] = %d outside [-1, %d)", i, c, C)
+		}
+	}
+	if in.Sets != nil && len(in.Sets) != n {
+		return nil, bad("sets has %d rows, want %d", len(in.Sets), n)
+	}
+	for _, u := range in.Unreachable {
+		if u < 0 || u >= n {
+			return nil, bad("unreachable row %d outside [0, %d)", u, n)
+		}
+	}
+	return &Model{NClasses: C, Distributions: D, transduction: in.Transduction, Sets: in.Sets,
+		Unreachable: in.Unreachable, Method: in.Method, Iter: in.Iter, Change: in.Change, Converged: in.Converged}, nil
+}
