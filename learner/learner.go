@@ -25,15 +25,15 @@
 //	Classes() []int                                        // sorted class labels it can output (scikit-learn's classes_)
 //	Predict(ctx, dst []int, Kt mat.Matrix) ([]int, error)  // Kt is t×n; dst nil allocates
 //	Transduction() []int                                   // a label for each of the n training rows (scikit-learn's transduction_)
+//	Save(w io.Writer) error                                // and a package-level Load(r io.Reader) (*Model, error)
+//
+// so that save → load → predict equals predict in the fitting process.
 //
 // Inductive learners give a labelled row its label; a transductive one
 // reports its own answer (label spreading may relabel a labelled row, an
 // unreachable row may stay Unlabeled). Consumers that score only the
 // unlabelled rows (package ssl) put the given labels back.
 //
-//	Save(w io.Writer) error                                // and a package-level Load(r io.Reader) (*Model, error)
-//
-// so that save → load → predict equals predict in the fitting process.
 // Non-convergence is a result: models report Iter, Converged and
 // Warnings []error (fields of the model struct; Warnings(m) reads the
 // latter for any model). Models that need self-similarities k(x, x) of new
