@@ -1,0 +1,292 @@
+package s4vm
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/arbor-ml/arbor/internal/smo"
+)
+
+// bin is one binary S4VM problem over n rows of src: rows 0..l−1 are
+// labelled (lab, ±1; +1 is the lower class), rows l..n−1 unlabelled.
+type bin struct {
+	src  smo.Source
+	rows []int // rows of src (training rows) of the problem's rows
+	n, l int
+	lab  []int8
+	set  resolved
+}
+
+// resolved holds the settings with defaults filled in.
+type resolved struct {
+	c1, c2   float64
+	samples  int
+	lambda   float64
+	groups   int
+	tol      float64
+	cacheMB  float64
+	maxSteps int
+	cold     bool
+	seed     uint64
+}
+
+// fitOut is one C-SVC fit on the problem's rows: decision values oriented
+// so that f > 0 means +1, and LIBSVM's dual objective ½αᵀQα − eᵀα.
+type fitOut struct {
+	f         []float64
+	obj       float64
+	iter      int
+	converged bool
+}
+
+// fitter fits C-SVCs on a fixed set of rows with changing labels. Warm
+// mode keeps one column cache and the previous α (and the kernel sums of
+// smo.Warm) across fits; cold mode reproduces LIBSVM's fresh fit (α = 0,
+// rows grouped by class, the class of row 0 first) each time.
+type fitter struct {
+	src     smo.Source
+	rows    []int     // source rows of the variables
+	c       []float64 // per-variable bounds
+	tol     float64
+	mb      float64
+	cold    bool
+	q       *smo.Cache
+	warm    smo.Warm
+	alpha   []float64
+	p       []float64
+	prevY   []int8
+	last    fitOut
+	lastObj float64 // objective of the last solveOrdered
+	iter    int     // SMO iterations over all fits
+	fits    int     // solves run
+	conv    bool
+}
+
+func newFitter(src smo.Source, rows []int, c []float64, tol, mb float64, cold bool) *fitter {
+	l := len(rows)
+	ft := &fitter{src: src, rows: rows, c: c, tol: tol, mb: mb, cold: cold, p: make([]float64, l), conv: true}
+	for i := range ft.p {
+		ft.p[i] = -1
+	}
+	return ft
+}
+
+// fit trains on labels y (±1 per variable) and returns the decision values
+// on the fitter's rows. The result is valid until the next call. Fitting
+// the labels of the previous call again returns the previous result.
+func (ft *fitter) fit(ctx context.Context, y []int8) (fitOut, error) {
+	if ft.prevY != nil && slices.Equal(ft.prevY, y) {
+		return ft.last, nil
+	}
+	var out fitOut
+	var err error
+	if ft.cold {
+		out, err = ft.fitCold(ctx, y)
+	} else {
+		out, err = ft.fitWarm(ctx, y)
+	}
+	if err != nil {
+		return fitOut{}, err
+	}
+	ft.fits++
+	ft.iter += out.iter
+	ft.conv = ft.conv && out.converged
+	ft.prevY = append(ft.prevY[:0], y...)
+	ft.last = out
+	return out, nil
+}
+
+func (ft *fitter) fitWarm(ctx context.Context, y []int8) (fitOut, error) {
+	l := len(ft.rows)
+	if ft.q == nil {
+		ft.q = smo.NewCache(ft.src, ft.rows, ft.mb)
+		ft.alpha = make([]float64, l)
+	} else {
+		// A switched label makes the old α_i meaningless: start it at 0.
+		for i := range y {
+			if y[i] != ft.prevY[i] {
+				ft.alpha[i] = 0
+			}
+		}
+		smo.Feasible(y, ft.c, ft.alpha)
+	}
+	res, err := smo.Solve(ctx, &smo.Problem{Q: ft.q, P: ft.p, Y: y, C: ft.c, Alpha: ft.alpha,
+		Tol: ft.tol, Shrink: true, Warm: &ft.warm})
+	if err != nil {
+		return fitOut{}, err
+	}
+	f := make([]float64, l)
+	for i, g := range res.Grad {
+		// ∇_i f = y_i Σ_j y_jα_jK_ij − 1.
+		f[i] = float64(y[i])*(g+1) - res.Rho
+	}
+	return fitOut{f: f, obj: res.Obj, iter: res.Iter, converged: res.Converged}, nil
+}
+
+// fitCold is LIBSVM's svm_train on the rows with labels y as e1071/RSSL
+// call it: classes in order of first appearance (the class of row 0 is
+// LIBSVM's first label, internal +1), the variables of the first class
+// first, α = 0, a fresh cache; decision values recomputed in float64 as
+// svm_predict_values does, then oriented as RSSL's localDescent does (the
+// sign flipped when row 0's value disagrees with its predicted label).
+func (ft *fitter) fitCold(ctx context.Context, y []int8) (fitOut, error) {
+	l := len(ft.rows)
+	_, svRows, coef, rho, iter, ok, err := ft.solveOrdered(ctx, y)
+	if err != nil {
+		return fitOut{}, err
+	}
+	dec := make([]float64, l)
+	buf := make([]float64, len(svRows))
+	for i := range l {
+		ft.src.Fill64(buf, ft.rows[i], svRows)
+		s := 0.0
+		for t, v := range buf {
+			s += coef[t] * v
+		}
+		dec[i] = s - rho
+	}
+	// LIBSVM predicts label y[0] when dec > 0, the other label otherwise.
+	pred0 := y[0]
+	if !(dec[0] > 0) {
+		pred0 = -y[0]
+	}
+	if dec[0]*float64(pred0) < 0 {
+		for i := range dec {
+			dec[i] = -dec[i]
+		}
+	}
+	return fitOut{f: dec, obj: ft.lastObj, iter: iter, converged: ok}, nil
+}
+
+// balance holds the sizes of the balance constraint: the h1 rows with the
+// largest f are +1, the h2 rows with the smallest −1.
+type balance struct{ h1, h2 int }
+
+// newBalance is RSSL's h1 = ⌈n(1+β−α)/2⌉, h2 = ⌈n(1−β−α)/2⌉ with β the
+// mean labelled label and α = 0.1, clipped so that h1 + h2 ≤ n.
+func newBalance(n int, lab []int8) balance {
+	s := 0.0
+	for _, v := range lab {
+		s += float64(v)
+	}
+	beta := s / float64(len(lab))
+	const alpha = 0.1
+	h1 := int(math.Ceil(float64(n) * (1 + beta - alpha) / 2))
+	h2 := int(math.Ceil(float64(n) * (1 - beta - alpha) / 2))
+	h1 = min(max(h1, 0), n)
+	h2 = min(max(h2, 0), n-h1)
+	return balance{h1, h2}
+}
+
+// relabel sets dst from decision values f: rows sorted by f descending
+// (stable), the first h1 → +1, the last h2 → −1, the rest sign(f) with
+// 0 → +1. idx is scratch of length n.
+func (b balance) relabel(dst []int8, f []float64, idx []int) {
+	n := len(f)
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, c int) int {
+		switch {
+		case f[a] > f[c]:
+			return -1
+		case f[a] < f[c]:
+			return 1
+		}
+		return 0
+	})
+	for k, i := range idx {
+		switch {
+		case k < b.h1:
+			dst[i] = 1
+		case k >= n-b.h2:
+			dst[i] = -1
+		case f[i] >= 0:
+			dst[i] = 1
+		default:
+			dst[i] = -1
+		}
+	}
+}
+
+// changer marks the unlabelled rows that keep their labels from two steps
+// back (keep[j] for unlabelled row l+j).
+type changer func(step int, keep []bool)
+
+// pcgChanger draws ⌈0.2u⌉ distinct unlabelled rows uniformly per step.
+func pcgChanger(r *rand.Rand) changer {
+	var perm []int
+	return func(_ int, keep []bool) {
+		u := len(keep)
+		num := int(math.Ceil(float64(u) * 0.2))
+		if cap(perm) < u {
+			perm = make([]int, u)
+		}
+		perm = perm[:u]
+		for i := range perm {
+			perm[i] = i
+		}
+		clear(keep)
+		for k := range num {
+			j := k + r.IntN(u-k)
+			perm[k], perm[j] = perm[j], perm[k]
+			keep[perm[k]] = true
+		}
+	}
+}
+
+// descent is the outcome of one local descent.
+type descent struct {
+	labels []int8
+	obj    float64
+	steps  int
+}
+
+// localDescent improves the assignment start (n rows) by alternating SVM
+// fits on all rows and balance-constrained relabelling (RSSL's
+// localDescent): the next training labels take the new labels on every
+// labelled row and on the unlabelled rows not kept by chg, and the labels
+// from two steps back on the kept ones; it stops when the labels and the
+// objective repeat, or after maxSteps refits.
+func (b *bin) localDescent(ctx context.Context, ft *fitter, bal balance, start []int8, chg changer, maxSteps int) (descent, error) {
+	n, l := b.n, b.l
+	idx := make([]int, n)
+	lastLast := slices.Clone(start)
+	out, err := ft.fit(ctx, lastLast)
+	if err != nil {
+		return descent{}, err
+	}
+	last := make([]int8, n)
+	bal.relabel(last, out.f, idx)
+	objLast := out.obj
+	keep := make([]bool, n-l)
+	chg(0, keep)
+	cur := make([]int8, n)
+	train := make([]int8, n)
+	steps := 0
+	for {
+		copy(train[:l], last[:l])
+		for j, k := range keep {
+			if k {
+				train[l+j] = lastLast[l+j]
+			} else {
+				train[l+j] = last[l+j]
+			}
+		}
+		out, err = ft.fit(ctx, train)
+		if err != nil {
+			return descent{}, err
+		}
+		steps++
+		bal.relabel(cur, out.f, idx)
+		if (slices.Equal(cur, last) && out.obj == objLast) || steps > maxSteps {
+			break
+		}
+		objLast = out.obj
+		lastLast, last, cur = last, cur, lastLast
+		chg(steps, keep)
+	}
+	return descent{labels: slices.Clone(cur), obj: out.obj, steps: steps}, nil
+}

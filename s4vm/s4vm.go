@@ -1,0 +1,684 @@
+package s4vm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/arbor-ml/arbor/internal/parallel"
+	"github.com/arbor-ml/arbor/internal/smo"
+	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/learner"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Sentinel errors, usable with errors.Is.
+var (
+	// ErrBadParam: a setting out of range (C1 or C2 < 0, Groups > Samples, ...).
+	ErrBadParam = errors.New("s4vm: bad parameter")
+	// ErrShape: len(y) differs from the number of rows, or Kt is not t×n.
+	ErrShape = errors.New("s4vm: shape mismatch")
+	// ErrNonFinite: NaN or ±Inf in X, K or Kt.
+	ErrNonFinite = errors.New("s4vm: non-finite value")
+	// ErrBadLabel: a label below −1 (learner.Unlabeled).
+	ErrBadLabel = errors.New("s4vm: bad label")
+	// ErrOneClass: fewer than two classes among the labelled rows.
+	ErrOneClass = errors.New("s4vm: labelled rows in fewer than two classes")
+	// ErrNoLabel: a class listed in S4VM.Classes has no labelled row.
+	ErrNoLabel = errors.New("s4vm: class without a labelled row")
+	// ErrAllLabeled (a warning in Model.Warnings): no unlabelled row, so
+	// S4VM is the inductive SVM.
+	ErrAllLabeled = errors.New("s4vm: every row is labelled")
+	// ErrOneSeparator (a warning): every candidate reached the same labels.
+	ErrOneSeparator = errors.New("s4vm: only one group of separators")
+	// ErrNotConverged (a warning): an SVM fit stopped at its iteration
+	// limit.
+	ErrNotConverged = errors.New("s4vm: not converged")
+	// ErrFormat: Load met a malformed or unsupported model file.
+	ErrFormat = errors.New("s4vm: model format")
+)
+
+// S4VM holds the settings of the safe semi-supervised SVM (Li & Zhou,
+// ICML 2011) as the reference implementation (RSSL's S4VM) runs it. Zero
+// values select the reference's defaults. Settings are never mutated.
+type S4VM struct {
+	// C1 is the SVM penalty of labelled rows (default 100); C2 that of
+	// unlabelled rows (default 0.1). Both must be > 0 when set.
+	C1, C2 float64
+	// Samples is sampleTime, the number of random candidate assignments
+	// (default 100).
+	Samples int
+	// Lambda is λ, the weight of a loss against the inductive SVM in the
+	// safe combination (default 3; must be > 0 when set).
+	Lambda float64
+	// Groups is the number of k-medoids groups of candidates (default
+	// ⌊Samples/10⌋, at least 1); it must not exceed Samples.
+	Groups int
+	// Kernel is the point kernel of Fit (default kernel.Linear{}).
+	// FitGram ignores it.
+	Kernel kernel.Kernel
+	// Tol is the SMO stopping tolerance (default 1e-3, LIBSVM's).
+	Tol float64
+	// MaxSteps bounds the refits of one local descent (default 200).
+	MaxSteps int
+	// CacheMB is the kernel-column cache budget per running candidate
+	// in MiB (default 200).
+	CacheMB float64
+	// Cold refits every SVM from α = 0 on a fresh column cache with
+	// LIBSVM's row order, as the reference does; the default warm-starts
+	// each refit from the previous α with the column cache kept. Both
+	// solve every SVM to Tol; Cold reproduces the reference's iterates.
+	Cold bool
+	// Classes, if set, lists the classes the data have; a class without
+	// a labelled row is then ErrNoLabel (otherwise it cannot be seen).
+	Classes []int
+	// Seed drives every random choice (candidate assignments and the 20 %
+	// of rows kept in each local-descent step).
+	Seed uint64
+	// Progress, if not nil, is called after each candidate with stage
+	// "s4vm", done and total candidates (over all class pairs).
+	Progress func(stage string, done, total int)
+}
+
+// Name is the learner's short name.
+func (s S4VM) Name() string { return "s4vm" }
+
+// Validate checks the settings.
+func (s S4VM) Validate() error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: %s", ErrBadParam, fmt.Sprintf(format, a...))
+	}
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"C1", s.C1}, {"C2", s.C2}, {"Lambda", s.Lambda}} {
+		if !(c.v >= 0) || math.IsInf(c.v, 0) {
+			return bad("%s = %v, want finite > 0 (0 = default)", c.name, c.v)
+		}
+	}
+	switch {
+	case s.Samples < 0:
+		return bad("Samples = %d, want ≥ 1 (0 = 100)", s.Samples)
+	case s.Groups < 0:
+		return bad("Groups = %d, want ≥ 1 (0 = Samples/10)", s.Groups)
+	case s.Groups > s.samples():
+		return bad("Groups = %d exceeds Samples = %d (sampleTime < groups)", s.Groups, s.samples())
+	case !(s.Tol >= 0) || math.IsInf(s.Tol, 0):
+		return bad("Tol = %v, want ≥ 0 (0 = 1e-3)", s.Tol)
+	case s.MaxSteps < 0:
+		return bad("MaxSteps = %d, want ≥ 0 (0 = 200)", s.MaxSteps)
+	case !(s.CacheMB >= 0) || math.IsInf(s.CacheMB, 0):
+		return bad("CacheMB = %v, want ≥ 0 (0 = 200)", s.CacheMB)
+	}
+	if s.Kernel != nil {
+		if err := kernel.Check(s.Kernel); err != nil {
+			return fmt.Errorf("%w: %w", ErrBadParam, err)
+		}
+	}
+	return nil
+}
+
+func (s S4VM) samples() int {
+	if s.Samples == 0 {
+		return 100
+	}
+	return s.Samples
+}
+
+func (s S4VM) resolve() resolved {
+	r := resolved{c1: s.C1, c2: s.C2, samples: s.samples(), lambda: s.Lambda, groups: s.Groups,
+		tol: s.Tol, cacheMB: s.CacheMB, maxSteps: s.MaxSteps, cold: s.Cold, seed: s.Seed}
+	if r.c1 == 0 {
+		r.c1 = 100
+	}
+	if r.c2 == 0 {
+		r.c2 = 0.1
+	}
+	if r.lambda == 0 {
+		r.lambda = 3
+	}
+	if r.groups == 0 {
+		r.groups = max(r.samples/10, 1)
+	}
+	if r.tol == 0 {
+		r.tol = 1e-3
+	}
+	if r.cacheMB == 0 {
+		r.cacheMB = 200
+	}
+	if r.maxSteps == 0 {
+		r.maxSteps = 200
+	}
+	return r
+}
+
+// Fit computes the Gram matrix of the rows of X with s.Kernel (default
+// linear) and calls FitGram. Predictions on new points need their kernel
+// rows against the rows of X (kernel.Cross).
+func (s S4VM) Fit(ctx context.Context, X *mat.Dense, y []int) (*Model, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if X == nil || X.IsEmpty() {
+		return nil, fmt.Errorf("%w: no rows in X", ErrShape)
+	}
+	r, c := X.Dims()
+	for i := range r {
+		for j := range c {
+			if v := X.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%w: X[%d][%d] = %v", ErrNonFinite, i, j, v)
+			}
+		}
+	}
+	k := s.Kernel
+	if k == nil {
+		k = kernel.Linear{}
+	}
+	K, err := kernel.Gram(ctx, nil, k, X)
+	if err != nil {
+		return nil, err
+	}
+	return s.FitGram(ctx, K, y)
+}
+
+// FitGram runs S4VM on the n×n kernel matrix K over all rows, labels y
+// (a class ≥ 0, or learner.Unlabeled). Two classes give one binary S4VM
+// (the lower class is +1); more give one S4VM per pair of classes (the
+// rows labelled with the two classes plus every unlabelled row) and
+// max-wins voting, ties to the lower class.
+func (s S4VM) FitGram(ctx context.Context, K mat.Symmetric, y []int) (*Model, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	src, n, err := gramSource(K)
+	if err != nil {
+		return nil, err
+	}
+	if len(y) != n {
+		return nil, fmt.Errorf("%w: %d labels for %d rows", ErrShape, len(y), n)
+	}
+	var classes []int
+	var unl []int
+	for i, v := range y {
+		switch {
+		case v == learner.Unlabeled:
+			unl = append(unl, i)
+		case v < 0:
+			return nil, fmt.Errorf("%w: y[%d] = %d (labels are ≥ 0, or −1 for unlabelled)", ErrBadLabel, i, v)
+		default:
+			classes = append(classes, v)
+		}
+	}
+	slices.Sort(classes)
+	classes = slices.Compact(classes)
+	for _, c := range s.Classes {
+		if _, ok := slices.BinarySearch(classes, c); !ok {
+			return nil, fmt.Errorf("%w: class %d", ErrNoLabel, c)
+		}
+	}
+	if len(classes) < 2 {
+		if len(classes) == 0 {
+			return nil, fmt.Errorf("%w: no labelled row", ErrOneClass)
+		}
+		return nil, fmt.Errorf("%w: every labelled row is class %d", ErrOneClass, classes[0])
+	}
+	set := s.resolve()
+	m := &Model{classes: classes, n: n, Converged: true}
+	if len(unl) == 0 {
+		m.Warnings = append(m.Warnings, fmt.Errorf("%w: S4VM is the inductive SVM (C1 = %v)", ErrAllLabeled, set.c1))
+	}
+	// One binary problem per pair of classes.
+	type pairJob struct {
+		a, b int
+		rows []int
+		lab  []int8
+	}
+	var jobs []pairJob
+	for a := range classes {
+		for b := a + 1; b < len(classes); b++ {
+			j := pairJob{a: a, b: b}
+			for i, v := range y {
+				if v == classes[a] || v == classes[b] {
+					j.rows = append(j.rows, i)
+					if v == classes[a] {
+						j.lab = append(j.lab, 1)
+					} else {
+						j.lab = append(j.lab, -1)
+					}
+				}
+			}
+			j.rows = append(j.rows, unl...)
+			jobs = append(jobs, j)
+		}
+	}
+	total := len(jobs) * set.candidates(len(unl))
+	done := 0
+	progress := func() {
+		done++
+		if s.Progress != nil {
+			s.Progress("s4vm", done, total)
+		}
+	}
+	votes := make([][]int, len(unl))
+	for j := range votes {
+		votes[j] = make([]int, len(classes))
+	}
+	for p, j := range jobs {
+		b := &bin{src: src, rows: j.rows, n: len(j.rows), l: len(j.lab), lab: j.lab, set: set}
+		res, err := b.run(ctx, pcgDraws(set.seed, uint64(p)), progress)
+		if err != nil {
+			return nil, err
+		}
+		res.pair.Pos, res.pair.Neg = j.a, j.b
+		res.machine.Pos, res.machine.Neg = j.a, j.b
+		m.Pairs = append(m.Pairs, res.pair)
+		m.Machines = append(m.Machines, res.machine)
+		m.Iter += res.pair.Iter
+		m.Converged = m.Converged && res.pair.Converged
+		for _, w := range res.warnings {
+			m.Warnings = append(m.Warnings, fmt.Errorf("classes %d vs %d: %w", classes[j.a], classes[j.b], w))
+		}
+		for k := range unl {
+			if res.labels[b.l+k] > 0 {
+				votes[k][j.a]++
+			} else {
+				votes[k][j.b]++
+			}
+		}
+	}
+	m.trans = slices.Clone(y)
+	for k, i := range unl {
+		m.trans[i] = classes[argmax(votes[k])]
+	}
+	return m, nil
+}
+
+func argmax(v []int) int {
+	best := 0
+	for i, x := range v {
+		if x > v[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// candidates is the number of local descents per binary problem (the
+// inductive SVM's own candidate is counted when it is run).
+func (r resolved) candidates(u int) int {
+	if u == 0 {
+		return 0
+	}
+	return r.samples + 1
+}
+
+// draws gives a candidate its starting assignment of the unlabelled rows
+// and its local-descent changer.
+type draws func(cand int) (start func(dst, ysvm []int8), chg changer)
+
+// pcgDraws is the default randomness: candidate i of pair p draws from
+// PCG(seed, p·2³² + i + 1): the unlabelled labels (uniform ±1 for the
+// first 80 % of candidates, the inductive labels with 20 % flipped for the
+// rest), then the rows kept in each step.
+func pcgDraws(seed, pair uint64) draws {
+	return func(cand int) (func(dst, ysvm []int8), changer) {
+		r := rand.New(rand.NewPCG(seed, pair<<32|uint64(cand+1)))
+		return func(dst, ysvm []int8) {
+			for j := range dst {
+				v := r.Float64()
+				if ysvm == nil {
+					dst[j] = -1
+					if v > 0.5 {
+						dst[j] = 1
+					}
+				} else {
+					dst[j] = ysvm[j]
+					if v > 0.8 {
+						dst[j] = -ysvm[j]
+					}
+				}
+			}
+		}, pcgChanger(r)
+	}
+}
+
+// gramSource validates K (finite; a *mat.SymDense is read in place, its
+// lower triangle used when it mirrors the upper one).
+func gramSource(K mat.Symmetric) (smo.Source, int, error) {
+	if K == nil || K.SymmetricDim() == 0 {
+		return nil, 0, fmt.Errorf("%w: empty kernel matrix", ErrShape)
+	}
+	n := K.SymmetricDim()
+	if sd, ok := K.(*mat.SymDense); ok {
+		raw := sd.RawSymmetric()
+		g := &smo.DenseGram{Data: raw.Data, Stride: raw.Stride, N: n, Mirrored: true}
+		for i := range n {
+			for j := i; j < n; j++ {
+				v := raw.Data[i*raw.Stride+j]
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return nil, 0, fmt.Errorf("%w: K[%d][%d] = %v", ErrNonFinite, i, j, v)
+				}
+				if raw.Data[j*raw.Stride+i] != v {
+					g.Mirrored = false
+				}
+			}
+		}
+		return g, n, nil
+	}
+	for i := range n {
+		for j := i; j < n; j++ {
+			if v := K.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, 0, fmt.Errorf("%w: K[%d][%d] = %v", ErrNonFinite, i, j, v)
+			}
+		}
+	}
+	return smo.SymGram{M: K}, n, nil
+}
+
+// sub is a Source over some rows of another (one per goroutine: it has
+// scratch).
+type sub struct {
+	src  smo.Source
+	rows []int
+	buf  []int
+}
+
+func (s *sub) mapCols(cols []int) []int {
+	if cap(s.buf) < len(cols) {
+		s.buf = make([]int, len(cols), max(len(cols), len(s.rows)))
+	}
+	b := s.buf[:len(cols)]
+	for t, c := range cols {
+		b[t] = s.rows[c]
+	}
+	return b
+}
+
+func (s *sub) At(r, c int) float64                     { return s.src.At(s.rows[r], s.rows[c]) }
+func (s *sub) Fill(dst []float32, r int, cols []int)   { s.src.Fill(dst, s.rows[r], s.mapCols(cols)) }
+func (s *sub) Fill64(dst []float64, r int, cols []int) { s.src.Fill64(dst, s.rows[r], s.mapCols(cols)) }
+func (b *bin) source() smo.Source                      { return &sub{src: b.src, rows: b.rows} }
+func identity(n int) []int {
+	r := make([]int, n)
+	for i := range r {
+		r[i] = i
+	}
+	return r
+}
+
+// binResult is the outcome of one binary problem.
+type binResult struct {
+	labels   []int8 // n, labelled rows keep theirs
+	pair     Pair
+	machine  Machine
+	warnings []error
+}
+
+// run is S4VM on one binary problem.
+func (b *bin) run(ctx context.Context, dr draws, progress func()) (binResult, error) {
+	set := b.set
+	n, l := b.n, b.l
+	u := n - l
+	res := binResult{pair: Pair{Converged: true}}
+	conv := func(ok bool, what string) {
+		if !ok {
+			res.pair.Converged = false
+			res.warnings = append(res.warnings, fmt.Errorf("%w: %s", ErrNotConverged, what))
+		}
+	}
+	// 1. The inductive SVM on the labelled rows.
+	ysvm, it, ok, err := b.inductive(ctx)
+	if err != nil {
+		return res, err
+	}
+	res.pair.Iter += it
+	conv(ok, "inductive SVM")
+	res.pair.Inductive = make([]int8, u)
+	copy(res.pair.Inductive, ysvm[l:])
+	final := make([]int8, n)
+	copy(final, b.lab)
+	if u == 0 {
+		res.pair.Fallback = true
+	} else {
+		pos, neg := false, false
+		for _, v := range ysvm[l:] {
+			pos, neg = pos || v > 0, neg || v < 0
+		}
+		T := set.samples
+		nc := T
+		if pos && neg {
+			nc++
+		}
+		cands := make([]descent, nc)
+		fits := make([]*fitter, nc)
+		cs := make([]float64, n)
+		for i := range cs {
+			cs[i] = set.c2
+			if i < l {
+				cs[i] = set.c1
+			}
+		}
+		bal := newBalance(n, b.lab)
+		err := parallel.For(ctx, nc, func(i int) {
+			ft := newFitter(b.source(), identity(n), cs, set.tol, set.cacheMB, set.cold)
+			fits[i] = ft
+			startFn, chg := dr(i)
+			start := make([]int8, n)
+			if i == T {
+				copy(start, ysvm)
+			} else {
+				copy(start, b.lab)
+				var base []int8
+				if float64(i+1) > float64(T)*0.8 {
+					base = ysvm[l:]
+				}
+				startFn(start[l:], base)
+			}
+			d, err := b.localDescent(ctx, ft, bal, start, chg, set.maxSteps)
+			if err != nil {
+				return
+			}
+			cands[i] = d
+			progress()
+		})
+		if err != nil {
+			return res, err
+		}
+		for i := range cands {
+			if cands[i].labels == nil {
+				return res, ctx.Err()
+			}
+			res.pair.Iter += fits[i].iter
+			res.pair.Fits += fits[i].fits
+			res.pair.Steps += cands[i].steps
+			conv(fits[i].conv, fmt.Sprintf("candidate %d", i))
+		}
+		res.pair.Candidates = nc
+		// 3. Group the candidates; keep the best of each group.
+		kept, groups := group(cands, set.groups)
+		res.pair.Groups = groups
+		if groups == 1 {
+			res.warnings = append(res.warnings, fmt.Errorf("%w: all %d candidates in one group", ErrOneSeparator, nc))
+		}
+		sep := make([][]int8, len(kept))
+		for t, c := range kept {
+			sep[t] = cands[c].labels[l:]
+		}
+		// 4. The safe combination.
+		res.pair.Theta, res.pair.Fallback = safeCombine(final[l:], sep, ysvm[l:], set.lambda)
+	}
+	res.labels = final
+	// The predictor: an SVM on all rows with the final labels.
+	mc, it, ok, err := b.machine(ctx, final)
+	if err != nil {
+		return res, err
+	}
+	res.pair.Iter += it
+	conv(ok, "final SVM")
+	res.machine = mc
+	return res, nil
+}
+
+// group clusters the candidate label vectors by k-medoids (L1) into
+// min(k, distinct vectors) groups and returns the best candidate (largest
+// objective, first on ties) of each group, in group order.
+func group(cands []descent, k int) (kept []int, groups int) {
+	m := len(cands)
+	distinct := 0
+	for i := range cands {
+		dup := false
+		for j := range i {
+			if slices.Equal(cands[i].labels, cands[j].labels) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			distinct++
+		}
+	}
+	k = min(k, distinct)
+	idx := make([]int, m)
+	if k > 1 {
+		d := make([]float64, m*m)
+		for i := range m {
+			for j := i + 1; j < m; j++ {
+				s := 0
+				for t, v := range cands[i].labels {
+					if v != cands[j].labels[t] {
+						s += 2
+					}
+				}
+				d[i*m+j], d[j*m+i] = float64(s), float64(s)
+			}
+		}
+		idx, _ = pam(d, m, k)
+	} else {
+		k = 1
+	}
+	kept = make([]int, k)
+	for g := range kept {
+		kept[g] = -1
+	}
+	for i, g := range idx {
+		if kept[g] < 0 || cands[i].obj > cands[kept[g]].obj {
+			kept[g] = i
+		}
+	}
+	return kept, k
+}
+
+// inductive trains the C-SVC with C1 on the labelled rows (LIBSVM's order:
+// the class of row 0 first) and returns its labels on all n rows with
+// LIBSVM's rule (label of row 0 when the decision value is > 0).
+func (b *bin) inductive(ctx context.Context) ([]int8, int, bool, error) {
+	l := b.l
+	c := make([]float64, l)
+	for i := range c {
+		c[i] = b.set.c1
+	}
+	ft := newFitter(b.source(), identity(l), c, b.set.tol, b.set.cacheMB, true)
+	order, sv, coef, rho, it, ok, err := ft.solveOrdered(ctx, b.lab)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	_ = order
+	src := b.source()
+	y := make([]int8, b.n)
+	buf := make([]float64, len(sv))
+	for i := range b.n {
+		src.Fill64(buf, i, sv)
+		s := 0.0
+		for t, v := range buf {
+			s += coef[t] * v
+		}
+		if s-rho > 0 {
+			y[i] = b.lab[0]
+		} else {
+			y[i] = -b.lab[0]
+		}
+	}
+	return y, it, ok, nil
+}
+
+// machine trains the predictor: a C-SVC on all rows with labels y (C1 on
+// labelled rows, C2 on unlabelled), oriented so that f > 0 means +1.
+func (b *bin) machine(ctx context.Context, y []int8) (Machine, int, bool, error) {
+	n := b.n
+	c := make([]float64, n)
+	for i := range c {
+		c[i] = b.set.c2
+		if i < b.l {
+			c[i] = b.set.c1
+		}
+	}
+	ft := newFitter(b.source(), identity(n), c, b.set.tol, b.set.cacheMB, true)
+	_, sv, coef, rho, it, ok, err := ft.solveOrdered(ctx, y)
+	if err != nil {
+		return Machine{}, 0, false, err
+	}
+	// solveOrdered's decision values are oriented to y[0]'s class.
+	if y[0] < 0 {
+		for t := range coef {
+			coef[t] = -coef[t]
+		}
+		rho = -rho
+	}
+	mc := Machine{Rho: rho}
+	for t, r := range sv {
+		mc.SV = append(mc.SV, b.rows[r])
+		mc.Coef = append(mc.Coef, coef[t])
+	}
+	// Support vectors in increasing training row order.
+	perm := identity(len(mc.SV))
+	slices.SortFunc(perm, func(a, c int) int { return mc.SV[a] - mc.SV[c] })
+	svs, cf := make([]int, len(perm)), make([]float64, len(perm))
+	for k, p := range perm {
+		svs[k], cf[k] = mc.SV[p], mc.Coef[p]
+	}
+	mc.SV, mc.Coef = svs, cf
+	return mc, it, ok, nil
+}
+
+// solveOrdered is one LIBSVM fit on the fitter's rows with labels y: rows
+// grouped by class (the class of row 0 first, internal +1), α = 0. It
+// returns the support vectors (problem rows), their coefficients y_iα_i
+// and ρ, in the orientation "f > 0 means y[0]'s class".
+func (ft *fitter) solveOrdered(ctx context.Context, y []int8) (order []int, sv []int, coef []float64, rho float64, iter int, ok bool, err error) {
+	l := len(ft.rows)
+	for _, first := range []bool{true, false} {
+		for i := range l {
+			if (y[i] == y[0]) == first {
+				order = append(order, i)
+			}
+		}
+	}
+	rows := make([]int, l)
+	yy := make([]int8, l)
+	cc := make([]float64, l)
+	for k, i := range order {
+		rows[k] = ft.rows[i]
+		yy[k] = 1
+		if y[i] != y[0] {
+			yy[k] = -1
+		}
+		cc[k] = ft.c[i]
+	}
+	alpha := make([]float64, l)
+	res, err := smo.Solve(ctx, &smo.Problem{Q: smo.NewCache(ft.src, rows, ft.mb), P: ft.p, Y: yy, C: cc, Alpha: alpha,
+		Tol: ft.tol, Shrink: true})
+	if err != nil {
+		return nil, nil, nil, 0, 0, false, err
+	}
+	for k, a := range alpha {
+		if a > 0 {
+			sv = append(sv, rows[k])
+			coef = append(coef, float64(yy[k])*a)
+		}
+	}
+	ft.lastObj = res.Obj
+	return order, sv, coef, res.Rho, res.Iter, res.Converged, nil
+}
