@@ -17,8 +17,11 @@
 //     of R's which() over the upper triangle);
 //  3. apply the Jacobi rotation of the (α, β) plane that zeroes A_αβ, in the
 //     numerically stable form of §2.1: b = (A_ββ − A_αα)/(2A_αβ),
-//     t = sign(b)/(|b| + sqrt(b² + 1)) with sign(0) = 1, c = 1/sqrt(t² + 1),
-//     s = c·t, A ← JᵀAJ (A_αβ = 0 gives the identity);
+//     t = sign(b)/(|b| + sqrt(b² + 1)), c = 1/sqrt(t² + 1), s = c·t,
+//     A ← JᵀAJ (A_αβ = 0 gives the identity). The text leaves sign(0)
+//     open; equal diagonals (b = 0, e.g. every first level of an RBF or
+//     graph kernel) take sign(0) = −sign(A_αβ) as R's atan form does, so
+//     that the rotated α (the smaller index) is the sum variable;
 //  4. the variable with the smaller diagonal after the rotation is the
 //     difference variable and leaves the active set; the other (the sum
 //     variable) stays (equal diagonals: the smaller index stays, as in R).

@@ -528,7 +528,7 @@ func (st Settings) run(ctx context.Context, a []float64, n, stride int) (*Model,
 // rotate applies the Jacobi rotation of the (p, q) plane (p < q) that
 // zeroes A_pq, A ← G·A·Gᵀ with G = [[c, −s], [s, c]] on rows/columns p, q
 // (Golub & Van Loan's JᵀAJ with J = Gᵀ; paper §2.1: b = (A_qq − A_pp) /
-// (2A_pq), t = sign(b)/(|b| + sqrt(b² + 1)), sign(0) = 1,
+// (2A_pq), t = sign(b)/(|b| + sqrt(b² + 1)), sign(0) = −sign(A_pq),
 // c = 1/sqrt(t² + 1), s = c·t). A_pq = 0 gives the identity. Returns c, s.
 func (s *state) rotate(p, q int) (c, sn float64) {
 	a, st, n := s.a, s.st, s.n
@@ -537,8 +537,11 @@ func (s *state) rotate(p, q int) (c, sn float64) {
 		return 1, 0
 	}
 	b := (aqq - app) / (2 * e)
+	// sign(b), with equal diagonals (b = 0) taken as −sign(A_pq), R's
+	// choice: the rotated p is then (x_p + sign(A_pq)·x_q)/√2, the sum
+	// variable, so the smaller index stays active
 	sign := 1.0
-	if b < 0 {
+	if b < 0 || b == 0 && e > 0 {
 		sign = -1
 	}
 	t := sign / (math.Abs(b) + math.Sqrt(b*b+1))

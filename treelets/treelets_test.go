@@ -52,8 +52,8 @@ func reference(A0 *mat.Dense, lambda float64) []refLevel {
 		}
 		if e := A.At(al, be); e != 0 {
 			b := (A.At(be, be) - A.At(al, al)) / (2 * e)
-			sg := 1.0
-			if b < 0 {
+			sg := 1.0 // sign(b); b = 0: −sign(e) (the documented tie rule)
+			if b < 0 || b == 0 && e > 0 {
 				sg = -1
 			}
 			t := sg / (math.Abs(b) + math.Sqrt(b*b+1))
