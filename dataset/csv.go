@@ -7,61 +7,119 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
 
-// CSVOptions selects the label column of a CSV file.
+// CSVOptions say how to read a delimited text file: which column holds
+// the labels, which one row IDs, which columns are features, the
+// separator, whether the first row is a header, and what marks an
+// unlabelled row.
+//
+// Column references (Label, ID, Ignore, Features) are header names (exact,
+// or case-insensitive when that is unique) or 1-based column positions;
+// a file without a header names its columns c1, c2, ….
 type CSVOptions struct {
-	// Label is the name of the label column; "" means "label".
+	// Label names the label column. "" chooses it: a column named
+	// "label", else one named "class", "target" or "y" (any case), else,
+	// in a file without a header, the last column when its first cell is
+	// text; Source.LabelAuto says so. When none is found the result is
+	// ErrNoLabelColumn, unless LabelOptional.
 	Label string
-	// NoLabel reads every column as a feature; all rows are Unlabeled.
-	// It overrides Label.
+	// NoLabel reads no label column: all rows are Unlabeled. It overrides Label.
 	NoLabel bool
+	// LabelOptional: with Label "", a file with no label column found is
+	// read with no labels instead of failing.
+	LabelOptional bool
+	// ID names a column of row identifiers, kept as strings in
+	// Dataset.IDs and never a feature.
+	ID string
+	// Ignore names columns to skip.
+	Ignore []string
+	// Features, when set, lists the feature columns in order: names,
+	// positions, or ranges "A..B" (inclusive, in file order). By default
+	// every column but the label, ID and ignored ones is a feature.
+	Features []string
+	// NoHeader: the first row is data; columns are named c1, c2, ….
+	// Header: the first row is a header. With neither, the first row is a
+	// header unless it looks like data: no text cell above a number in
+	// the second row, and not just the column numbers 0..d−1 or 1..d.
+	NoHeader, Header bool
+	// Sep is the separator (see ParseSep); "" finds it from the first
+	// lines: tab, semicolon, comma or pipe, else runs of blanks.
+	Sep string
+	// Unlabeled lists the label cells that mark an unlabelled row, in
+	// addition to the empty cell; nil means DefaultUnlabeled ("", "?",
+	// "NA"). Give {"-1"} for scikit-learn's convention.
+	Unlabeled []string
+	// AllowMissing keeps missing feature values (empty, "?", "NA", "N/A",
+	// "NaN", "null") as NaN and lists them in Dataset.Missing; without it
+	// the first one is an ErrMissing error.
+	AllowMissing bool
 	// OneRow accepts a file with a single data row (new points to label);
 	// by default one row is ErrTooFewRows. Load passes it to ReadLIBSVM too.
 	OneRow bool
 }
 
-func (o CSVOptions) labelName() string {
-	if o.Label == "" {
-		return "label"
-	}
-	return o.Label
-}
+// autoLabels are the names a label column is recognised by, in order.
+var autoLabels = []string{"label", "class", "target", "y"}
 
 // utf8BOM is the byte-order mark some editors put at the start of a CSV file.
 const utf8BOM = "\xef\xbb\xbf"
 
-// ReadCSV reads a comma-separated table with a header row.
+// ReadCSV reads a delimited text table: comma-, tab-, semicolon- or
+// blank-separated, with or without a header row (see CSVOptions).
 //
-// The column named opt.Label ("label" by default) holds the class names; an
-// empty cell or "?" there marks an unlabelled row (Y = Unlabeled). With
-// opt.NoLabel there is no label column. Every other column is a numeric
-// feature parsed as float64 (strconv.ParseFloat syntax); NaN and ±Inf are
-// rejected. Quoting follows RFC 4180, like encoding/csv; CRLF line ends, blank
-// lines, a trailing newline, a UTF-8 byte-order mark and spaces around
-// cells (also around a quoted cell) and header names are accepted.
+// The label column holds the class names; a cell in opt.Unlabeled (by
+// default empty, "?" or "NA") marks an unlabelled row (Y = Unlabeled). The
+// ID column is kept as strings. Every other column is a numeric feature
+// parsed as float64 (strconv.ParseFloat syntax, or a decimal comma "1,5"
+// when the separator is not a comma); ±Inf is rejected; missing values
+// are kept as NaN with opt.AllowMissing. Quoting follows RFC 4180, like
+// encoding/csv; CRLF or bare CR line ends, blank lines, a trailing
+// newline, a UTF-8 byte-order mark and spaces around cells (also around a
+// quoted cell) and header names are accepted. Dataset.Source records what
+// was decided from the content.
 //
-// Class names are sorted numerically when all of them are numbers (and then
-// written in canonical form, so "1.0" and "1" are one class "1"; a file with
-// integer labels 0..C-1 gets Y equal to the integer), lexically otherwise.
+// Class names are compared as exact values when all of them are numbers
+// (so "1.0" and "1" are one class "1", "12345678901234567" and
+// "12345678901234568" two; a file with integer labels 0..C-1 gets Y equal
+// to the integer) and sorted by value, lexically otherwise.
 //
 // name is used for messages and Dataset.Name. Errors are *ParseError values
 // wrapping ErrEmpty, ErrNoRows, ErrRagged, ErrNotNumber, ErrNonFinite,
-// ErrDuplicateColumn, ErrNoLabelColumn, ErrTooFewRows, ErrNoFeatures,
-// ErrSyntax or ErrTooLarge; an error of r itself is returned wrapped with
+// ErrMissing, ErrDuplicateColumn, ErrNoLabelColumn, ErrUnknownColumn,
+// ErrRoles, ErrTooFewRows, ErrNoFeatures, ErrSyntax or ErrTooLarge (or
+// ErrBadSep for opt.Sep); an error of r itself is returned wrapped with
 // the file name.
 //
 // Time and memory are linear in the input size.
 func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
+	sep, err := ParseSep(opt.Sep)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	br := bufio.NewReaderSize(r, 1<<16)
 	if b, err := br.Peek(len(utf8BOM)); err == nil && string(b) == utf8BOM {
 		br.Discard(len(utf8BOM))
 	}
-	cr := &recordReader{br: br}
+	src := &Source{Format: "csv", Markers: markerSet(opt.Unlabeled)}
+	sample, _ := br.Peek(1 << 16)
+	if crOnly(sample) {
+		src.CROnly = true
+		sample = bytes.ReplaceAll(sample, []byte{'\r'}, []byte{'\n'})
+		br = bufio.NewReaderSize(crToLF{br}, 1<<16)
+	}
+	if sep == 0 {
+		sep = sniffSep(sample)
+		src.SepSniffed = true
+	}
+	src.Sep = string(sep)
+	decimalComma := sep != ','
+	cr := &recordReader{br: br, sep: sep}
 
 	perr := func(line int, col string, err error) error {
 		return &ParseError{File: name, Line: line, Column: col, Err: err}
@@ -74,6 +132,19 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 		return fmt.Errorf("%s:%d: %w", name, cr.line+1, err)
 	}
 
+	// The first two records decide whether there is a header.
+	type record struct {
+		fields [][]byte
+		lines  []int
+	}
+	save := func(rec [][]byte) record {
+		f := make([][]byte, len(rec))
+		for j, c := range rec {
+			f[j] = bytes.Clone(c)
+		}
+		return record{f, slices.Clone(cr.lines)}
+	}
+	var pending []record
 	rec, err := cr.read()
 	if err == io.EOF {
 		return nil, perr(1, "", fmt.Errorf("%w: no header row", ErrEmpty))
@@ -81,46 +152,69 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 	if err != nil {
 		return nil, readErr(err)
 	}
-	headerLine := cr.lines[0]
+	first := save(rec)
 	if len(rec) == 1 && len(bytes.TrimSpace(rec[0])) == 0 {
-		return nil, perr(headerLine, "", fmt.Errorf("%w: blank header row", ErrEmpty))
+		return nil, perr(first.lines[0], "", fmt.Errorf("%w: blank header row", ErrEmpty))
 	}
-	ncol := len(rec)
+	hasHeader := true
+	switch {
+	case opt.NoHeader:
+		hasHeader = false
+	case opt.Header:
+	default:
+		rec, err = cr.read()
+		if err != nil && err != io.EOF {
+			return nil, readErr(err)
+		}
+		var second [][]byte
+		if err == nil {
+			pending = append(pending, save(rec))
+			second = pending[0].fields
+		}
+		hasHeader = looksLikeHeader(first.fields, second, decimalComma)
+		src.HeaderSniffed = true
+	}
+	src.Header = hasHeader
+	ncol := len(first.fields)
 	header := make([]string, ncol)
-	seen := make(map[string]int, ncol)
-	for j, hb := range rec {
-		h := string(bytes.TrimSpace(hb))
-		if h == "" {
-			return nil, perr(headerLine, "", fmt.Errorf("%w: empty name for column %d of the header", ErrSyntax, j+1))
+	headerLine := first.lines[0]
+	if hasHeader {
+		seen := make(map[string]int, ncol)
+		for j, hb := range first.fields {
+			h := string(bytes.TrimSpace(hb))
+			if h == "" {
+				// pandas writes its row index under an empty name
+				h = "c" + strconv.Itoa(j+1)
+			}
+			if k, dup := seen[h]; dup {
+				return nil, perr(headerLine, h, fmt.Errorf("%w: columns %d and %d", ErrDuplicateColumn, k+1, j+1))
+			}
+			seen[h] = j
+			header[j] = h
 		}
-		if k, dup := seen[h]; dup {
-			return nil, perr(headerLine, h, fmt.Errorf("%w: columns %d and %d", ErrDuplicateColumn, k+1, j+1))
+	} else {
+		for j := range header {
+			header[j] = "c" + strconv.Itoa(j+1)
 		}
-		seen[h] = j
-		header[j] = h
+		pending = append([]record{first}, pending...)
 	}
 
-	labelCol := -1
-	if !opt.NoLabel {
-		ln := opt.labelName()
-		j, ok := seen[ln]
-		if !ok {
-			return nil, perr(headerLine, ln, fmt.Errorf("%w (header has %s)", ErrNoLabelColumn, listNames(header, 8)))
-		}
-		labelCol = j
+	roles, err := resolveRoles(header, hasHeader, first.fields, decimalComma, opt)
+	if err != nil {
+		return nil, perr(headerLine, roles.errCol, err)
 	}
-	d := ncol
-	if labelCol >= 0 {
-		d--
+	src.LabelAuto = roles.labelAuto
+	src.Ignored = roles.ignored
+	labelCol, idCol := roles.label, roles.id
+	d := len(roles.features)
+	colFeat := make([]int, ncol) // feature index of each column, -1 none
+	for j := range colFeat {
+		colFeat[j] = -1
 	}
-	if d == 0 {
-		return nil, perr(headerLine, "", fmt.Errorf("%w: the only column is the label column %q", ErrNoFeatures, header[labelCol]))
-	}
-	features := make([]string, 0, d)
-	for j, h := range header {
-		if j != labelCol {
-			features = append(features, h)
-		}
+	features := make([]string, d)
+	for f, j := range roles.features {
+		colFeat[j] = f
+		features[f] = header[j]
 	}
 
 	var (
@@ -128,18 +222,29 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 		rawY     []int // index into rawNames, or Unlabeled
 		rawNames []string
 		rawIdx   = map[string]int{}
+		ids      []string
+		missing  []Cell
 		n        int
 		lastLine int
+		row      = make([]float64, d)
 	)
+	markers := src.Markers
 	for {
-		rec, err = cr.read()
-		if err == io.EOF {
-			break
+		var lines []int
+		if len(pending) > 0 {
+			rec, lines = pending[0].fields, pending[0].lines
+			pending = pending[1:]
+		} else {
+			rec, err = cr.read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return nil, readErr(err)
+			}
+			lines = cr.lines
 		}
-		if err != nil {
-			return nil, readErr(err)
-		}
-		line := cr.lines[0]
+		line := lines[0]
 		lastLine = line
 		if len(rec) != ncol {
 			col := ""
@@ -153,8 +258,34 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 		}
 		for j, cell := range rec {
 			s := bytes.TrimSpace(cell)
-			if j == labelCol {
-				if len(s) == 0 || (len(s) == 1 && s[0] == '?') {
+			f := colFeat[j]
+			if f >= 0 {
+				v, err := parseFloatBytes(s)
+				if err != nil {
+					if isMissingCell(s) {
+						if !opt.AllowMissing {
+							return nil, perr(lines[j], header[j], missingErr(s))
+						}
+						missing = append(missing, Cell{Row: n, Col: f, Line: lines[j]})
+						row[f] = math.NaN()
+						continue
+					}
+					if decimalComma && bytes.Count(s, []byte{','}) == 1 && bytes.IndexByte(s, '.') < 0 {
+						if v2, err2 := parseFloatBytes(bytes.Replace(s, []byte{','}, []byte{'.'}, 1)); err2 == nil {
+							v, err = v2, nil
+							src.DecimalCommas++
+						}
+					}
+					if err != nil {
+						return nil, perr(lines[j], header[j], err)
+					}
+				}
+				row[f] = v
+				continue
+			}
+			switch j {
+			case labelCol:
+				if contains(markers, string(s)) {
 					rawY = append(rawY, Unlabeled)
 					continue
 				}
@@ -165,14 +296,11 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 					rawIdx[string(s)] = k
 				}
 				rawY = append(rawY, k)
-				continue
+			case idCol:
+				ids = append(ids, string(s))
 			}
-			v, err := parseFloatBytes(s)
-			if err != nil {
-				return nil, perr(cr.lines[j], header[j], err)
-			}
-			data = append(data, v)
 		}
+		data = append(data, row...)
 		if labelCol < 0 {
 			rawY = append(rawY, Unlabeled)
 		}
@@ -192,13 +320,22 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 			rawY[i] = remap[k]
 		}
 	}
-	return &Dataset{
+	ds := &Dataset{
 		Name:     name,
 		X:        mat.NewDense(n, d, data),
 		Y:        rawY,
 		Classes:  classes,
 		Features: features,
-	}, nil
+		Missing:  missing,
+		Source:   src,
+	}
+	if labelCol >= 0 {
+		ds.LabelName = header[labelCol]
+	}
+	if idCol >= 0 {
+		ds.IDName, ds.IDs = header[idCol], ids
+	}
+	return ds, nil
 }
 
 // parseFloat parses a trimmed numeric cell; errors wrap ErrNotNumber or
@@ -234,4 +371,12 @@ func listNames(names []string, max int) string {
 		b.WriteString(strconv.Quote(s))
 	}
 	return b.String()
+}
+
+// missingErr describes a missing cell that is not allowed.
+func missingErr(s []byte) error {
+	if len(s) == 0 {
+		return fmt.Errorf("%w: empty cell", ErrMissing)
+	}
+	return fmt.Errorf("%w %q", ErrMissing, s)
 }

@@ -16,6 +16,7 @@ import (
 // which is most of the speed of ReadCSV.
 type recordReader struct {
 	br     *bufio.Reader
+	sep    byte     // field separator; 0 means ','; ' ' means runs of spaces and tabs
 	line   int      // physical lines consumed so far
 	fields [][]byte // fields of the last record; valid until the next read
 	lines  []int    // physical line of each field
@@ -76,9 +77,16 @@ func (r *recordReader) read() ([][]byte, error) {
 		}
 	}
 	r.fields, r.lines = r.fields[:0], r.lines[:0]
+	sep := r.sep
+	if sep == 0 {
+		sep = ','
+	}
+	if sep == ' ' {
+		return r.splitSpaces(line)
+	}
 	if bytes.IndexByte(line, '"') < 0 {
 		for {
-			k := bytes.IndexByte(line, ',')
+			k := bytes.IndexByte(line, sep)
 			if k < 0 {
 				r.fields = append(r.fields, line)
 				r.lines = append(r.lines, r.line)
@@ -89,12 +97,43 @@ func (r *recordReader) read() ([][]byte, error) {
 			line = line[k+1:]
 		}
 	}
-	return r.readQuoted(line)
+	return r.readQuoted(line, sep)
+}
+
+// splitSpaces splits a line at runs of spaces and tabs, ignoring leading
+// and trailing blanks; a field wholly in double quotes loses its quotes
+// (there is no quoting of blanks in this format). A line of blanks only is
+// skipped by read, like an empty line.
+func (r *recordReader) splitSpaces(line []byte) ([][]byte, error) {
+	i := 0
+	for {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		if i == len(line) {
+			break
+		}
+		j := i
+		for j < len(line) && line[j] != ' ' && line[j] != '\t' {
+			j++
+		}
+		f := line[i:j]
+		if len(f) >= 2 && f[0] == '"' && f[len(f)-1] == '"' {
+			f = f[1 : len(f)-1]
+		}
+		r.fields = append(r.fields, f)
+		r.lines = append(r.lines, r.line)
+		i = j
+	}
+	if len(r.fields) == 0 {
+		return r.read()
+	}
+	return r.fields, nil
 }
 
 // readQuoted parses a record that contains a quote, reading more lines
 // while a quoted field is open.
-func (r *recordReader) readQuoted(line []byte) ([][]byte, error) {
+func (r *recordReader) readQuoted(line []byte, sep byte) ([][]byte, error) {
 	r.buf, r.ends = r.buf[:0], r.ends[:0]
 	i := 0
 	for {
@@ -137,11 +176,11 @@ func (r *recordReader) readQuoted(line []byte) ([][]byte, error) {
 			for j < len(line) && line[j] == ' ' {
 				j++
 			}
-			if j < len(line) && line[j] != ',' {
+			if j < len(line) && line[j] != sep {
 				return nil, &errSyntax{r.line, fmt.Sprintf("unexpected %q after a closing quote", line[j])}
 			}
 		} else {
-			k := bytes.IndexByte(line[i:], ',')
+			k := bytes.IndexByte(line[i:], sep)
 			end := len(line)
 			if k >= 0 {
 				end = i + k
@@ -157,7 +196,7 @@ func (r *recordReader) readQuoted(line []byte) ([][]byte, error) {
 		if j >= len(line) {
 			break
 		}
-		i = j + 1 // skip the comma
+		i = j + 1 // skip the separator
 	}
 	start := 0
 	for _, e := range r.ends {

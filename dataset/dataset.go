@@ -20,10 +20,30 @@ const Unlabeled = learner.Unlabeled
 // Dataset is a table of points with optional class labels.
 type Dataset struct {
 	Name     string     // file name or embedded set name, used in messages
-	X        *mat.Dense // n×d features
+	X        *mat.Dense // n×d features; NaN only at the cells listed in Missing
 	Y        []int      // len n: index into Classes, or Unlabeled
 	Classes  []string   // class names; numeric names sort numerically, others lexically
 	Features []string   // feature (column) names, len d
+
+	// LabelName is the column the labels came from ("" when none).
+	LabelName string
+	// IDName and IDs: the ID column, one string per row (nil when none).
+	// Programs carry IDs into their outputs; they are never features.
+	IDName string
+	IDs    []string
+	// Missing lists the missing feature values (X is NaN there) in row
+	// order, when the reader was told to keep them
+	// (CSVOptions.AllowMissing). Methods that cannot use them call
+	// MissingError.
+	Missing []Cell
+	// Source says how the file was read (nil for embedded and generated sets).
+	Source *Source
+}
+
+// Cell is one cell of a data file: row and feature column of X, and the
+// 1-based physical line of the file (0 when unknown).
+type Cell struct {
+	Row, Col, Line int
 }
 
 // Len returns the number of rows.
@@ -77,10 +97,27 @@ func (d *Dataset) Check() error {
 	if len(d.Features) != 0 && len(d.Features) != dim {
 		return fmt.Errorf("dataset %s: %w: %d feature names for %d columns", d.Name, ErrInconsistent, len(d.Features), dim)
 	}
+	if d.IDs != nil && len(d.IDs) != n {
+		return fmt.Errorf("dataset %s: %w: %d IDs for %d rows", d.Name, ErrInconsistent, len(d.IDs), n)
+	}
+	miss := make(map[[2]int]bool, len(d.Missing))
+	for _, c := range d.Missing {
+		if c.Row < 0 || c.Row >= n || c.Col < 0 || c.Col >= dim {
+			return fmt.Errorf("dataset %s: %w: missing cell (%d, %d) outside %d×%d", d.Name, ErrInconsistent, c.Row, c.Col, n, dim)
+		}
+		miss[[2]int{c.Row, c.Col}] = true
+	}
 	for i := 0; i < n; i++ {
 		for j := 0; j < dim; j++ {
-			if v := d.X.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+			v := d.X.At(i, j)
+			if math.IsNaN(v) && miss[[2]int{i, j}] {
+				continue
+			}
+			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return fmt.Errorf("dataset %s: row %d column %d: %w %v", d.Name, i, j, ErrNonFinite, v)
+			}
+			if miss[[2]int{i, j}] {
+				return fmt.Errorf("dataset %s: %w: cell (%d, %d) listed as missing holds %v", d.Name, ErrInconsistent, i, j, v)
 			}
 		}
 	}
@@ -90,11 +127,16 @@ func (d *Dataset) Check() error {
 // Clone returns a deep copy of d.
 func (d *Dataset) Clone() *Dataset {
 	return &Dataset{
-		Name:     d.Name,
-		X:        mat.DenseCopyOf(d.X),
-		Y:        slices.Clone(d.Y),
-		Classes:  slices.Clone(d.Classes),
-		Features: slices.Clone(d.Features),
+		Name:      d.Name,
+		X:         mat.DenseCopyOf(d.X),
+		Y:         slices.Clone(d.Y),
+		Classes:   slices.Clone(d.Classes),
+		Features:  slices.Clone(d.Features),
+		LabelName: d.LabelName,
+		IDName:    d.IDName,
+		IDs:       slices.Clone(d.IDs),
+		Missing:   slices.Clone(d.Missing),
+		Source:    d.Source,
 	}
 }
 
@@ -121,19 +163,43 @@ func (d *Dataset) Subset(rows []int) *Dataset {
 	_, dim := d.X.Dims()
 	X := mat.NewDense(max(len(rows), 1), dim, nil)
 	y := make([]int, len(rows))
+	var ids []string
+	if d.IDs != nil {
+		ids = make([]string, len(rows))
+	}
+	var byRow map[int][]Cell
+	if len(d.Missing) > 0 {
+		byRow = map[int][]Cell{}
+		for _, c := range d.Missing {
+			byRow[c.Row] = append(byRow[c.Row], c)
+		}
+	}
+	var missing []Cell
 	for k, i := range rows {
 		copy(X.RawRowView(k), d.X.RawRowView(i))
 		y[k] = d.Y[i]
+		if ids != nil {
+			ids[k] = d.IDs[i]
+		}
+		for _, c := range byRow[i] {
+			c.Row = k
+			missing = append(missing, c)
+		}
 	}
 	if len(rows) == 0 {
 		X = &mat.Dense{} // gonum has no 0-row Dense; an empty one
 	}
 	return &Dataset{
-		Name:     d.Name,
-		X:        X,
-		Y:        y,
-		Classes:  slices.Clone(d.Classes),
-		Features: slices.Clone(d.Features),
+		Name:      d.Name,
+		X:         X,
+		Y:         y,
+		Classes:   slices.Clone(d.Classes),
+		Features:  slices.Clone(d.Features),
+		LabelName: d.LabelName,
+		IDName:    d.IDName,
+		IDs:       ids,
+		Missing:   missing,
+		Source:    d.Source,
 	}
 }
 

@@ -79,3 +79,19 @@ func (e *ParseError) Error() string {
 
 // Unwrap returns the underlying error, so errors.Is(err, ErrNotNumber) works.
 func (e *ParseError) Unwrap() error { return e.Err }
+
+// More sentinel errors of the readers.
+var (
+	// ErrMissing: a missing feature value (empty cell, NA, ?, NaN) where
+	// the caller did not allow them (CSVOptions.AllowMissing), or a
+	// method that cannot use them (Dataset.MissingError).
+	ErrMissing = errors.New("missing value")
+	// ErrUnknownColumn: a column named in CSVOptions (ID, Ignore,
+	// Features) is not in the file.
+	ErrUnknownColumn = errors.New("no such column")
+	// ErrBadSep: an unknown separator name (ParseSep).
+	ErrBadSep = errors.New("unknown separator")
+	// ErrRoles: CSVOptions give one column two roles (label and id, a
+	// feature that is also ignored, ...).
+	ErrRoles = errors.New("conflicting column roles")
+)

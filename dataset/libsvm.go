@@ -16,11 +16,13 @@ import (
 //
 // one row per line, indices 1-based and strictly increasing; absent
 // indices are 0 in the dense result, which has as many columns as the
-// largest index seen (features are named "f1".."fd"). The label is a
-// number, or "?" for an unlabelled row; numeric labels are canonical
-// ("+1" and "1" are one class "1") and sort by value, so LIBSVM's ±1
-// labels become Classes {"-1", "1"}. "qid:" tokens are ignored; "#" starts
-// a comment; blank lines are skipped; tabs and CRLF are fine.
+// largest index seen (features are named "f1".."fd"). A file whose
+// indices start at 0 is read as 0-based (features "f0".."f(d−1)",
+// Source.ZeroBased). The label is a number, or "?" for an unlabelled row;
+// numeric labels are compared exactly, named canonically ("+1" and "1"
+// are one class "1") and sort by value, so LIBSVM's ±1 labels become
+// Classes {"-1", "1"}. "qid:" tokens are ignored; "#" starts a comment;
+// blank lines are skipped; tabs, CRLF and bare CR line ends are fine.
 //
 // Errors are *ParseError values with the line number and, for a bad
 // value, the column "f<index>", wrapping ErrEmpty (no data line),
@@ -32,13 +34,30 @@ import (
 //
 // Time O(input + rows × features), the size of the dense result.
 func ReadLIBSVM(r io.Reader, name string) (*Dataset, error) {
-	return readLIBSVM(r, name, false)
+	return readLIBSVM(r, name, CSVOptions{})
 }
 
-// readLIBSVM is ReadLIBSVM, accepting a single data line when oneRow.
-func readLIBSVM(r io.Reader, name string, oneRow bool) (*Dataset, error) {
+// readLIBSVM is ReadLIBSVM with the options that apply to it: OneRow
+// accepts a single data line, Unlabeled adds label markers.
+func readLIBSVM(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
+	oneRow := opt.OneRow
 	perr := func(line int, col string, err error) error {
 		return &ParseError{File: name, Line: line, Column: col, Err: err}
+	}
+	src := &Source{Format: "libsvm", Markers: []string{"?"}}
+	if opt.Unlabeled != nil {
+		for _, m := range markerSet(opt.Unlabeled) {
+			if m != "" && !contains(src.Markers, m) {
+				src.Markers = append(src.Markers, m)
+			}
+		}
+	}
+	br := bufio.NewReaderSize(r, 1<<16)
+	if sample, _ := br.Peek(1 << 16); crOnly(sample) {
+		src.CROnly = true
+		r = crToLF{br}
+	} else {
+		r = br
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<30)
@@ -50,6 +69,7 @@ func readLIBSVM(r io.Reader, name string, oneRow bool) (*Dataset, error) {
 		rawNames []string
 		rawIdx   = map[string]int{}
 		maxIdx   int
+		minIdx   = -1
 		pairs    int // index:value tokens read, zeros included
 		line     int
 		lastLine int
@@ -69,7 +89,7 @@ func readLIBSVM(r io.Reader, name string, oneRow bool) (*Dataset, error) {
 		}
 		lastLine = line
 		// label
-		if tok == "?" {
+		if contains(src.Markers, tok) {
 			rawY = append(rawY, Unlabeled)
 		} else {
 			if _, err := parseFloat(tok); err != nil {
@@ -83,7 +103,7 @@ func readLIBSVM(r io.Reader, name string, oneRow bool) (*Dataset, error) {
 			}
 			rawY = append(rawY, k)
 		}
-		prev := 0
+		prev := -1
 		for {
 			tok, rest = nextField(rest)
 			if tok == "" {
@@ -97,14 +117,17 @@ func readLIBSVM(r io.Reader, name string, oneRow bool) (*Dataset, error) {
 				continue
 			}
 			j, err := strconv.Atoi(tok[:c])
-			if err != nil || j < 1 {
-				return nil, perr(line, "", fmt.Errorf("%w %q in %q: want an integer >= 1", ErrBadIndex, tok[:c], tok))
+			if err != nil || j < 0 {
+				return nil, perr(line, "", fmt.Errorf("%w %q in %q: want an integer >= 1 (or >= 0 in a 0-based file)", ErrBadIndex, tok[:c], tok))
 			}
 			if j <= prev {
 				return nil, perr(line, "", fmt.Errorf("%w %d after %d: indices must increase", ErrBadIndex, j, prev))
 			}
-			if j > MaxCells {
+			if j >= MaxCells {
 				return nil, perr(line, "", fmt.Errorf("%w: index %d > %d", ErrTooLarge, j, MaxCells))
+			}
+			if minIdx < 0 || j < minIdx {
+				minIdx = j
 			}
 			prev = j
 			v, ok := fastFloat(tok[c+1:])
@@ -114,7 +137,7 @@ func readLIBSVM(r io.Reader, name string, oneRow bool) (*Dataset, error) {
 				}
 			}
 			if v != 0 {
-				idx = append(idx, int32(j-1))
+				idx = append(idx, int32(j))
 				val = append(val, v)
 			}
 			maxIdx = max(maxIdx, j)
@@ -134,25 +157,31 @@ func readLIBSVM(r io.Reader, name string, oneRow bool) (*Dataset, error) {
 		return nil, perr(1, "", fmt.Errorf("%w: no data lines", ErrEmpty))
 	case n == 1 && !oneRow:
 		return nil, perr(lastLine, "", fmt.Errorf("%w: only one data line", ErrTooFewRows))
-	case maxIdx == 0:
+	case minIdx < 0:
 		return nil, perr(lastLine, "", fmt.Errorf("%w: no index:value on any line", ErrNoFeatures))
 	}
 	if cells := n * maxIdx; cells > minSparseCells && cells/maxSparsity > pairs {
 		return nil, perr(lastLine, "", fmt.Errorf("%w: %d rows × %d features dense for only %d index:value pairs (density < 1/%d)",
 			ErrTooLarge, n, maxIdx, pairs, maxSparsity))
 	}
-	X := mat.NewDense(n, maxIdx, nil)
+	// 1-based indices (the format's rule) unless the file uses index 0.
+	base := 1
+	if minIdx == 0 {
+		base, src.ZeroBased = 0, true
+	}
+	dim := maxIdx + 1 - base
+	X := mat.NewDense(n, dim, nil)
 	start := 0
 	for i, end := range rowEnd {
 		row := X.RawRowView(i)
 		for k := start; k < end; k++ {
-			row[idx[k]] = val[k]
+			row[int(idx[k])-base] = val[k]
 		}
 		start = end
 	}
-	features := make([]string, maxIdx)
+	features := make([]string, dim)
 	for j := range features {
-		features[j] = "f" + strconv.Itoa(j+1)
+		features[j] = "f" + strconv.Itoa(j+base)
 	}
 	classes, remap := sortClasses(rawNames)
 	for i, k := range rawY {
@@ -160,7 +189,7 @@ func readLIBSVM(r io.Reader, name string, oneRow bool) (*Dataset, error) {
 			rawY[i] = remap[k]
 		}
 	}
-	return &Dataset{Name: name, X: X, Y: rawY, Classes: classes, Features: features}, nil
+	return &Dataset{Name: name, X: X, Y: rawY, Classes: classes, Features: features, Source: src}, nil
 }
 
 // A dense matrix of more than minSparseCells entries is refused when the

@@ -54,8 +54,8 @@ func TestReadLIBSVMErrors(t *testing.T) {
 		{"bad value", "1 1:2\n1 1:2 4:x\n", ErrNotNumber, `bad.svm:2: column "f4": not a number "x"`},
 		{"inf value", "1 1:2\n1 2:inf\n", ErrNonFinite, `bad.svm:2: column "f2": non-finite value "inf"`},
 		{"no colon", "1 1:2\n1 3\n", ErrSyntax, `bad.svm:2: syntax error: token "3" is not index:value`},
-		{"zero index", "1 1:2\n1 0:1\n", ErrBadIndex, `bad.svm:2: bad feature index "0" in "0:1": want an integer >= 1`},
-		{"bad index", "1 1:2\n1 a:1\n", ErrBadIndex, `bad.svm:2: bad feature index "a" in "a:1": want an integer >= 1`},
+		{"negative index", "1 1:2\n1 -1:1\n", ErrBadIndex, `bad.svm:2: bad feature index "-1" in "-1:1": want an integer >= 1 (or >= 0 in a 0-based file)`},
+		{"bad index", "1 1:2\n1 a:1\n", ErrBadIndex, `bad.svm:2: bad feature index "a" in "a:1": want an integer >= 1 (or >= 0 in a 0-based file)`},
 		{"decreasing", "1 1:2\n1 3:1 2:1\n", ErrBadIndex, `bad.svm:2: bad feature index 2 after 3: indices must increase`},
 		{"repeated", "1 1:2\n1 3:1 3:1\n", ErrBadIndex, `bad.svm:2: bad feature index 3 after 3: indices must increase`},
 		{"huge index", "1 1:2\n1 999999999999:1\n", ErrTooLarge, `bad.svm:2: data too large: index 999999999999 > 268435456`},
@@ -155,15 +155,28 @@ func TestReadLIBSVMTooSparse(t *testing.T) {
 	}
 }
 
-// A CSV file named .txt is read as LIBSVM; the error says why.
+// A CSV or TSV file named .txt is read as delimited text: the format
+// comes from the content (issue 11: "a TSV saved as .txt is read as
+// LIBSVM and fails on f1").
 func TestLoadCSVNamedTxt(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "data.txt")
-	if err := os.WriteFile(p, []byte("a,b,label\n1,2,0\n3,4,1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, err := Load(p, CSVOptions{})
-	var pe *ParseError
-	if !errors.As(err, &pe) || pe.Line != 1 || !strings.Contains(err.Error(), "must end in .csv") {
-		t.Errorf("err = %v", err)
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"data.txt":  "a,b,label\n1,2,0\n3,4,1\n",
+		"tab.txt":   "a\tb\tlabel\n1\t2\t0\n3\t4\t1\n",
+		"tab.svm":   "a\tb\tlabel\n1\t2\t0\n3\t4\t1\n",
+		"plain.dat": "1 2 0\n3 4 1\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		d, err := Load(p, CSVOptions{LabelOptional: true})
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if d.Source.Format != "csv" || d.X.At(1, 1) != 4 || d.X.At(0, 0) != 1 {
+			t.Errorf("%s: format %s, X %v", name, d.Source.Format, d.X.RawMatrix().Data)
+		}
 	}
 }

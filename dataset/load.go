@@ -1,8 +1,8 @@
 package dataset
 
 import (
+	"bufio"
 	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,32 +10,23 @@ import (
 	"strings"
 )
 
-// Load reads a data file, choosing the reader by extension: ".csv" for
-// ReadCSV (with opt), ".libsvm", ".svm", ".svmlight" or ".txt" for
-// ReadLIBSVM (only opt.OneRow applies). A further ".gz" (e.g. "usps.csv.gz") is
-// decompressed on the fly. Extensions are case-insensitive. Errors name
-// the path: ErrFormat for an unknown extension, the reader's *ParseError,
-// or the error of opening or decompressing the file.
+// Load reads a data file. The format comes from the content: LIBSVM /
+// SVMlight text when every sampled line is "label index:value ...",
+// delimited text (ReadCSV with opt: comma, tab, semicolon or blank
+// separated) otherwise. A ".csv" or ".tsv" name is always read as
+// delimited text. A further ".gz" (e.g. "usps.csv.gz") is decompressed on
+// the fly. Names of formats Arbor does not read (.json, .xlsx, .npy, …)
+// give ErrFormat. Errors name the path: the reader's *ParseError, or the
+// error of opening or decompressing the file.
 func Load(path string, opt CSVOptions) (*Dataset, error) {
 	base := strings.ToLower(filepath.Base(path))
 	gz := strings.HasSuffix(base, ".gz")
 	base = strings.TrimSuffix(base, ".gz")
-	var read func(io.Reader) (*Dataset, error)
-	switch filepath.Ext(base) {
-	case ".csv":
-		read = func(r io.Reader) (*Dataset, error) { return ReadCSV(r, path, opt) }
-	case ".libsvm", ".svm", ".svmlight", ".txt":
-		read = func(r io.Reader) (*Dataset, error) {
-			ds, err := readLIBSVM(r, path, opt.OneRow)
-			var pe *ParseError
-			if err != nil && errors.As(err, &pe) && pe.Line == 1 && strings.Contains(err.Error(), ",") {
-				// A comma-separated header: a CSV file with a LIBSVM name.
-				err = fmt.Errorf("%w (%s is read as LIBSVM/SVMlight text by its extension; a CSV file must end in .csv)", err, filepath.Base(path))
-			}
-			return ds, err
-		}
-	default:
-		return nil, fmt.Errorf("%s: %w: want .csv, .libsvm, .svm, .svmlight or .txt, optionally .gz", path, ErrFormat)
+	ext := filepath.Ext(base)
+	switch ext {
+	case ".json", ".jsonl", ".xlsx", ".xls", ".ods", ".npy", ".npz", ".parquet", ".feather",
+		".zip", ".mat", ".h5", ".hdf5", ".pkl", ".pickle", ".arff", ".sav", ".rds", ".rdata":
+		return nil, fmt.Errorf("%s: %w %s: want delimited text (CSV, TSV, …) or LIBSVM text, optionally .gz", path, ErrFormat, ext)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -51,5 +42,16 @@ func Load(path string, opt CSVOptions) (*Dataset, error) {
 		defer zr.Close()
 		r = zr
 	}
-	return read(r)
+	br := bufio.NewReaderSize(r, 1<<16)
+	if ext != ".csv" && ext != ".tsv" {
+		sample, _ := br.Peek(1 << 16)
+		sample = []byte(strings.TrimPrefix(string(sample), utf8BOM))
+		if crOnly(sample) {
+			sample = []byte(strings.ReplaceAll(string(sample), "\r", "\n"))
+		}
+		if looksLibSVM(sample) {
+			return readLIBSVM(br, path, opt)
+		}
+	}
+	return ReadCSV(br, path, opt)
 }

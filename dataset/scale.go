@@ -24,7 +24,7 @@ type Scaler struct {
 }
 
 // FitScaler computes the statistics of the named scaling over all rows of
-// X. Any method other than "none", "std" or "minmax" gives ErrUnknownScale.
+// X; missing values (NaN) are left out of them and stay NaN after Transform. Any method other than "none", "std" or "minmax" gives ErrUnknownScale.
 // O(n·d).
 func FitScaler(X *mat.Dense, how string) (*Scaler, error) {
 	if how != "none" && how != "std" && how != "minmax" {
@@ -41,11 +41,16 @@ func FitScaler(X *mat.Dense, how string) (*Scaler, error) {
 	// Row-major passes (cache friendly); each column is still summed in
 	// row order, as a column-wise loop would.
 	lo, hi, sum := make([]float64, d), make([]float64, d), make([]float64, d)
+	cnt := make([]int, d) // present (non-NaN) values: missing cells are skipped
 	for j := range lo {
 		lo[j], hi[j] = math.Inf(1), math.Inf(-1)
 	}
 	for i := 0; i < n; i++ {
 		for j, v := range X.RawRowView(i) {
+			if math.IsNaN(v) {
+				continue
+			}
+			cnt[j]++
 			if v < lo[j] {
 				lo[j] = v
 			}
@@ -53,6 +58,11 @@ func FitScaler(X *mat.Dense, how string) (*Scaler, error) {
 				hi[j] = v
 			}
 			sum[j] += v
+		}
+	}
+	for j := range lo {
+		if cnt[j] == 0 { // every value missing: leave the column alone
+			lo[j], hi[j], cnt[j] = 0, 0, 1
 		}
 	}
 	if how == "minmax" {
@@ -66,11 +76,13 @@ func FitScaler(X *mat.Dense, how string) (*Scaler, error) {
 	}
 	mean, ss := sum, make([]float64, d)
 	for j := range mean {
-		mean[j] /= float64(n)
+		mean[j] /= float64(cnt[j])
 	}
 	for i := 0; i < n; i++ {
 		for j, v := range X.RawRowView(i) {
-			ss[j] += (v - mean[j]) * (v - mean[j])
+			if !math.IsNaN(v) {
+				ss[j] += (v - mean[j]) * (v - mean[j])
+			}
 		}
 	}
 	for j := range mean {
@@ -79,7 +91,7 @@ func FitScaler(X *mat.Dense, how string) (*Scaler, error) {
 			continue
 		}
 		s.Shift[j] = mean[j]
-		if sd := math.Sqrt(ss[j] / float64(n)); sd > 0 {
+		if sd := math.Sqrt(ss[j] / float64(cnt[j])); sd > 0 {
 			s.Factor[j] = sd
 		}
 	}

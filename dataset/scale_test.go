@@ -146,3 +146,25 @@ func TestScalerTransform(t *testing.T) {
 		t.Errorf("FitScaler(l2): %v", err)
 	}
 }
+
+// Missing values (NaN) are left out of the statistics and stay missing.
+func TestScaleMissing(t *testing.T) {
+	nan := math.NaN()
+	X := mat.NewDense(4, 2, []float64{1, nan, 3, 2, nan, 4, 5, nan})
+	Z, err := Scale(X, "std")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// column 0: 1, 3, 5 -> mean 3, population sd sqrt(8/3); column 1: 2, 4 -> mean 3, sd 1
+	sd := math.Sqrt(8.0 / 3)
+	want := []float64{-2 / sd, nan, 0, -1, nan, 1, 2 / sd, nan}
+	for i, v := range Z.RawMatrix().Data {
+		if math.IsNaN(want[i]) != math.IsNaN(v) || (!math.IsNaN(v) && math.Abs(v-want[i]) > 1e-15) {
+			t.Errorf("Z[%d] = %v, want %v", i, v, want[i])
+		}
+	}
+	M, _ := Scale(X, "minmax")
+	if M.At(2, 1) != 1 || M.At(0, 0) != 0 || !math.IsNaN(M.At(3, 1)) {
+		t.Errorf("minmax: %v", M.RawMatrix().Data)
+	}
+}

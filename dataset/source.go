@@ -1,0 +1,245 @@
+package dataset
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Source records how a file was read: what the readers decided from its
+// content (separator, header, label column, index base) so that a program
+// can tell its user. Readers fill it; embedded and generated sets have none.
+type Source struct {
+	Format        string   // "csv" (any delimited text) or "libsvm"
+	Sep           string   // CSV: ",", "\t", ";" or " " (runs of blanks)
+	SepSniffed    bool     // CSV: the separator was found from the content
+	Header        bool     // CSV: the first row named the columns
+	HeaderSniffed bool     // CSV: whether there is a header was decided from the content
+	LabelAuto     bool     // the label column was chosen by its name or place, not given
+	Ignored       []string // CSV: columns skipped (CSVOptions.Ignore, or left out of Features)
+	Markers       []string // label cells that mark an unlabelled row
+	DecimalCommas int      // CSV: cells read with a decimal comma ("1,5" = 1.5)
+	ZeroBased     bool     // LIBSVM: indices start at 0 (feature f0 is column 0)
+	CROnly        bool     // lines end in a bare carriage return (classic Mac OS)
+}
+
+// DefaultUnlabeled are the label cells that mark an unlabelled row unless
+// CSVOptions.Unlabeled says otherwise: empty, "?" and "NA". An empty
+// label cell is always unlabelled.
+var DefaultUnlabeled = []string{"", "?", "NA"}
+
+// markerSet returns the unlabelled markers in force: opt (plus the empty
+// cell) or DefaultUnlabeled.
+func markerSet(opt []string) []string {
+	if opt == nil {
+		return DefaultUnlabeled
+	}
+	out := []string{""}
+	for _, m := range opt {
+		m = strings.TrimSpace(m)
+		if m != "" && !contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func contains(s []string, x string) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// isMissingCell reports whether a trimmed feature cell marks a missing
+// value: empty, "?", "NA", "N/A", "NaN" or "null" (case-insensitive).
+func isMissingCell(s []byte) bool {
+	switch len(s) {
+	case 0:
+		return true
+	case 1:
+		return s[0] == '?'
+	case 2:
+		return bytes.EqualFold(s, []byte("NA"))
+	case 3:
+		return bytes.EqualFold(s, []byte("NaN")) || bytes.EqualFold(s, []byte("N/A"))
+	case 4:
+		return bytes.EqualFold(s, []byte("null"))
+	}
+	return false
+}
+
+// ParseSep turns a separator name into the byte ReadCSV splits on: ","
+// (or "comma"), "\t" (a tab, "tab" or `\t`), ";" ("semicolon"), "|"
+// ("pipe"), " " ("space", "whitespace": runs of blanks); "" means 0, find
+// it from the content.
+func ParseSep(s string) (byte, error) {
+	switch strings.ToLower(s) {
+	case "":
+		return 0, nil
+	case ",", "comma":
+		return ',', nil
+	case "\t", `\t`, "tab":
+		return '\t', nil
+	case ";", "semicolon":
+		return ';', nil
+	case "|", "pipe":
+		return '|', nil
+	case " ", "space", "spaces", "whitespace", "blank", "blanks":
+		return ' ', nil
+	}
+	return 0, fmt.Errorf("%w %q: want comma, tab, semicolon, pipe or whitespace", ErrBadSep, s)
+}
+
+// SepName names a separator for messages.
+func SepName(sep string) string {
+	switch sep {
+	case ",":
+		return "comma"
+	case "\t":
+		return "tab"
+	case ";":
+		return "semicolon"
+	case "|":
+		return "pipe"
+	case " ":
+		return "whitespace"
+	}
+	return strconv.Quote(sep)
+}
+
+// sampleLines returns up to max non-blank lines of a sample, without
+// their line ends.
+func sampleLines(sample []byte, max int) [][]byte {
+	var out [][]byte
+	for len(sample) > 0 && len(out) < max {
+		k := bytes.IndexByte(sample, '\n')
+		var line []byte
+		if k < 0 {
+			line, sample = sample, nil
+		} else {
+			line, sample = sample[:k], sample[k+1:]
+		}
+		line = bytes.TrimRight(line, "\r")
+		if len(bytes.TrimSpace(line)) > 0 {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// countFields counts the fields of a line split at sep outside double quotes.
+func countFields(line []byte, sep byte) int {
+	n, quoted := 1, false
+	for _, c := range line {
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case c == sep && !quoted:
+			n++
+		}
+	}
+	return n
+}
+
+// sniffSep chooses the separator of a delimited text from its first
+// lines: tab, semicolon, comma or pipe when every sampled line has the
+// same number (more than one) of fields with it, in that order of
+// preference (a semicolon file may use decimal commas); failing that the
+// one giving the most fields on the first line; failing that runs of
+// blanks when they split the first line; else comma (one column).
+func sniffSep(sample []byte) byte {
+	lines := sampleLines(sample, 20)
+	if len(lines) == 0 {
+		return ','
+	}
+	// A sample cut inside its last line must not spoil the count.
+	if len(lines) > 2 {
+		lines = lines[:len(lines)-1]
+	}
+	cands := []byte{'\t', ';', ',', '|'}
+	for _, c := range cands {
+		n := countFields(lines[0], c)
+		if n < 2 {
+			continue
+		}
+		same := true
+		for _, l := range lines[1:] {
+			if countFields(l, c) != n {
+				same = false
+				break
+			}
+		}
+		if same {
+			return c
+		}
+	}
+	best, bestN := byte(0), 1
+	for _, c := range cands {
+		if n := countFields(lines[0], c); n > bestN {
+			best, bestN = c, n
+		}
+	}
+	if best != 0 {
+		return best
+	}
+	if len(bytes.Fields(lines[0])) > 1 {
+		return ' '
+	}
+	return ','
+}
+
+// crToLF turns bare carriage returns into newlines (files from classic
+// Mac OS and some spreadsheet exports end lines with \r alone).
+type crToLF struct{ r io.Reader }
+
+func (c crToLF) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	for i := 0; i < n; i++ {
+		if p[i] == '\r' {
+			p[i] = '\n'
+		}
+	}
+	return n, err
+}
+
+// crOnly reports whether a sample ends its lines with bare \r: it has a
+// \r and no \n.
+func crOnly(sample []byte) bool {
+	return bytes.IndexByte(sample, '\n') < 0 && bytes.IndexByte(sample, '\r') >= 0
+}
+
+// looksLibSVM reports whether a sample reads as LIBSVM/SVMlight text:
+// on every sampled line (comments and blank lines aside) all
+// blank-separated tokens after the first are index:value (or qid:n), and
+// some line has one.
+func looksLibSVM(sample []byte) bool {
+	lines := sampleLines(sample, 20)
+	if len(lines) > 2 {
+		lines = lines[:len(lines)-1]
+	}
+	pairs := false
+	seen := 0
+	for _, l := range lines {
+		if k := bytes.IndexByte(l, '#'); k >= 0 {
+			l = l[:k]
+		}
+		f := bytes.Fields(l)
+		if len(f) == 0 {
+			continue
+		}
+		seen++
+		for _, t := range f[1:] {
+			c := bytes.IndexByte(t, ':')
+			if c <= 0 || c == len(t)-1 {
+				return false
+			}
+			pairs = true
+		}
+	}
+	return seen > 0 && pairs
+}
