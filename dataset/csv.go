@@ -24,7 +24,8 @@ import (
 // a file without a header names its columns c1, c2, ….
 type CSVOptions struct {
 	// Label names the label column. "" chooses it: a column named
-	// "label", else one named "class", "target" or "y" (any case), else,
+	// "label", else one named "class", "target" or "y" (any case; not "y"
+	// beside a column "x": coordinates), else,
 	// in a file without a header, the last column when its first cell is
 	// text; Source.LabelAuto says so. When none is found the result is
 	// ErrNoLabelColumn, unless LabelOptional.
@@ -340,7 +341,14 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 
 // parseFloat parses a trimmed numeric cell; errors wrap ErrNotNumber or
 // ErrNonFinite and quote the cell.
+//
+// Go's syntax is narrowed to what data files mean by a number:
+// strconv.ParseFloat would read "309_1" (a sample ID) as 3091 and accept
+// hexadecimal "0x1p3"; both are ErrNotNumber here.
 func parseFloat(s string) (float64, error) {
+	if strings.IndexByte(s, '_') >= 0 || strings.Contains(s, "0x") || strings.Contains(s, "0X") {
+		return 0, fmt.Errorf("%w %q", ErrNotNumber, s)
+	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
 		if errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0) {

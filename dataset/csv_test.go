@@ -140,6 +140,9 @@ func TestReadCSVErrors(t *testing.T) {
 		{"unclosed quote", "f1,label\n1,0\n2,\"ab\n\n3,0\n", CSVOptions{}, ErrSyntax, `bad.csv:5: syntax error: quoted field opened on line 3 is not closed`},
 		// line numbers are physical lines: a quoted label spans lines 2-3
 		{"line after multiline", "f1,label\n1,\"a\nb\"\nz,0\n", CSVOptions{}, ErrNotNumber, `bad.csv:4: column "f1": not a number "z"`},
+		// strconv.ParseFloat reads "309_1" as 3091: a sample ID is not a number
+		{"underscore", "f1,label\n1,0\n309_1,0\n", CSVOptions{}, ErrNotNumber, `bad.csv:3: column "f1": not a number "309_1"`},
+		{"hex", "f1,label\n1,0\n0x1p3,0\n", CSVOptions{}, ErrNotNumber, `bad.csv:3: column "f1": not a number "0x1p3"`},
 		{"CRLF line", "f1,label\r\n1,0\r\n2,0\r\n3,0\r\nx,0\r\n", CSVOptions{}, ErrNotNumber, `bad.csv:5: column "f1": not a number "x"`},
 	} {
 		d, err := ReadCSV(strings.NewReader(tc.in), "bad.csv", tc.opt)

@@ -34,6 +34,11 @@ func TestAutoLabelColumn(t *testing.T) {
 			t.Errorf("%s: LabelAuto not set", name)
 		}
 	}
+	// x and y are coordinates
+	d0 := mustRead(t, "x,y\n1,0\n3,1\n", CSVOptions{LabelOptional: true})
+	if d0.LabelName != "" || d0.Dim() != 2 {
+		t.Errorf("x,y: label %q", d0.LabelName)
+	}
 	// "label" beats "class"
 	d := mustRead(t, "class,label\n1,a\n2,b\n", CSVOptions{})
 	if d.LabelName != "label" || d.Features[0] != "class" || d.Source.LabelAuto {

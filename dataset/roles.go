@@ -62,7 +62,14 @@ func resolveRoles(header []string, hasHeader bool, first [][]byte, decimalComma 
 		r.label = j
 	default:
 		if hasHeader {
+			hasX := false
+			for _, h := range header {
+				hasX = hasX || strings.EqualFold(h, "x")
+			}
 			for _, want := range autoLabels {
+				if want == "y" && hasX {
+					continue // x and y are coordinates
+				}
 				for j, h := range header {
 					if r.label < 0 && (h == want || strings.EqualFold(h, want)) {
 						r.label = j

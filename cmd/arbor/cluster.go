@@ -27,6 +27,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	var d dataFlags
 	d.register(fs, "none")
 	d.labelOptional = true
+	d.command = "arbor cluster"
 	linkage := fs.String("linkage", "average", "single, complete, average, weighted, ward, centroid or median")
 	dist := fs.String("distance", "euclidean", "pointwise distance: euclidean or graph (shortest paths on --graph)")
 	graphSpec := fs.String("graph", "knn:7", "neighbourhood graph for --distance graph: knn:K (symmetrised) or eps:E")
@@ -57,7 +58,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if err := checkOutputs("data", d.path, "out", *out, "linkage-out", *zOut, "newick", *newick, "dendrogram", *dendro); err != nil {
 		return err
 	}
-	ds, err := d.load()
+	ds, err := d.load(e)
 	if err != nil {
 		return err
 	}
@@ -148,12 +149,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	}
 	if *out != "" {
 		if err := writeAtomic(*out, func(f *os.File) error {
-			w := bufio.NewWriter(f)
-			fmt.Fprintln(w, "row,cluster")
-			for i, c := range labels {
-				fmt.Fprintf(w, "%d,%d\n", i, c)
-			}
-			return w.Flush()
+			return writeClusterLabels(f, ds, labels)
 		}); err != nil {
 			return err
 		}

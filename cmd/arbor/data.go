@@ -10,56 +10,143 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/kernel"
 )
 
 // dataFlags are the data-loading flags shared by every command.
 type dataFlags struct {
-	path  string
-	label string
-	scale string
+	path     string
+	label    string
+	id       string
+	ignore   string
+	features string
+	noHeader bool
+	sep      string
+	markers  string
+	scale    string
 
 	scaler *dataset.Scaler // the scaling fitted on the data, for new points
 
-	// labelOptional (unsupervised commands): a CSV file without the
-	// default "label" column is read as features only; an explicit
+	// labelOptional (unsupervised commands): a file without a label
+	// column found by name is read as features only; an explicit
 	// --label NAME must still exist.
 	labelOptional bool
+	// missingOK: the command's method uses missing values (NaN); without
+	// it a file with missing values is an error naming the cells.
+	missingOK bool
+	// command names the command in messages.
+	command string
 }
+
+// missingHint says which methods take missing values.
+const missingHint = "the missing-data kernel (--kernel rbf-missing in kernel, classify and eval) uses them; otherwise fill or drop those cells"
 
 func (d *dataFlags) register(fsFlags interface {
 	StringVar(p *string, name, value, usage string)
+	BoolVar(p *bool, name string, value bool, usage string)
 }, defaultScale string) {
-	fsFlags.StringVar(&d.path, "data", "", "data file (CSV with header, or LIBSVM text; .gz ok), or an embedded set: "+strings.Join(dataset.EmbeddedNames(), ", "))
-	fsFlags.StringVar(&d.label, "label", "label", "name of the label column in a CSV file (empty or ? cells = unlabelled; cluster, kernel and svc also read files without the default label column)")
+	fsFlags.StringVar(&d.path, "data", "", "data file (delimited text: comma, tab, semicolon or blank separated, header optional; or LIBSVM text; .gz ok), or an embedded set: "+strings.Join(dataset.EmbeddedNames(), ", "))
+	fsFlags.StringVar(&d.label, "label", "", "label column: a header name or 1-based position, or none (default: a column named label, class, target or y, any case)")
+	fsFlags.StringVar(&d.id, "id", "", "ID column (name or position): never a feature, carried into every output file")
+	fsFlags.StringVar(&d.ignore, "ignore", "", "columns to skip, comma-separated names or positions (text columns such as sample descriptions)")
+	fsFlags.StringVar(&d.features, "features", "", "feature columns, comma-separated names, positions or ranges A..B (default: every column but the label, ID and ignored ones)")
+	fsFlags.BoolVar(&d.noHeader, "no-header", false, "the first row is data, not column names (columns are then c1, c2, … or positions)")
+	fsFlags.StringVar(&d.sep, "sep", "", "separator: comma, tab, semicolon, pipe or whitespace (default: found from the first lines)")
+	fsFlags.StringVar(&d.markers, "unlabeled-marker", "", `label cells that mark an unlabelled row, comma-separated, e.g. -1 (scikit-learn) or NA; an empty cell always does (default "?,NA")`)
 	fsFlags.StringVar(&d.scale, "scale", defaultScale, "feature scaling: none, std (z-score over all rows) or minmax")
 }
 
-// load reads the data set and applies the scaling. A path that is not a file
-// but names an embedded set loads the embedded set.
-func (d *dataFlags) load() (*dataset.Dataset, error) {
+// options turns the flags into reader options.
+func (d *dataFlags) options() (dataset.CSVOptions, error) {
+	opt := dataset.CSVOptions{
+		Label:         d.label,
+		NoLabel:       d.label == "none",
+		ID:            d.id,
+		NoHeader:      d.noHeader,
+		Sep:           d.sep,
+		LabelOptional: d.labelOptional && d.label == "",
+		AllowMissing:  true,
+	}
+	if _, err := dataset.ParseSep(d.sep); err != nil {
+		return opt, usageError("--sep: %v", err)
+	}
+	if d.ignore != "" {
+		opt.Ignore = strings.Split(d.ignore, ",")
+	}
+	if d.features != "" {
+		opt.Features = strings.Split(d.features, ",")
+	}
+	if d.markers != "" {
+		opt.Unlabeled = strings.Split(d.markers, ",")
+		for i, m := range opt.Unlabeled {
+			if strings.EqualFold(strings.TrimSpace(m), "empty") {
+				opt.Unlabeled[i] = ""
+			}
+		}
+	}
+	return opt, nil
+}
+
+// dataOnlyFlags are the flags that only make sense with a file (not an
+// embedded set).
+func (d *dataFlags) fileFlagsGiven() string {
+	switch {
+	case d.id != "":
+		return "--id"
+	case d.ignore != "":
+		return "--ignore"
+	case d.features != "":
+		return "--features"
+	case d.noHeader:
+		return "--no-header"
+	case d.sep != "":
+		return "--sep"
+	}
+	return ""
+}
+
+// load reads the data set, tells on e's stderr how it was read (which
+// columns are features, the label, IDs, missing values) and applies the
+// scaling. A path that is not a file but names an embedded set loads the
+// embedded set.
+func (d *dataFlags) load(e *env) (*dataset.Dataset, error) {
 	if d.path == "" {
 		return nil, usageError("--data is required")
+	}
+	opt, err := d.options()
+	if err != nil {
+		return nil, err
 	}
 	var ds *dataset.Dataset
 	_, statErr := os.Stat(d.path)
 	switch {
 	case statErr == nil:
-		var err error
-		ds, err = dataset.Load(d.path, dataset.CSVOptions{Label: d.label})
-		if errors.Is(err, dataset.ErrNoLabelColumn) && d.labelOptional && d.label == "label" {
-			ds, err = dataset.Load(d.path, dataset.CSVOptions{NoLabel: true})
-		}
+		ds, err = dataset.Load(d.path, opt)
 		if err != nil {
-			return nil, err
+			return nil, explainReadError(err)
 		}
 	case errors.Is(statErr, fs.ErrNotExist) && isEmbedded(d.path):
-		var err error
+		if f := d.fileFlagsGiven(); f != "" {
+			return nil, usageError("%s applies to data files, not the embedded set %s", f, d.path)
+		}
 		ds, err = dataset.Embedded(strings.TrimPrefix(d.path, "embedded:"))
 		if err != nil {
 			return nil, err
 		}
 	default:
 		return nil, fmt.Errorf("--data %s: %w (embedded sets: %s)", d.path, statErr, strings.Join(dataset.EmbeddedNames(), ", "))
+	}
+	if e != nil {
+		describeData(e.stderr, ds)
+	}
+	if !d.missingOK {
+		what := d.command
+		if what == "" {
+			what = "this command"
+		}
+		if err := ds.MissingError(what, missingHint); err != nil {
+			return nil, err
+		}
 	}
 	sc, err := dataset.FitScaler(ds.X, d.scale)
 	if err != nil {
@@ -70,6 +157,54 @@ func (d *dataFlags) load() (*dataset.Dataset, error) {
 	}
 	d.scaler = sc
 	return ds, nil
+}
+
+// loadTest reads a file of new points with the data's column roles; its
+// labels are optional.
+func (d *dataFlags) loadTest(path string) (*dataset.Dataset, error) {
+	opt, err := d.options()
+	if err != nil {
+		return nil, err
+	}
+	opt.OneRow = true
+	opt.LabelOptional = d.label == "" || d.label == "none"
+	ds, err := dataset.Load(path, opt)
+	if errors.Is(err, dataset.ErrNoLabelColumn) {
+		// New points need no labels: a file of features alone is fine.
+		opt.NoLabel = true
+		ds, err = dataset.Load(path, opt)
+	}
+	if err != nil {
+		return nil, explainReadError(err)
+	}
+	if !d.missingOK {
+		if err := ds.MissingError(d.command, missingHint); err != nil {
+			return nil, err
+		}
+	}
+	return ds, nil
+}
+
+// explainReadError adds what to do to a reader's error: a text column
+// among the features wants a role.
+func explainReadError(err error) error {
+	var pe *dataset.ParseError
+	if errors.As(err, &pe) && errors.Is(err, dataset.ErrNotNumber) && pe.Column != "" && pe.Column != "label" {
+		return fmt.Errorf("%w (if column %q is not a feature: --id %s keeps it as row IDs, --ignore %s skips it, --label %s makes it the classes)",
+			err, pe.Column, shellWord(pe.Column), shellWord(pe.Column), shellWord(pe.Column))
+	}
+	if errors.Is(err, dataset.ErrNoLabelColumn) {
+		return fmt.Errorf("%w; name it with --label NAME", err)
+	}
+	return err
+}
+
+// shellWord quotes s for a shell when it needs it.
+func shellWord(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t'\"$`\\|&;()<>*?[]#~!") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // scaleNew scales new points in place with the data's statistics (as
@@ -87,4 +222,18 @@ func isEmbedded(name string) bool {
 		}
 	}
 	return false
+}
+
+// specsTakeMissing reports whether every kernel of specs uses missing
+// values (the missing-data RBF kernel); a learner without a kernel does not.
+func specsTakeMissing(specs []kernel.Spec, usesKernel bool) bool {
+	if !usesKernel || len(specs) == 0 {
+		return false
+	}
+	for _, s := range specs {
+		if !strings.HasPrefix(s.String(), "rbf-missing") {
+			return false
+		}
+	}
+	return true
 }

@@ -179,6 +179,7 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 	var d dataFlags
 	d.register(fs, "none")
 	d.labelOptional = true
+	d.command = "arbor kernel"
 	var kf kernelFlags
 	kf.register(fs, "linear")
 	out := fs.String("out", "", "output file: .csv (comma-separated, full precision) or .npy (NumPy float64)")
@@ -212,7 +213,7 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 	if len(specs) != 1 {
 		return usageError("arbor kernel computes one kernel; got %d", len(specs))
 	}
-	ds, err := d.load()
+	ds, err := d.load(e)
 	if err != nil {
 		return err
 	}

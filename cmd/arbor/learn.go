@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -123,25 +124,61 @@ func (l *learnerFlags) learners() ([]ssl.Learner, error) {
 	return out, nil
 }
 
-// writePredictions writes row,label[,given] for every row and then the test
-// rows, as class names.
-func writePredictions(path string, ds *dataset.Dataset, pred []int, testN int) error {
+// allUseKernel reports whether every learner takes a kernel matrix.
+func allUseKernel(ls []ssl.Learner) bool {
+	for _, l := range ls {
+		if !l.UsesKernel() {
+			return false
+		}
+	}
+	return true
+}
+
+// writePredictions writes set,row[,id],label,given for every row and then
+// the test rows, labels as class names; the ID column (named as in the
+// input) is there when the data (or test file) has one.
+func writePredictions(path string, ds, test *dataset.Dataset, pred []int) error {
 	return writeAtomic(path, func(f *os.File) error {
 		w := bufio.NewWriter(f)
-		fmt.Fprintln(w, "set,row,label,given")
+		idName := ds.IDName
+		if idName == "" && test != nil {
+			idName = test.IDName
+		}
+		cw := csv.NewWriter(w)
+		head := []string{"set", "row", "label", "given"}
+		if idName != "" {
+			head = []string{"set", "row", idName, "label", "given"}
+		}
+		cw.Write(head)
 		n := ds.Len()
 		for i, c := range pred {
-			set, row, given := "data", i, 0
+			set, row, given, id := "data", i, "0", ""
 			if i >= n {
 				set, row = "test", i-n
-			} else if ds.Y[i] != dataset.Unlabeled {
-				given = 1
+				if test != nil && test.IDs != nil {
+					id = test.IDs[row]
+				}
+			} else {
+				if ds.Y[i] != dataset.Unlabeled {
+					given = "1"
+				}
+				if ds.IDs != nil {
+					id = ds.IDs[i]
+				}
 			}
 			name := "?"
 			if c >= 0 && c < len(ds.Classes) {
 				name = ds.Classes[c]
 			}
-			fmt.Fprintf(w, "%s,%d,%s,%d\n", set, row, name, given)
+			rec := []string{set, strconv.Itoa(row), name, given}
+			if idName != "" {
+				rec = []string{set, strconv.Itoa(row), id, name, given}
+			}
+			cw.Write(rec)
+		}
+		cw.Flush()
+		if err := cw.Error(); err != nil {
+			return err
 		}
 		return w.Flush()
 	})
@@ -151,6 +188,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "classify", "--data F --kernel K [params] --learner svm|knn|lp|spreading [--test F2] --out predictions.csv")
 	var d dataFlags
 	d.register(fs, "std")
+	d.command = "arbor classify"
 	var kf kernelFlags
 	kf.register(fs, "linear")
 	var lf learnerFlags
@@ -179,25 +217,22 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if err := checkOutputs("data", d.path, "test", *test, "out", *out); err != nil {
 		return err
 	}
-	ds, err := d.load()
+	d.missingOK = specsTakeMissing(specs, ln.UsesKernel())
+	ds, err := d.load(e)
 	if err != nil {
 		return err
 	}
 	lab := ds.Labeled()
 	if len(lab) == 0 {
-		return fmt.Errorf("%s: no labelled rows (column %q): nothing to learn from", ds.Name, d.label)
+		return fmt.Errorf("%s: no labelled rows (label column %q): nothing to learn from", ds.Name, ds.LabelName)
 	}
 	if len(lab) == ds.Len() && *test == "" {
 		return fmt.Errorf("%s: every row is labelled and there is no --test: nothing to predict", ds.Name)
 	}
 	var Xt *dataset.Dataset
 	if *test != "" {
-		// One new point is a fine test set.
-		Xt, err = dataset.Load(*test, dataset.CSVOptions{Label: d.label, OneRow: true})
-		if errors.Is(err, dataset.ErrNoLabelColumn) {
-			// New points need no labels: a file of features alone is fine.
-			Xt, err = dataset.Load(*test, dataset.CSVOptions{NoLabel: true, OneRow: true})
-		}
+		// One new point is a fine test set; its labels are optional.
+		Xt, err = d.loadTest(*test)
 		if err != nil {
 			return err
 		}
@@ -283,11 +318,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if *out != "" {
-		testN := 0
-		if Xt != nil {
-			testN = Xt.Len()
-		}
-		if err := writePredictions(*out, ds, pred, testN); err != nil {
+		if err := writePredictions(*out, ds, Xt, pred); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "wrote    %s\n", *out)
@@ -302,6 +333,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "eval", "--data F (--labeled-per-class N --repeats R --seed S | --splits FILE [--split-line I]) --kernel ... --learner ... [--json]")
 	var d dataFlags
 	d.register(fs, "std")
+	d.command = "arbor eval"
 	var kf kernelFlags
 	kf.register(fs, "linear")
 	var lf learnerFlags
@@ -327,7 +359,8 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	ds, err := d.load()
+	d.missingOK = specsTakeMissing(specs, allUseKernel(learners))
+	ds, err := d.load(e)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/arbor-ml/arbor/dataset"
 )
 
 // writeAtomic writes a file through a temporary file in the same directory
@@ -126,4 +130,28 @@ func (e *env) progress(quiet bool) func(stage string, done, total int) {
 		}
 		last = stage
 	}
+}
+
+// writeClusterLabels writes row[,id],cluster, the ID column named as in
+// the input when the data have one.
+func writeClusterLabels(f *os.File, ds *dataset.Dataset, labels []int) error {
+	w := bufio.NewWriter(f)
+	cw := csv.NewWriter(w)
+	if ds.IDName != "" {
+		cw.Write([]string{"row", ds.IDName, "cluster"})
+	} else {
+		cw.Write([]string{"row", "cluster"})
+	}
+	for i, c := range labels {
+		if ds.IDName != "" {
+			cw.Write([]string{strconv.Itoa(i), ds.IDs[i], strconv.Itoa(c)})
+		} else {
+			cw.Write([]string{strconv.Itoa(i), strconv.Itoa(c)})
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return err
+	}
+	return w.Flush()
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -29,6 +28,7 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	var d dataFlags
 	d.register(fs, "none")
 	d.labelOptional = true
+	d.command = "arbor svc"
 	pca := fs.Int("pca", 0, "project the (scaled) data on its first N principal components first (0: no)")
 	kern := fs.String("kernel", "gaussian", "gaussian exp(-q‖x−y‖²) (eq. 6) or laplacian exp(-q‖x−y‖) (eq. 7)")
 	q := fs.Float64("q", math.NaN(), "kernel width q (single clustering)")
@@ -85,7 +85,7 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	case *pca < 0:
 		return usageError("--pca must be ≥ 0, got %d", *pca)
 	}
-	ds, err := d.load()
+	ds, err := d.load(e)
 	if err != nil {
 		return err
 	}
@@ -151,12 +151,7 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "warning: %v\n", w)
 	}
 	if err := writeAtomic(*out, func(f *os.File) error {
-		w := bufio.NewWriter(f)
-		fmt.Fprintln(w, "row,cluster")
-		for i, c := range res.Labels {
-			fmt.Fprintf(w, "%d,%d\n", i, c)
-		}
-		return w.Flush()
+		return writeClusterLabels(f, ds, res.Labels)
 	}); err != nil {
 		return err
 	}
