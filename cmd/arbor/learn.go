@@ -127,7 +127,7 @@ func (l *learnerFlags) learners() ([]ssl.Learner, error) {
 // allUseKernel reports whether every learner takes a kernel matrix.
 func allUseKernel(ls []ssl.Learner) bool {
 	for _, l := range ls {
-		if !l.UsesKernel() {
+		if !ssl.UsesKernel(l) {
 			return false
 		}
 	}
@@ -217,7 +217,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if err := checkOutputs("data", d.path, "test", *test, "out", *out); err != nil {
 		return err
 	}
-	d.missingOK = specsTakeMissing(specs, ln.UsesKernel())
+	d.missingOK = specsTakeMissing(specs, ssl.UsesKernel(ln))
 	ds, err := d.load(e)
 	if err != nil {
 		return err
