@@ -149,29 +149,42 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		say("   wrote %s (predicted labels, seed 0)\n", name)
-		predict := func(grid *mat.Dense) ([]int, error) {
-			Kt, _, err := testKernel(ctx, b, moons, &dataset.Dataset{X: grid})
-			if err != nil {
-				return nil, err
+		rules := []string{ruleTree}
+		if b.Spec.Kind == kernel.KindHCK {
+			rules = []string{ruleTree, ruleLinear} // both out-of-sample rules, side by side
+		}
+		for _, rule := range rules {
+			predict := func(grid *mat.Dense) ([]int, error) {
+				Kt, _, err := testKernel(ctx, b, moons, &dataset.Dataset{X: grid}, rule)
+				if err != nil {
+					return nil, err
+				}
+				return model.Predict(ctx, nil, Kt) // the model fitted above
 			}
-			return model.Predict(ctx, nil, Kt) // the model fitted above
+			title := fmt.Sprintf("two moons, %d labels: SVM decision regions, %s", 2*perClass, b.Spec)
+			suffix := ""
+			if b.Spec.Kind == kernel.KindHCK {
+				if rule == ruleLinear {
+					title += " (new points by §3.5: linear in x)"
+					suffix = "_linear"
+				} else {
+					title += " (new points through the tree)"
+					suffix = "_tree"
+				}
+			}
+			fig, err = figure.DecisionRegions(predict, moons.X, y, figure.RegionOptions{
+				ScatterOptions: figure.ScatterOptions{Title: title, Labeled: splits[0], XLabel: moons.Features[0], YLabel: moons.Features[1]},
+				Grid:           100,
+			})
+			if err != nil {
+				return err
+			}
+			name = filepath.Join(*outDir, "two_moons_regions_"+safeName(b.Spec.String())+suffix+".png")
+			if err := fig.Save(name); err != nil {
+				return err
+			}
+			say("   wrote %s (decision regions for new points)\n", name)
 		}
-		title := fmt.Sprintf("two moons, %d labels: SVM decision regions, %s", 2*perClass, b.Spec)
-		if b.Spec.Kind != kernel.KindPoint {
-			title += " (new points by §3.5: linear in x)"
-		}
-		fig, err = figure.DecisionRegions(predict, moons.X, y, figure.RegionOptions{
-			ScatterOptions: figure.ScatterOptions{Title: title, Labeled: splits[0], XLabel: moons.Features[0], YLabel: moons.Features[1]},
-			Grid:           100,
-		})
-		if err != nil {
-			return err
-		}
-		name = filepath.Join(*outDir, "two_moons_regions_"+safeName(b.Spec.String())+".png")
-		if err := fig.Save(name); err != nil {
-			return err
-		}
-		say("   wrote %s (decision regions for new points)\n", name)
 		if b.Spec.Kind == kernel.KindHCK {
 			Z, err := kernel.Embed(b.K, 2)
 			if err != nil {

@@ -193,7 +193,8 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	kf.register(fs, "linear")
 	var lf learnerFlags
 	lf.register(fs)
-	test := fs.String("test", "", "new points (same columns; labels ignored) to label through the out-of-sample extension (paper 000 §3.5)")
+	test := fs.String("test", "", "new points (same columns; labels ignored) to label through the out-of-sample extension (see --extension)")
+	extension := fs.String("extension", ruleTree, "out-of-sample rule of the cluster kernels (hck, hckg, connectivity) for --test: tree (the point enters the dendrogram through its nearest training point; exact for single linkage) or linear (paper 000 §3.5, linear in the features)")
 	out := fs.String("out", "", "write predictions (CSV: set,row,label,given) to this file")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	if err := parseFlags(fs, args); err != nil {
@@ -213,6 +214,9 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	}
 	if len(specs) != 1 {
 		return usageError("classify uses one kernel; got %d", len(specs))
+	}
+	if *extension != ruleTree && *extension != ruleLinear {
+		return usageError("--extension %q: want tree or linear", *extension)
 	}
 	if err := checkOutputs("data", d.path, "test", *test, "out", *out); err != nil {
 		return err
@@ -268,7 +272,14 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		built = bs[0]
 		p.K = built.K
 		if Xt != nil {
-			p.Kt, p.TestDiag, err = testKernel(ctx, built, ds, Xt)
+			p.Kt, p.TestDiag, err = testKernel(ctx, built, ds, Xt, *extension)
+			if built.Spec.Kind == kernel.KindHCK {
+				rule := "tree (new points enter the dendrogram through their nearest training point; the default)"
+				if *extension == ruleLinear {
+					rule = "linear (paper 000 §3.5)"
+				}
+				fmt.Fprintf(e.stderr, "out-of-sample rule: %s\n", rule)
+			}
 			if err != nil {
 				return err
 			}

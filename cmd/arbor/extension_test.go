@@ -1,0 +1,87 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arbor-ml/arbor/dataset"
+)
+
+// TestClassifyExtensionRule: with the training points themselves as --test,
+// the default tree-aware rule gives every point its transductive label (its
+// kernel row is its own row of K); paper 000 §3.5's linear rule does not on
+// two moons (issue 11: 86.5 % agreement). --extension takes tree|linear.
+func TestClassifyExtensionRule(t *testing.T) {
+	dir := t.TempDir()
+	ds := dataset.Moons(200, 0.1, 3)
+	var train, test strings.Builder
+	train.WriteString("f1,f2,label\n")
+	test.WriteString("f1,f2\n")
+	seen := map[int]int{}
+	for i := 0; i < ds.Len(); i++ {
+		r := ds.X.RawRowView(i)
+		lab := ""
+		if seen[ds.Y[i]] < 4 {
+			seen[ds.Y[i]]++
+			lab = fmt.Sprint(ds.Y[i])
+		}
+		fmt.Fprintf(&train, "%v,%v,%s\n", r[0], r[1], lab)
+		fmt.Fprintf(&test, "%v,%v\n", r[0], r[1])
+	}
+	trainPath := filepath.Join(dir, "train.csv")
+	testPath := filepath.Join(dir, "test.csv")
+	if err := os.WriteFile(trainPath, []byte(train.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(testPath, []byte(test.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	agree := func(rule string) float64 {
+		out := filepath.Join(dir, rule+".csv")
+		_, stderr, err := arbor(t, "classify", "--data", trainPath, "--test", testPath, "--kernel", "hckg:average:knn:7",
+			"--learner", "svm", "--scale", "none", "--extension", rule, "--out", out, "--quiet")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(stderr, "out-of-sample rule: "+rule) {
+			t.Errorf("stderr does not name the rule %q:\n%s", rule, stderr)
+		}
+		f, err := os.Open(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		recs, err := csv.NewReader(f).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, tst := map[string]string{}, map[string]string{}
+		for _, r := range recs[1:] {
+			if r[0] == "test" {
+				tst[r[1]] = r[2]
+			} else {
+				data[r[1]] = r[2]
+			}
+		}
+		same := 0
+		for k, v := range tst {
+			if data[k] == v {
+				same++
+			}
+		}
+		return float64(same) / float64(len(tst))
+	}
+	if a := agree("tree"); a != 1 {
+		t.Errorf("tree rule: %.3f of the training points get their transductive label, want all", a)
+	}
+	if a := agree("linear"); a >= 1 {
+		t.Errorf("linear rule agrees on every point (%.3f): the comparison does not test anything", a)
+	}
+	if _, _, err := arbor(t, "classify", "--data", trainPath, "--test", testPath, "--kernel", "hck", "--extension", "nearest", "--out", filepath.Join(dir, "x.csv")); err == nil {
+		t.Error("--extension nearest: no error")
+	}
+}
