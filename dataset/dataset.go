@@ -25,6 +25,11 @@ type Dataset struct {
 	Classes  []string   // class names; numeric names sort numerically, others lexically
 	Features []string   // feature (column) names, len d
 
+	// Sets holds the classes of each row of multi-label data (indices into
+	// Classes, increasing; nil for a row without labels), nil for
+	// single-label data; Y is then the smallest class of each row.
+	Sets [][]int
+
 	// LabelName is the column the labels came from ("" when none).
 	LabelName string
 	// IDName and IDs: the ID column, one string per row (nil when none).
@@ -137,7 +142,19 @@ func (d *Dataset) Clone() *Dataset {
 		IDs:       slices.Clone(d.IDs),
 		Missing:   slices.Clone(d.Missing),
 		Source:    d.Source,
+		Sets:      cloneSets(d.Sets),
 	}
+}
+
+func cloneSets(sets [][]int) [][]int {
+	if sets == nil {
+		return nil
+	}
+	out := make([][]int, len(sets))
+	for i, s := range sets {
+		out[i] = slices.Clone(s)
+	}
+	return out
 }
 
 // WithLabeled returns a deep copy of d in which only the rows in idx keep
@@ -150,8 +167,14 @@ func (d *Dataset) WithLabeled(idx []int) *Dataset {
 	for i := range c.Y {
 		c.Y[i] = Unlabeled
 	}
+	for i := range c.Sets {
+		c.Sets[i] = nil
+	}
 	for _, i := range idx {
 		c.Y[i] = d.Y[i]
+		if d.Sets != nil {
+			c.Sets[i] = slices.Clone(d.Sets[i])
+		}
 	}
 	return c
 }
@@ -163,6 +186,10 @@ func (d *Dataset) Subset(rows []int) *Dataset {
 	_, dim := d.X.Dims()
 	X := mat.NewDense(max(len(rows), 1), dim, nil)
 	y := make([]int, len(rows))
+	var sets [][]int
+	if d.Sets != nil {
+		sets = make([][]int, len(rows))
+	}
 	var ids []string
 	if d.IDs != nil {
 		ids = make([]string, len(rows))
@@ -180,6 +207,9 @@ func (d *Dataset) Subset(rows []int) *Dataset {
 		y[k] = d.Y[i]
 		if ids != nil {
 			ids[k] = d.IDs[i]
+		}
+		if sets != nil {
+			sets[k] = slices.Clone(d.Sets[i])
 		}
 		for _, c := range byRow[i] {
 			c.Row = k
@@ -200,6 +230,7 @@ func (d *Dataset) Subset(rows []int) *Dataset {
 		IDs:       ids,
 		Missing:   missing,
 		Source:    d.Source,
+		Sets:      sets,
 	}
 }
 

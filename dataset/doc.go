@@ -70,9 +70,14 @@
 //	gauss9         900×2,    9 classes  3×3 grid of Gaussians, σ = 0.3
 //	noisy_circles, noisy_moons, blobs, aniso, varied, no_structure
 //	               1500×2 each: scikit-learn's clustering comparison toy sets, seed 0
+//	reuters10      855×500,  10 categories, multi-label (LIBSVM format, Sets):
+//	               paper 002's Reuters-21578 subset, ModApte split, tf-idf of
+//	               500 χ²-selected stems, unit rows (shared/data/make_reuters10.py)
 //
 // EmbeddedSplits("usps", 10 or 100) gives the book's 12 official splits
-// (sorted labelled-row indices; papers 000 and 002 use the first).
+// (sorted labelled-row indices; papers 000 and 002 use the first);
+// EmbeddedSplits("reuters10", 626) the one ModApte split (626 training
+// documents labelled, 229 test documents hidden).
 //
 // # Generators
 //

@@ -12,7 +12,7 @@ import (
 	"sync"
 )
 
-//go:embed data/*.csv.gz
+//go:embed data/*.csv.gz data/*.svm.gz
 var embedded embed.FS
 
 // embeddedNames lists the sets in data/ (sorted), without the splits files.
@@ -23,7 +23,7 @@ var embeddedNames = func() []string {
 	}
 	var names []string
 	for _, e := range ents {
-		n := strings.TrimSuffix(e.Name(), ".csv.gz")
+		n := strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".csv.gz"), ".svm.gz")
 		if !strings.Contains(n, ".") {
 			names = append(names, n)
 		}
@@ -34,7 +34,7 @@ var embeddedNames = func() []string {
 
 // EmbeddedNames returns the names of the embedded data sets, sorted:
 // aniso, blobs, gauss9, iris, no_structure, noisy_circles, noisy_moons,
-// two_moons, usps, varied, wine.
+// reuters10, two_moons, usps, varied, wine.
 func EmbeddedNames() []string { return slices.Clone(embeddedNames) }
 
 // openEmbedded returns the decompressed bytes of data/<file>.gz.
@@ -79,6 +79,13 @@ var embeddedParsed = func() map[string]func() (*Dataset, error) {
 }()
 
 func parseEmbedded(name string) (*Dataset, error) {
+	if z, err := embedded.ReadFile("data/" + name + ".svm.gz"); err == nil {
+		zr, err := gzip.NewReader(bytes.NewReader(z))
+		if err != nil {
+			return nil, fmt.Errorf("dataset: embedded %s: %w", name, err)
+		}
+		return ReadLIBSVM(zr, name)
+	}
 	z, err := embedded.ReadFile("data/" + name + ".csv.gz")
 	if err != nil {
 		return nil, fmt.Errorf("dataset: embedded %s: %w", name, err)
@@ -94,7 +101,8 @@ func parseEmbedded(name string) (*Dataset, error) {
 // embedded set: for "usps" with labeled 10 or 100, the 12 splits of
 // Chapelle, Schölkopf & Zien (2006), each the sorted 0-based row indices of
 // the labelled rows (the other rows are the test set; papers 000 and 002
-// used the first split only). Other names or sizes give ErrUnknownName.
+// used the first split only); for "reuters10" with labeled 626, the one
+// ModApte split (training documents labelled, test documents hidden). Other names or sizes give ErrUnknownName.
 func EmbeddedSplits(name string, labeled int) ([][]int, error) {
 	file := fmt.Sprintf("%s.splits%d.csv", name, labeled)
 	b, err := openEmbedded(file)
@@ -107,4 +115,4 @@ func EmbeddedSplits(name string, labeled int) ([][]int, error) {
 // splitRows is the number of rows of each embedded set that has splits
 // (checked against the data by TestEmbeddedSplits), so that reading the
 // splits does not parse the data.
-var splitRows = map[string]int{"usps": 1500}
+var splitRows = map[string]int{"usps": 1500, "reuters10": 855}

@@ -33,6 +33,7 @@ func TestEmbeddedShapes(t *testing.T) {
 		"aniso":         {1500, 2, []int{500, 500, 500}},
 		"varied":        {1500, 2, []int{500, 500, 500}},
 		"no_structure":  {1500, 2, []int{1500}},
+		"reuters10":     {855, 500, []int{58, 51, 105, 67, 73, 128, 63, 49, 91, 170}}, // by smallest category
 	}
 	names := EmbeddedNames()
 	if len(names) != len(want) || !slices.IsSorted(names) {

@@ -22,7 +22,11 @@ import (
 // numeric labels are compared exactly, named canonically ("+1" and "1"
 // are one class "1") and sort by value, so LIBSVM's ±1 labels become
 // Classes {"-1", "1"}. "qid:" tokens are ignored; "#" starts a comment;
-// blank lines are skipped; tabs, CRLF and bare CR line ends are fine.
+// blank lines are skipped; tabs, CRLF and bare CR line ends are fine. A
+// comma-separated label list ("0,4") makes the file multi-label (LIBSVM's
+// multi-label format): Sets holds every row's classes, a line without a
+// label (it starts with an index:value pair) has none, and Y is the
+// smallest class of each row (see Dataset.MultiLabel).
 //
 // Errors are *ParseError values with the line number and, for a bad
 // value, the column "f<index>", wrapping ErrEmpty (no data line),
@@ -73,6 +77,7 @@ func readLIBSVM(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 		pairs    int // index:value tokens read, zeros included
 		line     int
 		lastLine int
+		labels   labelSets
 	)
 	for sc.Scan() {
 		line++
@@ -88,18 +93,34 @@ func readLIBSVM(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 			continue
 		}
 		lastLine = line
-		// label
-		if contains(src.Markers, tok) {
+		// label: a number, "?", a comma-separated list (multi-label), or
+		// absent in a multi-label file (the line starts with index:value)
+		switch {
+		case contains(src.Markers, tok):
 			rawY = append(rawY, Unlabeled)
-		} else {
-			if _, err := parseFloat(tok); err != nil {
-				return nil, perr(line, "label", err)
+			labels.none()
+		case strings.IndexByte(tok, ':') >= 0:
+			if labels.noLabel == 0 {
+				labels.noLabel, labels.noLabelAt = line, tok
 			}
-			k, ok := rawIdx[tok]
-			if !ok {
-				k = len(rawNames)
-				rawNames = append(rawNames, tok)
-				rawIdx[tok] = k
+			rawY = append(rawY, Unlabeled)
+			labels.none()
+			rest = s[strings.Index(s, tok):]
+		default:
+			k, err := labels.add(tok, func(t string) (int, error) {
+				if _, err := parseFloat(t); err != nil {
+					return 0, err
+				}
+				k, ok := rawIdx[t]
+				if !ok {
+					k = len(rawNames)
+					rawNames = append(rawNames, t)
+					rawIdx[t] = k
+				}
+				return k, nil
+			})
+			if err != nil {
+				return nil, perr(line, "label", err)
 			}
 			rawY = append(rawY, k)
 		}
@@ -183,13 +204,17 @@ func readLIBSVM(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 	for j := range features {
 		features[j] = "f" + strconv.Itoa(j+base)
 	}
+	if labels.noLabel > 0 && !labels.multi {
+		return nil, perr(labels.noLabel, "label", fmt.Errorf("%w: the line starts with %q, not a label (only multi-label files may leave it out)", ErrNotNumber, labels.noLabelAt))
+	}
 	classes, remap := sortClasses(rawNames)
 	for i, k := range rawY {
 		if k != Unlabeled {
 			rawY[i] = remap[k]
 		}
 	}
-	return &Dataset{Name: name, X: X, Y: rawY, Classes: classes, Features: features, Source: src}, nil
+	sets := labels.finish(remap, rawY)
+	return &Dataset{Name: name, X: X, Y: rawY, Classes: classes, Features: features, Source: src, Sets: sets}, nil
 }
 
 // A dense matrix of more than minSparseCells entries is refused when the
