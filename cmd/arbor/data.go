@@ -36,6 +36,9 @@ type dataFlags struct {
 	missingOK bool
 	// command names the command in messages.
 	command string
+	// multiLabel: the command reads multi-label data (dataset.Sets);
+	// others refuse it rather than take each row's first class.
+	multiLabel bool
 }
 
 // missingHint says which methods take missing values.
@@ -147,6 +150,9 @@ func (d *dataFlags) load(e *env) (*dataset.Dataset, error) {
 		if err := ds.MissingError(what, missingHint); err != nil {
 			return nil, err
 		}
+	}
+	if err := checkMultiLabel(ds, d.multiLabel); err != nil {
+		return nil, err
 	}
 	sc, err := dataset.FitScaler(ds.X, d.scale)
 	if err != nil {
