@@ -359,12 +359,26 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	splitLine := fs.Int("split-line", 0, "use only this line (1-based) of --splits; 0 = all lines")
 	asJSON := fs.Bool("json", false, "print one JSON object per method and split instead of the table")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	metric := fs.String("metric", "accuracy", "accuracy, or bep: micro/macro precision–recall breakeven from class scores (knn, lp; multi-label data too, paper 002 Table 2)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	learners, err := lf.learners()
-	if err != nil {
-		return err
+	switch *metric {
+	case "accuracy":
+	case "bep":
+		d.multiLabel = true
+		if _, err := lf.setScorers(); err != nil {
+			return err
+		}
+	default:
+		return usageError("--metric must be accuracy or bep, got %q", *metric)
+	}
+	var learners []ssl.Learner
+	if *metric != "bep" {
+		var err error
+		if learners, err = lf.learners(); err != nil {
+			return err
+		}
 	}
 	specs, err := kf.specs()
 	if err != nil {
@@ -422,6 +436,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		}
 	default:
 		return usageError("give --labeled-per-class N or --splits FILE")
+	}
+	if *metric == "bep" {
+		return runEvalBEP(ctx, e, ds, specs, &lf, splits, protocol, d.scale, *asJSON, *quiet)
 	}
 	start := time.Now()
 	warn := func(err error) { fmt.Fprintln(e.stderr, "warning:", err) }
