@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -91,6 +93,42 @@ func TestSVCPicture(t *testing.T) {
 	for _, s := range []string{"class 0", "10·n_sv/N"} {
 		if strings.Contains(all, s) {
 			t.Errorf("SVC figure still has %q", s)
+		}
+	}
+}
+
+// TestEvalBEP: eval --metric bep reads the multi-label reuters10 set and
+// reports micro_bep and macro_bep (the NumPy reference of
+// ssl/testdata/gen_reuters_bep.py gives 0.858921 / 0.863051 for soft kNN,
+// k = 10, on the linear kernel); single-label commands refuse the data.
+func TestEvalBEP(t *testing.T) {
+	out := mustArbor(t, "eval", "--data", "reuters10", "--splits", "reuters10:626", "--scale", "none", "--metric", "bep",
+		"--kernel", "linear", "--learner", "knn", "--k", "10", "--json", "--quiet")
+	var rec struct {
+		Micro   float64 `json:"micro_bep"`
+		Macro   float64 `json:"macro_bep"`
+		Learner string  `json:"learner"`
+		Total   int     `json:"total"`
+	}
+	if err := json.Unmarshal([]byte(out), &rec); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if math.Abs(rec.Micro-0.8589211618257261) > 1e-9 || math.Abs(rec.Macro-0.8630511115293723) > 1e-9 || rec.Total != 229 || rec.Learner != "knn10" {
+		t.Errorf("record %+v", rec)
+	}
+	table := mustArbor(t, "eval", "--data", "reuters10", "--splits", "reuters10:626", "--scale", "none", "--metric", "bep",
+		"--kernel", "linear", "--learner", "knn,lp", "--affinity", "rbf:1", "--k", "10", "--quiet")
+	if !regexp.MustCompile(`knn10 +linear +85.89 +86.31`).MatchString(table) || !strings.Contains(table, "lp_rbf1_z") {
+		t.Errorf("table:\n%s", table)
+	}
+	for _, args := range [][]string{
+		{"classify", "--data", "reuters10", "--out", filepath.Join(t.TempDir(), "p.csv")},
+		{"eval", "--data", "reuters10", "--splits", "reuters10:626", "--learner", "knn"},
+		{"eval", "--data", "reuters10", "--splits", "reuters10:626", "--metric", "bep", "--learner", "svm"},
+		{"eval", "--data", "iris", "--labeled-per-class", "3", "--metric", "f1"},
+	} {
+		if _, _, err := arbor(t, args...); err == nil {
+			t.Errorf("arbor %v: no error", args)
 		}
 	}
 }
