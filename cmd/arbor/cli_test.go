@@ -462,7 +462,10 @@ func TestClassifyTestOneRowAndSparse(t *testing.T) {
 
 // classify reports the gamma that rbf:scale resolved to.
 func TestClassifyPrintsGamma(t *testing.T) {
-	out := mustArbor(t, "classify", "--data", "iris", "--kernel", "rbf", "--test", writeFile(t, t.TempDir(), "x.csv", "f1,f2,f3,f4\n5,3,1,0.2\n"), "--quiet")
+	_, out, err := arbor(t, "classify", "--data", "iris", "--kernel", "rbf", "--test", writeFile(t, t.TempDir(), "x.csv", "f1,f2,f3,f4\n5,3,1,0.2\n"), "--quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
 	// z-scored iris: Var X = 1, d = 4
 	if !strings.Contains(out, "kernel   rbf:scale (gamma 0.25)") {
 		t.Errorf("output:\n%s", out)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -138,8 +139,13 @@ func allUseKernel(ls []ssl.Learner) bool {
 // the test rows, labels as class names; the ID column (named as in the
 // input) is there when the data (or test file) has one.
 func writePredictions(path string, ds, test *dataset.Dataset, pred []int) error {
-	return writeAtomic(path, func(f *os.File) error {
-		w := bufio.NewWriter(f)
+	return writeAtomic(path, func(f *os.File) error { return writePredictionsTo(f, ds, test, pred) })
+}
+
+// writePredictionsTo writes the predictions CSV to dst.
+func writePredictionsTo(dst io.Writer, ds, test *dataset.Dataset, pred []int) error {
+	{
+		w := bufio.NewWriter(dst)
 		idName := ds.IDName
 		if idName == "" && test != nil {
 			idName = test.IDName
@@ -181,7 +187,7 @@ func writePredictions(path string, ds, test *dataset.Dataset, pred []int) error 
 			return err
 		}
 		return w.Flush()
-	})
+	}
 }
 
 func runClassify(ctx context.Context, e *env, args []string) error {
@@ -195,7 +201,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	lf.register(fs)
 	test := fs.String("test", "", "new points (same columns; labels ignored) to label through the out-of-sample extension (see --extension)")
 	extension := fs.String("extension", ruleTree, "out-of-sample rule of the cluster kernels (hck, hckg, connectivity) for --test: tree (the point enters the dendrogram through its nearest training point; exact for single linkage) or linear (paper 000 §3.5, linear in the features)")
-	out := fs.String("out", "", "write predictions (CSV: set,row,label,given) to this file")
+	out := fs.String("out", "-", "write predictions (CSV: set,row[,id],label,given) to this file; - is standard output (the summary then goes to stderr)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -218,7 +224,11 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if *extension != ruleTree && *extension != ruleLinear {
 		return usageError("--extension %q: want tree or linear", *extension)
 	}
-	if err := checkOutputs("data", d.path, "test", *test, "out", *out); err != nil {
+	info := e.stdout // the summary; stderr when the predictions take stdout
+	if *out == "-" || *out == "" {
+		info = e.stderr
+	}
+	if err := checkOutputs("data", d.path, "test", *test, "out", stdoutIsEmpty(*out)); err != nil {
 		return err
 	}
 	d.missingOK = specsTakeMissing(specs, ssl.UsesKernel(ln))
@@ -295,26 +305,26 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "data     %s (%d rows, %d labelled, %d features, %d classes)\n", ds.Name, ds.Len(), len(lab), ds.Dim(), len(ds.Classes))
+	fmt.Fprintf(info, "data     %s (%d rows, %d labelled, %d features, %d classes)\n", ds.Name, ds.Len(), len(lab), ds.Dim(), len(ds.Classes))
 	if ssl.UsesKernel(ln) {
-		fmt.Fprintf(e.stdout, "kernel   %s", built.Spec)
+		fmt.Fprintf(info, "kernel   %s", built.Spec)
 		if built.Gamma > 0 {
-			fmt.Fprintf(e.stdout, " (gamma %.6g)", built.Gamma)
+			fmt.Fprintf(info, " (gamma %.6g)", built.Gamma)
 		}
-		fmt.Fprintln(e.stdout)
+		fmt.Fprintln(info)
 	}
-	fmt.Fprintf(e.stdout, "learner  %s\n", ln.Name())
+	fmt.Fprintf(info, "learner  %s\n", ln.Name())
 	counts := make([]int, len(ds.Classes))
 	for _, r := range ds.UnlabeledRows() {
 		if c := pred[r]; c >= 0 && c < len(counts) {
 			counts[c]++
 		}
 	}
-	fmt.Fprintf(e.stdout, "predicted %d unlabelled rows:", len(ds.UnlabeledRows()))
+	fmt.Fprintf(info, "predicted %d unlabelled rows:", len(ds.UnlabeledRows()))
 	for c, k := range counts {
-		fmt.Fprintf(e.stdout, " %s=%d", ds.Classes[c], k)
+		fmt.Fprintf(info, " %s=%d", ds.Classes[c], k)
 	}
-	fmt.Fprintln(e.stdout)
+	fmt.Fprintln(info)
 	if Xt != nil {
 		if tl := Xt.Labeled(); len(tl) > 0 {
 			correct := 0
@@ -323,16 +333,20 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 					correct++
 				}
 			}
-			fmt.Fprintf(e.stdout, "test     %d points, accuracy %.2f%% on the %d with labels\n", Xt.Len(), 100*float64(correct)/float64(len(tl)), len(tl))
+			fmt.Fprintf(info, "test     %d points, accuracy %.2f%% on the %d with labels\n", Xt.Len(), 100*float64(correct)/float64(len(tl)), len(tl))
 		} else {
-			fmt.Fprintf(e.stdout, "test     %d points labelled\n", Xt.Len())
+			fmt.Fprintf(info, "test     %d points labelled\n", Xt.Len())
 		}
 	}
-	if *out != "" {
+	if *out == "-" || *out == "" {
+		if err := writePredictionsTo(e.stdout, ds, Xt, pred); err != nil {
+			return err
+		}
+	} else {
 		if err := writePredictions(*out, ds, Xt, pred); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "wrote    %s\n", *out)
+		fmt.Fprintf(info, "wrote    %s\n", *out)
 	}
 	if progress != nil {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())

@@ -69,6 +69,13 @@ func usageError(format string, a ...any) error {
 
 // run is the whole program; tests call it directly.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version" || args[0] == "version") {
+		if len(args) > 1 {
+			return usageError("--version takes no arguments")
+		}
+		printVersion(stdout)
+		return nil
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		if len(args) > 1 {
 			if c, ok := commands[args[1]]; ok {
@@ -91,7 +98,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "Arbor: kernel methods for hierarchical clustering and semi-supervised learning.")
-	fmt.Fprintln(w, "\nUsage: arbor <command> [flags]   (arbor <command> --help for its flags)")
+	fmt.Fprintln(w, "\nUsage: arbor <command> [flags]   (arbor <command> --help for its flags; arbor --version)")
 	fmt.Fprintln(w, "\nCommands:")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
@@ -110,21 +117,18 @@ func newFlags(e *env, name, synopsis string) *flag.FlagSet {
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(e.stderr, "Usage: arbor %s %s\n\nFlags:\n", name, synopsis)
-		fs.PrintDefaults()
+		printFlags(e.stderr, fs)
 	}
 	return fs
 }
 
 // parseFlags parses args and turns flag errors into usage errors.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError("%v", err)
+	if err := parseOnce(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError("unexpected argument %q", strings.Join(fs.Args(), " "))
 	}
-	return nil
+	return checkFiniteFlags(fs)
 }

@@ -155,3 +155,11 @@ func writeClusterLabels(f *os.File, ds *dataset.Dataset, labels []int) error {
 	}
 	return w.Flush()
 }
+
+// stdoutIsEmpty maps "-" (standard output) to "" for checkOutputs.
+func stdoutIsEmpty(path string) string {
+	if path == "-" {
+		return ""
+	}
+	return path
+}

@@ -133,7 +133,8 @@ func TestOtherSeparators(t *testing.T) {
 		"blank.dat": twoBlobs("f1 f2 label\n", 5, row(" ", ".")),
 	} {
 		data := writeFile(t, dir, name, text)
-		out, stderr, err := arbor(t, "classify", "--data", data, "--learner", "knn", "--quiet")
+		_, stderr, err := arbor(t, "classify", "--data", data, "--learner", "knn", "--quiet")
+		out := stderr
 		if err != nil || !strings.Contains(out, "(10 rows, 2 labelled, 2 features, 2 classes)") || !strings.Contains(out, "0=4 1=4") {
 			t.Errorf("%s: %v\n%s\n%s", name, err, out, stderr)
 		}
@@ -160,8 +161,35 @@ func TestUnlabeledMarkerFlag(t *testing.T) {
 		t.Errorf("-1 as a class: %v\n%s", err, stderr)
 	}
 	out, stderr, err := arbor(t, "classify", "--data", data, "--learner", "knn", "--quiet", "--unlabeled-marker", "-1")
+	out = stderr
 	if err != nil || !strings.Contains(out, "predicted 8 unlabelled rows: 0=4 1=4") || !strings.Contains(stderr, `unlabelled rows marked by an empty cell or "-1": 8`) {
 		t.Errorf("--unlabeled-marker -1: %v\n%s\n%s", err, out, stderr)
+	}
+}
+
+// classify writes its predictions to standard output without --out or
+// with --out - (issue 11: "--out - creates a file named -"), and the
+// summary to stderr.
+func TestClassifyStdout(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, dir, "d.csv", "x,y,label\n0,0,a\n0.1,0,\n5,5,b\n5.1,5,\n")
+	for _, args := range [][]string{nil, {"--out", "-"}} {
+		old, _ := os.Getwd()
+		os.Chdir(dir)
+		out, stderr, err := arbor(t, append([]string{"classify", "--data", data, "--learner", "knn", "--quiet", "--scale", "none"}, args...)...)
+		os.Chdir(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "set,row,label,given\ndata,0,a,1\ndata,1,a,0\ndata,2,b,1\ndata,3,b,0\n"; out != want {
+			t.Errorf("%v: stdout\n%s\nwant\n%s", args, out, want)
+		}
+		if !strings.Contains(stderr, "predicted 2 unlabelled rows: a=1 b=1") {
+			t.Errorf("%v: stderr\n%s", args, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "-")); err == nil {
+			t.Errorf("%v: wrote a file named -", args)
+		}
 	}
 }
 
