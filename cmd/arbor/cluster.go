@@ -52,6 +52,9 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if *k < 0 {
 		return usageError("--k must be positive, got %d", *k)
 	}
+	if d.path != "" && *k == 0 && math.IsNaN(*height) && *zOut == "" && *newick == "" && *dendro == "" {
+		return usageError("give --k N or --height H to cut the tree into clusters (or ask for the tree itself: --linkage-out, --newick, --dendrogram)")
+	}
 	if err := checkPictureExt("dendrogram", *dendro); err != nil {
 		return err
 	}

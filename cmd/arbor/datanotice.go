@@ -177,3 +177,22 @@ func columnHints(ds *dataset.Dataset) []string {
 	}
 	return out
 }
+
+// twoClasses fails, naming the class and the file, when the labelled rows
+// hold a single class: no classifier can tell anything apart.
+func twoClasses(ds *dataset.Dataset) error {
+	var seen []string
+	for c, k := range ds.ClassCounts() {
+		if k > 0 {
+			seen = append(seen, ds.Classes[c])
+		}
+	}
+	if len(seen) == 1 {
+		col := ""
+		if ds.LabelName != "" {
+			col = fmt.Sprintf(" (label column %q)", ds.LabelName)
+		}
+		return fmt.Errorf("%s: every labelled row has class %q%s: a classifier needs at least two classes", ds.Name, seen[0], col)
+	}
+	return nil
+}

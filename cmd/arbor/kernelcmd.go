@@ -195,6 +195,9 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 	if err := checkMatrixExt(*out); err != nil {
 		return err
 	}
+	if *embed < 0 {
+		return usageError("--embed %d: give the number of dimensions, at least 1", *embed)
+	}
 	if (*embed > 0) != (*embedOut != "") {
 		return usageError("--embed and --embed-out go together")
 	}

@@ -240,6 +240,9 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if len(lab) == 0 {
 		return fmt.Errorf("%s: no labelled rows (label column %q): nothing to learn from", ds.Name, ds.LabelName)
 	}
+	if err := twoClasses(ds); err != nil {
+		return err
+	}
 	if len(lab) == ds.Len() && *test == "" {
 		return fmt.Errorf("%s: every row is labelled and there is no --test: nothing to predict", ds.Name)
 	}
@@ -315,14 +318,20 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(info, "learner  %s\n", ln.Name())
 	counts := make([]int, len(ds.Classes))
+	left := 0
 	for _, r := range ds.UnlabeledRows() {
 		if c := pred[r]; c >= 0 && c < len(counts) {
 			counts[c]++
+		} else {
+			left++
 		}
 	}
 	fmt.Fprintf(info, "predicted %d unlabelled rows:", len(ds.UnlabeledRows()))
 	for c, k := range counts {
 		fmt.Fprintf(info, " %s=%d", ds.Classes[c], k)
+	}
+	if left > 0 {
+		fmt.Fprintf(info, ", left unlabelled (?)=%d", left)
 	}
 	fmt.Fprintln(info)
 	if Xt != nil {
@@ -401,6 +410,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	d.missingOK = specsTakeMissing(specs, allUseKernel(learners))
 	ds, err := d.load(e)
 	if err != nil {
+		return err
+	}
+	if err := twoClasses(ds); err != nil {
 		return err
 	}
 	if u := ds.UnlabeledRows(); len(u) > 0 {
