@@ -1,0 +1,307 @@
+package kernel
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	"github.com/arbor-ml/arbor/distance"
+	"github.com/arbor-ml/arbor/internal/eigen"
+	"github.com/arbor-ml/arbor/internal/neighbors"
+	"github.com/arbor-ml/arbor/internal/parallel"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Landmark selection methods (ChooseLandmarks).
+const (
+	LandmarkRandom = "random" // M rows uniformly without replacement
+	LandmarkKMeans = "kmeans" // the rows nearest to the centres of k-means (k-means++ start, Lloyd)
+)
+
+// kmeansIter is the number of Lloyd iterations of LandmarkKMeans.
+const kmeansIter = 10
+
+// ChooseLandmarks returns m distinct row indices of X (ascending), chosen by
+// method (LandmarkRandom or LandmarkKMeans) from seed. For k-means the
+// landmarks are data rows (the nearest row to each centre, duplicates
+// removed, topped up at random), so that every kernel, data-dependent ones
+// included, can be evaluated on them. Cost: O(m) for random, O(kmeansIter ·
+// N·m·d) for k-means. Errors: ErrEmpty, ErrNonFinite, ErrBadParam (m not in
+// 1..N, unknown method), ctx.Err().
+func ChooseLandmarks(ctx context.Context, X mat.Matrix, m int, method string, seed uint64) ([]int, error) {
+	x, err := newRows(X, "X")
+	if err != nil {
+		return nil, err
+	}
+	n, d := x.n, x.d
+	if m < 1 || m > n {
+		return nil, fmt.Errorf("%w: %d landmarks, want 1..%d (the number of rows)", ErrBadParam, m, n)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x6c616e64))
+	switch method {
+	case LandmarkRandom, "":
+		return sortedInts(rng.Perm(n)[:m]), nil
+	case LandmarkKMeans:
+	default:
+		return nil, fmt.Errorf("%w: landmark method %q (want random or kmeans)", ErrBadParam, method)
+	}
+	data := make([]float64, n*d)
+	for i := 0; i < n; i++ {
+		copy(data[i*d:], x.row(i))
+	}
+	// k-means++ seeding.
+	cent := make([]float64, m*d)
+	d2 := make([]float64, n)
+	first := rng.IntN(n)
+	copy(cent, data[first*d:first*d+d])
+	for i := range d2 {
+		d2[i] = distance.SqDist(data[i*d:i*d+d], cent[:d])
+	}
+	for c := 1; c < m; c++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		total := 0.0
+		for _, v := range d2 {
+			total += v
+		}
+		pick := rng.IntN(n)
+		if total > 0 {
+			r := rng.Float64() * total
+			for i, v := range d2 {
+				r -= v
+				if r < 0 {
+					pick = i
+					break
+				}
+			}
+		}
+		copy(cent[c*d:], data[pick*d:pick*d+d])
+		cc := cent[c*d : c*d+d]
+		for i := range d2 {
+			d2[i] = min(d2[i], distance.SqDist(data[i*d:i*d+d], cc))
+		}
+	}
+	assign := make([]int32, n)
+	for it := 0; it < kmeansIter; it++ {
+		ix := neighbors.New(cent, m, d)
+		if err := ix.Search(ctx, data, 1, assign, nil); err != nil {
+			return nil, err
+		}
+		sum := make([]float64, m*d)
+		cnt := make([]int, m)
+		for i, c := range assign {
+			cnt[c]++
+			for t, v := range data[i*d : i*d+d] {
+				sum[int(c)*d+t] += v
+			}
+		}
+		for c := 0; c < m; c++ {
+			if cnt[c] == 0 {
+				continue // an empty cluster keeps its centre
+			}
+			for t := 0; t < d; t++ {
+				cent[c*d+t] = sum[c*d+t] / float64(cnt[c])
+			}
+		}
+	}
+	// The nearest row to each centre.
+	near := make([]int32, m)
+	if err := neighbors.New(data, n, d).Search(ctx, cent, 1, near, nil); err != nil {
+		return nil, err
+	}
+	seen := make(map[int]bool, m)
+	var out []int
+	for _, i := range near {
+		if !seen[int(i)] {
+			seen[int(i)] = true
+			out = append(out, int(i))
+		}
+	}
+	for _, i := range rng.Perm(n) {
+		if len(out) == m {
+			break
+		}
+		if !seen[i] {
+			seen[i] = true
+			out = append(out, i)
+		}
+	}
+	return sortedInts(out), nil
+}
+
+func sortedInts(a []int) []int {
+	sort.Ints(a)
+	return a
+}
+
+// Nystrom is a fitted Nyström feature map (Williams & Seeger 2001) of a
+// kernel on M landmark points L: for a point x with kernel row
+// k_L(x) = [k(x, l_1) … k(x, l_M)],
+//
+//	z(x) = k_L(x) · U_r · Λ_r^{-1/2}
+//
+// where K_LL = U Λ Uᵀ and r counts the eigenvalues above RCond·λ_max (the
+// others, including negative ones, are clipped: K_LL^{-1/2} of its PSD
+// part). Then z(x)·z(y) = k_L(x) K_LL⁺ k_L(y)ᵀ, the Nyström approximation of
+// k(x, y), exact when x or y is a landmark (up to the clipped
+// eigenvalues) and for every pair when rank K ≤ r. A learner that needs
+// only inner products runs on the N×r features Z in O(N·M) memory.
+//
+// Point kernels get their rows by direct evaluation (NewNystrom); the
+// hierarchical cluster kernels by the tree-aware rule on the landmark tree
+// (NewNystromHCK). Immutable and safe for concurrent use.
+type Nystrom struct {
+	// Landmarks are the landmark rows of the training X (ascending).
+	Landmarks []int
+	// Rank is r, the number of features.
+	Rank int
+	// Clipped is M − r, the eigenvalues of K_LL set to zero.
+	Clipped int
+
+	lm   *mat.Dense // M×d landmark points
+	k    Kernel     // point kernel, or nil
+	tree *TreeExtension
+	w    *mat.Dense // M×r = U_r Λ_r^{-1/2}
+}
+
+// NewNystrom fits the Nyström map of the point kernel k on the landmark
+// rows of X. rcond 0 means M·ε. Cost: O(M²d) for K_LL, O(M³) for its
+// eigendecomposition. Errors: ErrEmpty, ErrNonFinite, ErrBadParam, the
+// kernel's, ctx.Err().
+func NewNystrom(ctx context.Context, X mat.Matrix, k Kernel, landmarks []int, rcond float64) (*Nystrom, error) {
+	lm, err := landmarkRows(X, landmarks)
+	if err != nil {
+		return nil, err
+	}
+	K, err := Gram(ctx, nil, k, lm)
+	if err != nil {
+		return nil, err
+	}
+	ny := &Nystrom{Landmarks: append([]int(nil), landmarks...), lm: lm, k: k}
+	return ny, ny.factor(ctx, K, rcond)
+}
+
+// NewNystromHCK fits the landmark cluster kernel: the tree of h on the M
+// landmark rows of X (Euclidean or graph distances among the landmarks) and
+// its kernel K_LL = −½·J·M_L·J; every other point's row against the
+// landmarks comes from the tree-aware rule (TreeExtension: it enters the
+// landmark tree through its nearest landmark, exactly for single linkage).
+// Cost: HCK on M points (O(M²) memory) plus O(M³).
+func NewNystromHCK(ctx context.Context, X mat.Matrix, h HCK, landmarks []int, rcond float64) (*Nystrom, error) {
+	lm, err := landmarkRows(X, landmarks)
+	if err != nil {
+		return nil, err
+	}
+	K, info, err := h.Gram(ctx, lm)
+	if err != nil {
+		return nil, err
+	}
+	ext, err := NewTreeExtension(lm, h, info.Tree, nil)
+	if err != nil {
+		return nil, err
+	}
+	ny := &Nystrom{Landmarks: append([]int(nil), landmarks...), lm: lm, tree: ext}
+	return ny, ny.factor(ctx, K, rcond)
+}
+
+func landmarkRows(X mat.Matrix, landmarks []int) (*mat.Dense, error) {
+	x, err := newRows(X, "X")
+	if err != nil {
+		return nil, err
+	}
+	if len(landmarks) == 0 {
+		return nil, fmt.Errorf("%w: no landmarks", ErrBadParam)
+	}
+	lm := mat.NewDense(len(landmarks), x.d, nil)
+	for r, i := range landmarks {
+		if i < 0 || i >= x.n {
+			return nil, fmt.Errorf("%w: landmark %d is row %d, want 0..%d", ErrBadParam, r, i, x.n-1)
+		}
+		copy(lm.RawRowView(r), x.row(i))
+	}
+	return lm, nil
+}
+
+func (ny *Nystrom) factor(ctx context.Context, K *mat.SymDense, rcond float64) error {
+	m := K.SymmetricDim()
+	if rcond == 0 {
+		rcond = float64(m) * 0x1p-52
+	}
+	vals, V, err := eigen.Sym(ctx, K, true)
+	if err != nil {
+		return fmt.Errorf("kernel: Nyström: %w: %w", ErrEigen, err)
+	}
+	top := vals[m-1]
+	var keep []int
+	for j := m - 1; j >= 0; j-- {
+		if top > 0 && vals[j] > rcond*top {
+			keep = append(keep, j)
+		}
+	}
+	if len(keep) == 0 {
+		return fmt.Errorf("%w: Nyström: the landmark kernel matrix has no positive eigenvalue", ErrBadParam)
+	}
+	ny.Rank, ny.Clipped = len(keep), m-len(keep)
+	ny.w = mat.NewDense(m, len(keep), nil)
+	for c, j := range keep {
+		s := 1 / math.Sqrt(vals[j])
+		for i := 0; i < m; i++ {
+			ny.w.Set(i, c, V.At(i, j)*s)
+		}
+	}
+	return nil
+}
+
+// Dim returns the number of input features the map expects.
+func (ny *Nystrom) Dim() int { _, d := ny.lm.Dims(); return d }
+
+// LandmarkPoints returns the M×d landmark points (a copy).
+func (ny *Nystrom) LandmarkPoints() *mat.Dense { return mat.DenseCopyOf(ny.lm) }
+
+// Rows returns the t×M kernel rows of the rows of Xt against the landmarks.
+func (ny *Nystrom) Rows(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error) {
+	if ny.tree != nil {
+		return ny.tree.Rows(ctx, Xt)
+	}
+	return Cross(ctx, nil, ny.k, Xt, ny.lm)
+}
+
+// Features returns the t×r Nyström features of the rows of Xt, computed in
+// blocks of rows so that only one block's kernel rows are held at a time.
+// Errors: those of Rows, ctx.Err().
+func (ny *Nystrom) Features(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error) {
+	t, d := Xt.Dims()
+	if d != ny.Dim() {
+		return nil, fmt.Errorf("%w: Nyström: %d columns, landmarks have %d", ErrShape, d, ny.Dim())
+	}
+	Z := mat.NewDense(max(t, 1), ny.Rank, nil)
+	if t == 0 {
+		return Z.Slice(0, 0, 0, ny.Rank).(*mat.Dense), nil
+	}
+	const block = 4096
+	for lo := 0; lo < t; lo += block {
+		hi := min(lo+block, t)
+		var sub mat.Matrix
+		if xd, ok := Xt.(*mat.Dense); ok {
+			sub = xd.Slice(lo, hi, 0, d)
+		} else {
+			sub = mat.DenseCopyOf(Xt).Slice(lo, hi, 0, d)
+		}
+		R, err := ny.Rows(ctx, sub)
+		if err != nil {
+			return nil, err
+		}
+		zb := Z.Slice(lo, hi, 0, ny.Rank).(*mat.Dense)
+		// Rows in parallel; each row of zb = R_row · W.
+		err = parallel.Chunks(ctx, hi-lo, 64, func(a, b int) {
+			zb.Slice(a, b, 0, ny.Rank).(*mat.Dense).Mul(R.Slice(a, b, 0, R.RawMatrix().Cols), ny.w)
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return Z, nil
+}
