@@ -11,12 +11,10 @@ import (
 	"github.com/arbor-ml/arbor/dataset"
 )
 
-// TestClassifyExtensionRule: with the training points themselves as --test,
-// the default tree-aware rule gives every point its transductive label (its
-// kernel row is its own row of K); paper 000 §3.5's linear rule does not on
-// two moons (issue 11: 86.5 % agreement). --extension takes tree|linear.
-func TestClassifyExtensionRule(t *testing.T) {
-	dir := t.TempDir()
+// moonsFiles writes 200 two-moons points with 4 labels per class (the rest
+// unlabelled) and the same points without labels as a test file.
+func moonsFiles(t *testing.T, dir string) (string, string) {
+	t.Helper()
 	ds := dataset.Moons(200, 0.1, 3)
 	var train, test strings.Builder
 	train.WriteString("f1,f2,label\n")
@@ -40,6 +38,16 @@ func TestClassifyExtensionRule(t *testing.T) {
 	if err := os.WriteFile(testPath, []byte(test.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return trainPath, testPath
+}
+
+// TestClassifyExtensionRule: with the training points themselves as --test,
+// the default tree-aware rule gives every point its transductive label (its
+// kernel row is its own row of K); paper 000 §3.5's linear rule does not on
+// two moons (issue 11: 86.5 % agreement). --extension takes tree|linear.
+func TestClassifyExtensionRule(t *testing.T) {
+	dir := t.TempDir()
+	trainPath, testPath := moonsFiles(t, dir)
 	agree := func(rule string) float64 {
 		out := filepath.Join(dir, rule+".csv")
 		_, stderr, err := arbor(t, "classify", "--data", trainPath, "--test", testPath, "--kernel", "hckg:average:knn:7",
@@ -83,5 +91,33 @@ func TestClassifyExtensionRule(t *testing.T) {
 	}
 	if _, _, err := arbor(t, "classify", "--data", trainPath, "--test", testPath, "--kernel", "hck", "--extension", "nearest", "--out", filepath.Join(dir, "x.csv")); err == nil {
 		t.Error("--extension nearest: no error")
+	}
+}
+
+// TestClassifyLandmarks: --landmarks M runs svm and knn on Nyström features
+// for a point kernel and a cluster kernel, says so, and refuses the
+// combinations not implemented.
+func TestClassifyLandmarks(t *testing.T) {
+	dir := t.TempDir()
+	trainPath, testPath := moonsFiles(t, dir)
+	out := filepath.Join(dir, "p.csv")
+	for _, args := range [][]string{
+		{"--kernel", "rbf:scale", "--learner", "svm", "--landmarks", "60"},
+		{"--kernel", "hckg:average:knn:7", "--learner", "knn", "--k", "3", "--landmarks", "60", "--landmark-method", "random", "--seed", "4", "--test", testPath},
+	} {
+		a := append([]string{"classify", "--data", trainPath, "--out", out, "--quiet"}, args...)
+		stdout, stderr, err := arbor(t, a...)
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, stderr)
+		}
+		if !strings.Contains(stderr, "landmarks 60") || !strings.Contains(stdout, "predicted 192 unlabelled rows") {
+			t.Errorf("%v: stdout %q stderr %q", args, stdout, stderr)
+		}
+	}
+	if _, _, err := arbor(t, "classify", "--data", trainPath, "--out", out, "--kernel", "isomap", "--landmarks", "50"); err == nil {
+		t.Error("--landmarks with isomap: no error (not implemented; must say so)")
+	}
+	if _, _, err := arbor(t, "classify", "--data", trainPath, "--out", out, "--kernel", "rbf", "--landmarks", "50", "--learner", "lp"); err == nil {
+		t.Error("--landmarks with lp: no error (not implemented; must say so)")
 	}
 }

@@ -200,6 +200,8 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	var lf learnerFlags
 	lf.register(fs)
 	test := fs.String("test", "", "new points (same columns; labels ignored) to label through the out-of-sample extension (see --extension)")
+	var lmf landmarkFlags
+	lmf.register(fs)
 	extension := fs.String("extension", ruleTree, "out-of-sample rule of the cluster kernels (hck, hckg, connectivity) for --test: tree (the point enters the dendrogram through its nearest training point; exact for single linkage) or linear (paper 000 §3.5, linear in the features)")
 	out := fs.String("out", "-", "write predictions (CSV: set,row[,id],label,given) to this file; - is standard output (the summary then goes to stderr)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
@@ -277,7 +279,16 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	start := time.Now()
 	p := ssl.Problem{X: ds.X, Y: ds.Y}
 	var built kernel.Built
-	if ssl.UsesKernel(ln) {
+	var pred []int
+	if lmf.m > 0 {
+		// Landmarks: Nyström features and a learner on them (landmarks.go).
+		ks, _ := parseKs(lf.k)
+		built.Spec = specs[0]
+		pred, built.Gamma, err = classifyLandmarks(ctx, e.stderr, lmf, ds, Xt, specs[0], lf.learner, lf.C, ks[0])
+		if err != nil {
+			return err
+		}
+	} else if ssl.UsesKernel(ln) {
 		bs, err := kernel.BuildAll(ctx, ds.X, specs, kernel.BuildOptions{Progress: progress})
 		if err != nil {
 			return err
@@ -301,12 +312,14 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		return usageError("--test is not supported by %s (a transductive learner): add the points to --data unlabelled", ln.Name())
 	}
 	p.Warn = func(err error) { fmt.Fprintln(e.stderr, "warning:", err) }
-	pred, _, err := ssl.Transduce(ctx, ln, p)
-	if errors.Is(err, propagate.ErrNegative) {
-		return fmt.Errorf("%w: --affinity kernel needs a kernel with non-negative entries (rbf, laplacian, exponential), not %s", err, built.Spec)
-	}
-	if err != nil {
-		return err
+	if pred == nil {
+		pred, _, err = ssl.Transduce(ctx, ln, p)
+		if errors.Is(err, propagate.ErrNegative) {
+			return fmt.Errorf("%w: --affinity kernel needs a kernel with non-negative entries (rbf, laplacian, exponential), not %s", err, built.Spec)
+		}
+		if err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(info, "data     %s (%d rows, %d labelled, %d features, %d classes)\n", ds.Name, ds.Len(), len(lab), ds.Dim(), len(ds.Classes))
 	if ssl.UsesKernel(ln) {

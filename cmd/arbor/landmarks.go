@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/internal/neighbors"
+	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/linsvm"
+	"gonum.org/v1/gonum/mat"
+)
+
+// landmarkFlags are --landmarks M, --landmark-method and --seed.
+type landmarkFlags struct {
+	m      int
+	method string
+	seed   uint64
+}
+
+func (l *landmarkFlags) register(fs interface {
+	IntVar(p *int, name string, value int, usage string)
+	StringVar(p *string, name, value, usage string)
+	Uint64Var(p *uint64, name string, value uint64, usage string)
+}) {
+	fs.IntVar(&l.m, "landmarks", 0, "use M landmark points instead of the N×N kernel matrix: Nyström features (point kernels; cluster kernels through the tree on the landmarks) and a learner on them in O(N·M) memory (svm: linear SVM by dual coordinate descent; knn: kNN on the features); 0 = exact")
+	fs.StringVar(&l.method, "landmark-method", kernel.LandmarkKMeans, "how --landmarks are chosen: random or kmeans (rows nearest the k-means centres)")
+	fs.Uint64Var(&l.seed, "seed", 0, "seed of the landmark choice and of the linear SVM's coordinate order")
+}
+
+// landmarkFeatures fits the Nyström map of spec on M landmarks of X and
+// returns it with the features of X.
+func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.Spec) (*kernel.Nystrom, *mat.Dense, float64, error) {
+	n, _ := X.Dims()
+	if l.m > n {
+		return nil, nil, 0, usageError("--landmarks %d: more than the %d rows", l.m, n)
+	}
+	lm, err := kernel.ChooseLandmarks(ctx, X, l.m, l.method, l.seed)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	var ny *kernel.Nystrom
+	gamma := 0.0
+	switch spec.Kind {
+	case kernel.KindPoint:
+		k := spec.Point
+		if spec.Scale {
+			gamma = kernel.GammaScale(X)
+			k = kernel.RBF{Gamma: gamma}
+		}
+		ny, err = kernel.NewNystrom(ctx, X, k, lm, 0)
+	case kernel.KindHCK:
+		ny, err = kernel.NewNystromHCK(ctx, X, kernel.HCK{Method: spec.Method, Graph: spec.Graph}, lm, 0)
+	default:
+		return nil, nil, 0, usageError("--landmarks works with point kernels and the cluster kernels (hck, hckg, connectivity), not %s", spec)
+	}
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	Z, err := ny.Features(ctx, X)
+	return ny, Z, gamma, err
+}
+
+// classifyLandmarks labels every row of ds (and of test) with a learner on
+// Nyström features: "svm" → linsvm (L2 loss, C), "knn" → majority vote of
+// the k nearest labelled rows in feature space (ties to the lower class).
+func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, ds, test *dataset.Dataset, spec kernel.Spec, learner string, C float64, k int) ([]int, float64, error) {
+	ny, Z, gamma, err := l.features(ctx, ds.X, spec)
+	if err != nil {
+		return nil, 0, err
+	}
+	fmt.Fprintf(stderr, "landmarks %d (%s, seed %d): Nyström rank %d (%d eigenvalues clipped)\n", len(ny.Landmarks), l.method, l.seed, ny.Rank, ny.Clipped)
+	all := Z
+	if test != nil {
+		Zt, err := ny.Features(ctx, test.X)
+		if err != nil {
+			return nil, 0, err
+		}
+		all = mat.NewDense(ds.Len()+test.Len(), ny.Rank, nil)
+		all.Slice(0, ds.Len(), 0, ny.Rank).(*mat.Dense).Copy(Z)
+		all.Slice(ds.Len(), ds.Len()+test.Len(), 0, ny.Rank).(*mat.Dense).Copy(Zt)
+	}
+	n, _ := all.Dims()
+	switch learner {
+	case "svm":
+		m, err := linsvm.Classifier{C: C, Seed: l.seed}.Fit(ctx, Z, ds.Y)
+		if err != nil {
+			return nil, 0, err
+		}
+		if !m.Converged {
+			fmt.Fprintf(stderr, "warning: linear SVM: not converged in %v passes\n", m.Iter)
+		}
+		pred, err := m.Predict(nil, all)
+		if err != nil {
+			return nil, 0, err
+		}
+		keepGiven(pred, ds.Y)
+		return pred, gamma, nil
+	case "knn":
+		lab := ds.Labeled()
+		if k > len(lab) {
+			return nil, 0, usageError("--k %d: only %d labelled rows", k, len(lab))
+		}
+		r := ny.Rank
+		pts := make([]float64, len(lab)*r)
+		for a, i := range lab {
+			copy(pts[a*r:], Z.RawRowView(i))
+		}
+		idx := make([]int32, n*k)
+		if err := neighbors.New(pts, len(lab), r).Search(ctx, all.RawMatrix().Data, k, idx, nil); err != nil {
+			return nil, 0, err
+		}
+		pred := make([]int, n)
+		votes := make([]int, len(ds.Classes))
+		for i := range pred {
+			clear(votes)
+			for _, a := range idx[i*k : i*k+k] {
+				votes[ds.Y[lab[a]]]++
+			}
+			best := 0
+			for c, v := range votes {
+				if v > votes[best] {
+					best = c
+				}
+			}
+			pred[i] = best
+		}
+		keepGiven(pred, ds.Y)
+		return pred, gamma, nil
+	}
+	return nil, 0, usageError("--landmarks works with --learner svm or knn so far, not %s", learner)
+}
+
+// keepGiven gives labelled rows their own labels (as ssl.Transduce does).
+func keepGiven(pred, y []int) {
+	for i, c := range y {
+		if c >= 0 {
+			pred[i] = c
+		}
+	}
+}
