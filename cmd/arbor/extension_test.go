@@ -103,6 +103,7 @@ func TestClassifyLandmarks(t *testing.T) {
 	out := filepath.Join(dir, "p.csv")
 	for _, args := range [][]string{
 		{"--kernel", "rbf:scale", "--learner", "svm", "--landmarks", "60"},
+		{"--learner", "lp", "--landmarks", "60", "--test", testPath},
 		{"--kernel", "hckg:average:knn:7", "--learner", "knn", "--k", "3", "--landmarks", "60", "--landmark-method", "random", "--seed", "4", "--test", testPath},
 	} {
 		a := append([]string{"classify", "--data", trainPath, "--out", out, "--quiet"}, args...)
@@ -117,7 +118,7 @@ func TestClassifyLandmarks(t *testing.T) {
 	if _, _, err := arbor(t, "classify", "--data", trainPath, "--out", out, "--kernel", "isomap", "--landmarks", "50"); err == nil {
 		t.Error("--landmarks with isomap: no error (not implemented; must say so)")
 	}
-	if _, _, err := arbor(t, "classify", "--data", trainPath, "--out", out, "--kernel", "rbf", "--landmarks", "50", "--learner", "lp"); err == nil {
-		t.Error("--landmarks with lp: no error (not implemented; must say so)")
+	if _, _, err := arbor(t, "classify", "--data", trainPath, "--out", out, "--kernel", "rbf", "--landmarks", "50", "--learner", "spreading"); err == nil {
+		t.Error("--landmarks with spreading: no error (not implemented; must say so)")
 	}
 }

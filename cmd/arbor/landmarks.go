@@ -9,6 +9,7 @@ import (
 	"github.com/arbor-ml/arbor/internal/neighbors"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/linsvm"
+	"github.com/arbor-ml/arbor/propagate"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -24,7 +25,7 @@ func (l *landmarkFlags) register(fs interface {
 	StringVar(p *string, name, value, usage string)
 	Uint64Var(p *uint64, name string, value uint64, usage string)
 }) {
-	fs.IntVar(&l.m, "landmarks", 0, "use M landmark points instead of the N×N kernel matrix: Nyström features (point kernels; cluster kernels through the tree on the landmarks) and a learner on them in O(N·M) memory (svm: linear SVM by dual coordinate descent; knn: kNN on the features); 0 = exact")
+	fs.IntVar(&l.m, "landmarks", 0, "use M landmark points instead of the N×N kernel matrix: Nyström features (point kernels; cluster kernels through the tree on the landmarks) and a learner on them in O(N·M) memory (svm: linear SVM by dual coordinate descent; knn: kNN on the features; lp: label propagation on the anchor graph of the landmarks); 0 = exact")
 	fs.StringVar(&l.method, "landmark-method", kernel.LandmarkKMeans, "how --landmarks are chosen: random or kmeans (rows nearest the k-means centres)")
 	fs.Uint64Var(&l.seed, "seed", 0, "seed of the landmark choice and of the linear SVM's coordinate order")
 }
@@ -62,10 +63,44 @@ func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.S
 	return ny, Z, gamma, err
 }
 
+// anchorLP is label propagation on the anchor graph of the M landmarks
+// (propagate.AnchorGraph, Liu, He & Chang 2010; 3 nearest anchors).
+func anchorLP(ctx context.Context, stderr io.Writer, l landmarkFlags, ds, test *dataset.Dataset) ([]int, float64, error) {
+	if l.m > ds.Len() {
+		return nil, 0, usageError("--landmarks %d: more than the %d rows", l.m, ds.Len())
+	}
+	lm, err := kernel.ChooseLandmarks(ctx, ds.X, l.m, l.method, l.seed)
+	if err != nil {
+		return nil, 0, err
+	}
+	anchors := mat.NewDense(len(lm), ds.Dim(), nil)
+	for r, i := range lm {
+		anchors.SetRow(r, ds.X.RawRowView(i))
+	}
+	g := propagate.AnchorGraph{}
+	m, err := g.Fit(ctx, ds.X, anchors, ds.Y)
+	if err != nil {
+		return nil, 0, err
+	}
+	fmt.Fprintf(stderr, "landmarks %d (%s, seed %d): anchor graph, each point tied to its 3 nearest anchors\n", len(lm), l.method, l.seed)
+	pred := m.Transduction()
+	if test != nil {
+		pt, err := m.Predict(ctx, nil, test.X)
+		if err != nil {
+			return nil, 0, err
+		}
+		pred = append(pred, pt...)
+	}
+	return pred, 0, nil
+}
+
 // classifyLandmarks labels every row of ds (and of test) with a learner on
 // Nyström features: "svm" → linsvm (L2 loss, C), "knn" → majority vote of
 // the k nearest labelled rows in feature space (ties to the lower class).
 func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, ds, test *dataset.Dataset, spec kernel.Spec, learner string, C float64, k int) ([]int, float64, error) {
+	if learner == "lp" {
+		return anchorLP(ctx, stderr, l, ds, test)
+	}
 	ny, Z, gamma, err := l.features(ctx, ds.X, spec)
 	if err != nil {
 		return nil, 0, err
@@ -129,7 +164,7 @@ func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, d
 		keepGiven(pred, ds.Y)
 		return pred, gamma, nil
 	}
-	return nil, 0, usageError("--landmarks works with --learner svm or knn so far, not %s", learner)
+	return nil, 0, usageError("--landmarks works with --learner svm, knn or lp so far, not %s", learner)
 }
 
 // keepGiven gives labelled rows their own labels (as ssl.Transduce does).

@@ -1,0 +1,291 @@
+package propagate
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/arbor-ml/arbor/internal/neighbors"
+	"github.com/arbor-ml/arbor/internal/parallel"
+	"gonum.org/v1/gonum/mat"
+)
+
+// AnchorGraph is label propagation on an anchor graph (Liu, He & Chang,
+// "Large Graph Construction for Scalable Semi-Supervised Learning", ICML
+// 2010), for N too large for an N×N affinity. Each point x_i is tied to its
+// S nearest anchors u_k (ties to the lower anchor index) with Gaussian
+// weights normalised to sum 1 (the paper's kernel-defined Z, Eq. 3):
+//
+//	Z_ik = exp(−‖x_i − u_k‖²/σ²) / Σ_{k'∈⟨i⟩} exp(−‖x_i − u_k'‖²/σ²),
+//
+// σ the mean distance of the points to their S-th nearest anchor. The
+// anchor graph W = Z Λ⁻¹ Zᵀ (Λ = diag(Zᵀ1)) has degrees 1, so its Laplacian
+// is L = I − W, and with soft labels F = Z A the graph-regularised fit
+//
+//	min_A ½‖Z_l A − Y_l‖² + ½γ·tr(Aᵀ Zᵀ L Z A)
+//
+// reduces to the M×M system (Z_lᵀZ_l + γ L̃) A = Z_lᵀ Y_l with
+// L̃ = ZᵀZ − (ZᵀZ) Λ⁻¹ (ZᵀZ). A point's class is argmax_j (Z_i A)_j / λ_j,
+// λ_j = 1ᵀ Z A_j (the paper's class-mass normalisation, Eq. 11).
+//
+// Cost: one kNN query per point against the M anchors (internal/neighbors),
+// O(N·S²) for ZᵀZ, O(M³) for the solve; memory O(N·S + M²). A new point is
+// labelled the same way from its own S nearest anchors (inductive).
+type AnchorGraph struct {
+	// S is the number of nearest anchors of each point (default 3).
+	S int
+	// Gamma is the graph regularisation γ (default 0.01).
+	Gamma float64
+}
+
+// AnchorModel is a fitted anchor-graph propagation: immutable, safe for
+// concurrent use.
+type AnchorModel struct {
+	anchors *mat.Dense // M×d
+	s       int
+	sigma2  float64
+	a       *mat.Dense // M×C soft labels of the anchors
+	lambda  []float64  // class masses
+	labels  []int      // transduction over the fitted rows
+}
+
+func (g AnchorGraph) s() int {
+	if g.S == 0 {
+		return 3
+	}
+	return g.S
+}
+
+func (g AnchorGraph) gamma() float64 {
+	if g.Gamma == 0 {
+		return 0.01
+	}
+	return g.Gamma
+}
+
+// Validate reports whether the settings are usable.
+func (g AnchorGraph) Validate() error {
+	if g.S < 0 {
+		return fmt.Errorf("%w: anchor graph S = %d, want >= 1", ErrParam, g.S)
+	}
+	if !(g.Gamma >= 0) || math.IsInf(g.Gamma, 0) {
+		return fmt.Errorf("%w: anchor graph Gamma = %v, want > 0", ErrParam, g.Gamma)
+	}
+	return nil
+}
+
+// Fit labels the rows of X from the labelled ones (y[i] a class 0..C−1, or
+// −1 for unlabelled) through the anchor graph on the rows of anchors.
+// Errors: ErrParam, ErrShape, ErrNonFinite, ErrLabel, ErrNoLabels,
+// ErrOneClass, ErrEmptyClass, ctx.Err().
+func (g AnchorGraph) Fit(ctx context.Context, X, anchors *mat.Dense, y []int) (*AnchorModel, error) {
+	if err := g.Validate(); err != nil {
+		return nil, err
+	}
+	n, d := X.Dims()
+	m, da := anchors.Dims()
+	if da != d || len(y) != n || n == 0 {
+		return nil, fmt.Errorf("%w: X %d×%d, anchors %d×%d, %d labels", ErrShape, n, d, m, da, len(y))
+	}
+	s := min(g.s(), m)
+	classes := 0
+	nl := 0
+	for i, c := range y {
+		if c < -1 {
+			return nil, fmt.Errorf("%w: y[%d] = %d", ErrLabel, i, c)
+		}
+		if c >= 0 {
+			classes = max(classes, c+1)
+			nl++
+		}
+	}
+	if nl == 0 {
+		return nil, ErrNoLabels
+	}
+	if classes < 2 {
+		return nil, ErrOneClass
+	}
+	for _, v := range X.RawMatrix().Data {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%w: X has %v", ErrNonFinite, v)
+		}
+	}
+	am := &AnchorModel{anchors: mat.DenseCopyOf(anchors), s: s}
+	idx := make([]int32, n*s)
+	d2 := make([]float64, n*s)
+	ix := neighbors.New(am.anchors.RawMatrix().Data, m, d)
+	if err := ix.Search(ctx, denseData(X), s, idx, d2); err != nil {
+		return nil, err
+	}
+	sum := 0.0
+	for i := 0; i < n; i++ {
+		sum += math.Sqrt(d2[i*s+s-1])
+	}
+	sigma := sum / float64(n)
+	if sigma == 0 {
+		sigma = 1
+	}
+	am.sigma2 = sigma * sigma
+	z := make([]float64, n*s)
+	for i := 0; i < n; i++ {
+		am.weights(z[i*s:i*s+s], d2[i*s:i*s+s])
+	}
+	// ZᵀZ, Λ = Zᵀ1, Z_lᵀZ_l and Z_lᵀY_l, in row order (deterministic).
+	ztz := make([]float64, m*m)
+	lam := make([]float64, m)
+	zlz := make([]float64, m*m)
+	rhs := mat.NewDense(m, classes, nil)
+	for i := 0; i < n; i++ {
+		if i%65536 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		ki, zi := idx[i*s:i*s+s], z[i*s:i*s+s]
+		for a, ka := range ki {
+			lam[ka] += zi[a]
+			for b, kb := range ki {
+				ztz[int(ka)*m+int(kb)] += zi[a] * zi[b]
+			}
+		}
+		if c := y[i]; c >= 0 {
+			for a, ka := range ki {
+				for b, kb := range ki {
+					zlz[int(ka)*m+int(kb)] += zi[a] * zi[b]
+				}
+				rhs.Set(int(ka), c, rhs.At(int(ka), c)+zi[a])
+			}
+		}
+	}
+	// System matrix Z_lᵀZ_l + γ(ZᵀZ − ZᵀZ Λ⁻¹ ZᵀZ).
+	gam := g.gamma()
+	T := mat.NewDense(m, m, nil)
+	for k := 0; k < m; k++ {
+		if lam[k] > 0 {
+			for j := 0; j < m; j++ {
+				T.Set(k, j, ztz[k*m+j]/lam[k])
+			}
+		}
+	}
+	ZtZ := mat.NewDense(m, m, ztz)
+	var P mat.Dense
+	P.Mul(ZtZ, T)
+	sys := mat.NewSymDense(m, nil)
+	for i := 0; i < m; i++ {
+		for j := i; j < m; j++ {
+			v := zlz[i*m+j] + gam*(ztz[i*m+j]-0.5*(P.At(i, j)+P.At(j, i)))
+			if i == j && lam[i] == 0 {
+				v = 1 // an anchor no point uses: A_i = 0
+			}
+			sys.SetSym(i, j, v)
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(sys) {
+		// Singular (an anchor component without labels): a ridge far below
+		// the entries' scale.
+		tr := 0.0
+		for i := 0; i < m; i++ {
+			tr += sys.At(i, i)
+		}
+		for i := 0; i < m; i++ {
+			sys.SetSym(i, i, sys.At(i, i)+1e-10*tr/float64(m))
+		}
+		if !ch.Factorize(sys) {
+			return nil, fmt.Errorf("%w: anchor graph system is not positive definite", ErrNonFinite)
+		}
+	}
+	am.a = mat.NewDense(m, classes, nil)
+	if err := ch.SolveTo(am.a, rhs); err != nil {
+		return nil, fmt.Errorf("%w: anchor graph solve: %v", ErrNonFinite, err)
+	}
+	// λ_j = 1ᵀ Z A_j = Σ_k Λ_k A_kj.
+	am.lambda = make([]float64, classes)
+	for k := 0; k < m; k++ {
+		for j := 0; j < classes; j++ {
+			am.lambda[j] += lam[k] * am.a.At(k, j)
+		}
+	}
+	for j, l := range am.lambda {
+		if !(l > 0) {
+			return nil, fmt.Errorf("%w: class %d has mass %v on the anchor graph", ErrEmptyClass, j, l)
+		}
+	}
+	am.labels = make([]int, n)
+	for i := 0; i < n; i++ {
+		am.labels[i] = am.classify(idx[i*s:i*s+s], z[i*s:i*s+s])
+		if y[i] >= 0 {
+			am.labels[i] = y[i]
+		}
+	}
+	return am, nil
+}
+
+func denseData(X *mat.Dense) []float64 {
+	raw := X.RawMatrix()
+	if raw.Stride == raw.Cols {
+		return raw.Data[:raw.Rows*raw.Cols]
+	}
+	return mat.DenseCopyOf(X).RawMatrix().Data
+}
+
+// weights sets z to the normalised Gaussian weights of the squared
+// distances d2 (ascending); shifted by the nearest so it cannot underflow.
+func (am *AnchorModel) weights(z, d2 []float64) {
+	t := 0.0
+	for a, v := range d2 {
+		z[a] = math.Exp(-(v - d2[0]) / am.sigma2)
+		t += z[a]
+	}
+	for a := range z {
+		z[a] /= t
+	}
+}
+
+func (am *AnchorModel) classify(ki []int32, zi []float64) int {
+	best, bv := 0, math.Inf(-1)
+	for j, l := range am.lambda {
+		f := 0.0
+		for a, k := range ki {
+			f += zi[a] * am.a.At(int(k), j)
+		}
+		if v := f / l; v > bv {
+			best, bv = j, v
+		}
+	}
+	return best
+}
+
+// Transduction returns the class of every fitted row (labelled rows keep
+// their labels).
+func (am *AnchorModel) Transduction() []int { return append([]int(nil), am.labels...) }
+
+// Predict sets dst[i] to the class of row i of X from its S nearest
+// anchors; nil allocates. Errors: ErrShape, ctx.Err().
+func (am *AnchorModel) Predict(ctx context.Context, dst []int, X *mat.Dense) ([]int, error) {
+	n, d := X.Dims()
+	m, da := am.anchors.Dims()
+	if d != da {
+		return nil, fmt.Errorf("%w: X has %d columns, the anchors %d", ErrShape, d, da)
+	}
+	if dst == nil {
+		dst = make([]int, n)
+	}
+	ix := neighbors.New(am.anchors.RawMatrix().Data, m, d)
+	data := denseData(X)
+	s := am.s
+	return dst, parallel.Chunks(ctx, n, 1024, func(lo, hi int) {
+		nb := make([]neighbors.Neighbor, 0, s)
+		ki := make([]int32, s)
+		d2 := make([]float64, s)
+		z := make([]float64, s)
+		for i := lo; i < hi; i++ {
+			nb = ix.Query(data[i*d:i*d+d], s, -1, nb)
+			for a, c := range nb {
+				ki[a], d2[a] = c.Index, c.D2
+			}
+			am.weights(z, d2)
+			dst[i] = am.classify(ki, z)
+		}
+	})
+}
