@@ -251,6 +251,9 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
+		if err := ctx.Err(); err != nil { // Embed takes no context
+			return err
+		}
 		if err := writeMatrix(*embedOut, Z); err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -38,15 +39,86 @@ func register(c command) {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
+	sigc := make(chan os.Signal, 2)
+	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
+	os.Exit(mainExit(os.Args[1:], os.Stdout, os.Stderr, sigc, forceExit))
+}
+
+// forceExit ends the process at a second signal, removing the temporary
+// files of outputs being written.
+func forceExit(code int) {
+	removeTemps()
+	os.Exit(code)
+}
+
+// mainExit runs the program with signal handling and returns the exit
+// status: 0, 1 (error), 2 (usage), or 130 / 143 after SIGINT / SIGTERM
+// ("interrupted"), whatever stage the run was at, also when the signal came
+// after the work's last cancellation check. A second signal calls
+// hardExit at once.
+func mainExit(args []string, stdout, stderr io.Writer, sigc chan os.Signal, hardExit func(int)) int {
+	errw := newLineWriter(stderr)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var (
+		mu  sync.Mutex
+		got os.Signal
+	)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		select {
+		case s := <-sigc:
+			mu.Lock()
+			got = s
+			mu.Unlock()
+			cancel()
+			fmt.Fprintln(errw, "arbor: interrupted; stopping (send the signal again to stop at once)")
+		case <-done:
+			return
+		}
+		select {
+		case s := <-sigc:
+			errw.endLine()
+			hardExit(signalCode(s))
+		case <-done:
+		}
+	}()
+	err := run(ctx, args, stdout, errw)
+	close(done)
+	wg.Wait()
+	mu.Lock()
+	s := got
+	mu.Unlock()
+	if s == nil {
+		select { // a signal that came after the run's last look
+		case s = <-sigc:
+			fmt.Fprintln(errw, "arbor: interrupted")
+		default:
+		}
+	}
+	if s != nil {
+		return signalCode(s)
+	}
 	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "arbor:", err)
+			errw.endLine()
+			fmt.Fprintln(errw, "arbor:", err)
 		}
-		os.Exit(exitCode(err))
+		return exitCode(err)
 	}
+	return 0
+}
+
+// signalCode is the shell's exit status for a process ended by s: 128 + the
+// signal number (130 for SIGINT, 143 for SIGTERM).
+func signalCode(s os.Signal) int {
+	if n, ok := s.(syscall.Signal); ok {
+		return 128 + int(n)
+	}
+	return 130
 }
 
 func exitCode(err error) int {

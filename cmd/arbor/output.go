@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/arbor-ml/arbor/dataset"
 )
@@ -22,13 +23,20 @@ func writeAtomic(path string, write func(f *os.File) error) (err error) {
 	if err != nil {
 		return fmt.Errorf("create %s: %w", path, err)
 	}
+	addTemp(tmp.Name())
 	defer func() {
+		dropTemp(tmp.Name())
 		if err != nil {
 			tmp.Close()
 			os.Remove(tmp.Name())
 		}
 	}()
 	if err = write(tmp); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	// On disk before the rename: a crash must not leave an empty file
+	// under the final name.
+	if err = tmp.Sync(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = tmp.Close(); err != nil {
@@ -113,25 +121,6 @@ func checkPictureExt(flag, path string) error {
 	return usageError("--%s %s: pictures must end in .png or .svg", flag, path)
 }
 
-// progress returns a Progress callback printing to stderr, or nil when quiet.
-func (e *env) progress(quiet bool) func(stage string, done, total int) {
-	if quiet {
-		return nil
-	}
-	last := ""
-	return func(stage string, done, total int) {
-		if total > 0 {
-			fmt.Fprintf(e.stderr, "\r%s: %d/%d", stage, done, total)
-			if done >= total {
-				fmt.Fprintln(e.stderr)
-			}
-		} else if stage != last {
-			fmt.Fprintf(e.stderr, "%s...\n", stage)
-		}
-		last = stage
-	}
-}
-
 // writeClusterLabels writes row[,id],cluster, the ID column named as in
 // the input when the data have one.
 func writeClusterLabels(f *os.File, ds *dataset.Dataset, labels []int) error {
@@ -162,4 +151,31 @@ func stdoutIsEmpty(path string) string {
 		return ""
 	}
 	return path
+}
+
+// temps are the temporary files being written, removed by a forced exit.
+var temps = struct {
+	sync.Mutex
+	names map[string]bool
+}{names: map[string]bool{}}
+
+func addTemp(name string) {
+	temps.Lock()
+	temps.names[name] = true
+	temps.Unlock()
+}
+
+func dropTemp(name string) {
+	temps.Lock()
+	delete(temps.names, name)
+	temps.Unlock()
+}
+
+// removeTemps deletes the temporary files still being written.
+func removeTemps() {
+	temps.Lock()
+	defer temps.Unlock()
+	for n := range temps.names {
+		os.Remove(n)
+	}
 }

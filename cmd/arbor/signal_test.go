@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A signal at any stage, even after the work's last cancellation check,
+// ends the run with 128 + its number and "interrupted" (issue 11: Ctrl-C
+// exited 1 with "context canceled", or 0 when it came late).
+func TestSignalExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		sig  os.Signal
+		code int
+	}{{os.Interrupt, 130}, {syscall.SIGTERM, 143}} {
+		sigc := make(chan os.Signal, 2)
+		sigc <- tc.sig
+		var out, errb bytes.Buffer
+		code := mainExit([]string{"cluster", "--data", "iris", "--k", "3", "--quiet"}, &out, &errb, sigc, func(int) { t.Error("forced exit after one signal") })
+		if code != tc.code || !strings.Contains(errb.String(), "arbor: interrupted") || strings.Contains(errb.String(), "context canceled") {
+			t.Errorf("%v: exit %d, stderr %q", tc.sig, code, errb.String())
+		}
+	}
+	// no signal: the ordinary codes
+	var out, errb bytes.Buffer
+	if code := mainExit([]string{"cluster", "--data", "iris", "--bogus"}, &out, &errb, make(chan os.Signal, 1), nil); code != 2 {
+		t.Errorf("usage error: exit %d", code)
+	}
+}
+
+// A second signal forces the exit at once.
+func TestSecondSignalForces(t *testing.T) {
+	sigc := make(chan os.Signal, 2)
+	var mu sync.Mutex
+	forced := -1
+	hard := func(code int) {
+		mu.Lock()
+		forced = code
+		mu.Unlock()
+	}
+	sigc <- os.Interrupt
+	sigc <- syscall.SIGTERM
+	var out, errb bytes.Buffer
+	mainExit([]string{"kernel", "--data", "iris", "--kernel", "rbf", "--out", t.TempDir() + "/K.csv", "--quiet"}, &out, &errb, sigc, hard)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		f := forced
+		mu.Unlock()
+		if f == 143 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("forced exit code %d, want 143", f)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// On a terminal progress is redrawn in place with rate and time left; in
+// a log it is one line per stage and never a carriage return; an error
+// after an open progress line starts a line of its own.
+func TestProgressLines(t *testing.T) {
+	var log bytes.Buffer
+	clock := time.Unix(0, 0)
+	p := &progressPrinter{w: &log, now: func() time.Time { return clock }}
+	for i := 0; i <= 10; i++ {
+		p.report("paths", i, 10)
+		clock = clock.Add(time.Second)
+	}
+	p.report("linkage", 0, 0)
+	if got := log.String(); got != "paths: 10 steps…\nlinkage…\n" {
+		t.Errorf("log progress %q", got)
+	}
+	var tty bytes.Buffer
+	clock = time.Unix(0, 0)
+	p = &progressPrinter{w: &tty, tty: true, now: func() time.Time { return clock }}
+	for i := 0; i <= 4; i++ {
+		p.report("paths", i, 4)
+		clock = clock.Add(time.Second)
+	}
+	got := tty.String()
+	if !strings.Contains(got, "\rpaths: 1/4 (1/s, 3.0s left)") || !strings.HasSuffix(got, "\rpaths: 4/4 (1/s, 4.0s)\x1b[K\n") {
+		t.Errorf("terminal progress %q", got)
+	}
+	var both bytes.Buffer
+	lw := newLineWriter(&both)
+	lw.Write([]byte("\rpaths: 1/4"))
+	lw.endLine()
+	lw.Write([]byte("arbor: disk full\n"))
+	if both.String() != "\rpaths: 1/4\narbor: disk full\n" {
+		t.Errorf("error shares the progress line: %q", both.String())
+	}
+}
