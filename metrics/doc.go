@@ -35,6 +35,12 @@
 //   - PairCounts: unordered pair counts TP (same class, same cluster), FP
 //     (different class, same cluster), FN, TN, with TPR = TP/(TP+FN) and
 //     FPR = FP/(FP+TN) (Ben-Hur et al. 2001 report these).
+//   - HierarchyROCLabels, HierarchyROCGraph: the pairwise ROC through every
+//     level of a hierarchy (paper 004 §4.2–4.3), positives = same-class pairs
+//     or the graph's edges, counted incrementally as clusters merge
+//     (O(n log n) class-table or O(E log n) adjacency updates, not O(n²) per
+//     level); AUC by the trapezoid rule in level order (numpy.trapz).
+//     PartitionROC: one point per flat partition (the paper's k-means curve).
 //
 // Complexity: O(n + C²) for the classification counts, O(n log n) per class for
 // Breakeven, O(n + a·b) for the contingency-based scores with a and b distinct
