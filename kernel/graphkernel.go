@@ -163,13 +163,14 @@ func (g *GraphKernel) Diag(rows []int) []float64 {
 // ErrShape, ctx.Err().
 func (g *GraphKernel) Sym(ctx context.Context, dst *mat.SymDense, rows []int) (*mat.SymDense, error) {
 	m := len(rows)
+	zeroed := dst == nil
 	if dst == nil {
 		dst = mat.NewSymDense(m, nil)
 	} else if dst.SymmetricDim() != m {
 		return nil, fmt.Errorf("%w: graph kernel dst is %d×%d, want %d×%d", ErrShape, dst.SymmetricDim(), dst.SymmetricDim(), m, m)
 	}
 	raw := dst.RawSymmetric()
-	if err := g.fill(ctx, raw.Data, raw.Stride, rows, rows); err != nil {
+	if err := g.fill(ctx, raw.Data, raw.Stride, rows, rows, zeroed); err != nil {
 		return nil, err
 	}
 	for i := 0; i < m; i++ {
@@ -184,22 +185,24 @@ func (g *GraphKernel) Cross(ctx context.Context, dst *mat.Dense, rows, cols []in
 	if len(rows) == 0 || len(cols) == 0 {
 		return nil, fmt.Errorf("%w: empty cross block", ErrEmpty)
 	}
+	zeroed := dst == nil
 	if dst == nil {
 		dst = mat.NewDense(len(rows), len(cols), nil)
 	} else if r, c := dst.Dims(); r != len(rows) || c != len(cols) {
 		return nil, fmt.Errorf("%w: graph kernel dst is %d×%d, want %d×%d", ErrShape, r, c, len(rows), len(cols))
 	}
 	raw := dst.RawMatrix()
-	if err := g.fill(ctx, raw.Data, raw.Stride, rows, cols); err != nil {
+	if err := g.fill(ctx, raw.Data, raw.Stride, rows, cols, zeroed); err != nil {
 		return nil, err
 	}
 	return dst, nil
 }
 
 // fill writes the block K(rows, cols) into the row-major data (stride st):
-// zeros, Δ where a row node equals a column node, 1 on edges. Parallel by
-// rows, each task writing only its rows.
-func (g *GraphKernel) fill(ctx context.Context, data []float64, st int, rows, cols []int) error {
+// zeros (unless the storage is freshly allocated), Δ where a row node
+// equals a column node, 1 on edges. Parallel by rows, each task writing
+// only its rows.
+func (g *GraphKernel) fill(ctx context.Context, data []float64, st int, rows, cols []int, zeroed bool) error {
 	pos := make(map[int]int32, len(cols)) // column node → column index
 	dense := len(cols) == len(g.adj)
 	if !dense {
@@ -222,7 +225,9 @@ func (g *GraphKernel) fill(ctx context.Context, data []float64, st int, rows, co
 	return parallel.Chunks(ctx, len(rows), 64, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			row := data[i*st : i*st+len(cols)]
-			clear(row)
+			if !zeroed {
+				clear(row)
+			}
 			u := rows[i]
 			if dense {
 				row[u] = g.delta

@@ -103,6 +103,21 @@ func (m *Model) Basis(dst *mat.Dense, level int) (*mat.Dense, error) {
 	return dst, nil
 }
 
-// checkSim guards against NaN similarities in the output (impossible for
-// valid input; kept as an invariant check).
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+// GapK suggests a number of clusters: the K in 2..min(maxK, N) whose cut
+// sits in the largest gap between consecutive dendrogram heights,
+// Heights[N−K] − Heights[N−K−1] (ties: the smaller K). With N = 2 it is 2.
+func (m *Model) GapK(maxK int) int {
+	h := m.Heights()
+	n := m.N
+	best, bg := 2, math.Inf(-1)
+	for k := 2; k <= min(maxK, n); k++ {
+		prev := 0.0
+		if n-k-1 >= 0 {
+			prev = h[n-k-1]
+		}
+		if g := h[n-k] - prev; g > bg {
+			best, bg = k, g
+		}
+	}
+	return best
+}

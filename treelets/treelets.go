@@ -296,17 +296,37 @@ func better(v float64, i, j int, w float64, i2, j2 int) bool {
 
 // rescan finds the best active partner of active column i. Scanning j in
 // increasing order with a strict comparison keeps the smallest pair key
-// among ties (for fixed i the key order is the order of j).
+// among ties (for fixed i the key order is the order of j). The loops are
+// sim written out per rule (same expression, same bits).
 func (s *state) rescan(i int) {
 	s.refresh(i)
+	row := s.a[i*s.st : i*s.st+s.n]
+	rs, ri, lam := s.rs, s.rs[i], s.lambda
 	bj, bv := -1, math.Inf(-1)
-	for _, j32 := range s.list {
-		j := int(j32)
-		if j == i {
-			continue
+	switch s.rule {
+	case Abs:
+		for _, j32 := range s.list {
+			j := int(j32)
+			av := math.Abs(row[j])
+			if v := av*(ri*rs[j]) + lam*av; (v > bv || bj < 0) && j != i {
+				bj, bv = j, v
+			}
 		}
-		if v := s.sim(i, j); v > bv || bj < 0 {
-			bj, bv = j, v
+	case Signed:
+		for _, j32 := range s.list {
+			j := int(j32)
+			a := row[j]
+			if v := a*(ri*rs[j]) + lam*math.Abs(a); (v > bv || bj < 0) && j != i {
+				bj, bv = j, v
+			}
+		}
+	default:
+		for _, j32 := range s.list {
+			j := int(j32)
+			a := row[j]
+			if v := a + lam*math.Abs(a); (v > bv || bj < 0) && j != i {
+				bj, bv = j, v
+			}
 		}
 	}
 	s.best[i], s.bval[i] = int32(bj), bv
@@ -352,23 +372,31 @@ func (s *state) update(ctx context.Context, p, q, sum int, cbest []int) int {
 			}
 			a[i*st+p], a[i*st+q] = a[p*st+i], a[q*st+i]
 			s.cur[i] = s.lev
-			if b := int(s.best[i]); b == p || b == q {
-				s.rescan(i)
-			} else {
-				v := rsum[i]
-				var m float64
-				av := math.Abs(v)
-				switch s.rule {
-				case Abs:
-					m = av*(s.rs[i]*s.rs[sum]) + s.lambda*av
-				case Signed:
-					m = v*(s.rs[i]*s.rs[sum]) + s.lambda*av
-				default:
-					m = v + s.lambda*av
-				}
+			b := int(s.best[i])
+			v := rsum[i]
+			var m float64
+			av := math.Abs(v)
+			switch s.rule {
+			case Abs:
+				m = av*(s.rs[i]*s.rs[sum]) + s.lambda*av
+			case Signed:
+				m = v*(s.rs[i]*s.rs[sum]) + s.lambda*av
+			default:
+				m = v + s.lambda*av
+			}
+			switch {
+			case b != p && b != q:
+				// the partner is untouched: only the new sum can beat it
 				if better(m, i, sum, s.bval[i], i, b) {
 					s.best[i], s.bval[i] = int32(sum), m
 				}
+			case m > s.bval[i] || m == s.bval[i] && b == sum:
+				// the partner was rotated but the sum beats (or, under
+				// the same name, equals) its old value, which bounded
+				// every other entry of the column
+				s.best[i], s.bval[i] = int32(sum), m
+			default:
+				s.rescan(i)
 			}
 		}
 		cbest[t] = s.argmaxChunk(s.list[lo:hi])

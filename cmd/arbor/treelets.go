@@ -1,0 +1,382 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/figure"
+	"github.com/arbor-ml/arbor/hclust"
+	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/metrics"
+	"github.com/arbor-ml/arbor/treelets"
+)
+
+func init() {
+	register(command{name: "treelets", summary: "kernel treelets (paper 004): hierarchical clustering by Jacobi rotations of a kernel matrix, sampled and extended", run: runTreelets})
+}
+
+func runTreelets(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "treelets", "(--data F --kernel SPEC | --graph-edges F) [--lambda L] [--similarity abs|signed|raw] [--sample M --extend svm|knn --seed S] [--clusters K] --out labels.csv [--linkage-out Z.csv] [--newick T] [--dendrogram P] [--roc roc.png --roc-against labels|graph]")
+	var d dataFlags
+	d.register(fs, "none")
+	d.labelOptional = true
+	d.command = "arbor treelets"
+	kspec := fs.String("kernel", "", "kernel on the rows of --data: linear, poly:A:B:D, rbf:GAMMA, rbf:scale, laplacian:G, exponential:G, or rbf-missing:GAMMA (paper §4.3: columns z-scored over observed cells, exp(−γ·mean squared difference over the columns both rows have); empty, NA and ? cells are missing)")
+	edges := fs.String("graph-edges", "", "edge list \"u v\" per line (0-based node ids): cluster the nodes with the graph kernel of paper §4.2 (largest degree on the diagonal, 1 per edge)")
+	lambda := fs.Float64("lambda", 0, "λ ≥ 0: weight of |A_ij| in the similarity (the paper uses 0)")
+	sim := fs.String("similarity", "abs", "pair rule: abs (the paper's |correlation|), signed (R's treelet package) or raw (the kernel entry, as the authors' code)")
+	sample := fs.Int("sample", 0, "treelets on a seeded uniform sample of M rows; the others are labelled by --extend (0: every row, no extension)")
+	extend := fs.String("extend", "svm", "labels the rows outside the sample: svm (C-SVC, C = 1, same kernel) or knn (kernel 1-NN)")
+	seed := fs.Uint64("seed", 1, "seed of the sample")
+	clusters := fs.Int("clusters", 0, "cut the hierarchy into K clusters (0: K at the largest gap between consecutive merge heights among K = 2..50)")
+	out := fs.String("out", "", "write cluster labels (CSV: row,cluster, or node,cluster for a graph) to this file")
+	zOut := fs.String("linkage-out", "", "write the SciPy linkage matrix (N−1 rows: id1,id2,height,size; height = running max of 1 − similarity, see the treelets package) to this CSV file")
+	newick := fs.String("newick", "", "write the hierarchy in Newick format to this file")
+	dendro := fs.String("dendrogram", "", "draw the dendrogram to this .png or .svg file")
+	levelsOut := fs.String("levels-out", "", "write the levels (level,sum,diff,similarity,cos,sin: the rotations and per-level similarities) to this CSV file")
+	roc := fs.String("roc", "", "draw the pairwise ROC curve through all levels to this .png or .svg file (needs --roc-against)")
+	rocAgainst := fs.String("roc-against", "", "positive pairs of the ROC: labels (same class) or graph (joined by an edge); prints AUC")
+	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	rule, err := treelets.ParseSimilarity(*sim)
+	if err != nil {
+		return usageError("--similarity: %v", err)
+	}
+	ext, err := treelets.ParseExtension(*extend)
+	if err != nil {
+		return usageError("--extend: %v", err)
+	}
+	if *lambda < 0 {
+		return usageError("--lambda must be ≥ 0, got %v", *lambda)
+	}
+	if *sample < 0 || *sample == 1 {
+		return usageError("--sample must be ≥ 2 (or 0 for every row), got %d", *sample)
+	}
+	if *clusters < 0 {
+		return usageError("--clusters must be positive, got %d", *clusters)
+	}
+	switch {
+	case *edges != "" && (*kspec != "" || d.path != ""):
+		return usageError("--graph-edges clusters graph nodes: it takes neither --data nor --kernel")
+	case *edges == "" && d.path == "":
+		return usageError("give --data F --kernel SPEC, or --graph-edges F")
+	case *edges == "" && *kspec == "":
+		return usageError("--data needs --kernel SPEC (e.g. rbf:scale, rbf-missing:32)")
+	}
+	switch *rocAgainst {
+	case "", "labels", "graph":
+	default:
+		return usageError("--roc-against must be labels or graph, got %q", *rocAgainst)
+	}
+	if *rocAgainst == "graph" && *edges == "" {
+		return usageError("--roc-against graph needs --graph-edges")
+	}
+	if *rocAgainst == "labels" && *edges != "" {
+		return usageError("--roc-against labels needs --data with a label column (a graph has no labels)")
+	}
+	if *roc != "" && *rocAgainst == "" {
+		return usageError("--roc needs --roc-against labels|graph")
+	}
+	for _, p := range [][2]string{{"dendrogram", *dendro}, {"roc", *roc}} {
+		if err := checkPictureExt(p[0], p[1]); err != nil {
+			return err
+		}
+	}
+	input := d.path
+	if input == "" {
+		input = *edges
+	}
+	if err := checkOutputs("data", input, "out", *out, "linkage-out", *zOut, "newick", *newick, "dendrogram", *dendro, "levels-out", *levelsOut, "roc", *roc); err != nil {
+		return err
+	}
+	progress := e.progress(*quiet)
+	start := time.Now()
+
+	// the kernel, as on-demand blocks
+	var (
+		g     treelets.Gram
+		ds    *dataset.Dataset
+		graph *kernel.GraphKernel
+		what  string
+	)
+	if *edges != "" {
+		f, err := os.Open(*edges)
+		if err != nil {
+			return err
+		}
+		graph, err = kernel.ReadEdges(bufio.NewReaderSize(f, 1<<16), *edges)
+		f.Close()
+		if err != nil {
+			return err
+		}
+		g = graph
+		what = fmt.Sprintf("graph      %s (%d nodes, %d edges; kernel: %d on the diagonal, 1 per edge)", displayName(*edges), graph.Len(), graph.Edges(), graph.MaxDegree())
+	} else {
+		missing := strings.HasPrefix(strings.ToLower(strings.TrimSpace(*kspec)), "rbf-missing")
+		d.missingOK = missing
+		if ds, err = d.load(e); err != nil {
+			return err
+		}
+		what = fmt.Sprintf("data       %s (%d rows, %d features)", ds.Name, ds.Len(), ds.Dim())
+		if missing {
+			k, err := kernel.ParseRBFMissing(*kspec)
+			if err != nil {
+				return usageError("--kernel: %v", err)
+			}
+			mg, err := k.Prepare(ds.X)
+			if err != nil {
+				return fmt.Errorf("%s: %w", d.path, err)
+			}
+			g = mg
+			what += fmt.Sprintf("\nkernel     %s (%d missing cells)", k, len(ds.Missing))
+		} else {
+			sp, err := kernel.ParseSpec(*kspec)
+			if err != nil {
+				return usageError("--kernel: %v", err)
+			}
+			if sp.Kind != kernel.KindPoint {
+				return usageError("--kernel %s: treelets take a point kernel (linear, poly, rbf, laplacian, exponential) or rbf-missing:GAMMA", *kspec)
+			}
+			k := sp.Point
+			if sp.Scale {
+				k = kernel.RBF{Gamma: kernel.GammaScale(ds.X)}
+			}
+			g = kernel.Points{K: k, X: ds.X}
+			what += fmt.Sprintf("\nkernel     %s", kernel.Spec{Kind: kernel.KindPoint, Point: k})
+		}
+	}
+	n := g.Len()
+	if *sample > n {
+		return usageError("--sample %d is larger than the number of rows (%d)", *sample, n)
+	}
+	m := *sample
+	if m == 0 {
+		m = n
+	}
+	if *clusters > m {
+		return usageError("--clusters %d is larger than the number of sampled rows (%d)", *clusters, m)
+	}
+	s := treelets.Sample{
+		Settings: treelets.Settings{Lambda: *lambda, Similarity: rule, Progress: progress},
+		M:        m, Seed: *seed, Clusters: *clusters, Extend: ext,
+	}
+	res, err := fitTreelets(ctx, s, g, n)
+	if err != nil {
+		return err
+	}
+	model := res.Model
+	tree := model.Tree()
+	fmt.Fprintln(e.stdout, what)
+	fmt.Fprintf(e.stdout, "treelets   %s similarity, λ = %g; %d levels", rule, *lambda, len(model.Levels))
+	if m < n {
+		fmt.Fprintf(e.stdout, " on a sample of %d (seed %d), %s extension to the other %d", m, *seed, ext, n-m)
+	}
+	fmt.Fprintln(e.stdout)
+	k := res.K
+	fmt.Fprintf(e.stdout, "clusters   %d", k)
+	if *clusters == 0 {
+		fmt.Fprint(e.stdout, " (largest height gap; --clusters K to choose)")
+	}
+	fmt.Fprintf(e.stdout, ", sizes %v\n", clusterSizes(res.Labels))
+	if ds != nil {
+		if lab := ds.Labeled(); len(lab) > 1 {
+			truth := make([]int, len(lab))
+			pred := make([]int, len(lab))
+			for i, r := range lab {
+				truth[i], pred[i] = ds.Y[r], res.Labels[r]
+			}
+			ari, err := metrics.ARI(truth, pred)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "vs labels  ARI %.4f (%d labelled rows)\n", ari, len(lab))
+		}
+	}
+	var curve metrics.ROC
+	if *rocAgainst != "" {
+		if curve, err = treeletsROC(*rocAgainst, tree, res.Rows, ds, graph); err != nil {
+			return err
+		}
+		scope := ""
+		if m < n {
+			scope = fmt.Sprintf(" (over the %d sampled rows)", m)
+		}
+		fmt.Fprintf(e.stdout, "AUC %.3f%s: pairwise ROC through all %d levels against %s (%d positive, %d negative pairs)\n",
+			curve.AUC(), scope, len(model.Levels), *rocAgainst, curve.Positive, curve.Negative)
+	}
+	names := func() []string {
+		if ds == nil || ds.IDName == "" {
+			return nil
+		}
+		out := make([]string, len(res.Rows))
+		for i, r := range res.Rows {
+			out[i] = ds.IDs[r]
+		}
+		return out
+	}
+	if *out != "" {
+		if err := writeAtomic(*out, func(f *os.File) error {
+			if ds != nil {
+				return writeClusterLabels(f, ds, res.Labels)
+			}
+			w := bufio.NewWriter(f)
+			fmt.Fprintln(w, "node,cluster")
+			for i, c := range res.Labels {
+				fmt.Fprintf(w, "%d,%d\n", i, c)
+			}
+			return w.Flush()
+		}); err != nil {
+			return err
+		}
+	}
+	if *zOut != "" {
+		if err := writeAtomic(*zOut, func(f *os.File) error { return writeMatrixCSV(f, tree.Matrix()) }); err != nil {
+			return err
+		}
+	}
+	if *levelsOut != "" {
+		if err := writeAtomic(*levelsOut, func(f *os.File) error {
+			w := bufio.NewWriter(f)
+			fmt.Fprintln(w, "level,sum,diff,similarity,cos,sin")
+			for i, l := range model.Levels {
+				fmt.Fprintf(w, "%d,%d,%d,%s,%s,%s\n", i+1, res.Rows[l.Sum], res.Rows[l.Diff],
+					strconv.FormatFloat(l.Similarity, 'g', -1, 64), strconv.FormatFloat(l.Cos, 'g', -1, 64), strconv.FormatFloat(l.Sin, 'g', -1, 64))
+			}
+			return w.Flush()
+		}); err != nil {
+			return err
+		}
+	}
+	if *newick != "" {
+		if err := writeAtomic(*newick, func(f *os.File) error {
+			nm := names()
+			if nm == nil && m < n {
+				nm = make([]string, m)
+				for i, r := range res.Rows {
+					nm[i] = strconv.Itoa(r)
+				}
+			}
+			_, err := fmt.Fprintln(f, tree.Newick(nm))
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	if *dendro != "" {
+		title := fmt.Sprintf("%s: kernel treelets (%s)", displayName(input), rule)
+		fig, err := figure.Dendrogram(tree, figure.DendrogramOptions{Title: title, YLabel: "height (running max of 1 − similarity)", K: min(k, m)})
+		if err != nil {
+			return err
+		}
+		if err := fig.Save(*dendro); err != nil {
+			return err
+		}
+	}
+	if *roc != "" {
+		fig, err := figure.Line([]figure.Series{
+			{Name: fmt.Sprintf("kernel treelets, AUC %.3f", curve.AUC()), X: curve.FPR, Y: curve.TPR},
+			{Name: "chance", X: []float64{0, 1}, Y: []float64{0, 1}},
+		}, figure.LineOptions{Title: fmt.Sprintf("%s: pairwise ROC through the hierarchy", displayName(input)), XLabel: "false positive rate", YLabel: "true positive rate"})
+		if err != nil {
+			return err
+		}
+		if err := fig.Save(*roc); err != nil {
+			return err
+		}
+	}
+	for _, p := range []string{*out, *zOut, *levelsOut, *newick, *dendro, *roc} {
+		if p != "" {
+			fmt.Fprintf(e.stdout, "wrote      %s\n", p)
+		}
+	}
+	if progress != nil {
+		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
+	}
+	return nil
+}
+
+// treeletsResult is a fitted run with its cut.
+type treeletsResult struct {
+	*treelets.SampleModel
+	K int
+}
+
+// fitTreelets runs s on g; without a number of clusters it fits the
+// hierarchy, picks K at the largest height gap, then cuts (full sample)
+// or refits with K to extend (the sample and hierarchy are the same: same
+// seed).
+func fitTreelets(ctx context.Context, s treelets.Sample, g treelets.Gram, n int) (treeletsResult, error) {
+	if s.Clusters > 0 {
+		r, err := s.Fit(ctx, g)
+		return treeletsResult{r, s.Clusters}, err
+	}
+	if s.M == n {
+		r, err := s.Fit(ctx, g)
+		if err != nil {
+			return treeletsResult{}, err
+		}
+		k := r.Model.GapK(50)
+		if r.Labels, err = r.Model.CutK(k); err != nil {
+			return treeletsResult{}, err
+		}
+		return treeletsResult{r, k}, nil
+	}
+	// sampled: the sample's hierarchy alone first (cheap next to the
+	// extension), then the full run with its K
+	rows := treelets.Draw(n, s.M, s.Seed)
+	K, err := g.Sym(ctx, nil, rows)
+	if err != nil {
+		return treeletsResult{}, err
+	}
+	m0, err := s.Settings.FitInPlace(ctx, K)
+	if err != nil {
+		return treeletsResult{}, err
+	}
+	s.Clusters = m0.GapK(50)
+	r, err := s.Fit(ctx, g)
+	return treeletsResult{r, s.Clusters}, err
+}
+
+// treeletsROC is the pairwise ROC of the hierarchy over the rows it covers.
+func treeletsROC(against string, t *hclust.Tree, rows []int, ds *dataset.Dataset, g *kernel.GraphKernel) (metrics.ROC, error) {
+	switch against {
+	case "labels":
+		if ds == nil || len(ds.Labeled()) == 0 {
+			return metrics.ROC{}, usageError("--roc-against labels: the data have no label column (--label NAME)")
+		}
+		y := make([]int, len(rows))
+		for i, r := range rows {
+			if ds.Y[r] < 0 {
+				return metrics.ROC{}, usageError("--roc-against labels: row %d has no label (every row needs one)", r)
+			}
+			y[i] = ds.Y[r]
+		}
+		return metrics.HierarchyROCLabels(t, y)
+	default:
+		if len(rows) == g.Len() {
+			return metrics.HierarchyROCGraph(t, g.Len(), g.Neighbors)
+		}
+		// the subgraph induced by the sample
+		pos := make(map[int32]int32, len(rows))
+		for i, r := range rows {
+			pos[int32(r)] = int32(i)
+		}
+		nb := make([][]int32, len(rows))
+		for i, r := range rows {
+			for _, v := range g.Neighbors(r) {
+				if j, ok := pos[v]; ok {
+					nb[i] = append(nb[i], j)
+				}
+			}
+		}
+		return metrics.HierarchyROCGraph(t, len(rows), func(v int) []int32 { return nb[v] })
+	}
+}
