@@ -45,6 +45,13 @@
 //	multitype:TRANSFER:PARAM:GAMMA multi-type cluster kernel (MultiType; TRANSFER
 //	                               step|linstep|poly|randomwalk, see multitype_spec.go)
 //
+// Each name is a registered Family (families.go): its registration gives
+// the grammar (Parse, Format), the command line's bare-name form and flags
+// (Flags, Expand), the build step of BuildAll (Build, with the shared
+// distances and geodesics of Shared), the out-of-sample rows of new points
+// (Built.Extend) and the reference pipeline's name (PeerName). A new
+// kernel, point or data-dependent, is one Register call in its own file.
+//
 // METHOD is single, complete, average, weighted or ward (hclust.ParseMethod;
 // centroid and median have inversions and are rejected); GRAPH is knn:K or
 // eps:E (graph.ParseSpec). A list such as

@@ -107,16 +107,18 @@ func (m MultiType) progress(stage string, done, total int) {
 }
 
 // Gram returns the N×N multi-type cluster kernel of the rows of X (all
-// points, labelled and unlabelled). Errors: ErrBadParam (settings),
-// ErrEmpty, ErrNonFinite (X), ErrDegenerate, ErrEigen, or ctx.Err().
-func (m MultiType) Gram(ctx context.Context, X mat.Matrix) (*mat.SymDense, error) {
+// points, labelled and unlabelled), in the shape of HCK.Gram and
+// ISOMAP.Gram (Info is empty: no tree, no graph). Errors: ErrBadParam
+// (settings), ErrEmpty, ErrNonFinite (X), ErrDegenerate, ErrEigen, or
+// ctx.Err().
+func (m MultiType) Gram(ctx context.Context, X mat.Matrix) (*mat.SymDense, Info, error) {
 	if err := m.validate(); err != nil {
-		return nil, err
+		return nil, Info{}, err
 	}
 	m.progress("affinity", 0, 1)
 	W, err := Gram(ctx, nil, RBF{Gamma: m.Gamma}, X)
 	if err != nil {
-		return nil, err
+		return nil, Info{}, err
 	}
 	m.progress("affinity", 1, 1)
 	n := W.SymmetricDim()
@@ -127,7 +129,8 @@ func (m MultiType) Gram(ctx context.Context, X mat.Matrix) (*mat.SymDense, error
 			W.SetSym(i, i, 1)
 		}
 	}
-	return m.fromAffinity(ctx, W)
+	K, err := m.fromAffinity(ctx, W)
+	return K, Info{}, err
 }
 
 // FromAffinity returns the multi-type kernel of a precomputed affinity

@@ -64,7 +64,7 @@ func TestMultiTypeReference(t *testing.T) {
 	X, cases := loadMultiTypeRef(t)
 	n, _ := X.Dims()
 	for _, c := range cases {
-		K, err := c.settings().Gram(context.Background(), X)
+		K, _, err := c.settings().Gram(context.Background(), X)
 		if err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
 		}
@@ -95,7 +95,7 @@ func TestMultiTypeInvariants(t *testing.T) {
 		{Gamma: 0.3, Transfer: "poly", T: 0.5},
 		{Gamma: 0.3, Transfer: "randomwalk", T: 2},
 	} {
-		K, err := m.Gram(ctx, X)
+		K, _, err := m.Gram(ctx, X)
 		if err != nil {
 			t.Fatalf("%+v: %v", m, err)
 		}
@@ -114,11 +114,11 @@ func TestMultiTypeInvariants(t *testing.T) {
 		}
 	}
 	for _, T := range []float64{1, 3, 6} {
-		a, err := MultiType{Gamma: 0.5, Transfer: "poly", T: T}.Gram(ctx, X)
+		a, _, err := MultiType{Gamma: 0.5, Transfer: "poly", T: T}.Gram(ctx, X)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := MultiType{Gamma: 0.5, Transfer: "randomwalk", T: T}.Gram(ctx, X)
+		b, _, err := MultiType{Gamma: 0.5, Transfer: "randomwalk", T: T}.Gram(ctx, X)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,8 +127,8 @@ func TestMultiTypeInvariants(t *testing.T) {
 		}
 	}
 	// The integer-power path and the eigendecomposition path agree.
-	a, _ := MultiType{Gamma: 0.5, Transfer: "poly", T: 3}.Gram(ctx, X)
-	b, _ := MultiType{Gamma: 0.5, Transfer: "poly", T: 3 + 1e-13}.Gram(ctx, X)
+	a, _, _ := MultiType{Gamma: 0.5, Transfer: "poly", T: 3}.Gram(ctx, X)
+	b, _, _ := MultiType{Gamma: 0.5, Transfer: "poly", T: 3 + 1e-13}.Gram(ctx, X)
 	if !mat.EqualApprox(a, b, 1e-9) {
 		t.Error("poly T=3: squaring and eigendecomposition differ")
 	}
@@ -146,7 +146,7 @@ func TestMultiTypeDeterministic(t *testing.T) {
 	run := func(p int) *mat.SymDense {
 		old := runtime.GOMAXPROCS(p)
 		defer runtime.GOMAXPROCS(old)
-		K, err := MultiType{Gamma: 2, Transfer: "linstep", Cut: 0.05, Seed: 9}.Gram(context.Background(), X)
+		K, _, err := MultiType{Gamma: 2, Transfer: "linstep", Cut: 0.05, Seed: 9}.Gram(context.Background(), X)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -180,17 +180,17 @@ func TestMultiTypeErrors(t *testing.T) {
 		// poly T=1 with W_ii = 0 has L̃_ii = 0
 		{MultiType{Gamma: 0.5, Transfer: "poly", T: 1, ZeroDiag: true}, ErrDegenerate},
 	} {
-		if _, err := c.m.Gram(ctx, X); !errors.Is(err, c.want) {
+		if _, _, err := c.m.Gram(ctx, X); !errors.Is(err, c.want) {
 			t.Errorf("%+v: err = %v, want %v", c.m, err, c.want)
 		}
 	}
 	ok := MultiType{Gamma: 1, Transfer: "step", Cut: 0.1}
 	bad := mat.DenseCopyOf(X)
 	bad.Set(7, 2, math.Inf(1))
-	if _, err := ok.Gram(ctx, bad); !errors.Is(err, ErrNonFinite) {
+	if _, _, err := ok.Gram(ctx, bad); !errors.Is(err, ErrNonFinite) {
 		t.Errorf("Inf in X: %v", err)
 	}
-	if _, err := ok.Gram(ctx, &mat.Dense{}); !errors.Is(err, ErrEmpty) {
+	if _, _, err := ok.Gram(ctx, &mat.Dense{}); !errors.Is(err, ErrEmpty) {
 		t.Errorf("empty X: %v", err)
 	}
 	if _, err := ok.FromAffinity(ctx, mat.NewSymDense(2, []float64{1, -1, -1, 1})); !errors.Is(err, ErrNonFinite) {
@@ -198,7 +198,7 @@ func TestMultiTypeErrors(t *testing.T) {
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := ok.Gram(cctx, X); !errors.Is(err, context.Canceled) {
+	if _, _, err := ok.Gram(cctx, X); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
@@ -216,7 +216,7 @@ func TestMultiTypeFromAffinity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := m.Gram(ctx, X)
+	b, _, _ := m.Gram(ctx, X)
 	if !mat.EqualApprox(a, b, 1e-12) {
 		t.Error("FromAffinity differs from Gram")
 	}
@@ -322,7 +322,7 @@ func TestMultiTypeUSPS(t *testing.T) {
 			U = append(U, i)
 		}
 	}
-	K, err := MultiType{Gamma: 0.05, Transfer: "linstep", Cut: 0.1}.Gram(context.Background(), d.X)
+	K, _, err := MultiType{Gamma: 0.05, Transfer: "linstep", Cut: 0.1}.Gram(context.Background(), d.X)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,7 +368,7 @@ func BenchmarkMultiType(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/n=%d", m.Transfer, n), func(b *testing.B) {
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {
-					if _, err := m.Gram(context.Background(), X); err != nil {
+					if _, _, err := m.Gram(context.Background(), X); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -381,7 +381,7 @@ func BenchmarkMultiType(b *testing.B) {
 // (the two near 1) gives K ≈ 1 inside a group and ≈ 0 across.
 func ExampleMultiType() {
 	X := mat.NewDense(6, 2, []float64{0, 0, 0.1, 0, 0, 0.1, 3, 3, 3.1, 3, 3, 3.1})
-	K, err := MultiType{Gamma: 1, Transfer: "step", Cut: 0.5}.Gram(context.Background(), X)
+	K, _, err := MultiType{Gamma: 1, Transfer: "step", Cut: 0.5}.Gram(context.Background(), X)
 	if err != nil {
 		fmt.Println(err)
 		return

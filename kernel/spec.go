@@ -3,11 +3,9 @@ package kernel
 import (
 	"context"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
-	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/hclust"
 	"gonum.org/v1/gonum/mat"
@@ -31,43 +29,21 @@ type Spec struct {
 	Method hclust.Method // KindHCK
 	Graph  *graph.Spec   // KindHCK: nil = Euclidean distances; KindISOMAP: nil = DefaultGraph
 	Multi  *MultiType    // KindMultiType
+	Data   Data          // settings of a kernel family registered elsewhere
 }
+
+// Data is the settings of a data-dependent kernel registered outside this
+// file (Spec.Data): its family's Parse puts them there, its Format and
+// Build read them back.
+type Data any
 
 // String returns the canonical text form of s, which ParseSpec reads back.
 func (s Spec) String() string {
-	switch s.Kind {
-	case KindPoint:
-		switch k := s.Point.(type) {
-		case Linear:
-			return "linear"
-		case Poly:
-			return "poly:" + ftoa(k.A) + ":" + ftoa(k.B) + ":" + strconv.Itoa(k.Degree)
-		case RBF:
-			if s.Scale {
-				return "rbf:scale"
-			}
-			return "rbf:" + ftoa(k.Gamma)
-		case Laplacian:
-			return "laplacian:" + ftoa(k.Gamma)
-		case Exponential:
-			return "exponential:" + ftoa(k.Gamma)
-		}
+	if _, text := familyOf(s); text != "" {
+		return text
+	}
+	if s.Kind == KindPoint {
 		return fmt.Sprintf("point:%T", s.Point)
-	case KindHCK:
-		if s.Graph == nil {
-			return "hck:" + s.Method.String()
-		}
-		return "hckg:" + s.Method.String() + ":" + graphOrDefault(*s.Graph).String()
-	case KindISOMAP:
-		g := DefaultGraph()
-		if s.Graph != nil {
-			g = graphOrDefault(*s.Graph)
-		}
-		return "isomap:" + g.String()
-	case KindConnectivity:
-		return "connectivity"
-	case KindMultiType:
-		return s.Multi.specString()
 	}
 	return "?" + s.Kind
 }
@@ -75,8 +51,7 @@ func (s Spec) String() string {
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 func (s Spec) validate() error {
-	switch s.Kind {
-	case KindPoint:
+	if s.Kind == KindPoint {
 		if s.Scale {
 			if _, ok := s.Point.(RBF); !ok {
 				return fmt.Errorf("%w: Scale is only for RBF, not %T", ErrBadParam, s.Point)
@@ -84,26 +59,25 @@ func (s Spec) validate() error {
 			return nil
 		}
 		return Check(s.Point)
-	case KindHCK:
-		return HCK{Method: s.Method}.validate()
-	case KindISOMAP, KindConnectivity:
-		return nil
-	case KindMultiType:
-		if s.Multi == nil {
-			return fmt.Errorf("%w: multitype without settings", ErrBadParam)
-		}
-		return s.Multi.validate()
 	}
-	return fmt.Errorf("%w: kind %q", ErrUnknownKernel, s.Kind)
+	f, _ := familyOf(s)
+	if f == nil {
+		return fmt.Errorf("%w: kind %q", ErrUnknownKernel, s.Kind)
+	}
+	if f.Validate != nil {
+		return f.Validate(s)
+	}
+	return nil
 }
 
 // ParseSpec parses one kernel specification (grammar in the package
-// documentation), e.g. "linear", "poly:0.0041:1:3", "rbf:0.5",
-// "rbf:sigma=4.082", "rbf:scale", "laplacian:0.3", "exponential:2",
-// "hck:average", "hckg:complete", "hckg:average:knn:10", "isomap",
-// "isomap:eps:0.5", "connectivity". Names are case-insensitive. Errors wrap
-// ErrUnknownKernel (unknown name, wrong number of fields), ErrBadParam (a
-// number out of range), hclust.ErrMethod or graph.ErrSpec.
+// documentation; each registered Family reads its own fields), e.g.
+// "linear", "poly:0.0041:1:3", "rbf:0.5", "rbf:sigma=4.082", "rbf:scale",
+// "laplacian:0.3", "exponential:2", "hck:average", "hckg:complete",
+// "hckg:average:knn:10", "isomap", "isomap:eps:0.5", "connectivity". Names
+// are case-insensitive. Errors wrap ErrUnknownKernel (unknown name, wrong
+// number of fields), ErrBadParam (a number out of range), hclust.ErrMethod
+// or graph.ErrSpec.
 func ParseSpec(s string) (Spec, error) {
 	t := strings.TrimSpace(s)
 	name, rest, _ := strings.Cut(t, ":")
@@ -112,146 +86,13 @@ func ParseSpec(s string) (Spec, error) {
 	if rest != "" {
 		args = strings.FieldsFunc(rest, func(r rune) bool { return r == ':' || r == ',' })
 	}
-	bad := func(format string, a ...any) (Spec, error) {
-		return Spec{}, fmt.Errorf("%w %q: "+format, append([]any{ErrUnknownKernel, s}, a...)...)
+	f := Lookup(name)
+	if f == nil {
+		names := Names()
+		want := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+		return specError(s, "unknown kernel %q (want %s)", name, want)
 	}
-	num := func(v string) (float64, error) {
-		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil {
-			return 0, fmt.Errorf("%w %q: %q is not a number", ErrUnknownKernel, s, v)
-		}
-		return f, nil
-	}
-	point := func(k Kernel) (Spec, error) {
-		sp := Spec{Kind: KindPoint, Point: k}
-		if err := sp.validate(); err != nil {
-			return Spec{}, fmt.Errorf("%q: %w", s, err)
-		}
-		return sp, nil
-	}
-	gamma := func(kind string) (float64, error) {
-		if len(args) != 1 {
-			return 0, fmt.Errorf("%w %q: want %s:GAMMA", ErrUnknownKernel, s, kind)
-		}
-		v := strings.TrimSpace(args[0])
-		if g, ok := strings.CutPrefix(strings.ToLower(v), "gamma="); ok {
-			v = g
-		}
-		return num(v)
-	}
-	switch name {
-	case "linear":
-		if len(args) != 0 {
-			return bad("linear takes no parameters")
-		}
-		return point(Linear{})
-	case "poly", "polynomial":
-		if len(args) != 3 {
-			return bad("want poly:A:B:DEGREE")
-		}
-		a, err := num(args[0])
-		if err != nil {
-			return Spec{}, err
-		}
-		b, err := num(args[1])
-		if err != nil {
-			return Spec{}, err
-		}
-		deg, err := strconv.Atoi(strings.TrimSpace(args[2]))
-		if err != nil {
-			return bad("degree %q is not an integer", args[2])
-		}
-		return point(Poly{A: a, B: b, Degree: deg})
-	case "rbf", "gaussian":
-		if len(args) == 0 || (len(args) == 1 && strings.EqualFold(strings.TrimSpace(args[0]), "scale")) {
-			return Spec{Kind: KindPoint, Point: RBF{}, Scale: true}, nil
-		}
-		if len(args) == 1 {
-			if v, ok := strings.CutPrefix(strings.ToLower(strings.TrimSpace(args[0])), "sigma="); ok {
-				sg, err := num(v)
-				if err != nil {
-					return Spec{}, err
-				}
-				if !(sg > 0) || math.IsInf(sg, 0) {
-					return Spec{}, fmt.Errorf("%w: %q: sigma = %v, want finite sigma > 0", ErrBadParam, s, sg)
-				}
-				return point(RBFSigma(sg))
-			}
-		}
-		g, err := gamma("rbf")
-		if err != nil {
-			return Spec{}, err
-		}
-		return point(RBF{Gamma: g})
-	case "laplacian":
-		g, err := gamma("laplacian")
-		if err != nil {
-			return Spec{}, err
-		}
-		return point(Laplacian{Gamma: g})
-	case "exponential":
-		g, err := gamma("exponential")
-		if err != nil {
-			return Spec{}, err
-		}
-		return point(Exponential{Gamma: g})
-	case "hck", "hckg":
-		if len(args) == 0 {
-			return bad("want %s:METHOD", name)
-		}
-		m, err := hclust.ParseMethod(args[0])
-		if err != nil {
-			return Spec{}, fmt.Errorf("%q: %w", s, err)
-		}
-		sp := Spec{Kind: KindHCK, Method: m}
-		if err := sp.validate(); err != nil {
-			return Spec{}, fmt.Errorf("%q: %w", s, err)
-		}
-		if name == "hck" {
-			if len(args) != 1 {
-				return bad("hck takes only a method (use hckg:METHOD:GRAPH for graph distances)")
-			}
-			return sp, nil
-		}
-		g, err := parseGraph(s, args[1:])
-		if err != nil {
-			return Spec{}, err
-		}
-		sp.Graph = &g
-		return sp, nil
-	case "isomap":
-		g, err := parseGraph(s, args)
-		if err != nil {
-			return Spec{}, err
-		}
-		return Spec{Kind: KindISOMAP, Graph: &g}, nil
-	case "connectivity":
-		if len(args) != 0 {
-			return bad("connectivity takes no parameters")
-		}
-		return Spec{Kind: KindConnectivity}, nil
-	case "multitype":
-		m, err := parseMultiType(s, args)
-		if err != nil {
-			return Spec{}, err
-		}
-		return Spec{Kind: KindMultiType, Multi: &m}, nil
-	}
-	return bad("unknown kernel %q (want linear, poly, rbf, laplacian, exponential, hck, hckg, isomap, connectivity or multitype)", name)
-}
-
-func parseGraph(s string, args []string) (graph.Spec, error) {
-	switch len(args) {
-	case 0:
-		return DefaultGraph(), nil
-	case 2:
-		g, err := graph.ParseSpec(args[0] + ":" + args[1])
-		if err != nil {
-			return graph.Spec{}, fmt.Errorf("%q: %w", s, err)
-		}
-		return g, nil
-	}
-	return graph.Spec{}, fmt.Errorf("%w %q: graph must be knn:K or eps:E", ErrUnknownKernel, s)
+	return f.Parse(s, name, args)
 }
 
 // ParseSpecs parses a comma-separated list of specifications, e.g.
@@ -352,89 +193,41 @@ func BuildAll(ctx context.Context, X mat.Matrix, specs []Spec, opt BuildOptions)
 		return nil, err
 	}
 	// Last use of each shared input, so it can be released early.
-	lastEuclid, lastGraph := -1, map[graph.Spec]int{}
+	fams := make([]*Family, len(specs))
+	last := map[string]int{}
 	for i, sp := range specs {
-		switch {
-		case sp.Kind == KindConnectivity || (sp.Kind == KindHCK && sp.Graph == nil):
-			lastEuclid = i
-		case sp.Kind == KindHCK || sp.Kind == KindISOMAP:
-			lastGraph[specGraph(sp)] = i
+		fams[i], _ = familyOf(sp)
+		if fams[i] != nil && fams[i].Shares != nil {
+			for _, key := range fams[i].Shares(sp) {
+				last[key] = i
+			}
 		}
 	}
-	var euclid *distance.Condensed
-	type geoEntry struct {
-		res  graph.GeodesicResult
-		cond *distance.Condensed
-	}
-	geos := map[graph.Spec]*geoEntry{}
+	sh := newShared(X, progress)
 	out := make([]Built, 0, len(specs))
 	progress("kernel", 0, len(specs))
 	for i, sp := range specs {
-		b := Built{Spec: sp}
+		var b Built
 		var err error
-		switch {
-		case sp.Kind == KindMultiType:
-			b.K, err = sp.Multi.Gram(ctx, X)
-		case sp.Kind == KindPoint:
-			k := sp.Point
-			if sp.Scale {
-				b.Gamma = GammaScale(X)
-				k = RBF{Gamma: b.Gamma}
-			}
+		switch f := fams[i]; {
+		case sp.Kind == KindPoint && (f == nil || f.Build == nil):
+			b = Built{Spec: sp}
+			var k Kernel
+			k, b.Gamma = sp.Resolve(X)
 			b.K, err = Gram(ctx, nil, k, X)
-		case sp.Kind == KindConnectivity || (sp.Kind == KindHCK && sp.Graph == nil):
-			m := hclust.Single
-			if sp.Kind == KindHCK {
-				m = sp.Method
-			}
-			if euclid == nil {
-				progress("pdist", 0, 1)
-				d, e := distance.Euclidean(ctx, X)
-				if e != nil {
-					return nil, fmt.Errorf("kernel %v: %w", sp, e)
-				}
-				euclid = &d
-				progress("pdist", 1, 1)
-			}
-			b.Info.Tree, err = hclust.Linkage(ctx, *euclid, m)
-			if err == nil {
-				b.K, err = treeKernel(ctx, b.Info.Tree)
-			}
-			if i == lastEuclid {
-				euclid = nil
-			}
-		default: // graph variants
-			g := specGraph(sp)
-			ge := geos[g]
-			if ge == nil {
-				progress("geodesic:"+g.String(), 0, 1)
-				res, e := graph.Geodesic(ctx, X, g)
-				if e != nil {
-					return nil, fmt.Errorf("kernel %v: %w", sp, e)
-				}
-				ge = &geoEntry{res: res}
-				geos[g] = ge
-				progress("geodesic:"+g.String(), 1, 1)
-			}
-			if sp.Kind == KindISOMAP {
-				b.K, b.Info, err = isomapFromGeodesic(ctx, ge.res)
-			} else {
-				if ge.cond == nil {
-					c := condense(ctx, ge.res.G.RawSymmetric())
-					ge.cond = &c
-				}
-				b.Info.Joins = ge.res.Joins
-				b.Info.Tree, err = hclust.Linkage(ctx, *ge.cond, sp.Method)
-				if err == nil {
-					b.K, err = treeKernel(ctx, b.Info.Tree)
-				}
-			}
-			if i == lastGraph[g] {
-				delete(geos, g)
-			}
+		case f == nil || f.Build == nil:
+			err = fmt.Errorf("%w: kind %q has no build step", ErrUnknownKernel, sp.Kind)
+		default:
+			b, err = f.Build(ctx, X, sp, sh)
+			b.Spec = sp
 		}
 		if err != nil {
 			return nil, fmt.Errorf("kernel %v: %w", sp, err)
+		}
+		for key, l := range last {
+			if l == i {
+				sh.release(key)
+			}
 		}
 		out = append(out, b)
 		progress("kernel", i+1, len(specs))

@@ -115,7 +115,7 @@ func Fit(ctx context.Context, l Learner, p Problem) (learner.Model, error) {
 			if p.Kt != nil {
 				return nil, fmt.Errorf("ssl: %s with rbf:scale on new points: give an explicit gamma", l.Name())
 			}
-			if K, err = labeledScaleGram(ctx, p.X, p.Y); err != nil {
+			if K, err = labeledScaleGram(ctx, *p.Spec, p.X, p.Y); err != nil {
 				return nil, err
 			}
 		}
@@ -212,13 +212,13 @@ func labels(ctx context.Context, l Learner, p Problem) ([]int, error) {
 
 // labeledScaleGram returns an n×n view whose labelled-by-labelled and
 // unlabelled-by-labelled blocks hold the RBF kernel with gamma from the
-// labelled rows (kernel.GammaScale), computed as scikit-learn's SVC does on
+// labelled rows (Spec.Resolve), computed as scikit-learn's SVC does on
 // the labelled points; the unlabelled-by-unlabelled block, which a learner
 // trained on the labelled rows never reads, is zero.
-func labeledScaleGram(ctx context.Context, X *mat.Dense, y []int) (mat.Symmetric, error) {
+func labeledScaleGram(ctx context.Context, sp kernel.Spec, X *mat.Dense, y []int) (mat.Symmetric, error) {
 	l, u := labeledRows(y)
 	Xl := rowsOf(X, l)
-	k := kernel.RBF{Gamma: kernel.GammaScale(Xl)}
+	k, _ := sp.Resolve(Xl)
 	Kll, err := kernel.Gram(ctx, nil, k, Xl)
 	if err != nil {
 		return nil, err

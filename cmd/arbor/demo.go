@@ -149,13 +149,13 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		say("   wrote %s (predicted labels, seed 0)\n", name)
-		rules := []string{ruleTree}
+		rules := []string{kernel.RuleTree}
 		if b.Spec.Kind == kernel.KindHCK {
-			rules = []string{ruleTree, ruleLinear} // both out-of-sample rules, side by side
+			rules = []string{kernel.RuleTree, kernel.RuleLinear} // both out-of-sample rules, side by side
 		}
 		for _, rule := range rules {
 			predict := func(grid *mat.Dense) ([]int, error) {
-				Kt, _, err := testKernel(ctx, b, moons, &dataset.Dataset{X: grid}, rule)
+				Kt, _, err := b.Extend(ctx, moons.X, grid, rule)
 				if err != nil {
 					return nil, err
 				}
@@ -164,7 +164,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 			title := fmt.Sprintf("two moons, %d labels: SVM decision regions, %s", 2*perClass, b.Spec)
 			suffix := ""
 			if b.Spec.Kind == kernel.KindHCK {
-				if rule == ruleLinear {
+				if rule == kernel.RuleLinear {
 					title += " (new points by §3.5: linear in x)"
 					suffix = "_linear"
 				} else {

@@ -202,7 +202,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	test := fs.String("test", "", "new points (same columns; labels ignored) to label through the out-of-sample extension (see --extension)")
 	var lmf landmarkFlags
 	lmf.register(fs)
-	extension := fs.String("extension", ruleTree, "out-of-sample rule of the cluster kernels (hck, hckg, connectivity) for --test: tree (the point enters the dendrogram through its nearest training point; exact for single linkage) or linear (paper 000 §3.5, linear in the features)")
+	extension := fs.String("extension", kernel.RuleTree, "out-of-sample rule of the cluster kernels (hck, hckg, connectivity) for --test: tree (the point enters the dendrogram through its nearest training point; exact for single linkage) or linear (paper 000 §3.5, linear in the features)")
 	out := fs.String("out", "-", "write predictions (CSV: set,row[,id],label,given) to this file; - is standard output (the summary then goes to stderr)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	if err := parseFlags(fs, args); err != nil {
@@ -223,7 +223,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if len(specs) != 1 {
 		return usageError("classify uses one kernel; got %d", len(specs))
 	}
-	if *extension != ruleTree && *extension != ruleLinear {
+	if *extension != kernel.RuleTree && *extension != kernel.RuleLinear {
 		return usageError("--extension %q: want tree or linear", *extension)
 	}
 	info := e.stdout // the summary; stderr when the predictions take stdout
@@ -296,10 +296,10 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		built = bs[0]
 		p.K = built.K
 		if Xt != nil {
-			p.Kt, p.TestDiag, err = testKernel(ctx, built, ds, Xt, *extension)
+			p.Kt, p.TestDiag, err = built.Extend(ctx, ds.X, Xt.X, *extension)
 			if built.Spec.Kind == kernel.KindHCK {
 				rule := "tree (new points enter the dendrogram through their nearest training point; the default)"
-				if *extension == ruleLinear {
+				if *extension == kernel.RuleLinear {
 					rule = "linear (paper 000 §3.5)"
 				}
 				fmt.Fprintf(e.stderr, "out-of-sample rule: %s\n", rule)
@@ -611,8 +611,8 @@ func (l *learnerFlags) propagation(name string) (ssl.Learner, error) {
 // peerMethod names a (learner, kernel) pair as the reference pipeline
 // (peers.py ssl) does, so JSON records can be joined with its output:
 // svm_linear, svm_rbf, svm_hck_average, svm_hckg_average (7-NN graph),
-// svm_isomap, knn3_hck_average, lp_rbf, lp_knn. Other kernels keep their
-// spec with ':' turned into '_'.
+// svm_isomap, knn3_hck_average, lp_rbf, lp_knn. The kernel's part is its
+// family's peer name (kernel.PeerName); ':' becomes '_'.
 func peerMethod(learner, spec string) string {
 	switch learner {
 	case "lp_rbf:20":
@@ -624,13 +624,8 @@ func peerMethod(learner, spec string) string {
 		return safeName(learner)
 	}
 	k := spec
-	switch {
-	case spec == "rbf:scale":
-		k = "rbf"
-	case spec == "isomap:knn:7":
-		k = "isomap"
-	case strings.HasPrefix(spec, "hckg:") && strings.HasSuffix(spec, ":knn:7"):
-		k = strings.TrimSuffix(spec, ":knn:7")
+	if sp, err := kernel.ParseSpec(spec); err == nil {
+		k = kernel.PeerName(sp)
 	}
 	return learner + "_" + safeName(k)
 }

@@ -1,0 +1,377 @@
+package kernel
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/arbor-ml/arbor/distance"
+	"github.com/arbor-ml/arbor/graph"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Family is one named kind of kernel, registered once (Register) so that
+// everything that names kernels follows from the registration: ParseSpec
+// and Spec.String (the grammar), the command line's bare-name form
+// (--kernel NAME --gamma G, through Flags and Expand), BuildAll (Build),
+// the out-of-sample rows of new points (Built.Extend) and the name the
+// reference pipeline uses (PeerName).
+//
+// A point kernel family has Kind KindPoint and a Parse that returns
+// Spec{Kind: KindPoint, Point: k}: Build and Extend then default to Gram
+// and Cross. A data-dependent family has its own Kind, keeps its settings
+// in Spec.Data (or the built-in fields), and supplies Build; Extend
+// defaults to the least-squares extension of paper 000 §3.5 (Extend).
+type Family struct {
+	// Name is the spec name ("rbf"); Aliases are other names ParseSpec
+	// and the command line accept ("gaussian").
+	Name    string
+	Aliases []string
+	// Kind is Spec.Kind of the family's specs; several families may share
+	// one (every point kernel is KindPoint; hck and hckg are KindHCK).
+	Kind string
+	// Grammar documents the spec forms, e.g. "rbf[:GAMMA|:sigma=S|:scale]".
+	Grammar string
+	// Parse reads the fields after "NAME:" (split at ':' and ','); text is
+	// the whole specification for messages, name the (lower-case) name
+	// used. It returns a validated Spec.
+	Parse func(text, name string, args []string) (Spec, error)
+	// Format returns the canonical text of sp, which Parse reads back, and
+	// whether sp belongs to this family.
+	Format func(sp Spec) (string, bool)
+	// Validate checks a Spec built by hand (nil: valid).
+	Validate func(sp Spec) error
+	// Flags are the command-line flags the bare name reads; Expand turns
+	// the bare name and their values into spec text (nil: the name alone).
+	Flags  []Flag
+	Expand func(name string, f *FlagValues) (string, error)
+	// Build computes the N×N Gram matrix over the rows of X; sh shares the
+	// Euclidean distances and geodesics between the kernels of one
+	// BuildAll. nil for point kernels (Gram). Shares lists the shared
+	// inputs Build reads (keys of Shared), so BuildAll can free them after
+	// their last use.
+	Build  func(ctx context.Context, X mat.Matrix, sp Spec, sh *Shared) (Built, error)
+	Shares func(sp Spec) []string
+	// Extend returns the t×N kernel rows of new points Xt against the N
+	// rows of X the kernel b was built on, and their self-similarities
+	// k(x, x), by the out-of-sample rule named rule ("" = the family's
+	// default; a family may ignore it). nil: Cross for point kernels, the
+	// one-step least-squares extension (Extend) for data-dependent ones.
+	Extend func(ctx context.Context, X mat.Matrix, b Built, Xt mat.Matrix, rule string) (*mat.Dense, []float64, error)
+	// Peer names the kernel as the reference pipeline (peers.py) does;
+	// nil or "" means the spec text.
+	Peer func(sp Spec) string
+}
+
+// Flag is a command-line flag of a kernel family. Families that share a
+// flag name share the flag (the first registration's Usage and Default).
+type Flag struct {
+	Name  string
+	Type  string // "float", "int" or "string"
+	Value string // default; for "float", "NaN" means unset
+	Usage string
+}
+
+var (
+	families []*Family
+	flagDefs []Flag
+)
+
+// Register adds a kernel family. It panics on a duplicate name or alias or
+// a family without Name, Kind, Parse or Format (a programming error, at
+// init time).
+func Register(f Family) {
+	if f.Name == "" || f.Kind == "" || f.Parse == nil || f.Format == nil {
+		panic(fmt.Sprintf("kernel: Register %q: Name, Kind, Parse and Format are required", f.Name))
+	}
+	for _, n := range append([]string{f.Name}, f.Aliases...) {
+		if Lookup(n) != nil {
+			panic(fmt.Sprintf("kernel: Register: kernel name %q registered twice", n))
+		}
+	}
+	for _, fl := range f.Flags {
+		if !slices.ContainsFunc(flagDefs, func(d Flag) bool { return d.Name == fl.Name }) {
+			flagDefs = append(flagDefs, fl)
+		}
+	}
+	families = append(families, &f)
+}
+
+// Lookup returns the family registered under name or alias (case
+// insensitive), or nil.
+func Lookup(name string) *Family {
+	name = strings.ToLower(strings.TrimSpace(name))
+	for _, f := range families {
+		if f.Name == name || slices.Contains(f.Aliases, name) {
+			return f
+		}
+	}
+	return nil
+}
+
+// Names returns the registered family names in registration order.
+func Names() []string {
+	out := make([]string, len(families))
+	for i, f := range families {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// Flags returns the command-line flags of every registered family, each
+// once, in registration order.
+func Flags() []Flag { return slices.Clone(flagDefs) }
+
+// familyOf returns the family of a Spec: the first of its Kind whose
+// Format accepts it.
+func familyOf(sp Spec) (*Family, string) {
+	for _, f := range families {
+		if f.Kind == sp.Kind {
+			if s, ok := f.Format(sp); ok {
+				return f, s
+			}
+		}
+	}
+	return nil, ""
+}
+
+// FlagValues holds the values of the kernel flags for Expand and records
+// which ones a bare name read (Used), so the command line can reject
+// flags that would have no effect.
+type FlagValues struct {
+	vals map[string]string
+	set  map[string]bool
+	used map[string]bool
+}
+
+// NewFlagValues returns values from the flags' defaults, overridden by vals
+// (name → text); given lists the flags the user set.
+func NewFlagValues(vals map[string]string, given []string) *FlagValues {
+	v := &FlagValues{vals: map[string]string{}, set: map[string]bool{}, used: map[string]bool{}}
+	for _, d := range flagDefs {
+		v.vals[d.Name] = d.Value
+	}
+	for k, s := range vals {
+		v.vals[k] = s
+	}
+	for _, g := range given {
+		v.set[g] = true
+	}
+	return v
+}
+
+// Float returns a float flag (NaN if unset) and marks it used.
+func (v *FlagValues) Float(name string) float64 {
+	v.used[name] = true
+	f, err := parseFloat(v.vals[name])
+	if err != nil {
+		return math.NaN()
+	}
+	return f
+}
+
+// Int returns an int flag and marks it used.
+func (v *FlagValues) Int(name string) int {
+	v.used[name] = true
+	var n int
+	fmt.Sscan(v.vals[name], &n)
+	return n
+}
+
+// String returns a string flag and marks it used.
+func (v *FlagValues) String(name string) string {
+	v.used[name] = true
+	return v.vals[name]
+}
+
+// Given reports whether the user set the flag.
+func (v *FlagValues) Given(name string) bool { return v.set[name] }
+
+// Used reports whether an Expand read the flag.
+func (v *FlagValues) Used(name string) bool { return v.used[name] }
+
+// Expand turns a bare kernel name and the flag values into spec text by
+// the family's Expand; a name with fields, or one without an Expand, is
+// returned as it is.
+func Expand(name string, f *FlagValues) (string, error) {
+	if strings.Contains(name, ":") {
+		return name, nil
+	}
+	fam := Lookup(name)
+	if fam == nil || fam.Expand == nil {
+		return name, nil
+	}
+	return fam.Expand(strings.ToLower(strings.TrimSpace(name)), f)
+}
+
+// PeerName names sp as the reference pipeline (peers.py) does: the
+// family's Peer name, or the spec text.
+func PeerName(sp Spec) string {
+	if f, _ := familyOf(sp); f != nil && f.Peer != nil {
+		if p := f.Peer(sp); p != "" {
+			return p
+		}
+	}
+	return sp.String()
+}
+
+// Shared holds the expensive inputs several data-dependent kernels of one
+// BuildAll read: the Euclidean distance matrix and, per neighbourhood
+// graph, the geodesic distances. Each is computed on first use.
+type Shared struct {
+	x        mat.Matrix
+	progress func(stage string, done, total int)
+	euclid   *distance.Condensed
+	geos     map[graph.Spec]*geoEntry
+}
+
+type geoEntry struct {
+	res  graph.GeodesicResult
+	cond *distance.Condensed
+}
+
+func newShared(X mat.Matrix, progress func(string, int, int)) *Shared {
+	return &Shared{x: X, progress: progress, geos: map[graph.Spec]*geoEntry{}}
+}
+
+// Euclidean returns the condensed Euclidean distances of the rows of X
+// (distance.Euclidean), computed once. Key "pdist".
+func (s *Shared) Euclidean(ctx context.Context) (distance.Condensed, error) {
+	if s.euclid == nil {
+		s.progress("pdist", 0, 1)
+		d, err := distance.Euclidean(ctx, s.x)
+		if err != nil {
+			return distance.Condensed{}, err
+		}
+		s.euclid = &d
+		s.progress("pdist", 1, 1)
+	}
+	return *s.euclid, nil
+}
+
+// Geodesic returns the geodesic distances over graph g
+// (graph.Geodesic), computed once per graph. Key "geodesic:" + g.String().
+func (s *Shared) Geodesic(ctx context.Context, g graph.Spec) (graph.GeodesicResult, error) {
+	ge := s.geos[g]
+	if ge == nil {
+		s.progress("geodesic:"+g.String(), 0, 1)
+		res, err := graph.Geodesic(ctx, s.x, g)
+		if err != nil {
+			return graph.GeodesicResult{}, err
+		}
+		ge = &geoEntry{res: res}
+		s.geos[g] = ge
+		s.progress("geodesic:"+g.String(), 1, 1)
+	}
+	return ge.res, nil
+}
+
+// GeodesicCondensed returns the geodesic distances of graph g in condensed
+// form (for hclust), computed once per graph.
+func (s *Shared) GeodesicCondensed(ctx context.Context, g graph.Spec) (distance.Condensed, error) {
+	res, err := s.Geodesic(ctx, g)
+	if err != nil {
+		return distance.Condensed{}, err
+	}
+	ge := s.geos[g]
+	if ge.cond == nil {
+		c := condense(ctx, res.G.RawSymmetric())
+		ge.cond = &c
+	}
+	return *ge.cond, nil
+}
+
+// release frees a shared input after its last use.
+func (s *Shared) release(key string) {
+	if key == "pdist" {
+		s.euclid = nil
+		return
+	}
+	for g := range s.geos {
+		if "geodesic:"+g.String() == key {
+			delete(s.geos, g)
+		}
+	}
+}
+
+// Out-of-sample rules of the cluster kernels (Built.Extend).
+const (
+	RuleTree   = "tree"   // TreeExtension: new points enter the dendrogram (the default)
+	RuleLinear = "linear" // Extension: paper 000 §3.5, linear in the features
+)
+
+// Extend returns the t×N kernel rows of the new points Xt against the N
+// rows of X that b was built on, and their self-similarities k(x, x):
+// point kernels evaluate directly (rbf:scale with the gamma b resolved);
+// data-dependent kernels use their family's extension: the cluster kernels
+// hck and hckg follow rule (RuleTree, the default "", or RuleLinear); the
+// others use the one-step least-squares extension of paper 000 §3.5, and
+// the linear rule of the graph cluster kernels goes two steps through the
+// ISOMAP kernel of the same graph.
+func (b Built) Extend(ctx context.Context, X, Xt mat.Matrix, rule string) (*mat.Dense, []float64, error) {
+	f, _ := familyOf(b.Spec)
+	if f != nil && f.Extend != nil {
+		return f.Extend(ctx, X, b, Xt, rule)
+	}
+	if b.Spec.Kind == KindPoint {
+		return extendPoint(ctx, b, X, Xt)
+	}
+	return extendLeastSquares(ctx, X, b.K, Xt, ExtendOptions{})
+}
+
+func extendPoint(ctx context.Context, b Built, X, Xt mat.Matrix) (*mat.Dense, []float64, error) {
+	k := b.Kernel()
+	Kt, err := Cross(ctx, nil, k, Xt, X)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, d := Xt.Dims()
+	diag := make([]float64, t)
+	row := make([]float64, d)
+	for i := range diag {
+		mat.Row(row, i, Xt)
+		diag[i] = k.Eval(row, row)
+	}
+	return Kt, diag, nil
+}
+
+func extendLeastSquares(ctx context.Context, X mat.Matrix, K mat.Symmetric, Xt mat.Matrix, opt ExtendOptions) (*mat.Dense, []float64, error) {
+	ext, err := Extend(ctx, X, K, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	Kt, err := ext.Rows(ctx, Xt)
+	if err != nil {
+		return nil, nil, err
+	}
+	diag, err := ext.Diag(ctx, Xt)
+	if err != nil {
+		return nil, nil, err
+	}
+	return Kt, diag, nil
+}
+
+// Kernel returns the point kernel of a point-kernel Built with rbf:scale
+// resolved (RBF{Gamma: b.Gamma}); nil for a data-dependent kernel.
+func (b Built) Kernel() Kernel {
+	if b.Spec.Kind != KindPoint {
+		return nil
+	}
+	if b.Spec.Scale {
+		return RBF{Gamma: b.Gamma}
+	}
+	return b.Spec.Point
+}
+
+// Resolve returns the point kernel of a point Spec over the points X:
+// rbf:scale becomes RBF{Gamma: GammaScale(X)} (scikit-learn's
+// gamma="scale"), the one place it is resolved; gamma is 0 otherwise.
+func (s Spec) Resolve(X mat.Matrix) (k Kernel, gamma float64) {
+	if s.Scale {
+		g := GammaScale(X)
+		return RBF{Gamma: g}, g
+	}
+	return s.Point, 0
+}
