@@ -67,6 +67,7 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 		return usageError("--embed %d: at most the number of rows (%d)", *embed, ds.Len())
 	}
 	start := time.Now()
+	e.announceSpecs(*quiet, specs, ds.Len())
 	built, err := kernel.BuildAll(ctx, ds.X, specs, kernel.BuildOptions{Progress: e.progress(*quiet)})
 	if err != nil {
 		return err
@@ -90,6 +91,9 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "wrote   %s\n", *out)
 	if *embed > 0 {
+		if n := ds.Len(); n < 1000 || *embed > n/20 { // else Lanczos, O(N²) per step
+			e.announceCubic(*quiet, "--embed: eigendecomposition", n)
+		}
 		Z, err := kernel.Embed(b.K, *embed)
 		if err != nil {
 			return err

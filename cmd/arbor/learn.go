@@ -289,6 +289,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	} else if ssl.UsesKernel(ln) {
+		e.announceSpecs(*quiet, specs, ds.Len())
 		bs, err := kernel.BuildAll(ctx, ds.X, specs, kernel.BuildOptions{Progress: progress})
 		if err != nil {
 			return err
@@ -481,6 +482,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	}
 	start := time.Now()
 	warn := func(err error) { fmt.Fprintln(e.stderr, "warning:", err) }
+	e.announceSpecs(*quiet, specs, ds.Len())
 	res, err := ssl.Eval{Kernels: specs, Learners: learners, Progress: e.progress(*quiet), Warn: warn}.Run(ctx, ds.X, ds.Y, splits)
 	if err != nil {
 		return err

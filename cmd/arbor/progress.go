@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -9,6 +10,9 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/arbor-ml/arbor/internal/eigen"
+	"github.com/arbor-ml/arbor/kernel"
 )
 
 // lineWriter serialises writes to stderr (progress, warnings and a
@@ -166,14 +170,15 @@ func (e *env) progress(quiet bool) func(stage string, done, total int) {
 }
 
 // announceCubic tells, before an O(N³) step on n points starts, how long
-// it should take here: the time of a 256×256 symmetric eigendecomposition
-// measured now, scaled by (n/256)³. Below n = 1500 it says nothing (a
+// it should take here: the time of a 384×384 symmetric eigendecomposition
+// (internal/eigen, as the kernels)
+// measured now, scaled by (n/384)³. Below n = 1500 it says nothing (a
 // second or less).
 func (e *env) announceCubic(quiet bool, what string, n int) {
 	if quiet || n < 1500 {
 		return
 	}
-	const m = 256
+	const m = 384
 	r := rand.New(rand.NewPCG(1, 2))
 	A := mat.NewSymDense(m, nil)
 	for i := 0; i < m; i++ {
@@ -181,11 +186,21 @@ func (e *env) announceCubic(quiet bool, what string, n int) {
 			A.SetSym(i, j, r.NormFloat64())
 		}
 	}
-	var es mat.EigenSym
 	start := time.Now()
-	es.Factorize(A, true)
+	eigen.Sym(context.Background(), A, true) // what the kernels use
 	unit := time.Since(start)
 	f := float64(n) / m
 	est := time.Duration(float64(unit) * f * f * f)
 	fmt.Fprintf(e.stderr, "%s: O(N³) with N = %d, about %s on this machine\n", what, n, fmtDuration(est))
+}
+
+// announceSpecs announces the O(N³) eigendecompositions the kernels of
+// specs need (ISOMAP's and the multi-type kernel's) on n points.
+func (e *env) announceSpecs(quiet bool, specs []kernel.Spec, n int) {
+	for _, s := range specs {
+		switch s.Kind {
+		case kernel.KindISOMAP, kernel.KindMultiType:
+			e.announceCubic(quiet, "kernel "+s.String()+": eigendecomposition", n)
+		}
+	}
 }
