@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"time"
@@ -150,20 +151,22 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	} else if *out != "" {
 		return usageError("--out needs --k or --height to cut the tree")
 	}
+	var batch outputBatch // all outputs or none
+	defer batch.abort()
 	if *out != "" {
-		if err := writeAtomic(*out, func(f *os.File) error {
+		if err := batch.write(*out, func(f *os.File) error {
 			return writeClusterLabels(f, ds, labels)
 		}); err != nil {
 			return err
 		}
 	}
 	if *zOut != "" {
-		if err := writeAtomic(*zOut, func(f *os.File) error { return writeMatrixCSV(f, tree.Matrix()) }); err != nil {
+		if err := batch.write(*zOut, func(f *os.File) error { return writeMatrixCSV(f, tree.Matrix()) }); err != nil {
 			return err
 		}
 	}
 	if *newick != "" {
-		if err := writeAtomic(*newick, func(f *os.File) error {
+		if err := batch.write(*newick, func(f *os.File) error {
 			_, err := fmt.Fprintln(f, tree.Newick(nil))
 			return err
 		}); err != nil {
@@ -179,9 +182,12 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if err := fig.Save(*dendro); err != nil {
+		if err := batch.write(*dendro, func(f *os.File) error { return fig.WriteTo(f, filepath.Ext(*dendro)) }); err != nil {
 			return err
 		}
+	}
+	if err := batch.commit(); err != nil {
+		return err
 	}
 	for _, p := range []string{*out, *zOut, *newick, *dendro} {
 		if p != "" {

@@ -86,10 +86,11 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, " (%d negative eigenvalues clipped)", b.Info.NegEigs)
 	}
 	fmt.Fprintf(e.stdout, "\nsize    %d×%d, built in %.2fs\n", n, n, time.Since(start).Seconds())
-	if err := writeMatrix(*out, b.K); err != nil {
+	var batch outputBatch // all outputs or none
+	defer batch.abort()
+	if err := batch.write(*out, matrixWriter(*out, b.K)); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "wrote   %s\n", *out)
 	if *embed > 0 {
 		if n := ds.Len(); n < 1000 || *embed > n/20 { // else Lanczos, O(N²) per step
 			e.announceCubic(*quiet, "--embed: eigendecomposition", n)
@@ -101,9 +102,15 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 		if err := ctx.Err(); err != nil { // Embed takes no context
 			return err
 		}
-		if err := writeMatrix(*embedOut, Z); err != nil {
+		if err := batch.write(*embedOut, matrixWriter(*embedOut, Z)); err != nil {
 			return err
 		}
+	}
+	if err := batch.commit(); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "wrote   %s\n", *out)
+	if *embed > 0 {
 		fmt.Fprintf(e.stdout, "wrote   %s (embedding, %d dims)\n", *embedOut, *embed)
 	}
 	return nil
@@ -117,12 +124,12 @@ func checkMatrixExt(path string) error {
 	return usageError("%s: output must end in .csv or .npy", path)
 }
 
-// writeMatrix writes m atomically as CSV or .npy by extension.
-func writeMatrix(path string, m mat.Matrix) error {
-	return writeAtomic(path, func(f *os.File) error {
+// matrixWriter writes m as CSV or .npy by the extension of path.
+func matrixWriter(path string, m mat.Matrix) func(f *os.File) error {
+	return func(f *os.File) error {
 		if strings.EqualFold(filepath.Ext(path), ".npy") {
 			return npy.Write(f, m)
 		}
 		return writeMatrixCSV(f, m)
-	})
+	}
 }

@@ -12,23 +12,40 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/arbor-ml/arbor/dataset"
 )
 
 // writeAtomic writes a file through a temporary file in the same directory
 // and renames it into place, so a failed run never leaves half a file.
-func writeAtomic(path string, write func(f *os.File) error) (err error) {
+func writeAtomic(path string, write func(f *os.File) error) error {
+	var b outputBatch
+	defer b.abort()
+	if err := b.write(path, write); err != nil {
+		return err
+	}
+	return b.commit()
+}
+
+// outputBatch writes several outputs all or none: each goes to a
+// temporary file beside its path (synced to disk), and only when every one
+// is complete are they renamed into place. abort removes what is left.
+type outputBatch struct {
+	tmps, paths []string
+}
+
+// write writes one output to its temporary file.
+func (b *outputBatch) write(path string, write func(f *os.File) error) (err error) {
 	tmp, err := createTemp(path)
 	if err != nil {
 		return fmt.Errorf("create %s: %w", path, err)
 	}
 	addTemp(tmp.Name())
+	b.tmps, b.paths = append(b.tmps, tmp.Name()), append(b.paths, path)
 	defer func() {
-		dropTemp(tmp.Name())
 		if err != nil {
 			tmp.Close()
-			os.Remove(tmp.Name())
 		}
 	}()
 	if err = write(tmp); err != nil {
@@ -42,22 +59,85 @@ func writeAtomic(path string, write func(f *os.File) error) (err error) {
 	if err = tmp.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
 	return nil
+}
+
+// commit renames every temporary file into place. Should a rename fail,
+// the outputs already renamed are removed again: none of the set stays.
+func (b *outputBatch) commit() error {
+	for i, tmp := range b.tmps {
+		if err := os.Rename(tmp, b.paths[i]); err != nil {
+			for _, p := range b.paths[:i] {
+				os.Remove(p)
+			}
+			return fmt.Errorf("write %s: %w", b.paths[i], err)
+		}
+		dropTemp(tmp)
+		b.tmps[i] = ""
+	}
+	b.tmps, b.paths = nil, nil
+	return nil
+}
+
+// abort removes the temporary files not renamed; after commit it does nothing.
+func (b *outputBatch) abort() {
+	for _, tmp := range b.tmps {
+		if tmp != "" {
+			os.Remove(tmp)
+			dropTemp(tmp)
+		}
+	}
+	b.tmps, b.paths = nil, nil
+}
+
+// tempPrefix is how Arbor names the temporary file of an output: hidden,
+// the output's name, ".tmp-", the writing process's id and a random part.
+func tempPrefix(path string) string {
+	return "." + filepath.Base(path) + ".tmp-"
 }
 
 // createTemp creates an empty temporary file beside path with mode 0666
 // less the umask, as os.Create would give path itself (os.CreateTemp's 0600
-// would leave outputs readable by their owner only).
+// would leave outputs readable by their owner only). It first removes
+// stale temporary files of the same output: those of a process that no
+// longer runs (killed while writing).
 func createTemp(path string) (*os.File, error) {
-	dir, base := filepath.Dir(path), filepath.Base(path)
+	dir := filepath.Dir(path)
+	removeStaleTemps(dir, tempPrefix(path))
 	for try := 0; ; try++ {
-		name := filepath.Join(dir, "."+base+".tmp-"+strconv.FormatUint(rand.Uint64(), 36))
+		name := filepath.Join(dir, tempPrefix(path)+strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(rand.Uint64(), 36))
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
 		if err == nil || !errors.Is(err, fs.ErrExist) || try == 100 {
 			return f, err
+		}
+	}
+}
+
+// removeStaleTemps deletes dir's files named prefix+PID-RANDOM whose
+// process is gone, and those of the older naming (prefix+RANDOM, no PID)
+// untouched for an hour.
+func removeStaleTemps(dir, prefix string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, prefix) || e.IsDir() {
+			continue
+		}
+		rest := name[len(prefix):]
+		pidText, _, hasPID := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		switch {
+		case hasPID && err == nil && pid > 0:
+			if pid != os.Getpid() && !processAlive(pid) {
+				os.Remove(filepath.Join(dir, name))
+			}
+		default:
+			if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > time.Hour {
+				os.Remove(filepath.Join(dir, name))
+			}
 		}
 	}
 }
@@ -104,6 +184,13 @@ func checkOutputs(flagPaths ...string) error {
 		case !st.IsDir():
 			return usageError("--%s %s: %s is not a directory", flag, path, dir)
 		}
+		// Can a file be made there? Better to know before hours of work.
+		probe, err := createTemp(path)
+		if err != nil {
+			return fmt.Errorf("--%s %s: cannot write in %s: %w", flag, path, dir, errors.Unwrap(err))
+		}
+		probe.Close()
+		os.Remove(probe.Name())
 	}
 	return nil
 }

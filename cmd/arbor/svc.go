@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/arbor-ml/arbor/dataset"
@@ -150,17 +151,17 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	for _, w := range res.Warnings {
 		fmt.Fprintf(e.stderr, "warning: %v\n", w)
 	}
-	if err := writeAtomic(*out, func(f *os.File) error {
+	var batch outputBatch // all outputs or none
+	defer batch.abort()
+	if err := batch.write(*out, func(f *os.File) error {
 		return writeClusterLabels(f, ds, res.Labels)
 	}); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "wrote      %s\n", *out)
 	if *tree != "" {
-		if err := writeAtomic(*tree, func(f *os.File) error { return h.WriteJSON(f) }); err != nil {
+		if err := batch.write(*tree, func(f *os.File) error { return h.WriteJSON(f) }); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "wrote      %s\n", *tree)
 	}
 	if *plot != "" {
 		axes := [2]string{"feature 1", "feature 2"}
@@ -169,10 +170,21 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 		} else if len(ds.Features) >= 2 {
 			axes = [2]string{ds.Features[0], ds.Features[1]}
 		}
-		if err := svcPlot(*plot, X, res, h, displayName(ds.Name), axes); err != nil {
+		fig, err := svcPlot(X, res, h, displayName(ds.Name), axes)
+		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "wrote      %s\n", *plot)
+		if err := batch.write(*plot, func(f *os.File) error { return fig.WriteTo(f, filepath.Ext(*plot)) }); err != nil {
+			return err
+		}
+	}
+	if err := batch.commit(); err != nil {
+		return err
+	}
+	for _, p := range []string{*out, *tree, *plot} {
+		if p != "" {
+			fmt.Fprintf(e.stdout, "wrote      %s\n", p)
+		}
 	}
 	if progress != nil {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
@@ -207,7 +219,7 @@ func printSVC(w io.Writer, r *svcluster.Clustering, ds *dataset.Dataset) {
 // svcPlot draws the contour panels R(x) = R with SVs and BSVs marked (2-D
 // data only, paper 001 Figs. 3-4) and, after a sweep, the number of clusters
 // against q.
-func svcPlot(path string, X *mat.Dense, res *svcluster.Clustering, h *svcluster.Hierarchy, name string, axes [2]string) error {
+func svcPlot(X *mat.Dense, res *svcluster.Clustering, h *svcluster.Hierarchy, name string, axes [2]string) (*figure.Figure, error) {
 	_, d := X.Dims()
 	panel := func(r *svcluster.Clustering) figure.ContourPanel {
 		names := make([]string, r.NClusters)
@@ -244,11 +256,11 @@ func svcPlot(path string, X *mat.Dense, res *svcluster.Clustering, h *svcluster.
 		panels = append(panels, panel(res))
 		f, err := figure.Contours(panels, figure.ContourOptions{})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		rows, width = append(rows, f.Plots[0]), f.Width
 	} else if h == nil {
-		return usageError("--plot: contour pictures need 2-D data (%d features; try --pca 2)", d)
+		return nil, usageError("--plot: contour pictures need 2-D data (%d features; try --pca 2)", d)
 	}
 	if h != nil {
 		// Two quantities, two panels: the number of clusters, and the
@@ -263,11 +275,11 @@ func svcPlot(path string, X *mat.Dense, res *svcluster.Clustering, h *svcluster.
 		nc[0].Name = "" // one series: no legend
 		f1, err := figure.Line(nc, figure.LineOptions{Title: name + ": number of clusters against q", XLabel: "q (kernel width)", YLabel: "clusters", Points: true, LogX: true, IntegerY: true})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		f2, err := figure.Line(fr, figure.LineOptions{Title: name + ": support vectors against q", XLabel: "q (kernel width)", YLabel: "fraction of the N points", Points: true, LogX: true, YFromZero: true})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		cols := max(2, len(rows0(rows)))
 		row := make([]*plot.Plot, cols)
@@ -278,7 +290,7 @@ func svcPlot(path string, X *mat.Dense, res *svcluster.Clustering, h *svcluster.
 		rows = append(rows, row)
 		width = max(width, vg.Length(cols)*4*vg.Inch)
 	}
-	return (&figure.Figure{Plots: rows, Width: width, Height: vg.Length(len(rows)) * 4 * vg.Inch}).Save(path)
+	return &figure.Figure{Plots: rows, Width: width, Height: vg.Length(len(rows)) * 4 * vg.Inch}, nil
 }
 
 // rows0 returns the first row of a panel grid (nil for none).
