@@ -36,6 +36,8 @@ type Classifier struct {
 	// Progress, if not nil, is called with stage "mcck" after each MCCK
 	// run and "tree" after each internal node.
 	Progress func(stage string, done, total int)
+
+	choices func(run int) chooser // tests: see MCCK.choices
 }
 
 // defaultNode is the node learner used when Classifier.Node is nil.
@@ -159,7 +161,7 @@ func (c Classifier) FitGram(ctx context.Context, K mat.Symmetric, y []int) (*Mod
 	if err != nil {
 		return nil, err
 	}
-	mc := MCCK{Restarts: c.Restarts, MaxIter: c.MaxIter, Seed: c.Seed, Progress: c.Progress}
+	mc := MCCK{Restarts: c.Restarts, MaxIter: c.MaxIter, Seed: c.Seed, Progress: c.Progress, choices: c.choices}
 	p, err := mc.cluster(ctx, g, y, byClass)
 	if err != nil {
 		return nil, err

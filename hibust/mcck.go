@@ -31,6 +31,10 @@ type MCCK struct {
 	Seed uint64
 	// Progress, if not nil, is called after each run with stage "mcck".
 	Progress func(stage string, done, total int)
+
+	// choices, if not nil, replaces the PCG streams (tests replay the
+	// reference's generator).
+	choices func(run int) chooser
 }
 
 func (m MCCK) restarts() int {
@@ -119,8 +123,11 @@ func (m MCCK) cluster(ctx context.Context, g *gram, y []int, byClass map[int][]i
 	errs := make([]error, R)
 	done := 0
 	err := parallel.For(ctx, R, func(r int) {
-		rng := rand.New(rand.NewPCG(m.Seed, uint64(r)+1))
-		runs[r], errs[r] = g.mcck(ctx, y, byClass, rngChooser{rng}, m.maxIter())
+		var ch chooser = rngChooser{rand.New(rand.NewPCG(m.Seed, uint64(r)+1))}
+		if m.choices != nil {
+			ch = m.choices(r)
+		}
+		runs[r], errs[r] = g.mcck(ctx, y, byClass, ch, m.maxIter())
 	})
 	if err != nil {
 		return nil, err
@@ -167,6 +174,27 @@ type gram struct {
 	n    int
 	k    []float64
 	diag []float64
+	// tie: squared distances within tie of the smallest count as ties,
+	// broken by the lowest index, so that rows exactly equidistant in
+	// exact arithmetic (common for data on a grid, such as iris) do not
+	// depend on rounding. 1e-9 × the mean |K_ii|: far above the rounding
+	// error of K_ii − 2K_ij + K_jj, far below real differences.
+	tie float64
+}
+
+// argminTie returns the first index whose value is within g.tie of the
+// smallest.
+func (g *gram) argminTie(d []float64) int {
+	m := math.Inf(1)
+	for _, v := range d {
+		m = min(m, v)
+	}
+	for j, v := range d {
+		if v <= m+g.tie {
+			return j
+		}
+	}
+	return 0
 }
 
 func (g *gram) row(i int) []float64 { return g.k[i*g.n : (i+1)*g.n] }
@@ -203,6 +231,11 @@ func newGram(K mat.Symmetric) (*gram, error) {
 		}
 		g.diag[i] = g.k[i*n+i]
 	}
+	var s float64
+	for _, v := range g.diag {
+		s += math.Abs(v)
+	}
+	g.tie = 1e-9 * s / float64(n)
 	return g, nil
 }
 
@@ -329,7 +362,7 @@ func (g *gram) mcck(ctx context.Context, y []int, byClass map[int][]int, ch choo
 	}
 	assign := make([]int, n)
 	prev := make([]int, n)
-	var dot []float64
+	var dot, dist []float64
 	iter, converged := 0, false
 	for iter < maxIter {
 		if err := ctx.Err(); err != nil {
@@ -349,19 +382,16 @@ func (g *gram) mcck(ctx context.Context, y []int, byClass map[int][]int, ch choo
 		created := 0
 		var fresh []int // rows founding clusters k0, k0+1, ...
 		for _, i := range ch.order(iter, n) {
-			best, bd := -1, math.Inf(1)
+			dist = dist[:0]
 			o := dot[i*k0 : (i+1)*k0]
 			for j := 0; j < k0; j++ {
-				if d := g.diag[i] - 2*o[j] + ps[j].norm; d < bd {
-					best, bd = j, d
-				}
+				dist = append(dist, g.diag[i]-2*o[j]+ps[j].norm)
 			}
 			ri := g.row(i)
-			for a, r := range fresh {
-				if d := g.diag[i] - 2*ri[r] + g.diag[r]; d < bd {
-					best, bd = k0+a, d
-				}
+			for _, r := range fresh {
+				dist = append(dist, g.diag[i]-2*ri[r]+g.diag[r])
 			}
+			best := g.argminTie(dist)
 			if c := y[i]; c != Unlabeled && ps[best].class != c {
 				ps = append(ps, proto{rows: []int{i}, w: []float64{1}, norm: g.diag[i], class: c})
 				fresh = append(fresh, i)
@@ -437,17 +467,13 @@ func (g *gram) mutualPairs(ps []proto, dot []float64) (into []int, pairs int) {
 		}
 	}
 	nn := make([]int, k)
+	d := make([]float64, k)
 	for p := range ps {
-		best, bd := -1, math.Inf(1)
 		for q := range ps {
-			if q == p {
-				continue
-			}
-			if d := ps[p].norm + ps[q].norm - 2*ip[p*k+q]; d < bd {
-				best, bd = q, d
-			}
+			d[q] = ps[p].norm + ps[q].norm - 2*ip[p*k+q]
 		}
-		nn[p] = best
+		d[p] = math.Inf(1)
+		nn[p] = g.argminTie(d)
 	}
 	into = make([]int, k)
 	for p := range into {

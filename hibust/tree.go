@@ -95,14 +95,25 @@ func buildTree(g *gram, labeled [][]int, class []int) []Node {
 		L[i] = i
 	}
 	for len(L) > 1 {
-		ba, bb, bd := -1, -1, math.Inf(1)
+		// The closest pair; pairs within g.tie of it are ties, broken by
+		// the first pair of list positions.
+		bd := math.Inf(1)
 		for x := 0; x < len(L); x++ {
 			for z := x + 1; z < len(L); z++ {
-				if d := d2(L[x], L[z]); d < bd {
-					ba, bb, bd = x, z, d
+				bd = min(bd, d2(L[x], L[z]))
+			}
+		}
+		ba, bb := -1, -1
+	search:
+		for x := 0; x < len(L); x++ {
+			for z := x + 1; z < len(L); z++ {
+				if d2(L[x], L[z]) <= bd+g.tie {
+					ba, bb = x, z
+					break search
 				}
 			}
 		}
+		bd = d2(L[ba], L[bb])
 		a, b := L[ba], L[bb]
 		t := len(all)
 		var w work
