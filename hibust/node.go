@@ -34,38 +34,11 @@ func (s SVMNode) Transduce(ctx context.Context, K mat.Symmetric, y []int) ([]int
 	if C == 0 {
 		C = 100
 	}
-	var l, u, yl []int
-	for i, c := range y {
-		if c == Unlabeled {
-			u = append(u, i)
-		} else {
-			l = append(l, i)
-			yl = append(yl, c)
-		}
-	}
-	out := append([]int(nil), y...)
-	if len(u) == 0 {
-		return out, nil
-	}
-	m, err := svm.Classifier{C: C, AllowSingleton: true}.FitGramRows(ctx, K, l, yl)
+	m, err := svm.Classifier{C: C, AllowSingleton: true}.FitGram(ctx, K, y)
 	if err != nil {
 		return nil, err
 	}
-	Kul := mat.NewDense(len(u), len(l), nil)
-	for a, i := range u {
-		r := Kul.RawRowView(a)
-		for b, j := range l {
-			r[b] = K.At(i, j)
-		}
-	}
-	pred, err := m.PredictGram(Kul)
-	if err != nil {
-		return nil, err
-	}
-	for a, i := range u {
-		out[i] = pred[a]
-	}
-	return out, nil
+	return m.Transduction(), nil
 }
 
 // LearnerNode adapts any learner of the Arbor contract (for example
@@ -127,7 +100,7 @@ func router(ctx context.Context, g *gram, C float64, rows, side []int) ([]int, [
 	}
 	mc := m.Machines[0]
 	sign := 1.0
-	if m.Classes[mc.Pos] != 1 {
+	if m.Classes()[mc.Pos] != 1 {
 		sign = -1
 	}
 	sv := make([]int, len(mc.SV))
