@@ -27,6 +27,8 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "cluster", "--data F --linkage average [--distance euclidean|graph --graph knn:7] (--k N | --height H) [outputs]")
 	var d dataFlags
 	d.register(fs, "none")
+	var mf memFlags
+	mf.register(fs)
 	d.labelOptional = true
 	d.command = "arbor cluster"
 	linkage := fs.String("linkage", "average", "single, complete, average, weighted, ward, centroid or median")
@@ -69,6 +71,19 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	n := ds.Len()
 	if *k > n {
 		return usageError("--k %d is larger than the number of rows (%d)", *k, n)
+	}
+	// Condensed distances, the linkage's working copy (none for single
+	// linkage's SLINK) and the cophenetic distances: N²/2 float64 arrays
+	// (a geodesic N×N matrix more for --distance graph).
+	need := 12 * float64(n) * float64(n)
+	if method == hclust.Single {
+		need = 8 * float64(n) * float64(n)
+	}
+	if *dist == "graph" {
+		need += 8 * float64(n) * float64(n)
+	}
+	if err := mf.check(need, fmt.Sprintf("clustering %d rows", n), "cluster a sample of the rows"); err != nil {
+		return err
 	}
 	progress := e.progress(*quiet)
 	start := time.Now()

@@ -21,6 +21,8 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "kernel", "--data F --kernel NAME [params] --out K.csv|K.npy")
 	var d dataFlags
 	d.register(fs, "none")
+	var mf memFlags
+	mf.register(fs)
 	d.labelOptional = true
 	d.command = "arbor kernel"
 	var kf kernelFlags
@@ -61,6 +63,9 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 	}
 	ds, err := d.load(e)
 	if err != nil {
+		return err
+	}
+	if err := mf.check(kernelBytes(specs[0], ds.Len()), fmt.Sprintf("the %s kernel matrix of %d rows", specs[0], ds.Len()), ""); err != nil {
 		return err
 	}
 	if *embed > ds.Len() {

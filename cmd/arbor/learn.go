@@ -194,6 +194,8 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "classify", "--data F --kernel K [params] --learner svm|knn|lp|spreading [--test F2] --out predictions.csv")
 	var d dataFlags
 	d.register(fs, "std")
+	var mf memFlags
+	mf.register(fs)
 	d.command = "arbor classify"
 	var kf kernelFlags
 	kf.register(fs, "linear")
@@ -274,6 +276,9 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		if err := d.scaleNew(Xt.X); err != nil {
 			return err
 		}
+	}
+	if err := classifyMemory(mf, lmf, ds, Xt, specs[0], lf.learner); err != nil {
+		return err
 	}
 	progress := e.progress(*quiet)
 	start := time.Now()
@@ -381,6 +386,8 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "eval", "--data F (--labeled-per-class N --repeats R --seed S | --splits FILE [--split-line I]) --kernel ... --learner ... [--json]")
 	var d dataFlags
 	d.register(fs, "std")
+	var mf memFlags
+	mf.register(fs)
 	d.command = "arbor eval"
 	var kf kernelFlags
 	kf.register(fs, "linear")
@@ -428,6 +435,11 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	}
 	if err := twoClasses(ds); err != nil {
 		return err
+	}
+	if need := evalBytes(specs, ds.Len()); need > 0 {
+		if err := mf.check(need, fmt.Sprintf("the kernel matrices of %d rows", ds.Len()), "eval compares exact kernels; arbor classify --landmarks M runs one kernel in O(N·M)"); err != nil {
+			return err
+		}
 	}
 	if u := ds.UnlabeledRows(); len(u) > 0 {
 		return fmt.Errorf("%s: eval needs every row labelled to score the hidden ones; %d rows are unlabelled (first: data row %d, counting from 0 after the header); use arbor classify to label them", ds.Name, len(u), u[0])

@@ -28,6 +28,8 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 		"(--q Q --C C | --sweep [--clusters K]) [--labelling complete|sv|knn|cone] --out labels.csv [--tree T.json] [--plot P.png]")
 	var d dataFlags
 	d.register(fs, "none")
+	var mf memFlags
+	mf.register(fs)
 	d.labelOptional = true
 	d.command = "arbor svc"
 	pca := fs.Int("pca", 0, "project the (scaled) data on its first N principal components first (0: no)")
@@ -88,6 +90,10 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	}
 	ds, err := d.load(e)
 	if err != nil {
+		return err
+	}
+	// The SVDD's kernel matrix and the labelling's pair tests: N×N float64.
+	if err := mf.check(8*float64(ds.Len())*float64(ds.Len()), fmt.Sprintf("support vector clustering of %d rows", ds.Len()), "cluster a sample of the rows"); err != nil {
 		return err
 	}
 	X := ds.X

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/kernel"
+)
+
+// errMemory is wrapped by the one-line error of a run that would not fit in
+// the memory budget (exit status 1, not a usage error).
+var errMemory = errors.New("not enough memory")
+
+// memFlags is --max-memory SIZE, the budget every large allocation is
+// checked against before it is made.
+type memFlags struct {
+	raw string
+}
+
+func (m *memFlags) register(fs interface {
+	StringVar(p *string, name, value, usage string)
+}) {
+	fs.StringVar(&m.raw, "max-memory", "", "memory budget, such as 4G, 512M or 2GiB (default: the memory the machine has available, MemAvailable in /proc/meminfo); a run that would need more stops before the work with the size it needs and the option that fits")
+}
+
+// budget returns the budget in bytes and where it comes from; 0 means
+// unknown (no /proc/meminfo and no --max-memory): nothing is checked.
+func (m memFlags) budget() (int64, string, error) {
+	if m.raw != "" {
+		b, err := parseSize(m.raw)
+		if err != nil {
+			return 0, "", usageError("--max-memory %q: %v", m.raw, err)
+		}
+		return b, "--max-memory", nil
+	}
+	if b := memAvailable(); b > 0 {
+		return b, "available memory; --max-memory to change", nil
+	}
+	return 0, "", nil
+}
+
+// check returns a one-line error when need bytes exceed the budget: what
+// needs it, how much, the budget, and hint (the option that fits).
+func (m memFlags) check(need float64, what, hint string) error {
+	b, src, err := m.budget()
+	if err != nil || b == 0 || need <= float64(b) {
+		return err
+	}
+	msg := fmt.Sprintf("%s needs about %s, more than the budget of %s (%s)", what, humanBytes(need), humanBytes(float64(b)), src)
+	if hint != "" {
+		msg += "; " + hint
+	}
+	return fmt.Errorf("%w: %s", errMemory, msg)
+}
+
+// parseSize reads 1.5G, 512M, 2GiB, 300MB, 1e9 (bytes); K/M/G/T are
+// powers of 1024 with or without "iB"/"B".
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSpace(strings.ToUpper(s))
+	mult := 1.0
+	for _, u := range []struct {
+		suf string
+		m   float64
+	}{{"TIB", 1 << 40}, {"GIB", 1 << 30}, {"MIB", 1 << 20}, {"KIB", 1 << 10},
+		{"TB", 1 << 40}, {"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10},
+		{"T", 1 << 40}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1}} {
+		if strings.HasSuffix(t, u.suf) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suf)), u.m
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || !(v > 0) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("want a positive size such as 4G, 512M or 2GiB")
+	}
+	return int64(v * mult), nil
+}
+
+// memAvailable returns MemAvailable from /proc/meminfo in bytes, or 0.
+func memAvailable() int64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) >= 2 && fields[0] == "MemAvailable:" {
+			kb, err := strconv.ParseInt(fields[1], 10, 64)
+			if err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 0
+}
+
+func humanBytes(b float64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", b/(1<<30))
+	case b >= 10<<20:
+		return fmt.Sprintf("%.0f MiB", b/(1<<20))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", b/(1<<20))
+	}
+	return fmt.Sprintf("%.0f KiB", math.Ceil(b/(1<<10)))
+}
+
+// kernelBytes estimates the peak memory of building spec's N×N kernel
+// matrix: gonum's symmetric matrices store all N² float64 entries; the
+// cluster kernels add a condensed distance matrix (N²/2) and the
+// ultrametric, the graph variants a geodesic matrix, ISOMAP an
+// eigendecomposition (its vectors and workspace). Estimates, within about
+// a third of the measured peak.
+func kernelBytes(spec kernel.Spec, n int) float64 {
+	nn := 8 * float64(n) * float64(n)
+	switch spec.Kind {
+	case kernel.KindPoint:
+		return nn
+	case kernel.KindHCK:
+		if spec.Graph != nil {
+			return 2.5 * nn
+		}
+		return 1.5 * nn
+	case kernel.KindISOMAP:
+		return 4 * nn
+	}
+	return 3 * nn
+}
+
+// landmarkBytes estimates a landmark run with M landmarks: the N×M kernel
+// rows and features (twice, in blocks) and the M×M eigendecomposition.
+func landmarkBytes(n, d, m int) float64 {
+	return 8 * (2*float64(n)*float64(m) + 4*float64(m)*float64(m) + float64(n)*float64(d))
+}
+
+// landmarkHint names the --landmarks M that fits the budget, if any.
+func (m memFlags) landmarkHint(n, d int) string {
+	b, _, _ := m.budget()
+	for _, lm := range []int{2000, 1000, 500, 200} {
+		if lm < n && (b == 0 || landmarkBytes(n, d, lm) <= float64(b)) {
+			return fmt.Sprintf("use --landmarks %d (about %s)", lm, humanBytes(landmarkBytes(n, d, lm)))
+		}
+	}
+	return "even --landmarks 200 does not fit: use a sample of the rows"
+}
+
+// classifyMemory checks classify's largest allocation against the budget:
+// the landmark run's N×M blocks, or the exact kernel matrix (and a dense
+// N×N affinity for lp and spreading).
+func classifyMemory(mf memFlags, lmf landmarkFlags, ds, test *dataset.Dataset, spec kernel.Spec, learner string) error {
+	n := ds.Len()
+	if test != nil {
+		n += test.Len()
+	}
+	if lmf.m > 0 {
+		return mf.check(landmarkBytes(n, ds.Dim(), lmf.m), fmt.Sprintf("%d landmarks for %d rows", lmf.m, n), "use fewer --landmarks")
+	}
+	need := kernelBytes(spec, ds.Len())
+	if learner == "lp" || learner == "spreading" {
+		need = 2 * 8 * float64(ds.Len()) * float64(ds.Len())
+	}
+	return mf.check(need, fmt.Sprintf("the exact %s run on %d rows", learner, ds.Len()), mf.landmarkHint(n, ds.Dim()))
+}
+
+// evalBytes is the largest kernel matrix eval builds (one at a time).
+func evalBytes(specs []kernel.Spec, n int) float64 {
+	need := 0.0
+	for _, s := range specs {
+		need = max(need, kernelBytes(s, n))
+	}
+	return need
+}

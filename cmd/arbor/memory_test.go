@@ -1,0 +1,58 @@
+package main
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{
+		"4G": 4 << 30, "512M": 512 << 20, "2GiB": 2 << 30, "300MB": 300 << 20, "1.5g": 3 << 29, "1000": 1000, "64 KiB": 64 << 10,
+	} {
+		got, err := parseSize(in)
+		if err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "x", "-1G", "0", "NaN", "1Q"} {
+		if _, err := parseSize(in); err == nil {
+			t.Errorf("parseSize(%q): no error", in)
+		}
+	}
+}
+
+// TestMaxMemory: a run over the budget stops before the work with one line
+// naming the size needed and the option that fits.
+func TestMaxMemory(t *testing.T) {
+	dir := t.TempDir()
+	train, _ := moonsFiles(t, dir)
+	out := filepath.Join(dir, "p.csv")
+	for _, c := range []struct {
+		args []string
+		hint string
+	}{
+		{[]string{"classify", "--data", train, "--kernel", "rbf", "--max-memory", "200K", "--out", out}, "--landmarks"},
+		{[]string{"cluster", "--data", train, "--k", "2", "--max-memory", "100K"}, "sample"},
+		{[]string{"kernel", "--data", train, "--kernel", "hck", "--max-memory", "100K", "--out", out}, ""},
+		{[]string{"eval", "--data", "two_moons", "--labeled-per-class", "5", "--kernel", "rbf", "--max-memory", "100K"}, "--landmarks"},
+	} {
+		_, _, err := arbor(t, c.args...)
+		if !errors.Is(err, errMemory) {
+			t.Errorf("%v: err = %v, want the memory error", c.args, err)
+			continue
+		}
+		msg := err.Error()
+		if strings.Contains(msg, "\n") || !strings.Contains(msg, "needs about") || !strings.Contains(msg, c.hint) {
+			t.Errorf("%v: message %q: want one line with the size and %q", c.args, msg, c.hint)
+		}
+	}
+	// The same runs within a large budget work.
+	if _, _, err := arbor(t, "classify", "--data", train, "--kernel", "rbf", "--max-memory", "1G", "--out", out, "--quiet"); err != nil {
+		t.Error(err)
+	}
+	if _, _, err := arbor(t, "classify", "--data", train, "--max-memory", "lots", "--out", out); err == nil || !strings.Contains(err.Error(), "--max-memory") {
+		t.Errorf("--max-memory lots: %v", err)
+	}
+}
