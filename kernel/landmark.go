@@ -20,15 +20,20 @@ const (
 	LandmarkKMeans = "kmeans" // the rows nearest to the centres of k-means (k-means++ start, Lloyd)
 )
 
-// kmeansIter is the number of Lloyd iterations of LandmarkKMeans.
-const kmeansIter = 10
+// kmeansIter is the number of Lloyd iterations of LandmarkKMeans, and
+// kmeansSample·M the number of rows it clusters.
+const (
+	kmeansIter   = 10
+	kmeansSample = 100
+)
 
 // ChooseLandmarks returns m distinct row indices of X (ascending), chosen by
 // method (LandmarkRandom or LandmarkKMeans) from seed. For k-means the
 // landmarks are data rows (the nearest row to each centre, duplicates
 // removed, topped up at random), so that every kernel, data-dependent ones
-// included, can be evaluated on them. Cost: O(m) for random, O(kmeansIter ·
-// N·m·d) for k-means. Errors: ErrEmpty, ErrNonFinite, ErrBadParam (m not in
+// included, can be evaluated on them; k-means runs on a random sample of
+// 100·m rows (all when fewer). Cost: O(N) for random, about
+// O(kmeansIter · 100·m · log m · d) for k-means. Errors: ErrEmpty, ErrNonFinite, ErrBadParam (m not in
 // 1..N, unknown method), ctx.Err().
 func ChooseLandmarks(ctx context.Context, X mat.Matrix, m int, method string, seed uint64) ([]int, error) {
 	x, err := newRows(X, "X")
@@ -47,10 +52,22 @@ func ChooseLandmarks(ctx context.Context, X mat.Matrix, m int, method string, se
 	default:
 		return nil, fmt.Errorf("%w: landmark method %q (want random or kmeans)", ErrBadParam, method)
 	}
-	data := make([]float64, n*d)
-	for i := 0; i < n; i++ {
-		copy(data[i*d:], x.row(i))
+	// k-means runs on a random sample of kmeansSample·m rows (all rows when
+	// fewer): the centres of a large sample are as good as those of all
+	// rows, at a fraction of the cost.
+	rows := rng.Perm(n)
+	if ns := kmeansSample * m; ns < n {
+		rows = rows[:ns]
+		sort.Ints(rows)
+	} else {
+		rows = sortedInts(rows)
 	}
+	ns := len(rows)
+	data := make([]float64, ns*d)
+	for a, i := range rows {
+		copy(data[a*d:], x.row(i))
+	}
+	n = ns
 	// k-means++ seeding.
 	cent := make([]float64, m*d)
 	d2 := make([]float64, n)
@@ -114,13 +131,13 @@ func ChooseLandmarks(ctx context.Context, X mat.Matrix, m int, method string, se
 	}
 	seen := make(map[int]bool, m)
 	var out []int
-	for _, i := range near {
-		if !seen[int(i)] {
-			seen[int(i)] = true
-			out = append(out, int(i))
+	for _, a := range near {
+		if i := rows[a]; !seen[i] {
+			seen[i] = true
+			out = append(out, i)
 		}
 	}
-	for _, i := range rng.Perm(n) {
+	for _, i := range rng.Perm(x.n) {
 		if len(out) == m {
 			break
 		}
