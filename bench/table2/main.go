@@ -31,11 +31,11 @@ import (
 
 // row is one line of Table 2 and its search.
 type row struct {
-	method       string
-	paper        string // the paper's micro / macro and parameters
-	search       string // the ranges searched
-	kernels      []string
-	learners     []ssl.SetScorer
+	method    string
+	paper     string // the paper's micro / macro and parameters
+	search    string // the ranges searched
+	kernels   []string
+	learners  []ssl.SetScorer
 	best      ssl.BEPResult
 	bestScore float64
 	evaluated int
@@ -104,10 +104,10 @@ func main() {
 		{method: "kNN + ISOMAP", paper: "88.37 / 87.99  k_isomap = 16, k = 16", search: kr + ", k ∈ 1..30",
 			kernels: isomap, learners: knnRange(knn.Uniform, 1, 30), paperKernel: "isomap:knn:16", paperLearner: "knn16"},
 		{method: "kNN + multi-type", paper: "91.12 / 91.04  linstep, γ = 1, λ_cut = 0.01, k = 16",
-			search: "linstep, γ ∈ {0.5,1,2}, λ_cut ∈ {0.001,0.01,0.05,0.1}, k ∈ 1..30",
+			search:  "linstep, γ ∈ {0.5,1,2}, λ_cut ∈ {0.001,0.01,0.05,0.1}, k ∈ 1..30",
 			kernels: mt, learners: knnRange(knn.Uniform, 1, 30), paperKernel: "multitype:linstep:0.01:1", paperLearner: "knn16"},
 		{method: "kNN + cluster kernel", paper: "87.46 / 87.42  average, k_isomap = 3, k = 7",
-			search: "average linkage on " + kr + " graph or Euclidean distances, k ∈ 1..30",
+			search:  "average linkage on " + kr + " graph or Euclidean distances, k ∈ 1..30",
 			kernels: hck, learners: knnRange(knn.Uniform, 1, 30), paperKernel: "hckg:average:knn:3", paperLearner: "knn7"},
 	}
 	start := time.Now()
