@@ -24,7 +24,7 @@ func init() {
 }
 
 func runCluster(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "cluster", "--data F --linkage average [--distance euclidean|graph --graph knn:7] (--k N | --height H) [outputs]")
+	fs := newFlags(e, "cluster", "--data F --linkage average [--distance euclidean|graph --graph knn:7] (--clusters N | --height H) [outputs]")
 	var d dataFlags
 	d.register(fs, "none")
 	var mf memFlags
@@ -34,13 +34,15 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	linkage := fs.String("linkage", "average", "single, complete, average, weighted, ward, centroid or median")
 	dist := fs.String("distance", "euclidean", "pointwise distance: euclidean or graph (shortest paths on --graph)")
 	graphSpec := fs.String("graph", "knn:7", "neighbourhood graph for --distance graph: knn:K (symmetrised) or eps:E")
-	k := fs.Int("k", 0, "cut the tree into this many clusters")
+	k := fs.Int("clusters", 0, "cut the tree into this many clusters")
+	kOld := fs.Int("k", 0, "deprecated spelling of --clusters (--k means neighbours in classify, eval and svc)")
 	height := fs.Float64("height", math.NaN(), "cut the tree at this height (clusters merged above it stay apart)")
 	out := fs.String("out", "", "write cluster labels (CSV: row,cluster) to this file")
 	zOut := fs.String("linkage-out", "", "write the SciPy linkage matrix (N-1 rows: id1,id2,height,size) to this CSV file")
 	newick := fs.String("newick", "", "write the tree in Newick format to this file")
 	dendro := fs.String("dendrogram", "", "draw the dendrogram to this .png or .svg file")
 	dendroLeaves := fs.Int("dendrogram-leaves", 0, "leaves the dendrogram draws, as SciPy's truncate_mode='lastp' (0: every leaf up to 50 rows, else 30; -1: every leaf)")
+	cophenetic := fs.Bool("cophenetic", true, "report the cophenetic correlation (O(N²) time, O(N) memory); --cophenetic=false skips it")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -49,14 +51,21 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return usageError("--linkage: %v", err)
 	}
+	if flagGiven(fs, "k") {
+		if flagGiven(fs, "clusters") {
+			return usageError("--k is the old name of --clusters: give only --clusters")
+		}
+		fmt.Fprintln(e.stderr, "warning: cluster --k is deprecated: use --clusters N (--k means neighbours in classify, eval and svc)")
+		*k = *kOld
+	}
 	if *k != 0 && !math.IsNaN(*height) {
-		return usageError("--k and --height are mutually exclusive")
+		return usageError("--clusters and --height are mutually exclusive")
 	}
 	if *k < 0 {
-		return usageError("--k must be positive, got %d", *k)
+		return usageError("--clusters must be positive, got %d", *k)
 	}
 	if d.path != "" && *k == 0 && math.IsNaN(*height) && *zOut == "" && *newick == "" && *dendro == "" {
-		return usageError("give --k N or --height H to cut the tree into clusters (or ask for the tree itself: --linkage-out, --newick, --dendrogram)")
+		return usageError("give --clusters N or --height H to cut the tree into clusters (or ask for the tree itself: --linkage-out, --newick, --dendrogram)")
 	}
 	if err := checkPictureExt("dendrogram", *dendro); err != nil {
 		return err
@@ -70,7 +79,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	}
 	n := ds.Len()
 	if *k > n {
-		return usageError("--k %d is larger than the number of rows (%d)", *k, n)
+		return usageError("--clusters %d is larger than the number of rows (%d)", *k, n)
 	}
 	// Condensed distances, the linkage's working copy (none for single
 	// linkage's SLINK) and the cophenetic distances: N²/2 float64 arrays
@@ -124,16 +133,26 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	coph := tree.Cophenetic()
-	ccc := pearson(D.Data, coph.Data)
+	ccc := math.NaN()
+	if *cophenetic {
+		if progress != nil {
+			progress("cophenetic correlation", 0, 0)
+		}
+		if ccc, err = tree.CopheneticCorrelation(ctx, D); err != nil {
+			return err
+		}
+	}
 
 	fmt.Fprintf(e.stdout, "data       %s (%d rows, %d features)\n", ds.Name, n, ds.Dim())
 	fmt.Fprintf(e.stdout, "linkage    %s on %s distances", method, *dist)
 	if joins >= 0 {
 		fmt.Fprintf(e.stdout, " (%s graph, %d component joins)", *graphSpec, joins)
 	}
-	fmt.Fprintf(e.stdout, "\nheights    %.6g … %.6g; cophenetic correlation %.4f\n",
-		tree.Merges[0].Height, tree.Merges[len(tree.Merges)-1].Height, ccc)
+	fmt.Fprintf(e.stdout, "\nheights    %.6g … %.6g", tree.Merges[0].Height, tree.Merges[len(tree.Merges)-1].Height)
+	if *cophenetic {
+		fmt.Fprintf(e.stdout, "; cophenetic correlation %.4f", ccc)
+	}
+	fmt.Fprintln(e.stdout)
 
 	var labels []int
 	switch {
@@ -164,7 +183,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stdout, "vs labels  ARI %.4f, NMI %.4f (%d labelled rows)\n", ari, nmi, len(lab))
 		}
 	} else if *out != "" {
-		return usageError("--out needs --k or --height to cut the tree")
+		return usageError("--out needs --clusters or --height to cut the tree")
 	}
 	var batch outputBatch // all outputs or none
 	defer batch.abort()
@@ -234,25 +253,6 @@ func clusterSizes(labels []int) []int {
 	return s
 }
 
-// pearson is the correlation of two equal-length vectors (the cophenetic
-// correlation coefficient when given distances and cophenetic distances).
-func pearson(a, b []float64) float64 {
-	var ma, mb float64
-	for i := range a {
-		ma += a[i]
-		mb += b[i]
-	}
-	ma /= float64(len(a))
-	mb /= float64(len(b))
-	var sab, saa, sbb float64
-	for i := range a {
-		da, db := a[i]-ma, b[i]-mb
-		sab += da * db
-		saa += da * da
-		sbb += db * db
-	}
-	return sab / math.Sqrt(saa*sbb)
-}
 
 // writeMatrixCSV writes m as comma-separated rows at full precision.
 func writeMatrixCSV(f *os.File, m mat.Matrix) error {

@@ -154,6 +154,9 @@ func (d *dataFlags) load(e *env) (*dataset.Dataset, error) {
 	if err := checkMultiLabel(ds, d.multiLabel); err != nil {
 		return nil, err
 	}
+	if err := checkMagnitude(ds); err != nil {
+		return nil, err
+	}
 	sc, err := dataset.FitScaler(ds.X, d.scale)
 	if err != nil {
 		return nil, usageError("--scale: %v", err)
@@ -187,6 +190,9 @@ func (d *dataFlags) loadTest(path string) (*dataset.Dataset, error) {
 		if err := ds.MissingError(d.command, missingHint); err != nil {
 			return nil, err
 		}
+	}
+	if err := checkMagnitude(ds); err != nil {
+		return nil, err
 	}
 	return ds, nil
 }

@@ -126,3 +126,10 @@ func checkFiniteFlags(fs *flag.FlagSet) error {
 	})
 	return err
 }
+
+// flagGiven reports whether the flag name was on the command line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}

@@ -78,6 +78,9 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	b := built[0]
+	if err := checkKernelFinite(b.Spec.String(), b.K); err != nil {
+		return err
+	}
 	n := ds.Len()
 	fmt.Fprintf(e.stdout, "data    %s (%d rows, %d features)\n", ds.Name, n, ds.Dim())
 	fmt.Fprintf(e.stdout, "kernel  %s", b.Spec)

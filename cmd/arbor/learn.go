@@ -300,6 +300,9 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		built = bs[0]
+		if err := checkKernelFinite(built.Spec.String(), built.K); err != nil {
+			return err
+		}
 		p.K = built.K
 		if Xt != nil {
 			p.Kt, p.TestDiag, err = built.Extend(ctx, ds.X, Xt.X, *extension)
