@@ -253,7 +253,6 @@ func clusterSizes(labels []int) []int {
 	return s
 }
 
-
 // writeMatrixCSV writes m as comma-separated rows at full precision.
 func writeMatrixCSV(f *os.File, m mat.Matrix) error {
 	w := bufio.NewWriterSize(f, 1<<20)
