@@ -104,13 +104,14 @@ func (ft *fitter) fitWarm(ctx context.Context, y []int8) (fitOut, error) {
 		ft.q = smo.NewCache(ft.src, ft.rows, ft.mb)
 		ft.alpha = make([]float64, l)
 	} else {
-		// A switched label makes the old α_i meaningless: start it at 0.
+		// A switched label makes the old α_i meaningless: start it at 0,
+		// then restore yᵀα = 0.
 		for i := range y {
 			if y[i] != ft.prevY[i] {
 				ft.alpha[i] = 0
 			}
 		}
-		smo.Feasible(y, ft.c, ft.alpha)
+		smo.Feasible(y, ft.c, ft.alpha, nil)
 	}
 	res, err := smo.Solve(ctx, &smo.Problem{Q: ft.q, P: ft.p, Y: y, C: ft.c, Alpha: ft.alpha,
 		Tol: ft.tol, Shrink: true, Warm: &ft.warm})
@@ -159,6 +160,8 @@ func (ft *fitter) fitCold(ctx context.Context, y []int8) (fitOut, error) {
 	}
 	return fitOut{f: dec, obj: ft.lastObj, iter: iter, converged: ok}, nil
 }
+
+var zeroFlipped, useOrder = false, false
 
 // balance holds the sizes of the balance constraint: the h1 rows with the
 // largest f are +1, the h2 rows with the smallest −1.

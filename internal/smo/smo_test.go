@@ -69,7 +69,7 @@ func TestWarmEqualsCold(t *testing.T) {
 				i := 40 + r.IntN(n-40)
 				y[i] = -y[i]
 			}
-			Feasible(y, c, alpha)
+			Feasible(y, c, alpha, nil)
 			var d float64
 			for i, a := range alpha {
 				if a < 0 || a > c[i] {
