@@ -13,7 +13,7 @@
 //	m.Predict(ctx, dst, Kt)     // new points from their t×n kernel rows
 //	m.Classes(), m.Save(w), s4vm.Load(r)
 //	m.Pairs[p]                  // per binary problem: θ, fallback, the inductive labels, counts
-//	s4vm.S4VM{}.Learner()       // the learner.Learner adapter
+//	s4vm.Learner{S4VM: s}       // the learner.Learner adapter (also s.Learner())
 //
 // Settings (zero = the reference's default): C1 = 100 (labelled rows), C2
 // = 0.1 (unlabelled rows), Samples = sampleTime = 100, Lambda = λ = 3,
@@ -88,5 +88,6 @@
 // ErrBadLabel, ErrOneClass (fewer than two labelled classes), ErrNoLabel
 // (a class of S4VM.Classes without a labelled row), ErrFormat (Load).
 // Warnings in Model.Warnings: ErrAllLabeled (no unlabelled row: the
-// result is the inductive SVM), ErrOneSeparator, ErrNotConverged.
+// result is the inductive SVM), ErrNotConverged. (All candidates in one
+// group, which RSSL warns about, is common and reported in Pair.Groups.)
 package s4vm

@@ -261,19 +261,23 @@ func Load(r io.Reader) (*Model, error) {
 	return m, nil
 }
 
-// Learner returns s as a learner.Learner (for ssl and the command line).
-func (s S4VM) Learner() learner.Learner { return adapter{s} }
+// Learner adapts S4VM to learner.Learner (FitGram returning the
+// learner.Model interface), for package ssl and the command line.
+type Learner struct{ S4VM }
 
-type adapter struct{ s S4VM }
+// Learner returns s as a learner.Learner: Learner{s}.
+func (s S4VM) Learner() learner.Learner { return Learner{s} }
 
-func (a adapter) Name() string    { return a.s.Name() }
-func (a adapter) Validate() error { return a.s.Validate() }
-func (a adapter) FitGram(ctx context.Context, K mat.Symmetric, y []int) (learner.Model, error) {
-	m, err := a.s.FitGram(ctx, K, y)
+// FitGram is S4VM.FitGram.
+func (l Learner) FitGram(ctx context.Context, K mat.Symmetric, y []int) (learner.Model, error) {
+	m, err := l.S4VM.FitGram(ctx, K, y)
 	if err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-var _ learner.Model = (*Model)(nil)
+var (
+	_ learner.Model   = (*Model)(nil)
+	_ learner.Learner = Learner{}
+)

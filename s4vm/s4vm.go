@@ -32,8 +32,6 @@ var (
 	// ErrAllLabeled (a warning in Model.Warnings): no unlabelled row, so
 	// S4VM is the inductive SVM.
 	ErrAllLabeled = errors.New("s4vm: every row is labelled")
-	// ErrOneSeparator (a warning): every candidate reached the same labels.
-	ErrOneSeparator = errors.New("s4vm: only one group of separators")
 	// ErrNotConverged (a warning): an SVM fit stopped at its iteration
 	// limit.
 	ErrNotConverged = errors.New("s4vm: not converged")
@@ -500,9 +498,6 @@ func (b *bin) run(ctx context.Context, dr draws, progress func()) (binResult, er
 		// 3. Group the candidates; keep the best of each group.
 		kept, groups := group(cands, set.groups)
 		res.pair.Groups = groups
-		if groups == 1 {
-			res.warnings = append(res.warnings, fmt.Errorf("%w: all %d candidates in one group", ErrOneSeparator, nc))
-		}
 		sep := make([][]int8, len(kept))
 		for t, c := range kept {
 			sep[t] = cands[c].labels[l:]

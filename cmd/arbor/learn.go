@@ -43,6 +43,8 @@ type learnerFlags struct {
 	maxIter  int
 
 	unreachable string // propagate.UnreachableError or UnreachableUnlabeled
+
+	trans transFlags // s4vm (and hibust): s4vmflags.go
 }
 
 func (l *learnerFlags) register(fs interface {
@@ -51,7 +53,7 @@ func (l *learnerFlags) register(fs interface {
 	IntVar(p *int, name string, value int, usage string)
 	BoolVar(p *bool, name string, value bool, usage string)
 }) {
-	fs.StringVar(&l.learner, "learner", "svm", "learner(s), comma-separated: svm, knn, lp (label propagation), spreading")
+	fs.StringVar(&l.learner, "learner", "svm", "learner(s), comma-separated: svm, knn, lp (label propagation), spreading, s4vm")
 	fs.Float64Var(&l.C, "C", 1, "svm: soft-margin penalty C")
 	fs.StringVar(&l.k, "k", "1", "knn: neighbours; a list such as 1,2,3,4,5 or a range 1-5 runs each")
 	fs.StringVar(&l.weights, "weights", "uniform", "knn: neighbour weights uniform, similarity (kernel value) or distance")
@@ -61,6 +63,7 @@ func (l *learnerFlags) register(fs interface {
 	fs.Float64Var(&l.alpha, "alpha", 0.2, "spreading: clamping factor α")
 	fs.Float64Var(&l.tol, "tol", 0, "tolerance (0 = each learner's default: svm 1e-3, lp 1e-3)")
 	fs.IntVar(&l.maxIter, "max-iter", 0, "iteration limit (0 = each learner's default)")
+	l.trans.register(fs)
 	fs.StringVar(&l.unreachable, "unreachable", "error", "lp/spreading: points no label can reach are an error, left unlabelled (unlabeled, written as ?), or given the first class as scikit-learn does (first); both with a warning")
 }
 
@@ -116,7 +119,14 @@ func (l *learnerFlags) learners() ([]ssl.Learner, error) {
 			out = append(out, ln)
 		case "":
 		default:
-			return nil, usageError("--learner: unknown learner %q (svm, knn, lp, spreading)", name)
+			ln, ok, err := l.trans.transLearner(name)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return nil, usageError("--learner: unknown learner %q (svm, knn, lp, spreading, s4vm)", name)
+			}
+			out = append(out, ln)
 		}
 	}
 	if len(out) == 0 {
@@ -207,6 +217,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	extension := fs.String("extension", kernel.RuleTree, "out-of-sample rule of the cluster kernels (hck, hckg, connectivity) for --test: tree (the point enters the dendrogram through its nearest training point; exact for single linkage) or linear (paper 000 §3.5, linear in the features)")
 	out := fs.String("out", "-", "write predictions (CSV: set,row[,id],label,given) to this file; - is standard output (the summary then goes to stderr)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	fs.Uint64Var(&lf.trans.seed, "seed", 0, "s4vm: seed of every random choice")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -420,6 +431,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	default:
 		return usageError("--metric must be accuracy or bep, got %q", *metric)
 	}
+	lf.trans.seed = *seed // s4vm's draws: the first split's seed
 	var learners []ssl.Learner
 	if *metric != "bep" {
 		var err error
@@ -444,6 +456,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
+	withClasses(learners, len(ds.Classes))
 	if u := ds.UnlabeledRows(); len(u) > 0 {
 		return fmt.Errorf("%s: eval needs every row labelled to score the hidden ones; %d rows are unlabelled (first: data row %d, counting from 0 after the header); use arbor classify to label them", ds.Name, len(u), u[0])
 	}
