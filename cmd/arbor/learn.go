@@ -217,10 +217,10 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	extension := fs.String("extension", kernel.RuleTree, "out-of-sample rule of the cluster kernels (hck, hckg, connectivity) for --test: tree (the point enters the dendrogram through its nearest training point; exact for single linkage) or linear (paper 000 §3.5, linear in the features)")
 	out := fs.String("out", "-", "write predictions (CSV: set,row[,id],label,given) to this file; - is standard output (the summary then goes to stderr)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
-	fs.Uint64Var(&lf.trans.seed, "seed", 0, "s4vm: seed of every random choice")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	lf.trans.seed = lmf.seed // --seed also seeds s4vm's draws
 	learners, err := lf.learners()
 	if err != nil {
 		return err

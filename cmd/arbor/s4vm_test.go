@@ -53,11 +53,10 @@ func TestS4VMCommands(t *testing.T) {
 	}
 	// One class only among the labelled rows.
 	one := writeFile(t, dir, "one.csv", "x1,label\n0,a\n1,a\n2,\n3,\n")
-	if _, _, err := arbor(t, "classify", "--data", one, "--learner", "s4vm", "--quiet"); err == nil || !strings.Contains(err.Error(), "fewer than two classes") {
+	if _, _, err := arbor(t, "classify", "--data", one, "--learner", "s4vm", "--quiet"); err == nil || !strings.Contains(err.Error(), "two classes") {
 		t.Errorf("one class: %v", err)
 	}
 }
-
 
 // TestS4VMClassWithoutLabel: an eval split that leaves a class without a
 // labelled row is an error naming the class.
