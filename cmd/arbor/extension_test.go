@@ -104,6 +104,7 @@ func TestClassifyLandmarks(t *testing.T) {
 	for _, args := range [][]string{
 		{"--kernel", "rbf:scale", "--learner", "svm", "--landmarks", "60"},
 		{"--learner", "lp", "--landmarks", "60", "--test", testPath},
+		{"--kernel", "isomap", "--learner", "svm", "--landmarks", "60", "--test", testPath},
 		{"--kernel", "hckg:average:knn:7", "--learner", "knn", "--k", "3", "--landmarks", "60", "--landmark-method", "random", "--seed", "4", "--test", testPath},
 	} {
 		a := append([]string{"classify", "--data", trainPath, "--out", out, "--quiet"}, args...)
@@ -115,10 +116,26 @@ func TestClassifyLandmarks(t *testing.T) {
 			t.Errorf("%v: stdout %q stderr %q", args, stdout, stderr)
 		}
 	}
-	if _, _, err := arbor(t, "classify", "--data", trainPath, "--out", out, "--kernel", "isomap", "--landmarks", "50"); err == nil {
-		t.Error("--landmarks with isomap: no error (not implemented; must say so)")
+	if _, _, err := arbor(t, "classify", "--data", trainPath, "--out", out, "--kernel", "multitype", "--landmarks", "50"); err == nil {
+		t.Error("--landmarks with multitype: no error (not implemented; must say so)")
 	}
 	if _, _, err := arbor(t, "classify", "--data", trainPath, "--out", out, "--kernel", "rbf", "--landmarks", "50", "--learner", "spreading"); err == nil {
 		t.Error("--landmarks with spreading: no error (not implemented; must say so)")
 	}
+}
+
+// TestKernelLandmarks: arbor kernel --landmarks M writes the N×r features;
+// with every row a landmark and the linear kernel in 2-D the rank is 2
+// (the Nyström map's closed forms are tested in package kernel).
+func TestKernelLandmarks(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "Z.csv")
+	stdout := mustArbor(t, "kernel", "--data", "two_moons", "--kernel", "linear", "--landmarks", "400", "--landmark-method", "random", "--out", out, "--quiet")
+	if !strings.Contains(stdout, "400×2 features") {
+		t.Errorf("stdout %q", stdout)
+	}
+	if _, _, err := arbor(t, "kernel", "--data", "two_moons", "--kernel", "hck", "--landmarks", "50", "--embed", "2", "--embed-out", filepath.Join(dir, "e.csv"), "--out", out); err == nil {
+		t.Error("--landmarks with --embed: no error")
+	}
+	mustArbor(t, "kernel", "--data", "two_moons", "--kernel", "isomap", "--landmarks", "50", "--out", out, "--quiet")
 }

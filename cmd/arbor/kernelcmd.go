@@ -27,7 +27,9 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 	d.command = "arbor kernel"
 	var kf kernelFlags
 	kf.register(fs, "linear")
-	out := fs.String("out", "", "output file: .csv (comma-separated, full precision) or .npy (NumPy float64)")
+	var lmf landmarkFlags
+	lmf.register(fs)
+	out := fs.String("out", "", "output file: .csv (comma-separated, full precision) or .npy (NumPy float64); with --landmarks the N×r landmark features Z (K ≈ Z·Zᵀ)")
 	embed := fs.Int("embed", 0, "also write the embedding Z = U·√S with this many dimensions (to --embed-out)")
 	embedOut := fs.String("embed-out", "", "embedding output file (.csv or .npy)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
@@ -64,6 +66,12 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 	ds, err := d.load(e)
 	if err != nil {
 		return err
+	}
+	if lmf.m > 0 {
+		if *embed > 0 {
+			return usageError("--landmarks writes the N×r features Z (K ≈ Z·Zᵀ), an embedding already: --embed does not apply")
+		}
+		return kernelLandmarks(ctx, e, lmf, mf, ds, specs[0], *out)
 	}
 	if err := mf.check(kernelBytes(specs[0], ds.Len()), fmt.Sprintf("the %s kernel matrix of %d rows", specs[0], ds.Len()), ""); err != nil {
 		return err

@@ -30,16 +30,21 @@ func (l *landmarkFlags) register(fs interface {
 	fs.Uint64Var(&l.seed, "seed", 0, "seed of the landmark choice and of the linear SVM's coordinate order")
 }
 
-// landmarkFeatures fits the Nyström map of spec on M landmarks of X and
-// returns it with the features of X.
-func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.Spec) (*kernel.Nystrom, *mat.Dense, float64, error) {
+// featureMap maps new points to the landmark features.
+type featureMap interface {
+	Features(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error)
+}
+
+// features fits the landmark feature map of spec on M landmarks of X and
+// returns it with the features of X and a description for stderr.
+func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.Spec) (featureMap, *mat.Dense, float64, string, error) {
 	n, _ := X.Dims()
 	if l.m > n {
-		return nil, nil, 0, usageError("--landmarks %d: more than the %d rows", l.m, n)
+		return nil, nil, 0, "", usageError("--landmarks %d: more than the %d rows", l.m, n)
 	}
 	lm, err := kernel.ChooseLandmarks(ctx, X, l.m, l.method, l.seed)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, 0, "", err
 	}
 	var ny *kernel.Nystrom
 	gamma := 0.0
@@ -53,14 +58,27 @@ func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.S
 		ny, err = kernel.NewNystrom(ctx, X, k, lm, 0)
 	case kernel.KindHCK:
 		ny, err = kernel.NewNystromHCK(ctx, X, kernel.HCK{Method: spec.Method, Graph: spec.Graph}, lm, 0)
+	case kernel.KindISOMAP:
+		g := kernel.DefaultGraph()
+		if spec.Graph != nil {
+			g = *spec.Graph
+		}
+		iso, err := kernel.NewLandmarkISOMAP(ctx, X, g, lm, 0)
+		if err != nil {
+			return nil, nil, 0, "", err
+		}
+		desc := fmt.Sprintf("landmarks %d (%s, seed %d): landmark ISOMAP (shortest paths from the landmarks, landmark MDS), rank %d (%d eigenvalues clipped)",
+			len(lm), l.method, l.seed, iso.Rank, iso.Clipped)
+		return iso, iso.Train(), 0, desc, nil
 	default:
-		return nil, nil, 0, usageError("--landmarks works with point kernels and the cluster kernels (hck, hckg, connectivity), not %s", spec)
+		return nil, nil, 0, "", usageError("--landmarks works with point kernels, the cluster kernels (hck, hckg, connectivity) and isomap, not %s", spec)
 	}
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, 0, "", err
 	}
 	Z, err := ny.Features(ctx, X)
-	return ny, Z, gamma, err
+	desc := fmt.Sprintf("landmarks %d (%s, seed %d): Nyström rank %d (%d eigenvalues clipped)", len(ny.Landmarks), l.method, l.seed, ny.Rank, ny.Clipped)
+	return ny, Z, gamma, desc, err
 }
 
 // anchorLP is label propagation on the anchor graph of the M landmarks
@@ -101,20 +119,21 @@ func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, d
 	if learner == "lp" {
 		return anchorLP(ctx, stderr, l, ds, test)
 	}
-	ny, Z, gamma, err := l.features(ctx, ds.X, spec)
+	fm, Z, gamma, desc, err := l.features(ctx, ds.X, spec)
 	if err != nil {
 		return nil, 0, err
 	}
-	fmt.Fprintf(stderr, "landmarks %d (%s, seed %d): Nyström rank %d (%d eigenvalues clipped)\n", len(ny.Landmarks), l.method, l.seed, ny.Rank, ny.Clipped)
+	fmt.Fprintln(stderr, desc)
+	_, r := Z.Dims()
 	all := Z
 	if test != nil {
-		Zt, err := ny.Features(ctx, test.X)
+		Zt, err := fm.Features(ctx, test.X)
 		if err != nil {
 			return nil, 0, err
 		}
-		all = mat.NewDense(ds.Len()+test.Len(), ny.Rank, nil)
-		all.Slice(0, ds.Len(), 0, ny.Rank).(*mat.Dense).Copy(Z)
-		all.Slice(ds.Len(), ds.Len()+test.Len(), 0, ny.Rank).(*mat.Dense).Copy(Zt)
+		all = mat.NewDense(ds.Len()+test.Len(), r, nil)
+		all.Slice(0, ds.Len(), 0, r).(*mat.Dense).Copy(Z)
+		all.Slice(ds.Len(), ds.Len()+test.Len(), 0, r).(*mat.Dense).Copy(Zt)
 	}
 	n, _ := all.Dims()
 	switch learner {
@@ -137,7 +156,6 @@ func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, d
 		if k > len(lab) {
 			return nil, 0, usageError("--k %d: only %d labelled rows", k, len(lab))
 		}
-		r := ny.Rank
 		pts := make([]float64, len(lab)*r)
 		for a, i := range lab {
 			copy(pts[a*r:], Z.RawRowView(i))
@@ -174,4 +192,33 @@ func keepGiven(pred, y []int) {
 			pred[i] = c
 		}
 	}
+}
+
+// kernelLandmarks is arbor kernel --landmarks M: the N×r landmark features
+// Z of the rows, written to out (K ≈ Z·Zᵀ), in O(N·M) memory.
+func kernelLandmarks(ctx context.Context, e *env, l landmarkFlags, mf memFlags, ds *dataset.Dataset, spec kernel.Spec, out string) error {
+	if err := mf.check(landmarkBytes(ds.Len(), ds.Dim(), l.m), fmt.Sprintf("%d landmarks for %d rows", l.m, ds.Len()), "use fewer --landmarks"); err != nil {
+		return err
+	}
+	_, Z, gamma, desc, err := l.features(ctx, ds.X, spec)
+	if err != nil {
+		return err
+	}
+	n, r := Z.Dims()
+	fmt.Fprintf(e.stdout, "data    %s (%d rows, %d features)\n", ds.Name, n, ds.Dim())
+	fmt.Fprintf(e.stdout, "kernel  %s", spec)
+	if gamma > 0 {
+		fmt.Fprintf(e.stdout, " (gamma %.6g)", gamma)
+	}
+	fmt.Fprintf(e.stdout, "\n%s\nsize    %d×%d features Z, K ≈ Z·Zᵀ\n", desc, n, r)
+	var batch outputBatch
+	defer batch.abort()
+	if err := batch.write(out, matrixWriter(out, Z)); err != nil {
+		return err
+	}
+	if err := batch.commit(); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "wrote   %s\n", out)
+	return nil
 }

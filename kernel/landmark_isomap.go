@@ -1,0 +1,231 @@
+package kernel
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/arbor-ml/arbor/graph"
+	"github.com/arbor-ml/arbor/internal/eigen"
+	"github.com/arbor-ml/arbor/internal/neighbors"
+	"github.com/arbor-ml/arbor/internal/parallel"
+	"gonum.org/v1/gonum/mat"
+)
+
+// LandmarkISOMAP is the landmark ISOMAP of de Silva & Tenenbaum ("Global
+// versus local methods in nonlinear dimensionality reduction", NIPS 2002;
+// "Sparse multidimensional scaling using landmark points", 2004): the
+// neighbourhood graph of all N points, shortest paths from the M landmarks
+// only (graph.DistancesFrom, M×N), then landmark MDS. With Δ the M×M
+// squared geodesic distances among the landmarks, B = −½·H·Δ·H = V Λ Vᵀ
+// (H the centring matrix) and its r eigenvalues above RCond·λ_max, a point
+// a with squared geodesic distances δ_a to the landmarks gets
+//
+//	y_a = −½ · Λ_r^{-1/2} V_rᵀ · (δ_a − δ̄),  δ̄ the mean of Δ's columns,
+//
+// so y_a·y_b approximates the ISOMAP kernel −½·J·G⁽²⁾·J (exact, up to the
+// clipped eigenvalues, when every point is a landmark). Features are the
+// rows y_a: the linear kernel on them is the landmark ISOMAP kernel.
+// A new point's geodesic distances run through its graph neighbours among
+// the training points: δ_x,l = min over neighbours p of (‖x − p‖ + G(l, p))².
+// Cost: the graph (internal/neighbors for knn), M shortest-path searches,
+// O(M³); memory O(N·M). Unlike ISOMAP.Gram, a graph of several components
+// is an error (Eq. 4's joins need all pairs).
+type LandmarkISOMAP struct {
+	// Landmarks are the landmark rows (ascending), Rank the feature count,
+	// Clipped the eigenvalues of B dropped.
+	Landmarks     []int
+	Rank, Clipped int
+
+	x     rows
+	data  []float64
+	spec  graph.Spec
+	geo   *mat.Dense // M×N geodesic distances from the landmarks
+	proj  *mat.Dense // r×M: −½ Λ_r^{-1/2} V_rᵀ
+	mean  []float64  // δ̄ (M)
+	train *mat.Dense // N×r
+	ix    *neighbors.Index
+}
+
+// NewLandmarkISOMAP fits the landmark ISOMAP of the rows of X on the graph
+// spec (empty Kind: DefaultGraph). rcond 0 means M·ε. Errors: ErrEmpty,
+// ErrNonFinite, ErrBadParam (landmarks, a disconnected graph), the graph's
+// errors, ErrEigen, ctx.Err().
+func NewLandmarkISOMAP(ctx context.Context, X mat.Matrix, spec graph.Spec, landmarks []int, rcond float64) (*LandmarkISOMAP, error) {
+	x, err := newRows(X, "X")
+	if err != nil {
+		return nil, err
+	}
+	spec = graphOrDefault(spec)
+	n, d := x.n, x.d
+	data := make([]float64, n*d)
+	for i := 0; i < n; i++ {
+		copy(data[i*d:], x.row(i))
+	}
+	Xd := mat.NewDense(n, d, data)
+	if _, err := landmarkRows(X, landmarks); err != nil {
+		return nil, err
+	}
+	g, err := graph.Build(ctx, Xd, spec)
+	if err != nil {
+		return nil, fmt.Errorf("kernel: landmark isomap: %w", err)
+	}
+	if nc, _ := g.Components(); nc > 1 {
+		return nil, fmt.Errorf("%w: landmark isomap: the %s graph has %d components; use more neighbours", ErrBadParam, spec, nc)
+	}
+	geo, err := graph.DistancesFrom(ctx, g, landmarks)
+	if err != nil {
+		return nil, err
+	}
+	m := len(landmarks)
+	// Δ among the landmarks, symmetrised (paths summed from either end).
+	delta := mat.NewSymDense(m, nil)
+	for a := 0; a < m; a++ {
+		for b := a; b < m; b++ {
+			v := 0.5 * (geo.At(a, landmarks[b]) + geo.At(b, landmarks[a]))
+			delta.SetSym(a, b, v*v)
+		}
+	}
+	mean := make([]float64, m)
+	for a := 0; a < m; a++ {
+		for b := 0; b < m; b++ {
+			mean[b] += delta.At(a, b) / float64(m)
+		}
+	}
+	B := centerSym(delta)
+	vals, V, err := eigen.Sym(ctx, B, true)
+	if err != nil {
+		return nil, fmt.Errorf("kernel: landmark isomap: %w: %w", ErrEigen, err)
+	}
+	if rcond == 0 {
+		rcond = float64(m) * 0x1p-52
+	}
+	top := vals[m-1]
+	var keep []int
+	for j := m - 1; j >= 0; j-- {
+		if top > 0 && vals[j] > rcond*top {
+			keep = append(keep, j)
+		}
+	}
+	if len(keep) == 0 {
+		return nil, fmt.Errorf("%w: landmark isomap: no positive eigenvalue", ErrBadParam)
+	}
+	l := &LandmarkISOMAP{Landmarks: append([]int(nil), landmarks...), Rank: len(keep), Clipped: m - len(keep),
+		x: x, data: data, spec: spec, geo: geo, mean: mean}
+	l.proj = mat.NewDense(len(keep), m, nil)
+	for c, j := range keep {
+		s := -0.5 / math.Sqrt(vals[j])
+		for a := 0; a < m; a++ {
+			l.proj.Set(c, a, s*V.At(a, j))
+		}
+	}
+	// Training features: column p of geo gives δ_p.
+	l.train = mat.NewDense(n, l.Rank, nil)
+	err = parallel.Chunks(ctx, n, 256, func(lo, hi int) {
+		dl := make([]float64, m)
+		for p := lo; p < hi; p++ {
+			for a := 0; a < m; a++ {
+				v := geo.At(a, p)
+				dl[a] = v*v - mean[a]
+			}
+			l.project(l.train.RawRowView(p), dl)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if spec.Kind == graph.KindKNN {
+		l.ix = neighbors.New(data, n, d)
+	}
+	return l, nil
+}
+
+func (l *LandmarkISOMAP) project(dst, dl []float64) {
+	for c := range dst {
+		dst[c] = 0
+		row := l.proj.RawRowView(c)
+		for a, v := range dl {
+			dst[c] += row[a] * v
+		}
+	}
+}
+
+// Train returns the N×r features of the training rows (a copy).
+func (l *LandmarkISOMAP) Train() *mat.Dense { return mat.DenseCopyOf(l.train) }
+
+// Features returns the t×r features of new points, their geodesic
+// distances taken through their graph neighbours among the training points
+// (the K nearest for knn:K; those within ε, or the nearest, for eps:ε).
+// Errors: ErrEmpty, ErrNonFinite, ErrShape, ctx.Err().
+func (l *LandmarkISOMAP) Features(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error) {
+	xt, err := newRows(Xt, "Xt")
+	if err != nil {
+		return nil, err
+	}
+	if xt.d != l.x.d {
+		return nil, fmt.Errorf("%w: landmark isomap: %d columns, the training points %d", ErrShape, xt.d, l.x.d)
+	}
+	m := len(l.Landmarks)
+	n, d := l.x.n, l.x.d
+	out := mat.NewDense(xt.n, l.Rank, nil)
+	err = parallel.Chunks(ctx, xt.n, 64, func(lo, hi int) {
+		dl := make([]float64, m)
+		var nb []neighbors.Neighbor
+		for r := lo; r < hi; r++ {
+			x := xt.row(r)
+			nb = nb[:0]
+			if l.ix != nil {
+				nb = l.ix.Query(x, min(l.spec.K, n), -1, nb)
+			} else {
+				best := neighbors.Neighbor{D2: math.Inf(1)}
+				for p := 0; p < n; p++ {
+					s := 0.0
+					for t, v := range x {
+						u := v - l.data[p*d+t]
+						s += u * u
+					}
+					if s <= l.spec.Eps*l.spec.Eps {
+						nb = append(nb, neighbors.Neighbor{D2: s, Index: int32(p)})
+					}
+					if s < best.D2 {
+						best = neighbors.Neighbor{D2: s, Index: int32(p)}
+					}
+				}
+				if len(nb) == 0 {
+					nb = append(nb, best)
+				}
+			}
+			for a := 0; a < m; a++ {
+				g := math.Inf(1)
+				for _, c := range nb {
+					g = min(g, math.Sqrt(c.D2)+l.geo.At(a, int(c.Index)))
+				}
+				dl[a] = g*g - l.mean[a]
+			}
+			l.project(out.RawRowView(r), dl)
+		}
+	})
+	return out, err
+}
+
+// centerSym returns −½·H·A·H for a symmetric A (a new matrix).
+func centerSym(A *mat.SymDense) *mat.SymDense {
+	m := A.SymmetricDim()
+	row := make([]float64, m)
+	all := 0.0
+	for i := 0; i < m; i++ {
+		for j := 0; j < m; j++ {
+			row[i] += A.At(i, j)
+		}
+		all += row[i]
+		row[i] /= float64(m)
+	}
+	all /= float64(m * m)
+	B := mat.NewSymDense(m, nil)
+	for i := 0; i < m; i++ {
+		for j := i; j < m; j++ {
+			B.SetSym(i, j, -0.5*(A.At(i, j)-row[i]-row[j]+all))
+		}
+	}
+	return B
+}
