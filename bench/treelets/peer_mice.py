@@ -14,7 +14,7 @@ test script imports sklearn.preprocessing.Imputer, removed from scikit-learn,
 so this script uses SimpleImputer(strategy="mean") in its place.
 
 Tools: Debian /usr/bin/python3 3.11, numpy 1.24.2, scikit-learn 1.2.1.
-Run:  /usr/bin/python3 bench/treelets/peer_mice.py /tmp/kt-src ../shared/data/mice_protein.csv [--kmeans]
+Run:  /usr/bin/python3 bench/treelets/peer_mice.py /tmp/kt-src ../shared/data/mice_protein.csv [--kmeans] [--drop-id]
 Prints one JSON line.
 """
 import json
@@ -59,6 +59,12 @@ def pairwise_counting(PC, TC):  # as in test_dcn.py
 t0 = time.time()
 dataset = np.genfromtxt(path, delimiter=',')[1:]
 dataset = dataset[:, ~np.all(np.isnan(dataset), axis=0)]
+if "--drop-id" in sys.argv:
+    # genfromtxt reads most MouseID cells ("309_1") as numbers (Python's
+    # float accepts "309_1" as 3091) and the others ("50810A_1") as NaN, so
+    # the authors' features include a mouse number: each mouse has one
+    # class. --drop-id removes that column, as arbor's --ignore MouseID.
+    dataset = dataset[:, 1:]
 dataset = (dataset - np.nanmean(dataset, axis=0)) / np.nanstd(dataset, axis=0)
 labels = np.genfromtxt(path, delimiter=',', dtype=str)[1:, -1]
 n = dataset.shape[0]
@@ -74,7 +80,7 @@ for i in range(n):
 L1 = np.transpose(L1)
 tp = L1[3] / (L1[3] + L1[2])
 fp = L1[1] / (L1[0] + L1[1])
-out = {"peer": "kernel_treelets test_dcn", "n": n, "auc_kt": float(np.trapz(tp, fp)), "seconds_kt": t1 - t0}
+out = {"peer": "kernel_treelets test_dcn", "n": n, "features": dataset.shape[1], "auc_kt": float(np.trapz(tp, fp)), "seconds_kt": t1 - t0}
 if "--kmeans" in sys.argv:
     from sklearn.cluster import KMeans
     from sklearn.impute import SimpleImputer
