@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"image/color"
 	"io"
-	"io/fs"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
+	"github.com/arbor-ml/arbor/internal/atomicfile"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -62,27 +60,7 @@ func (f *Figure) Save(path string) (err error) {
 	if format != ".png" && format != ".svg" {
 		return fmt.Errorf("%w: %q (want .png or .svg)", ErrFormat, path)
 	}
-	dir := filepath.Dir(path)
-	tmp, err := createTemp(dir, "."+filepath.Base(path)+".")
-	if err != nil {
-		return fmt.Errorf("figure: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = f.WriteTo(tmp, format); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("figure: %w", err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("figure: %w", err)
-	}
-	return nil
+	return atomicfile.Write(path, func(tmp *os.File) error { return f.WriteTo(tmp, format) })
 }
 
 // WriteTo renders the figure to w in format ".png" or ".svg".
@@ -213,17 +191,4 @@ func bounds(xs, ys []float64, frac float64) (x0, x1, y0, y1 float64) {
 		dy = 1
 	}
 	return x0 - frac*dx, x1 + frac*dx, y0 - frac*dy, y1 + frac*dy
-}
-
-// createTemp creates an empty file dir/prefix<random>.tmp with mode 0666 less
-// the umask, as os.Create gives (os.CreateTemp's 0600 would leave pictures
-// readable by their owner only once renamed into place).
-func createTemp(dir, prefix string) (*os.File, error) {
-	for try := 0; ; try++ {
-		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
-		if err == nil || !errors.Is(err, fs.ErrExist) || try == 100 {
-			return f, err
-		}
-	}
 }

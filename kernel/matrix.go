@@ -365,7 +365,13 @@ func fromFactors(dst *mat.SymDense, vecs *mat.Dense, w []float64, keep []int, n 
 // are written. Errors: ErrEmpty, ErrNonFinite, ErrShape (dst size),
 // ErrNotSymmetric (a non-SymDense K whose At is not symmetric), ErrEigen.
 func ClipPSD(dst *mat.SymDense, K mat.Symmetric) (*mat.SymDense, int, error) {
-	return clipPSD(context.Background(), dst, K)
+	return ClipPSDContext(context.Background(), dst, K)
+}
+
+// ClipPSDContext is ClipPSD that returns ctx.Err() promptly when ctx is
+// cancelled.
+func ClipPSDContext(ctx context.Context, dst *mat.SymDense, K mat.Symmetric) (*mat.SymDense, int, error) {
+	return clipPSD(ctx, dst, K)
 }
 
 func clipPSD(ctx context.Context, dst *mat.SymDense, K mat.Symmetric) (*mat.SymDense, int, error) {
@@ -419,6 +425,12 @@ func clipPSD(ctx context.Context, dst *mat.SymDense, K mat.Symmetric) (*mat.SymD
 // deterministic for any GOMAXPROCS. Errors: ErrBadParam (dims < 1 or
 // dims > N), ErrEmpty, ErrNonFinite, ErrNotSymmetric, ErrEigen.
 func Embed(K mat.Symmetric, dims int) (*mat.Dense, error) {
+	return EmbedContext(context.Background(), K, dims)
+}
+
+// EmbedContext is Embed that returns ctx.Err() promptly when ctx is
+// cancelled.
+func EmbedContext(ctx context.Context, K mat.Symmetric, dims int) (*mat.Dense, error) {
 	s, err := symRaw(K, "K")
 	if err != nil {
 		return nil, err
@@ -430,11 +442,14 @@ func Embed(K mat.Symmetric, dims int) (*mat.Dense, error) {
 		return nil, err
 	}
 	if s.N >= 1000 && dims <= s.N/20 {
-		if z, ok := embedLanczos(context.Background(), s, dims); ok {
+		if z, ok := embedLanczos(ctx, s, dims); ok {
 			return z, nil
 		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 	}
-	return embedFull(context.Background(), s, dims)
+	return embedFull(ctx, s, dims)
 }
 
 // embedFull is Embed by the full eigen-decomposition.
@@ -505,7 +520,13 @@ const DefaultRCond = 1e-15
 // Errors: ErrBadParam (rcond < 0 or ≥ 1), ErrEmpty, ErrNonFinite, ErrShape,
 // ErrNotSymmetric, ErrEigen.
 func PseudoInverse(dst *mat.SymDense, K mat.Symmetric, rcond float64) (*mat.SymDense, int, error) {
-	return pseudoInverse(context.Background(), dst, K, rcond)
+	return PseudoInverseContext(context.Background(), dst, K, rcond)
+}
+
+// PseudoInverseContext is PseudoInverse that returns ctx.Err() promptly
+// when ctx is cancelled.
+func PseudoInverseContext(ctx context.Context, dst *mat.SymDense, K mat.Symmetric, rcond float64) (*mat.SymDense, int, error) {
+	return pseudoInverse(ctx, dst, K, rcond)
 }
 
 func pseudoInverse(ctx context.Context, dst *mat.SymDense, K mat.Symmetric, rcond float64) (*mat.SymDense, int, error) {

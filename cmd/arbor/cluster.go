@@ -255,10 +255,19 @@ func clusterSizes(labels []int) []int {
 
 // writeMatrixCSV writes m as comma-separated rows at full precision.
 func writeMatrixCSV(f *os.File, m mat.Matrix) error {
+	return writeMatrixCSVContext(context.Background(), f, m)
+}
+
+// writeMatrixCSVContext is writeMatrixCSV that stops with ctx.Err() when
+// ctx is cancelled (checked every row).
+func writeMatrixCSVContext(ctx context.Context, f *os.File, m mat.Matrix) error {
 	w := bufio.NewWriterSize(f, 1<<20)
 	r, c := m.Dims()
 	buf := make([]byte, 0, 32)
 	for i := 0; i < r; i++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		for j := 0; j < c; j++ {
 			if j > 0 {
 				w.WriteByte(',')

@@ -104,21 +104,18 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "\nsize    %d×%d, built in %.2fs\n", n, n, time.Since(start).Seconds())
 	var batch outputBatch // all outputs or none
 	defer batch.abort()
-	if err := batch.write(*out, matrixWriter(*out, b.K)); err != nil {
+	if err := batch.write(*out, matrixWriter(ctx, *out, b.K)); err != nil {
 		return err
 	}
 	if *embed > 0 {
 		if n := ds.Len(); n < 1000 || *embed > n/20 { // else Lanczos, O(N²) per step
 			e.announceCubic(*quiet, "--embed: eigendecomposition", n)
 		}
-		Z, err := kernel.Embed(b.K, *embed)
+		Z, err := kernel.EmbedContext(ctx, b.K, *embed)
 		if err != nil {
 			return err
 		}
-		if err := ctx.Err(); err != nil { // Embed takes no context
-			return err
-		}
-		if err := batch.write(*embedOut, matrixWriter(*embedOut, Z)); err != nil {
+		if err := batch.write(*embedOut, matrixWriter(ctx, *embedOut, Z)); err != nil {
 			return err
 		}
 	}
@@ -140,12 +137,16 @@ func checkMatrixExt(path string) error {
 	return usageError("%s: output must end in .csv or .npy", path)
 }
 
-// matrixWriter writes m as CSV or .npy by the extension of path.
-func matrixWriter(path string, m mat.Matrix) func(f *os.File) error {
+// matrixWriter writes m as CSV or .npy by the extension of path; a
+// cancelled ctx stops it (and the batch leaves no file).
+func matrixWriter(ctx context.Context, path string, m mat.Matrix) func(f *os.File) error {
 	return func(f *os.File) error {
 		if strings.EqualFold(filepath.Ext(path), ".npy") {
-			return npy.Write(f, m)
+			if err := npy.Write(f, m); err != nil {
+				return err
+			}
+			return ctx.Err()
 		}
-		return writeMatrixCSV(f, m)
+		return writeMatrixCSVContext(ctx, f, m)
 	}
 }
