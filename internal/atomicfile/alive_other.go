@@ -1,6 +1,6 @@
 //go:build !unix
 
-package main
+package atomicfile
 
 // processAlive cannot tell here: a temporary file with a process id is
 // kept (only the hour-old rule of the older naming removes files).
