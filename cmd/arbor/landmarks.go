@@ -213,7 +213,7 @@ func kernelLandmarks(ctx context.Context, e *env, l landmarkFlags, mf memFlags, 
 	fmt.Fprintf(e.stdout, "\n%s\nsize    %d×%d features Z, K ≈ Z·Zᵀ\n", desc, n, r)
 	var batch outputBatch
 	defer batch.abort()
-	if err := batch.write(out, matrixWriter(out, Z)); err != nil {
+	if err := batch.write(out, matrixWriter(ctx, out, Z)); err != nil {
 		return err
 	}
 	if err := batch.commit(); err != nil {
