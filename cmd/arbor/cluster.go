@@ -15,6 +15,7 @@ import (
 	"github.com/arbor-ml/arbor/figure"
 	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/hclust"
+	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/metrics"
 	"gonum.org/v1/gonum/mat"
 )
@@ -29,6 +30,8 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	d.register(fs, "none")
 	var mf memFlags
 	mf.register(fs)
+	var lmf landmarkFlags
+	lmf.register(fs)
 	d.labelOptional = true
 	d.command = "arbor cluster"
 	linkage := fs.String("linkage", "average", "single, complete, average, weighted, ward, centroid or median")
@@ -91,7 +94,15 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if *dist == "graph" {
 		need += 8 * float64(n) * float64(n)
 	}
-	if err := mf.check(need, fmt.Sprintf("clustering %d rows", n), "cluster a sample of the rows"); err != nil {
+	hint := "use --landmarks 2000 (the tree on 2000 landmarks, every row in its nearest landmark's cluster)"
+	if lmf.m > 0 {
+		if lmf.m > n {
+			return usageError("--landmarks %d: more than the %d rows", lmf.m, n)
+		}
+		need = need * float64(lmf.m) * float64(lmf.m) / (float64(n) * float64(n))
+		hint = "use fewer --landmarks"
+	}
+	if err := mf.check(need, fmt.Sprintf("clustering %d rows", n), hint); err != nil {
 		return err
 	}
 	progress := e.progress(*quiet)
@@ -99,13 +110,24 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 
 	var D distance.Condensed
 	joins := -1
-	switch *dist {
-	case "euclidean":
+	var lm []int // landmark rows (--landmarks)
+	X := mat.Matrix(ds.X)
+	if lmf.m > 0 {
+		if lm, err = kernel.ChooseLandmarks(ctx, ds.X, lmf.m, lmf.method, lmf.seed); err != nil {
+			return err
+		}
+		X = landmarkPoints(ds.X, lm)
+		fmt.Fprintf(e.stderr, "landmarks %d (%s, seed %d): the tree is built on them; every row joins its nearest landmark's cluster\n", len(lm), lmf.method, lmf.seed)
+	}
+	switch {
+	case *dist == "euclidean":
 		if progress != nil {
 			progress("Euclidean distances", 0, 0)
 		}
-		D, err = distance.Euclidean(ctx, ds.X)
-	case "graph":
+		D, err = distance.Euclidean(ctx, X)
+	case *dist == "graph" && lm != nil:
+		D, err = landmarkGeodesics(ctx, ds.X, *graphSpec, lm)
+	case *dist == "graph":
 		var spec graph.Spec
 		spec, err = graph.ParseSpec(*graphSpec)
 		if err != nil {
@@ -163,6 +185,11 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 		}
 	case !math.IsNaN(*height):
 		labels = tree.CutHeight(*height)
+	}
+	if labels != nil && lm != nil {
+		if labels, err = nearestLandmarkLabels(ctx, ds.X, lm, labels); err != nil {
+			return err
+		}
 	}
 	if labels != nil {
 		fmt.Fprintf(e.stdout, "clusters   %d, sizes %v\n", maxInt(labels)+1, clusterSizes(labels))

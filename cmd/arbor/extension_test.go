@@ -139,3 +139,25 @@ func TestKernelLandmarks(t *testing.T) {
 	}
 	mustArbor(t, "kernel", "--data", "two_moons", "--kernel", "isomap", "--landmarks", "50", "--out", out, "--quiet")
 }
+
+// TestClusterLandmarks: with every row a landmark the landmark clustering
+// is the exact one (same rows, same tree, each row its own nearest
+// landmark); with fewer it labels every row and says how.
+func TestClusterLandmarks(t *testing.T) {
+	dir := t.TempDir()
+	exact := filepath.Join(dir, "exact.csv")
+	lm := filepath.Join(dir, "lm.csv")
+	for _, dist := range [][]string{{"--distance", "euclidean"}, {"--distance", "graph", "--graph", "knn:7"}} {
+		mustArbor(t, append([]string{"cluster", "--data", "two_moons", "--linkage", "average", "--k", "2", "--out", exact, "--quiet"}, dist...)...)
+		mustArbor(t, append([]string{"cluster", "--data", "two_moons", "--linkage", "average", "--k", "2", "--out", lm, "--quiet", "--landmarks", "400", "--landmark-method", "random"}, dist...)...)
+		a, _ := os.ReadFile(exact)
+		b, _ := os.ReadFile(lm)
+		if string(a) != string(b) || len(a) == 0 {
+			t.Errorf("%v: all rows as landmarks: labels differ from the exact clustering", dist)
+		}
+	}
+	_, stderr, err := arbor(t, "cluster", "--data", "two_moons", "--linkage", "average", "--k", "2", "--out", lm, "--landmarks", "50")
+	if err != nil || !strings.Contains(stderr, "nearest landmark") {
+		t.Errorf("50 landmarks: %v\n%s", err, stderr)
+	}
+}
