@@ -94,7 +94,10 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if *dist == "graph" {
 		need += 8 * float64(n) * float64(n)
 	}
-	hint := "use --landmarks 2000 (the tree on 2000 landmarks, every row in its nearest landmark's cluster)"
+	hint := "cluster a sample of the rows"
+	if m := min(2000, n/4); m >= 2 {
+		hint = fmt.Sprintf("use --landmarks %d (the tree on %d landmarks, every row in its nearest landmark's cluster)", m, m)
+	}
 	if lmf.m > 0 {
 		if lmf.m > n {
 			return usageError("--landmarks %d: more than the %d rows", lmf.m, n)

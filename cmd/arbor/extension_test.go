@@ -161,3 +161,33 @@ func TestClusterLandmarks(t *testing.T) {
 		t.Errorf("50 landmarks: %v\n%s", err, stderr)
 	}
 }
+
+// TestEvalLandmarks: eval --landmarks scores the landmark learners on the
+// same splits as the exact ones; with the linear kernel and every row a
+// landmark, kNN on Z ranks by ‖z_i − z_j‖ = ‖x_i − x_j‖, so it scores as
+// the exact kNN on the linear kernel's distances.
+func TestEvalLandmarks(t *testing.T) {
+	out := mustArbor(t, "eval", "--data", "two_moons", "--labeled-per-class", "5", "--repeats", "2", "--kernel", "rbf,hck:average",
+		"--learner", "svm,knn,lp", "--k", "3", "--landmarks", "80", "--quiet")
+	for _, want := range []string{"svm (linear on Z)", "knn k=3 (on Z)", "lp (anchor graph)", "hck:average M=80"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("eval --landmarks: no %q in\n%s", want, out)
+		}
+	}
+	lm := mustArbor(t, "eval", "--data", "two_moons", "--labeled-per-class", "5", "--repeats", "2", "--kernel", "linear",
+		"--learner", "knn", "--k", "1", "--landmarks", "400", "--landmark-method", "random", "--quiet", "--json")
+	ex := mustArbor(t, "eval", "--data", "two_moons", "--labeled-per-class", "5", "--repeats", "2", "--kernel", "linear",
+		"--learner", "knn", "--k", "1", "--quiet", "--json")
+	acc := func(s string) []string {
+		var a []string
+		for _, line := range strings.Split(strings.TrimSpace(s), "\n") {
+			i := strings.Index(line, `"correct":`)
+			j := strings.Index(line[i:], ",")
+			a = append(a, line[i:i+j])
+		}
+		return a
+	}
+	if a, b := acc(lm), acc(ex); strings.Join(a, " ") != strings.Join(b, " ") {
+		t.Errorf("linear kernel, all rows landmarks, 1-NN: %v, exact %v", a, b)
+	}
+}

@@ -18,6 +18,9 @@ type landmarkFlags struct {
 	m      int
 	method string
 	seed   uint64
+	// sharedSeed: the command has its own --seed (eval's split seed), which
+	// also seeds the landmarks.
+	sharedSeed bool
 }
 
 func (l *landmarkFlags) register(fs interface {
@@ -27,6 +30,9 @@ func (l *landmarkFlags) register(fs interface {
 }) {
 	fs.IntVar(&l.m, "landmarks", 0, "use M landmark points instead of the N×N kernel matrix: Nyström features (point kernels; cluster kernels through the tree on the landmarks) and a learner on them in O(N·M) memory (svm: linear SVM by dual coordinate descent; knn: kNN on the features; lp: label propagation on the anchor graph of the landmarks); 0 = exact")
 	fs.StringVar(&l.method, "landmark-method", kernel.LandmarkKMeans, "how --landmarks are chosen: random or kmeans (rows nearest the k-means centres)")
+	if l.sharedSeed {
+		return // the command's own --seed sets l.seed
+	}
 	fs.Uint64Var(&l.seed, "seed", 0, "seed of the landmark choice and of the linear SVM's coordinate order")
 }
 

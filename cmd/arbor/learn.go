@@ -402,6 +402,8 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	d.register(fs, "std")
 	var mf memFlags
 	mf.register(fs)
+	lmf := landmarkFlags{sharedSeed: true}
+	lmf.register(fs)
 	d.command = "arbor eval"
 	var kf kernelFlags
 	kf.register(fs, "linear")
@@ -451,8 +453,12 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if err := twoClasses(ds); err != nil {
 		return err
 	}
-	if need := evalBytes(specs, ds.Len()); need > 0 {
-		if err := mf.check(need, fmt.Sprintf("the kernel matrices of %d rows", ds.Len()), "eval compares exact kernels; arbor classify --landmarks M runs one kernel in O(N·M)"); err != nil {
+	if need := evalBytes(specs, ds.Len()); need > 0 && lmf.m > 0 {
+		if err := mf.check(landmarkBytes(ds.Len(), ds.Dim(), lmf.m), fmt.Sprintf("%d landmarks for %d rows", lmf.m, ds.Len()), "use fewer --landmarks"); err != nil {
+			return err
+		}
+	} else if need > 0 {
+		if err := mf.check(need, fmt.Sprintf("the kernel matrices of %d rows", ds.Len()), mf.landmarkHint(ds.Len(), ds.Dim())); err != nil {
 			return err
 		}
 	}
@@ -511,7 +517,13 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	start := time.Now()
 	warn := func(err error) { fmt.Fprintln(e.stderr, "warning:", err) }
 	e.announceSpecs(*quiet, specs, ds.Len())
-	res, err := ssl.Eval{Kernels: specs, Learners: learners, Progress: e.progress(*quiet), Warn: warn}.Run(ctx, ds.X, ds.Y, splits)
+	var res []ssl.Result
+	lmf.seed = uint64(*seed)
+	if lmf.m > 0 {
+		res, err = evalLandmarks(ctx, e, lmf, ds, specs, lf, splits)
+	} else {
+		res, err = ssl.Eval{Kernels: specs, Learners: learners, Progress: e.progress(*quiet), Warn: warn}.Run(ctx, ds.X, ds.Y, splits)
+	}
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/internal/neighbors"
+	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/linsvm"
+	"github.com/arbor-ml/arbor/propagate"
+	"github.com/arbor-ml/arbor/ssl"
+	"gonum.org/v1/gonum/mat"
+)
+
+// evalLandmarks is arbor eval --landmarks M: for every kernel the landmark
+// features are built once (they do not depend on labels), then for every
+// split the learners run on them (svm: linsvm; knn: kNN on the features;
+// lp: the anchor graph of the landmarks, refitted per split) and are scored
+// on the rows outside the split, as ssl.Eval scores the exact methods.
+func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dataset, specs []kernel.Spec, lf learnerFlags, splits [][]int) ([]ssl.Result, error) {
+	var names []string
+	for _, s := range strings.Split(lf.learner, ",") {
+		if s = strings.TrimSpace(strings.ToLower(s)); s != "" {
+			names = append(names, s)
+		}
+	}
+	ks, err := parseKs(lf.k)
+	if err != nil {
+		return nil, err
+	}
+	n := ds.Len()
+	yFor := func(split []int) []int {
+		y := make([]int, n)
+		for i := range y {
+			y[i] = -1
+		}
+		for _, r := range split {
+			y[r] = ds.Y[r]
+		}
+		return y
+	}
+	score := func(res *ssl.Result, pred []int, split []int) {
+		in := make(map[int]bool, len(split))
+		for _, r := range split {
+			in[r] = true
+		}
+		for i, c := range pred {
+			if in[i] {
+				continue
+			}
+			res.Total++
+			if c == ds.Y[i] {
+				res.Correct++
+			}
+		}
+		res.Labeled = len(split)
+		if res.Total > 0 {
+			res.Accuracy = float64(res.Correct) / float64(res.Total)
+		}
+	}
+	var out []ssl.Result
+	for _, name := range names {
+		if name == "lp" {
+			lm, err := kernel.ChooseLandmarks(ctx, ds.X, l.m, l.method, l.seed)
+			if err != nil {
+				return nil, err
+			}
+			anchors := landmarkPoints(ds.X, lm)
+			for si, split := range splits {
+				t0 := time.Now()
+				am, err := propagate.AnchorGraph{}.Fit(ctx, ds.X, anchors, yFor(split))
+				if err != nil {
+					return nil, fmt.Errorf("split %d: %w", si, err)
+				}
+				r := ssl.Result{Kernel: fmt.Sprintf("anchors M=%d", len(lm)), Learner: "lp (anchor graph)", Split: si, FitS: time.Since(t0).Seconds()}
+				score(&r, am.Transduction(), split)
+				out = append(out, r)
+			}
+			continue
+		}
+		if name != "svm" && name != "knn" {
+			return nil, usageError("--landmarks works with --learner svm, knn or lp, not %s", name)
+		}
+	}
+	for _, spec := range specs {
+		learners := 0
+		for _, name := range names {
+			if name == "svm" || name == "knn" {
+				learners++
+			}
+		}
+		if learners == 0 {
+			break
+		}
+		t0 := time.Now()
+		_, Z, _, desc, err := l.features(ctx, ds.X, spec)
+		if err != nil {
+			return nil, err
+		}
+		kt := time.Since(t0).Seconds()
+		fmt.Fprintln(e.stderr, desc)
+		kname := fmt.Sprintf("%s M=%d", spec, l.m)
+		_, r := Z.Dims()
+		for _, name := range names {
+			for si, split := range splits {
+				y := yFor(split)
+				switch name {
+				case "svm":
+					t1 := time.Now()
+					m, err := linsvm.Classifier{C: lf.C, Seed: l.seed}.Fit(ctx, Z, y)
+					if err != nil {
+						return nil, fmt.Errorf("split %d: %w", si, err)
+					}
+					pred, err := m.Predict(nil, Z)
+					if err != nil {
+						return nil, err
+					}
+					res := ssl.Result{Kernel: kname, Learner: "svm (linear on Z)", Split: si, KernelS: kt, FitS: time.Since(t1).Seconds()}
+					score(&res, pred, split)
+					out = append(out, res)
+				case "knn":
+					for _, k := range ks {
+						if k > len(split) {
+							return nil, usageError("--k %d: only %d labelled rows", k, len(split))
+						}
+						t1 := time.Now()
+						pts := make([]float64, len(split)*r)
+						for a, i := range split {
+							copy(pts[a*r:], Z.RawRowView(i))
+						}
+						idx := make([]int32, n*k)
+						if err := neighbors.New(pts, len(split), r).Search(ctx, mat.DenseCopyOf(Z).RawMatrix().Data, k, idx, nil); err != nil {
+							return nil, err
+						}
+						pred := make([]int, n)
+						votes := make([]int, len(ds.Classes))
+						for i := range pred {
+							clear(votes)
+							for _, a := range idx[i*k : i*k+k] {
+								votes[ds.Y[split[a]]]++
+							}
+							best := 0
+							for c, v := range votes {
+								if v > votes[best] {
+									best = c
+								}
+							}
+							pred[i] = best
+						}
+						res := ssl.Result{Kernel: kname, Learner: fmt.Sprintf("knn k=%d (on Z)", k), Split: si, KernelS: kt, FitS: time.Since(t1).Seconds()}
+						score(&res, pred, split)
+						out = append(out, res)
+					}
+				}
+			}
+		}
+	}
+	return out, nil
+}
