@@ -16,24 +16,24 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// TestPeerTime is the Go half of testdata/peer_time.py, which sets
+// BenchmarkPeerTime is the Go half of testdata/peer_time.py, which sets
 // HCLUST_PEER_X to a file of n×dim little-endian float64 points (and
 // HCLUST_PEER_Z to SciPy's average-linkage matrix of them, for an identity
 // check) and reads the "PEER op seconds" lines. Skipped otherwise.
-func TestPeerTime(t *testing.T) {
+func BenchmarkPeerTime(b *testing.B) {
 	path := os.Getenv("HCLUST_PEER_X")
 	if path == "" {
-		t.Skip("run by testdata/peer_time.py")
+		b.Skip("run by testdata/peer_time.py")
 	}
 	dim, err := strconv.Atoi(os.Getenv("HCLUST_PEER_DIM"))
 	if err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
 	reps, err := strconv.Atoi(os.Getenv("HCLUST_PEER_REPS"))
 	if err != nil {
 		reps = 1
 	}
-	x := readFloats(t, path)
+	x := readFloats(b, path)
 	n := len(x) / dim
 	X := mat.NewDense(n, dim, x)
 	ctx := context.Background()
@@ -53,7 +53,7 @@ func TestPeerTime(t *testing.T) {
 		timeit("linkage_"+m.String(), func() {
 			tr, err := Linkage(ctx, d, m)
 			if err != nil {
-				t.Fatal(err)
+				b.Fatal(err)
 			}
 			if m == Average {
 				avg = tr
@@ -63,7 +63,7 @@ func TestPeerTime(t *testing.T) {
 	for _, m := range []Method{Single, Average} {
 		timeit("frompoints_"+m.String(), func() {
 			if _, err := FromPoints(ctx, X, m); err != nil {
-				t.Fatal(err)
+				b.Fatal(err)
 			}
 		})
 	}
@@ -72,7 +72,7 @@ func TestPeerTime(t *testing.T) {
 	timeit("ultrametric_alloc", func() { avg.Ultrametric(nil) })
 	timeit("cophenetic", func() { avg.Cophenetic() })
 	if zp := os.Getenv("HCLUST_PEER_Z"); zp != "" {
-		z := readFloats(t, zp)
+		z := readFloats(b, zp)
 		same := len(z) == 4*(n-1)
 		for k, m := range avg.Merges {
 			if !same {
@@ -84,7 +84,7 @@ func TestPeerTime(t *testing.T) {
 	}
 }
 
-func readFloats(t *testing.T, path string) []float64 {
+func readFloats(t testing.TB, path string) []float64 {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -55,63 +55,63 @@ func WritePlot(path string, panels []Panel, h *Hierarchy) error {
 	return lf.Save(path[:len(path)-4] + "_sweep.png")
 }
 
-// TestPaperFigures draws the paper's Figures 3-4 analogues into testdata/
+// BenchmarkPaperFigures draws the paper's Figures 3-4 analogues into testdata/
 // (run with SVCLUSTER_REPORT=1): fig4ab.png (two Gaussians, Laplacian
 // kernel, q = 0.7, 1/C = 1 and 1/(NC) = 0.2), fig4cd.png (core and rings,
 // Gaussian kernel, q = 3.5 with 1/C = 1 and q = 1 with 1/(NC) = 0.3),
 // fig3_moons.png (a sweep over q on two moons at 1/C = 1) and iris.png (the
 // Iris sweep to three clusters on 2 PCs).
-func TestPaperFigures(t *testing.T) {
+func BenchmarkPaperFigures(tb *testing.B) {
 	if os.Getenv("SVCLUSTER_REPORT") == "" {
-		t.Skip("set SVCLUSTER_REPORT=1 to redraw the figures in testdata/")
+		tb.Skip("set SVCLUSTER_REPORT=1 to redraw the figures in testdata/")
 	}
 	ctx := context.Background()
 	X, _ := twoGaussians(1)
 	a, err := Clusterer{Q: 0.7, C: 1, Kernel: Laplacian}.Fit(ctx, X)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	b, err := Clusterer{Q: 0.7, C: 1 / (200 * 0.2), Kernel: Laplacian}.Fit(ctx, X)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	if err := WritePlot("testdata/fig4ab.png", []Panel{
 		{Title: "Fig 4a: Laplacian, q = 0.7, 1/C = 1", X: X, Res: a},
 		{Title: "Fig 4b: Laplacian, q = 0.7, 1/(NC) = 0.2", X: X, Res: b},
 	}, nil); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	R, _ := coreRings(1)
 	c, err := Clusterer{Q: 3.5, C: 1}.Fit(ctx, R)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	d, err := Clusterer{Q: 1, C: 1 / (500 * 0.3)}.Fit(ctx, R)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	if err := WritePlot("testdata/fig4cd.png", []Panel{
 		{Title: "Fig 4c: Gaussian, q = 3.5, 1/C = 1", X: R, Res: c},
 		{Title: "Fig 4d: Gaussian, q = 1, 1/(NC) = 0.3", X: R, Res: d},
 	}, nil); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	M := dataset.Moons(300, 0.06, 3).X
 	var panels []Panel
 	for _, q := range []float64{1, 5, 20, 60} {
 		r, err := Clusterer{Q: q, C: 1}.Fit(ctx, M)
 		if err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 		panels = append(panels, Panel{Title: "Fig 3 style: moons, 1/C = 1, q = " + ftoa(q), X: M, Res: r})
 	}
 	if err := WritePlot("testdata/fig3_moons.png", panels, nil); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	Z, _ := irisPCA2(t)
+	Z, _ := irisPCA2(tb)
 	h, err := Sweep{Clusters: 3}.Fit(ctx, Z)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	first := h.Levels[0].Result
 	for _, l := range h.Levels {
@@ -124,7 +124,7 @@ func TestPaperFigures(t *testing.T) {
 		{Title: "Iris 2 PCs: first split", X: Z, Res: first},
 		{Title: "Iris 2 PCs: chosen level (3 clusters)", X: Z, Res: h.Levels[h.Chosen].Result},
 	}, h); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 }
 

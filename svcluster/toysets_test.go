@@ -75,28 +75,28 @@ func bestLevel(y []int, h *Hierarchy) (int, float64) {
 	return best, ba
 }
 
-// TestToySetsReport runs the §3.2 sweep on the six toy sets (z-scored, as
+// BenchmarkToySetsReport runs the §3.2 sweep on the six toy sets (z-scored, as
 // peers.py) and writes testdata/toysets.md with the ARI of the best level
 // next to scikit-learn's spectral clustering and DBSCAN. It takes minutes:
 // run with SVCLUSTER_REPORT=1.
-func TestToySetsReport(t *testing.T) {
+func BenchmarkToySetsReport(tb *testing.B) {
 	if os.Getenv("SVCLUSTER_REPORT") == "" {
-		t.Skip("set SVCLUSTER_REPORT=1 to regenerate testdata/toysets.md")
+		tb.Skip("set SVCLUSTER_REPORT=1 to regenerate testdata/toysets.md")
 	}
-	peers := peerARI(t)
+	peers := peerARI(tb)
 	var rows []toyLevel
 	for _, name := range toySets {
-		ds := loadToy(t, name)
+		ds := loadToy(tb, name)
 		for _, lab := range []Labelling{Complete, KNNGraph} {
 			start := time.Now()
 			h, err := Sweep{Labelling: lab, MaxError: 0.9}.Fit(context.Background(), ds.X)
 			if err != nil {
-				t.Fatal(err)
+				tb.Fatal(err)
 			}
 			i, a := bestLevel(ds.Y, h)
 			l := h.Levels[i]
 			rows = append(rows, toyLevel{name, lab.String(), a, l.Q, l.P, l.NClusters, len(h.Levels), h.Fits, time.Since(start).Seconds()})
-			t.Logf("%s %v: best level %d/%d q=%.4g 1/(NC)=%.3g clusters=%d ARI=%.4f (%s, %d fits, %.1fs)",
+			tb.Logf("%s %v: best level %d/%d q=%.4g 1/(NC)=%.3g clusters=%d ARI=%.4f (%s, %d fits, %.1fs)",
 				name, lab, i, len(h.Levels), l.Q, l.P, l.NClusters, a, h.Stop, h.Fits, time.Since(start).Seconds())
 		}
 		// Without looking at the labels beyond their number: the first level
@@ -112,7 +112,7 @@ func TestToySetsReport(t *testing.T) {
 		start := time.Now()
 		h, err := Sweep{MaxError: 0.9, Clusters: k}.Fit(context.Background(), ds.X)
 		if err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 		r := toyLevel{Set: name, Labelling: "complete, first level with K clusters", ARI: -1, Seconds: time.Since(start).Seconds(), Fits: h.Fits}
 		if h.Chosen >= 0 {
@@ -120,7 +120,7 @@ func TestToySetsReport(t *testing.T) {
 			r.ARI, _ = metrics.ARI(ds.Y, l.Labels)
 			r.Q, r.P, r.Clusters, r.Levels = l.Q, l.P, l.NClusters, len(h.Levels)
 		}
-		t.Logf("%s: first level with %d clusters: %+v (%s)", name, k, r, h.Stop)
+		tb.Logf("%s: first level with %d clusters: %+v (%s)", name, k, r, h.Stop)
 		rows = append(rows, r)
 	}
 	var b strings.Builder
@@ -136,10 +136,10 @@ func TestToySetsReport(t *testing.T) {
 			c.ARI, c.Q, c.P, c.Clusters, n.ARI, n.Q, n.P, n.Clusters, first, peers[c.Set]["spectral_knn10"], peers[c.Set]["dbscan"])
 	}
 	if err := os.WriteFile("testdata/toysets.md", []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	j, _ := json.MarshalIndent(rows, "", "  ")
 	if err := os.WriteFile("testdata/toysets.json", j, 0o644); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 }

@@ -4,7 +4,7 @@
     cd hclust && /usr/bin/python3 testdata/peer_time.py [--sizes 2000 8000] [--rounds 3]
 
 For each N: X = numpy RandomState(0).rand(N, 10) (as peers.py timing) is
-written to a temporary file that the Go side (TestPeerTime in peer_test.go,
+written to a temporary file that the Go side (BenchmarkPeerTime in peer_test.go,
 built once with `go test -c`) reads, so both sides cluster identical points.
 Rounds alternate SciPy and Go so that both see the same machine load; each
 op keeps its best wall time and, separately, its best CPU time (user + system,
@@ -62,7 +62,7 @@ def scipy_round(X, reps):
 def go_round(binary, xpath, zpath, reps):
     env = dict(os.environ, HCLUST_PEER_X=xpath, HCLUST_PEER_Z=zpath, HCLUST_PEER_DIM="10",
                HCLUST_PEER_REPS=str(reps))
-    out = subprocess.run([binary, "-test.run", "^TestPeerTime$", "-test.v"], cwd=PKG, env=env,
+    out = subprocess.run([binary, "-test.run", "^$", "-test.bench", "^BenchmarkPeerTime$", "-test.benchtime", "1x"], cwd=PKG, env=env,
                          check=True, capture_output=True, text=True).stdout
     t, same = {}, None
     for line in out.splitlines():

@@ -67,8 +67,8 @@
 // tridiagonalisation, about 40% of the total. Reproduce with
 //
 //	go test -run XXX -bench Sym -benchtime 2x ./internal/eigen
-//	EIGEN_PEER=1500,3000 EIGEN_REPS=3 go test -run PeerRatio -v -timeout 1h ./internal/eigen
-//	EIGEN_PHASES=1500 go test -run Phases -v ./internal/eigen   # time per stage
+//	EIGEN_PEER=1500,3000 EIGEN_REPS=3 go test -run '^$' -bench PeerRatio -benchtime 1x -timeout 1h ./internal/eigen
+//	EIGEN_PHASES=1500 go test -run '^$' -bench Phases -benchtime 1x ./internal/eigen   # time per stage
 //
 // # Accuracy
 //

@@ -54,16 +54,16 @@ func BenchmarkTop(b *testing.B) {
 	}
 }
 
-// TestPeerRatio times Solver.Top against SciPy's eigsh (testdata/peer_time.py)
+// BenchmarkPeerRatio times Solver.Top against SciPy's eigsh (testdata/peer_time.py)
 // on the same 4000×4000 matrix, side by side: for each k the peer and Go
 // runs alternate three times (so load changes on the machine hit both) and
 // the best time of each is compared. It runs only with ARBOR_PEER_TIME=1 (it
 // needs /usr/bin/python3 with SciPy):
 //
-//	ARBOR_PEER_TIME=1 go test -run PeerRatio -v ./internal/lanczos/
-func TestPeerRatio(t *testing.T) {
+//	ARBOR_PEER_TIME=1 go test -run '^$' -bench PeerRatio -benchtime 1x ./internal/lanczos/
+func BenchmarkPeerRatio(b *testing.B) {
 	if os.Getenv("ARBOR_PEER_TIME") == "" {
-		t.Skip("set ARBOR_PEER_TIME=1 to time against SciPy eigsh")
+		b.Skip("set ARBOR_PEER_TIME=1 to time against SciPy eigsh")
 	}
 	op := NewSym(peerMatrix())
 	for _, k := range []int{10, 20, 50} {
@@ -73,30 +73,30 @@ func TestPeerRatio(t *testing.T) {
 		for rep := 0; rep < 3; rep++ {
 			out, err := exec.Command("/usr/bin/python3", "testdata/peer_time.py", "4000", fmt.Sprint(k)).Output()
 			if err != nil {
-				t.Fatalf("peer_time.py: %v", err)
+				b.Fatalf("peer_time.py: %v", err)
 			}
 			var rec struct {
 				Seconds, Top float64
 			}
 			if err := json.NewDecoder(bytes.NewReader(out)).Decode(&rec); err != nil {
-				t.Fatal(err)
+				b.Fatal(err)
 			}
 			peer, top = math.Min(peer, rec.Seconds), rec.Top
 			start := time.Now()
 			res, err = Solver{K: k}.Top(context.Background(), op)
 			if err != nil {
-				t.Fatal(err)
+				b.Fatal(err)
 			}
 			best = math.Min(best, time.Since(start).Seconds())
 		}
 		ratio := best / peer
-		t.Logf("n=4000 k=%d: lanczos %.3fs (%d matvecs, %d restarts) eigsh %.3fs ratio %.2f (λmax %.12g vs %.12g)",
+		b.Logf("n=4000 k=%d: lanczos %.3fs (%d matvecs, %d restarts) eigsh %.3fs ratio %.2f (λmax %.12g vs %.12g)",
 			k, best, res.MatVecs, res.Iter, peer, ratio, res.Values[0], top)
 		if math.Abs(res.Values[0]-top) > 1e-9*top {
-			t.Errorf("k=%d: λmax %v, eigsh %v", k, res.Values[0], top)
+			b.Errorf("k=%d: λmax %v, eigsh %v", k, res.Values[0], top)
 		}
 		if ratio > 2 {
-			t.Errorf("k=%d: ratio %.2f > 2", k, ratio)
+			b.Errorf("k=%d: ratio %.2f > 2", k, ratio)
 		}
 	}
 }

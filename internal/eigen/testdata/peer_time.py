@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Time numpy.linalg.eigh (LAPACK dsyevd through numpy's linked BLAS/LAPACK)
-on the benchmark matrices of internal/eigen (bench_test.go TestPeerRatio).
+on the benchmark matrices of internal/eigen (bench_test.go BenchmarkPeerRatio).
 
 Matrix: B (N x N) row-major from the 64-bit LCG
 s <- s*6364136223846793005 + 1442695040888963407 (mod 2**64), seed 1,

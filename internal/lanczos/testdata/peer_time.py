@@ -19,7 +19,7 @@ from scipy.sparse.linalg import eigsh
 
 D = 8
 GAMMA = 2.0
-REPS = 1  # the Go side (bench_test.go TestPeerRatio) alternates runs and keeps the best
+REPS = 1  # the Go side (bench_test.go BenchmarkPeerRatio) alternates runs and keeps the best
 MUL = 6364136223846793005
 INC = 1442695040888963407
 MASK = (1 << 64) - 1
