@@ -72,8 +72,13 @@
 //
 // Result carries Distributions (label_distributions_), Transduction
 // (transduction_), Iter, Change (last Σ|ΔF|, or the closed form's relative
-// residual), Converged and Warnings. Stopping at MaxIter is a warning
-// wrapping ErrNotConverged, never an error.
+// residual), Converged and Warnings. The iterative methods stopping at
+// MaxIter is a warning wrapping ErrNotConverged. The closed form is the
+// iterative method's fixed point or an error wrapping ErrNotConverged: the
+// solver stopping at MaxIter, or a point whose harmonic equation
+// f_i = Σ_j W_ij f_j / d_i fails by more than max(1e-6, Tol) (an affinity
+// too narrow for the data: its weights vanish next to the solver's global
+// residual).
 //
 // # Complexity
 //

@@ -156,10 +156,14 @@ type Propagation struct {
 	Method string
 	// Tol: Iterative stops when Σ|F_t − F_{t−1}| < Tol (default 1e-3, as
 	// scikit-learn); Closed stops when every column's relative residual
-	// ‖b − A·f‖/‖b‖ ≤ Tol (default 1e-10).
+	// ‖b − A·f‖/‖b‖ ≤ Tol (default 1e-10) and then requires every point's
+	// harmonic defect |f_i − Σ_j W_ij f_j / d_i| ≤ max(1e-6, Tol): the
+	// closed form is the iterative method's fixed point, or an error
+	// wrapping ErrNotConverged (never a partial solve with a warning).
 	Tol float64
 	// MaxIter bounds the iterations (default 1000 for Iterative, as
-	// scikit-learn; for Closed, the number of unlabelled points + 100).
+	// scikit-learn; for Closed, the number of unlabelled points + 100;
+	// reaching it is an error for Closed, a warning for Iterative).
 	MaxIter int
 	// Classes is the number of classes C (labels 0..C-1); 0 means 1 + the
 	// largest label. Every class must have a labelled point.
