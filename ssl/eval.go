@@ -7,6 +7,7 @@ import (
 
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/learner"
+	"github.com/arbor-ml/arbor/propagate"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -36,6 +37,11 @@ type Result struct {
 	FitS     float64 `json:"fit_s"`    // seconds spent in the learner
 	KernelS  float64 `json:"kernel_s"` // seconds spent building the kernel (shared)
 	Info     string  `json:"info,omitempty"`
+	// Unreached counts the scored rows no label could reach (label
+	// propagation and spreading on a graph with unlabelled components):
+	// they are class 0 under the scikit-learn policy, unlabelled (wrong)
+	// otherwise; a report should say so beside the accuracy.
+	Unreached int `json:"unreached,omitempty"`
 }
 
 // Run evaluates on points X with true labels y (every row labelled) and the
@@ -102,12 +108,19 @@ func (e Eval) Run(ctx context.Context, X *mat.Dense, y []int, splits [][]int) ([
 				p.Warn = func(err error) { e.Warn(fmt.Errorf("%s, kernel %s, split %d: %w", ln.Name(), kname, s, err)) }
 			}
 			t0 := time.Now()
-			pred, _, err := Transduce(ctx, ln, p)
+			pred, m, err := Transduce(ctx, ln, p)
 			if err != nil {
 				return fmt.Errorf("%s with kernel %s, split %d: %w", ln.Name(), kname, s, err)
 			}
 			r := Result{Kernel: kname, Learner: ln.Name(), Split: s, Labeled: len(l),
 				FitS: time.Since(t0).Seconds(), KernelS: ks}
+			if pm, ok := m.(*propagate.Model); ok {
+				for _, i := range pm.Unreachable {
+					if yl[i] == learner.Unlabeled {
+						r.Unreached++
+					}
+				}
+			}
 			for i := range y {
 				if yl[i] == learner.Unlabeled {
 					r.Total++
