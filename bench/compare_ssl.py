@@ -42,8 +42,7 @@ def main():
     csv = os.path.abspath(a.csv)
     subprocess.run(["go", "build", "-o", os.path.join(HERE, "arbor.bin"), "./cmd/arbor"], check=True, cwd=ROOT)
     peer_cmd = [sys.executable, PEERS, "ssl", "--csv", csv, "--scale", a.scale, "--C", str(a.C)]
-    arbor_cmd = [os.path.join(HERE, "arbor.bin"), "eval", "--data", csv, "--scale", a.scale, "--C", str(a.C),
-                 "--json", "--quiet", "--kernel", KERNELS]
+    arbor_cmd = [os.path.join(HERE, "arbor.bin"), "eval", "--data", csv, "--scale", a.scale, "--json", "--quiet"]
     if a.splits:
         peer_cmd += ["--splits", os.path.abspath(a.splits)]
         arbor_cmd += ["--splits", os.path.abspath(a.splits)]
@@ -56,9 +55,12 @@ def main():
     if a.no_lp:
         peer_cmd += ["--no-lp"]
     peer, tp = lines(peer_cmd)
-    arb_svm, t1 = lines(arbor_cmd + ["--learner", "svm,knn", "--k", "1-5"])
-    arb_lp, t2 = ([], 0) if a.no_lp else lines(arbor_cmd + ["--learner", "lp", "--affinity", "rbf:20"])
-    arb_lp2, t3 = ([], 0) if a.no_lp else lines(arbor_cmd + ["--learner", "lp", "--affinity", "knn:7"])
+    # arbor refuses flags a learner does not read: --C and --kernel go with svm,knn only;
+    # points no label reaches get the first class, as scikit-learn gives them
+    arb_svm, t1 = lines(arbor_cmd + ["--learner", "svm,knn", "--k", "1-5", "--C", str(a.C), "--kernel", KERNELS])
+    lp = ["--learner", "lp", "--unreachable", "first"]
+    arb_lp, t2 = ([], 0) if a.no_lp else lines(arbor_cmd + lp + ["--affinity", "rbf:20"])
+    arb_lp2, t3 = ([], 0) if a.no_lp else lines(arbor_cmd + lp + ["--affinity", "knn:7"])
     ref = {}
     for r in peer:
         if "acc" in r:

@@ -31,6 +31,7 @@ func init() {
 
 // learnerFlags select and configure learners.
 type learnerFlags struct {
+	learnerUsage string // classify takes one learner, eval a list
 	learner  string
 	C        float64
 	k        string
@@ -53,18 +54,18 @@ func (l *learnerFlags) register(fs interface {
 	IntVar(p *int, name string, value int, usage string)
 	BoolVar(p *bool, name string, value bool, usage string)
 }) {
-	fs.StringVar(&l.learner, "learner", "svm", "learner(s), comma-separated: svm, knn, lp (label propagation), spreading, s4vm")
+	fs.StringVar(&l.learner, "learner", "svm", l.learnerUsage)
 	fs.Float64Var(&l.C, "C", 1, "svm: soft-margin penalty C")
 	fs.StringVar(&l.k, "k", "1", "knn: neighbours; a list such as 1,2,3,4,5 or a range 1-5 runs each")
 	fs.StringVar(&l.weights, "weights", "uniform", "knn: neighbour weights uniform, similarity (kernel value) or distance")
 	fs.BoolVar(&l.soft, "soft", false, "knn: soft kNN (weighted average of label vectors, paper 002 §2.1)")
-	fs.StringVar(&l.affinity, "affinity", "rbf:20", "lp/spreading affinity: rbf:GAMMA, knn:K, or kernel (the --kernel matrix)")
+	fs.StringVar(&l.affinity, "affinity", "knn:10", "lp/spreading affinity: knn:K (symmetrised K-nearest-neighbour graph), rbf:GAMMA (dense; scikit-learn's default rbf:20 suits about two features), or kernel (the --kernel matrix)")
 	fs.StringVar(&l.method, "method", "iterative", "lp: closed (conjugate gradients on L_UU f_U = W_UL f_L) or iterative (scikit-learn's)")
 	fs.Float64Var(&l.alpha, "alpha", 0.2, "spreading: clamping factor α")
-	fs.Float64Var(&l.tol, "tol", 0, "tolerance (0 = each learner's default: svm 1e-3, lp 1e-3)")
+	fs.Float64Var(&l.tol, "tol", 0, "tolerance (0 = each learner's default: svm 1e-3; lp/spreading iterative 1e-3 on Σ|ΔF|, closed 1e-10 relative residual)")
 	fs.IntVar(&l.maxIter, "max-iter", 0, "iteration limit (0 = each learner's default)")
 	l.trans.register(fs)
-	fs.StringVar(&l.unreachable, "unreachable", "error", "lp/spreading: points no label can reach are an error, left unlabelled (unlabeled, written as ?), or given the first class as scikit-learn does (first); both with a warning")
+	fs.StringVar(&l.unreachable, "unreachable", "unlabeled", "lp/spreading: points no label can reach are left unlabelled (unlabeled: written as ?, counted as errors by eval), given the first class as scikit-learn does (first), or an error (error); classify and eval warn and eval marks such results in its table")
 }
 
 // parseKs reads "3", "1,2,5" or "1-5".
@@ -210,6 +211,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	var kf kernelFlags
 	kf.register(fs, "linear")
 	var lf learnerFlags
+	lf.learnerUsage = "learner: svm, knn, lp (label propagation), spreading or s4vm (one; arbor eval compares several)"
 	lf.register(fs)
 	test := fs.String("test", "", "new points (same columns; labels ignored) to label through the out-of-sample extension (see --extension)")
 	var lmf landmarkFlags
@@ -229,6 +231,9 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		return usageError("classify runs one learner; got %d (use arbor eval to compare)", len(learners))
 	}
 	ln := learners[0]
+	if err := checkLearnerFlags(fs, lf.learner, ssl.UsesKernel(ln)); err != nil {
+		return err
+	}
 	specs, err := kf.specs()
 	if err != nil {
 		return err
@@ -408,10 +413,8 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	var kf kernelFlags
 	kf.register(fs, "linear")
 	var lf learnerFlags
+	lf.learnerUsage = "learners, comma-separated: svm, knn, lp (label propagation), spreading, s4vm"
 	lf.register(fs)
-	lf.unreachable = "first" // scikit-learn's answer, with a warning naming the points
-	// so that --help shows eval's default
-	fs.Lookup("unreachable").DefValue = lf.unreachable
 	perClass := fs.Int("labeled-per-class", 0, "labelled points drawn per class (min(N, n_c−1), as the reference pipeline)")
 	repeats := fs.Int("repeats", 5, "number of random splits (seeds S, S+1, …)")
 	seed := fs.Uint64("seed", 0, "first seed (NumPy RandomState-compatible: the peer's splits)")
@@ -438,6 +441,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if *metric != "bep" {
 		var err error
 		if learners, err = lf.learners(); err != nil {
+			return err
+		}
+		if err := checkLearnerFlags(fs, lf.learner, !allFree(learners)); err != nil {
 			return err
 		}
 	}
@@ -545,7 +551,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "data: %s (%d rows, %d features, %d classes), scale %s\n", ds.Name, ds.Len(), ds.Dim(), len(ds.Classes), d.scale)
 	fmt.Fprintf(e.stdout, "protocol: %s (%d splits); accuracy (%%) on the unlabelled rows\n\n", protocol, len(splits))
-	printTable(e, res)
+	printTable(e, res, lf.unreachable)
 	if !*quiet {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
 	}
@@ -572,11 +578,12 @@ func readSplits(path string, n int) ([][]int, error) {
 
 // printTable prints mean ± std accuracy per (learner, kernel), in the order
 // the methods first appear.
-func printTable(e *env, res []ssl.Result) {
+func printTable(e *env, res []ssl.Result, unreachable string) {
 	type key struct{ learner, kernel string }
 	var order []key
 	acc := map[key][]float64{}
 	secs := map[key]float64{}
+	unreached := map[key]int{}
 	for _, r := range res {
 		k := key{r.Learner, r.Kernel}
 		if _, ok := acc[k]; !ok {
@@ -584,16 +591,30 @@ func printTable(e *env, res []ssl.Result) {
 		}
 		acc[k] = append(acc[k], 100*r.Accuracy)
 		secs[k] += r.FitS
+		unreached[k] += r.Unreached
 	}
 	wl, wk := len("learner"), len("kernel")
 	for _, k := range order {
 		wl, wk = max(wl, len(k.learner)), max(wk, len(k.kernel))
 	}
 	fmt.Fprintf(e.stdout, "%-*s  %-*s  %8s  %6s  %s\n", wl, "learner", wk, "kernel", "accuracy", "± std", "fit s")
+	marked := false
 	for _, k := range order {
 		a := acc[k]
 		m, s := meanStd(a)
-		fmt.Fprintf(e.stdout, "%-*s  %-*s  %8.2f  %6.2f  %.3f\n", wl, k.learner, wk, k.kernel, m, s, secs[k]/float64(len(a)))
+		mark := ""
+		if u := unreached[k]; u > 0 {
+			mark = fmt.Sprintf("  * %d unreached", u)
+			marked = true
+		}
+		fmt.Fprintf(e.stdout, "%-*s  %-*s  %8.2f  %6.2f  %.3f%s\n", wl, k.learner, wk, k.kernel, m, s, secs[k]/float64(len(a)), mark)
+	}
+	if marked {
+		how := "left unlabelled and counted as errors (--unreachable unlabeled)"
+		if unreachable == "first" {
+			how = "given the first class as scikit-learn does (--unreachable first): their labels are forced, not learnt"
+		}
+		fmt.Fprintf(e.stdout, "\n* rows no labelled point reaches on the affinity graph (summed over the splits): %s; a wider affinity (knn:K with a larger K) reaches them\n", how)
 	}
 }
 
