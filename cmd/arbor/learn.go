@@ -32,16 +32,16 @@ func init() {
 // learnerFlags select and configure learners.
 type learnerFlags struct {
 	learnerUsage string // classify takes one learner, eval a list
-	learner  string
-	C        float64
-	k        string
-	weights  string
-	soft     bool
-	affinity string
-	method   string
-	alpha    float64
-	tol      float64
-	maxIter  int
+	learner      string
+	C            float64
+	k            string
+	weights      string
+	soft         bool
+	affinity     string
+	method       string
+	alpha        float64
+	tol          float64
+	maxIter      int
 
 	unreachable string // propagate.UnreachableError or UnreachableUnlabeled
 
