@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/s4vm"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -25,12 +26,20 @@ type Classifier struct {
 	// Seed drives MCCK's random choices (and is handed to nothing else:
 	// node learners carry their own seeds).
 	Seed uint64
-	// Node is the binary learner at each internal node (nil = the
-	// package default, see DefaultNode).
+	// Node is the binary learner at each internal node; nil means an
+	// S4VM with the settings S4VM, its Seed plus the node's index
+	// (preorder) at each node, as the paper.
 	Node NodeLearner
+	// S4VM holds the node S4VMs' settings when Node is nil (zero values:
+	// the reference's defaults C1 = 100, C2 = 0.1, 100 samples, λ = 3).
+	S4VM s4vm.S4VM
 	// RouterC is the C of the C-SVC trained at each internal node on the
 	// node's final transductive sides, which routes new points (0 = 1).
 	RouterC float64
+	// Classes, if set, lists the classes the data have; a class without
+	// a labelled row is then ErrLabels (otherwise it cannot be seen, and
+	// the model simply cannot output it).
+	Classes []int
 	// Kernel is used by Fit (nil = kernel.Linear); FitGram ignores it.
 	Kernel kernel.Kernel
 	// Progress, if not nil, is called with stage "mcck" after each MCCK
@@ -39,9 +48,6 @@ type Classifier struct {
 
 	choices func(run int) chooser // tests: see MCCK.choices
 }
-
-// defaultNode is the node learner used when Classifier.Node is nil.
-var defaultNode NodeLearner = SVMNode{}
 
 func (c Classifier) routerC() float64 {
 	if c.RouterC == 0 {
@@ -62,6 +68,11 @@ func (c Classifier) Validate() error {
 	case !(c.RouterC >= 0) || math.IsInf(c.RouterC, 0):
 		return fmt.Errorf("%w: RouterC = %v, want > 0 (0 = 1)", ErrBadParam, c.RouterC)
 	}
+	if c.Node == nil {
+		if err := c.S4VM.Validate(); err != nil {
+			return fmt.Errorf("%w: node S4VM: %w", ErrBadParam, err)
+		}
+	}
 	return nil
 }
 
@@ -72,14 +83,18 @@ type Model struct {
 	n            int
 	transduction []int
 	// Nodes is the tree in preorder, Nodes[0] the root.
-	nodes []Node
-	// Partition statistics (the partition itself is not kept).
-	clusters   int
-	silhouette float64
-	confident  []int
-	iter       int
-	converged  bool
-	warnings   []error
+	nodes     []Node
+	confident []int
+
+	// Clusters is the number of MCCK clusters of the chosen partition,
+	// Silhouette its simplified silhouette.
+	Clusters   int
+	Silhouette float64
+	// Iter and Converged describe the chosen MCCK run; Warnings holds
+	// ErrNotConverged for each run that stopped at MaxIter.
+	Iter      int
+	Converged bool
+	Warnings  []error
 }
 
 // Classes returns the sorted class labels of the leaves.
@@ -106,20 +121,8 @@ func (m *Model) Nodes() []Node {
 // NTrain is the number of training rows (columns of Predict's Kt).
 func (m *Model) NTrain() int { return m.n }
 
-// Clusters is the number of MCCK clusters of the chosen partition.
-func (m *Model) Clusters() int { return m.clusters }
-
-// Silhouette is the simplified silhouette of the chosen partition.
-func (m *Model) Silhouette() float64 { return m.silhouette }
-
 // Confident returns the rows labelled by the confidence step (ascending).
 func (m *Model) Confident() []int { return slices.Clone(m.confident) }
-
-// Iter and Converged describe the chosen MCCK run; Warnings lists runs
-// that stopped at MaxIter.
-func (m *Model) Iter() int         { return m.iter }
-func (m *Model) Converged() bool   { return m.converged }
-func (m *Model) Warnings() []error { return slices.Clone(m.warnings) }
 
 // Fit computes the Gram matrix of c.Kernel (linear when nil) on X and
 // calls FitGram.
@@ -161,6 +164,11 @@ func (c Classifier) FitGram(ctx context.Context, K mat.Symmetric, y []int) (*Mod
 	if err != nil {
 		return nil, err
 	}
+	for _, k := range c.Classes {
+		if len(byClass[k]) == 0 {
+			return nil, fmt.Errorf("%w: class %d has no labelled row; HiBUST needs at least one per class", ErrLabels, k)
+		}
+	}
 	mc := MCCK{Restarts: c.Restarts, MaxIter: c.MaxIter, Seed: c.Seed, Progress: c.Progress, choices: c.choices}
 	p, err := mc.cluster(ctx, g, y, byClass)
 	if err != nil {
@@ -191,8 +199,8 @@ func (c Classifier) fitPartition(ctx context.Context, g *gram, y []int, p *Parti
 		confident = rows
 	}
 	nodes := buildTree(g, labeled, p.Class)
-	m := &Model{n: g.n, nodes: nodes, clusters: p.K(), silhouette: p.Silhouette, confident: confident,
-		iter: p.Iter, converged: p.Converged, warnings: p.Warnings}
+	m := &Model{n: g.n, nodes: nodes, Clusters: p.K(), Silhouette: p.Silhouette, confident: confident,
+		Iter: p.Iter, Converged: p.Converged, Warnings: p.Warnings}
 	for _, nd := range nodes {
 		if nd.Leaf && !slices.Contains(m.classes, nd.Class) {
 			m.classes = append(m.classes, nd.Class)
@@ -243,7 +251,10 @@ func (c Classifier) classify(ctx context.Context, g *gram, m *Model, i int, u []
 	if len(u) > 0 {
 		node := c.Node
 		if node == nil {
-			node = defaultNode
+			s := c.S4VM
+			s.Seed += uint64(i)
+			s.Classes, s.Progress = nil, nil
+			node = LearnerNode{s.Learner()}
 		}
 		got, err := node.Transduce(ctx, g.subBlock(rows), side)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/s4vm"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -69,10 +70,10 @@ func TestFigure1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Clusters() != 3 || len(m.nodes) != 5 {
+	if m.Clusters != 3 || len(m.nodes) != 5 {
 		var b strings.Builder
 		m.WriteTree(&b, nil)
-		t.Fatalf("%d clusters, %d nodes; want 3 and 5 (Fig. 5c):\n%s", m.Clusters(), len(m.nodes), b.String())
+		t.Fatalf("%d clusters, %d nodes; want 3 and 5 (Fig. 5c):\n%s", m.Clusters, len(m.nodes), b.String())
 	}
 	root := m.nodes[0]
 	far, near := m.nodes[root.Left], m.nodes[root.Right]
@@ -259,8 +260,8 @@ func checkTreeInvariants(t *testing.T, m *Model, lab []int) {
 		t.Fatalf("leaves hold %d labelled rows, root %d, want %d", count, len(m.nodes[0].Labeled), want)
 	}
 	// One leaf per cluster with labelled rows, less the same-class merges.
-	if len(seenCluster) > m.clusters {
-		t.Fatalf("%d clusters in leaves, partition has %d", len(seenCluster), m.clusters)
+	if len(seenCluster) > m.Clusters {
+		t.Fatalf("%d clusters in leaves, partition has %d", len(seenCluster), m.Clusters)
 	}
 }
 
@@ -413,6 +414,13 @@ func TestBadInput(t *testing.T) {
 	}
 	if slices.Contains(m.Classes(), 2) {
 		t.Errorf("classes %v include 2, which has no labelled row", m.Classes())
+	}
+	// Told the classes, it is an error.
+	if _, err := (Classifier{Classes: []int{0, 1, 2, 3, 4, 5, 6, 7, 8}}).FitGram(ctx, K, noTwo); !errors.Is(err, ErrLabels) || !strings.Contains(err.Error(), "class 2 has no labelled row") {
+		t.Errorf("class 2 without labels: %v, want ErrLabels naming class 2", err)
+	}
+	if _, err := (Classifier{S4VM: s4vm.S4VM{C1: -1}}).FitGram(ctx, K, y); !errors.Is(err, ErrBadParam) {
+		t.Errorf("node S4VM C1 = -1: %v, want ErrBadParam", err)
 	}
 	nan := mat.NewSymDense(len(y), nil)
 	nan.CopySym(K)

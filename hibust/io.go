@@ -36,12 +36,12 @@ type modelJSON struct {
 // preorder as Node's JSON fields (root first).
 func (m *Model) Save(w io.Writer) error {
 	mj := modelJSON{Format: formatName, Version: formatVersion, Classes: m.classes, NTrain: m.n,
-		Transduction: m.transduction, Clusters: m.clusters, Silhouette: m.silhouette,
-		Confident: m.confident, Iter: m.iter, Converged: m.converged, Nodes: m.nodes}
+		Transduction: m.transduction, Clusters: m.Clusters, Silhouette: m.Silhouette,
+		Confident: m.confident, Iter: m.Iter, Converged: m.Converged, Nodes: m.nodes}
 	if mj.Confident == nil {
 		mj.Confident = []int{}
 	}
-	for _, e := range m.warnings {
+	for _, e := range m.Warnings {
 		mj.Warnings = append(mj.Warnings, e.Error())
 	}
 	enc := json.NewEncoder(w)
@@ -84,12 +84,12 @@ func Load(r io.Reader) (*Model, error) {
 		}
 	}
 	m := &Model{classes: mj.Classes, n: mj.NTrain, transduction: mj.Transduction, nodes: mj.Nodes,
-		clusters: mj.Clusters, silhouette: mj.Silhouette, confident: mj.Confident, iter: mj.Iter, converged: mj.Converged}
+		Clusters: mj.Clusters, Silhouette: mj.Silhouette, confident: mj.Confident, Iter: mj.Iter, Converged: mj.Converged}
 	if len(m.confident) == 0 {
 		m.confident = nil
 	}
 	for _, w := range mj.Warnings {
-		m.warnings = append(m.warnings, errors.New(w))
+		m.Warnings = append(m.Warnings, errors.New(w))
 	}
 	return m, nil
 }
