@@ -147,7 +147,7 @@ func smallProblem(seed uint64) (*mat.Dense, []int, []int) {
 // is ≥ θ.
 func TestInvariants(t *testing.T) {
 	ctx := context.Background()
-	for seed := uint64(0); seed < 6; seed++ {
+	for seed := uint64(0); seed < 3; seed++ {
 		X, y, _ := smallProblem(seed)
 		K, _ := kernel.Gram(ctx, nil, kernel.Linear{}, X)
 		p, err := MCCK{Seed: seed, Restarts: 3}.Cluster(ctx, K, y)
@@ -266,13 +266,19 @@ func checkTreeInvariants(t *testing.T, m *Model, lab []int) {
 }
 
 // TestDeterministic: the same seed gives the same model on 1, 2 or 4
-// cores.
+// cores: with S4VMs at the nodes (Fig. 1) and with many MCCK clusters.
 func TestDeterministic(t *testing.T) {
-	X, y, _ := smallProblem(3)
+	X, y, _ := Figure1()
+	deterministic(t, Classifier{Seed: 42, S4VM: s4vm.S4VM{Seed: 3}}, X, y)
+	X, y, _ = smallProblem(3)
+	deterministic(t, Classifier{Seed: 42, Theta: 0.8, Node: SVMNode{}}, X, y)
+}
+
+func deterministic(t *testing.T, c Classifier, X *mat.Dense, y []int) {
 	var first []byte
 	for _, procs := range []int{1, 2, 4} {
 		old := runtime.GOMAXPROCS(procs)
-		m, err := Classifier{Seed: 42, Theta: 0.8}.Fit(context.Background(), X, y)
+		m, err := c.Fit(context.Background(), X, y)
 		runtime.GOMAXPROCS(old)
 		if err != nil {
 			t.Fatal(err)
