@@ -285,3 +285,26 @@ func TestCancel(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestFitPointsEqualsGram: Fit on points with a kernel is FitGram on that
+// kernel's Gram matrix (an RBF kernel here: any kernel works).
+func TestFitPointsEqualsGram(t *testing.T) {
+	X, _, _, y := problemSet(t, "two_moons", 120, 5, 1)
+	k := kernel.RBF{Gamma: 2}
+	K, err := kernel.Gram(context.Background(), nil, k, X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := S4VM{Samples: 10, Seed: 4, Kernel: k}
+	a, err := s.Fit(context.Background(), X, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.FitGram(context.Background(), K, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(a.Transduction(), b.Transduction()) {
+		t.Fatal("Fit and FitGram differ")
+	}
+}
