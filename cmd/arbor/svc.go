@@ -131,11 +131,13 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "stopped    %s after %d SVDD fits\n", h.Stop, h.Fits)
 		pick := len(h.Levels) - 1
 		if *clusters > 0 {
-			if h.Chosen < 0 {
-				return fmt.Errorf("svc: the sweep never produced exactly %d clusters (%s); see the table above", *clusters, h.Stop)
-			}
 			pick = h.Chosen
-			fmt.Fprintf(e.stdout, "chosen     level %d: q = %.6g, C = %.6g (1/(N·C) = %.4g)\n", pick, h.Levels[pick].Q, h.Levels[pick].C, h.Levels[pick].P)
+			if pick < 0 {
+				var warn string
+				pick, warn = closestLevel(h, *clusters, *qfactor, *maxErr, *pmax)
+				fmt.Fprintln(e.stderr, "warning:", warn)
+			}
+			fmt.Fprintf(e.stdout, "chosen     level %d: q = %.6g, C = %.6g (1/(N·C) = %.4g), %d clusters\n", pick, h.Levels[pick].Q, h.Levels[pick].C, h.Levels[pick].P, h.Levels[pick].NClusters)
 		} else {
 			fmt.Fprintf(e.stdout, "labels of  the last level (%d)\n", pick)
 		}

@@ -95,3 +95,23 @@ func TestSVCBadInput(t *testing.T) {
 		t.Errorf("a failed run wrote %s", out)
 	}
 }
+
+// svc --sweep --clusters K without a level of exactly K clusters writes the
+// closest level with a warning saying how far and what widens the search
+// (issue 11: it failed on glass and vehicle and wrote nothing).
+func TestSVCClosestLevel(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "l.csv")
+	stdout, stderr, err := arbor(t, "svc", "--data", "iris", "--scale", "std", "--sweep", "--clusters", "3", "--out", out, "--quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "no level of the sweep has exactly 3 clusters; wrote level 19 with 2 (1 fewer), the closest") || !strings.Contains(stderr, "--qfactor closer to 1 (now 1.2)") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	if !strings.Contains(stdout, "chosen     level 19:") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	if raw, err := os.ReadFile(out); err != nil || strings.Count(string(raw), "\n") != 151 {
+		t.Errorf("labels: %v", err)
+	}
+}

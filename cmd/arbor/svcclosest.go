@@ -1,0 +1,44 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/arbor-ml/arbor/svcluster"
+)
+
+// closestLevel picks the sweep level whose number of clusters is nearest
+// k (the first such level on ties, the smallest q) and says, for a
+// warning, how far it is and which option would widen the search: a finer
+// q step when the count jumps over k, a longer sweep when it stops short.
+func closestLevel(h *svcluster.Hierarchy, k int, qfactor, maxErr, pmax float64) (int, string) {
+	best, below, above := -1, false, false
+	for i, l := range h.Levels {
+		if best < 0 || abs(l.NClusters-k) < abs(h.Levels[best].NClusters-k) {
+			best = i
+		}
+		below = below || l.NClusters < k
+		above = above || l.NClusters > k
+	}
+	got := h.Levels[best].NClusters
+	how := fmt.Sprintf("%d fewer", k-got)
+	if got > k {
+		how = fmt.Sprintf("%d more", got-k)
+	}
+	var hint string
+	switch {
+	case below && above:
+		hint = fmt.Sprintf("the number of clusters jumps over %d between successive q: a finer step, --qfactor closer to 1 (now %g), may reach it", k, qfactor)
+	case below:
+		hint = fmt.Sprintf("the sweep stopped (%s) before reaching %d clusters: a longer one, a larger --max-error (now %g) or --pmax (now %g), may reach it", h.Stop, k, maxErr, pmax)
+	default:
+		hint = fmt.Sprintf("every level has more than %d clusters: a smaller --min-cluster or a larger --pmax (now %g) merges small ones into outliers", k, pmax)
+	}
+	return best, fmt.Sprintf("svc: no level of the sweep has exactly %d clusters; wrote level %d with %d (%s), the closest; %s", k, best, got, how, hint)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
