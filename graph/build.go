@@ -37,7 +37,7 @@ func points(X mat.Matrix) (data []float64, n, d int, err error) {
 		return nil, n, d, err
 	}
 	if n < 2 {
-		return nil, n, d, fmt.Errorf("%w: X has %d row(s)", ErrTooFew, n)
+		return nil, n, d, fmt.Errorf("%w: X has %d row(s)", ErrTooFewRows, n)
 	}
 	return data, n, d, nil
 }
@@ -59,7 +59,7 @@ func points(X mat.Matrix) (data []float64, n, d int, err error) {
 // The search is internal/neighbors (k-d tree for d <= 20, blocked brute
 // force above), in parallel over rows; time about O(N log N) for low d,
 // O(N²d) above, memory O(Nk).
-// Errors: ErrK (k < 1 or k >= N), ErrTooFew, distance.ErrEmpty,
+// Errors: ErrK (k < 1 or k >= N), ErrTooFewRows, distance.ErrEmpty,
 // distance.ErrNonFinite, ctx.Err().
 func KNN(ctx context.Context, X mat.Matrix, k int) (*Graph, error) {
 	if k < 1 {
@@ -121,7 +121,7 @@ func KNN(ctx context.Context, X mat.Matrix, k int) (*Graph, error) {
 // Epsilon returns the ε-neighbourhood graph of the rows of X: i and j
 // (i != j) are joined when ||x_i − x_j|| <= eps, by an edge of that length
 // floored at MinLength. Parallel over rows; time O(N²d), memory O(E).
-// Errors: ErrEps (eps not finite and > 0), ErrTooFew, distance.ErrEmpty,
+// Errors: ErrEps (eps not finite and > 0), ErrTooFewRows, distance.ErrEmpty,
 // distance.ErrNonFinite, ctx.Err().
 func Epsilon(ctx context.Context, X mat.Matrix, eps float64) (*Graph, error) {
 	if err := (Spec{Kind: KindEps, Eps: eps}).validate(); err != nil {

@@ -53,7 +53,7 @@
 // # Errors
 //
 // ErrSpec (unparsable or invalid spec), ErrK (k < 1, or k >= N when the
-// graph is built), ErrEps (eps not finite and positive), ErrTooFew (fewer
+// graph is built), ErrEps (eps not finite and positive), ErrTooFewRows (fewer
 // than two points), ErrEdge (New with a bad edge), distance.ErrEmpty and
 // distance.ErrNonFinite (NaN/Inf in X, with its position), and ctx.Err().
 package graph

@@ -82,7 +82,7 @@ func Geodesic(ctx context.Context, X mat.Matrix, s Spec) (GeodesicResult, error)
 // the components (O(N²d)) and then sorted; the updates cost O(N²) in all.
 // Total time O(N²d + N·(E + N) log N), memory N² values.
 //
-// Errors: those of Build (ErrK, ErrEps, ErrSpec, ErrTooFew,
+// Errors: those of Build (ErrK, ErrEps, ErrSpec, ErrTooFewRows,
 // distance.ErrEmpty, distance.ErrNonFinite) and ctx.Err().
 func (s Geodesics) Compute(ctx context.Context, X mat.Matrix) (GeodesicResult, error) {
 	if err := s.validate(); err != nil {

@@ -348,8 +348,8 @@ func TestBadInput(t *testing.T) {
 		{"kind", X, Spec{Kind: "mst", K: 2}, ErrSpec},
 		{"nan knn", nan, Spec{Kind: KindKNN, K: 2}, distance.ErrNonFinite},
 		{"nan eps", nan, Spec{Kind: KindEps, Eps: 1}, distance.ErrNonFinite},
-		{"one point knn", one, Spec{Kind: KindKNN, K: 1}, ErrTooFew},
-		{"one point eps", one, Spec{Kind: KindEps, Eps: 1}, ErrTooFew},
+		{"one point knn", one, Spec{Kind: KindKNN, K: 1}, ErrTooFewRows},
+		{"one point eps", one, Spec{Kind: KindEps, Eps: 1}, ErrTooFewRows},
 		{"nil", nil, Spec{Kind: KindKNN, K: 1}, distance.ErrEmpty},
 		{"overflow", mat.NewDense(3, 1, []float64{-1e300, 1e300, 3e300}), Spec{Kind: KindKNN, K: 1}, distance.ErrNonFinite},
 	} {

@@ -16,8 +16,8 @@ var (
 	ErrK = errors.New("graph: bad neighbour count k")
 	// ErrEps reports a radius that is not a positive finite number.
 	ErrEps = errors.New("graph: bad radius eps")
-	// ErrTooFew reports fewer than two points.
-	ErrTooFew = errors.New("graph: need at least two points")
+	// ErrTooFewRows reports fewer than two points (rows).
+	ErrTooFewRows = errors.New("graph: need at least two points")
 	// ErrEdge reports an invalid edge given to New.
 	ErrEdge = errors.New("graph: bad edge")
 )
@@ -97,3 +97,8 @@ func (s Spec) validate() error {
 	}
 	return nil
 }
+
+// ErrTooFew is the former name of ErrTooFewRows.
+//
+// Deprecated: use ErrTooFewRows (one name across Arbor).
+var ErrTooFew = ErrTooFewRows

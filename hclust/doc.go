@@ -66,7 +66,7 @@
 //
 // # Errors
 //
-// ErrMethod (unknown method), ErrTooFew (n < 2), ErrShape (condensed length
+// ErrMethod (unknown method), ErrTooFewRows (n < 2), ErrShape (condensed length
 // not n(n−1)/2, empty points), ErrNonFinite (NaN/±Inf distance or
 // coordinate, overflowing update), ErrNegative (negative distance), ErrK
 // (k outside 1..n), ErrTree (invalid linkage matrix); all wrap with the

@@ -62,7 +62,7 @@ type rawMerge struct {
 // union-find, as SciPy does, so equal heights keep the order in which they
 // were found.
 //
-// Errors: ErrMethod for an unknown method, ErrTooFew if d.N < 2, ErrShape if
+// Errors: ErrMethod for an unknown method, ErrTooFewRows if d.N < 2, ErrShape if
 // len(d.Data) ≠ N(N−1)/2, ErrNonFinite / ErrNegative (naming the pair) for
 // NaN, ±Inf or negative distances, ErrNonFinite if Ward/Centroid/Median
 // updates overflow, and ctx.Err() when ctx is cancelled (checked every few
@@ -73,7 +73,7 @@ func Linkage(ctx context.Context, d distance.Condensed, m Method) (*Tree, error)
 	}
 	n := d.N
 	if n < 2 {
-		return nil, fmt.Errorf("hclust: %d observations: %w", n, ErrTooFew)
+		return nil, fmt.Errorf("hclust: %d observations: %w", n, ErrTooFewRows)
 	}
 	if len(d.Data) != n*(n-1)/2 {
 		return nil, fmt.Errorf("hclust: condensed matrix has %d values, want n(n-1)/2 = %d for n = %d: %w",
@@ -127,7 +127,7 @@ func FromPoints(ctx context.Context, X mat.Matrix, m Method) (*Tree, error) {
 	}
 	n, dim := X.Dims()
 	if n < 2 {
-		return nil, fmt.Errorf("hclust: %d points: %w", n, ErrTooFew)
+		return nil, fmt.Errorf("hclust: %d points: %w", n, ErrTooFewRows)
 	}
 	if dim < 1 {
 		return nil, fmt.Errorf("hclust: points have %d coordinates: %w", dim, ErrShape)

@@ -86,8 +86,8 @@ func ParseMethod(s string) (Method, error) {
 var (
 	// ErrMethod: unknown linkage method.
 	ErrMethod = errors.New("unknown linkage method")
-	// ErrTooFew: fewer than two observations.
-	ErrTooFew = errors.New("need at least 2 observations")
+	// ErrTooFewRows: fewer than two observations (rows).
+	ErrTooFewRows = errors.New("need at least 2 observations")
 	// ErrShape: the condensed matrix or point matrix has the wrong size.
 	ErrShape = errors.New("bad shape")
 	// ErrNonFinite: a distance or coordinate is NaN or ±Inf.
@@ -103,3 +103,8 @@ var (
 func errOverflow() error {
 	return fmt.Errorf("hclust: a distance or a linkage update overflows float64: %w", ErrNonFinite)
 }
+
+// ErrTooFew is the former name of ErrTooFewRows.
+//
+// Deprecated: use ErrTooFewRows (one name across Arbor).
+var ErrTooFew = ErrTooFewRows

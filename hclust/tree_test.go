@@ -160,8 +160,8 @@ func TestBadInput(t *testing.T) {
 		{"negative", neg, Complete, ErrNegative},
 		{"negative-single", neg, Single, ErrNegative},
 		{"short", short, Average, ErrShape},
-		{"one", one, Average, ErrTooFew},
-		{"zero", zero, Ward, ErrTooFew},
+		{"one", one, Average, ErrTooFewRows},
+		{"zero", zero, Ward, ErrTooFewRows},
 		{"method", good, Method(42), ErrMethod},
 		{"method-neg", good, Method(-1), ErrMethod},
 	}
@@ -185,7 +185,7 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("FromPoints NaN %v: %v", m, err)
 		}
 	}
-	if _, err := FromPoints(ctx, mat.NewDense(1, 2, nil), Average); !errors.Is(err, ErrTooFew) {
+	if _, err := FromPoints(ctx, mat.NewDense(1, 2, nil), Average); !errors.Is(err, ErrTooFewRows) {
 		t.Errorf("FromPoints one point: %v", err)
 	}
 	if _, err := FromPoints(ctx, nil, Average); !errors.Is(err, ErrShape) {

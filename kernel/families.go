@@ -12,10 +12,13 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// The built-in kernel families, registered in the order of the grammar in
-// doc.go. A new kernel is one more Register call, in its own file.
-func init() {
-	Register(Family{
+// registerBuiltins registers the built-in kernel families, in the order of
+// the grammar in doc.go, on the first use of the registry (not in an init
+// function, so that a program using only point kernels, say through knn,
+// does not link the data-dependent kernels' machinery). A new kernel is
+// one Register call, in its own file.
+func registerBuiltins() {
+	register(Family{
 		Name: "linear", Kind: KindPoint, Grammar: "linear",
 		Parse: func(s, _ string, args []string) (Spec, error) {
 			if len(args) != 0 {
@@ -25,7 +28,7 @@ func init() {
 		},
 		Format: formatPoint(func(k Kernel) (string, bool) { _, ok := k.(Linear); return "linear", ok }),
 	})
-	Register(Family{
+	register(Family{
 		Name: "poly", Aliases: []string{"polynomial"}, Kind: KindPoint, Grammar: "poly:A:B:DEGREE",
 		Parse: func(s, _ string, args []string) (Spec, error) {
 			if len(args) != 3 {
@@ -58,7 +61,7 @@ func init() {
 			return fmt.Sprintf("poly:%s:%s:%d", ftoa(f.Float("a")), ftoa(f.Float("b")), f.Int("degree")), nil
 		},
 	})
-	Register(Family{
+	register(Family{
 		Name: "rbf", Aliases: []string{"gaussian"}, Kind: KindPoint, Grammar: "rbf[:GAMMA|:gamma=G|:sigma=S|:scale]",
 		Parse: func(s, _ string, args []string) (Spec, error) {
 			if len(args) == 0 || (len(args) == 1 && strings.EqualFold(strings.TrimSpace(args[0]), "scale")) {
@@ -136,9 +139,9 @@ func init() {
 			},
 		}
 	}
-	Register(gammaKernel("laplacian", func(g float64) Kernel { return Laplacian{Gamma: g} },
+	register(gammaKernel("laplacian", func(g float64) Kernel { return Laplacian{Gamma: g} },
 		func(k Kernel) (float64, bool) { l, ok := k.(Laplacian); return l.Gamma, ok }))
-	Register(gammaKernel("exponential", func(g float64) Kernel { return Exponential{Gamma: g} },
+	register(gammaKernel("exponential", func(g float64) Kernel { return Exponential{Gamma: g} },
 		func(k Kernel) (float64, bool) { e, ok := k.(Exponential); return e.Gamma, ok }))
 
 	clusterFlags := []Flag{
@@ -146,7 +149,7 @@ func init() {
 		{Name: "distance", Type: "string", Value: "euclidean", Usage: "hck: euclidean or graph (shortest paths on --graph)"},
 		{Name: "graph", Type: "string", Value: "knn:7", Usage: "graph for hck --distance graph and isomap: knn:K or eps:E"},
 	}
-	Register(Family{
+	register(Family{
 		Name: "hck", Aliases: []string{"cluster"}, Kind: KindHCK, Grammar: "hck:METHOD",
 		Parse: func(s, _ string, args []string) (Spec, error) {
 			sp, err := parseHCK(s, "hck", args)
@@ -178,7 +181,7 @@ func init() {
 		Shares: sharesOf,
 		Extend: extendHCK,
 	})
-	Register(Family{
+	register(Family{
 		Name: "hckg", Kind: KindHCK, Grammar: "hckg:METHOD[:GRAPH]",
 		Parse: func(s, _ string, args []string) (Spec, error) {
 			sp, err := parseHCK(s, "hckg", args)
@@ -213,7 +216,7 @@ func init() {
 			return ""
 		},
 	})
-	Register(Family{
+	register(Family{
 		Name: "isomap", Kind: KindISOMAP, Grammar: "isomap[:GRAPH]",
 		Parse: func(s, _ string, args []string) (Spec, error) {
 			g, err := parseGraph(s, args)
@@ -250,7 +253,7 @@ func init() {
 			return ""
 		},
 	})
-	Register(Family{
+	register(Family{
 		Name: "connectivity", Kind: KindConnectivity, Grammar: "connectivity",
 		Parse: func(s, _ string, args []string) (Spec, error) {
 			if len(args) != 0 {
@@ -262,7 +265,7 @@ func init() {
 		Build:  buildHCK,
 		Shares: sharesOf,
 	})
-	Register(Family{
+	register(Family{
 		Name: "multitype", Kind: KindMultiType, Grammar: "multitype:TRANSFER:PARAM:GAMMA",
 		Parse: func(s, _ string, args []string) (Spec, error) {
 			m, err := parseMultiType(s, args)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/graph"
@@ -75,19 +76,31 @@ type Flag struct {
 }
 
 var (
-	families []*Family
-	flagDefs []Flag
+	families    []*Family
+	flagDefs    []Flag
+	builtinOnce sync.Once
 )
 
-// Register adds a kernel family. It panics on a duplicate name or alias or
-// a family without Name, Kind, Parse or Format (a programming error, at
-// init time).
+// registry returns the registered families, the built-in ones first.
+func registry() []*Family {
+	builtinOnce.Do(registerBuiltins)
+	return families
+}
+
+// Register adds a kernel family (after the built-in ones). It panics on a
+// duplicate name or alias or a family without Name, Kind, Parse or Format
+// (a programming error, at init time).
 func Register(f Family) {
+	builtinOnce.Do(registerBuiltins)
+	register(f)
+}
+
+func register(f Family) {
 	if f.Name == "" || f.Kind == "" || f.Parse == nil || f.Format == nil {
 		panic(fmt.Sprintf("kernel: Register %q: Name, Kind, Parse and Format are required", f.Name))
 	}
 	for _, n := range append([]string{f.Name}, f.Aliases...) {
-		if Lookup(n) != nil {
+		if lookup(n) != nil {
 			panic(fmt.Sprintf("kernel: Register: kernel name %q registered twice", n))
 		}
 	}
@@ -102,6 +115,11 @@ func Register(f Family) {
 // Lookup returns the family registered under name or alias (case
 // insensitive), or nil.
 func Lookup(name string) *Family {
+	registry()
+	return lookup(name)
+}
+
+func lookup(name string) *Family {
 	name = strings.ToLower(strings.TrimSpace(name))
 	for _, f := range families {
 		if f.Name == name || slices.Contains(f.Aliases, name) {
@@ -113,8 +131,9 @@ func Lookup(name string) *Family {
 
 // Names returns the registered family names in registration order.
 func Names() []string {
-	out := make([]string, len(families))
-	for i, f := range families {
+	fs := registry()
+	out := make([]string, len(fs))
+	for i, f := range fs {
 		out[i] = f.Name
 	}
 	return out
@@ -122,12 +141,12 @@ func Names() []string {
 
 // Flags returns the command-line flags of every registered family, each
 // once, in registration order.
-func Flags() []Flag { return slices.Clone(flagDefs) }
+func Flags() []Flag { registry(); return slices.Clone(flagDefs) }
 
 // familyOf returns the family of a Spec: the first of its Kind whose
 // Format accepts it.
 func familyOf(sp Spec) (*Family, string) {
-	for _, f := range families {
+	for _, f := range registry() {
 		if f.Kind == sp.Kind {
 			if s, ok := f.Format(sp); ok {
 				return f, s
@@ -150,7 +169,7 @@ type FlagValues struct {
 // (name → text); given lists the flags the user set.
 func NewFlagValues(vals map[string]string, given []string) *FlagValues {
 	v := &FlagValues{vals: map[string]string{}, set: map[string]bool{}, used: map[string]bool{}}
-	for _, d := range flagDefs {
+	for _, d := range Flags() {
 		v.vals[d.Name] = d.Value
 	}
 	for k, s := range vals {

@@ -22,7 +22,7 @@ var (
 // self-similarities k(x, x), which the kernel-induced distance needs.
 var ErrNeedDiag = errors.New("knn: kernel rows need the self-similarities k(x, x)")
 
-// Validate checks the settings. Errors: ErrK, ErrWeights, ErrParam.
+// Validate checks the settings. Errors: ErrK, ErrWeights, ErrBadParam.
 func (c Classifier) Validate() error { return c.validate() }
 
 // Learner adapts Classifier to learner.Learner.

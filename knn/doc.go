@@ -61,9 +61,9 @@
 //
 // # Errors
 //
-// ErrK (K < 1 or K ≥ ℓ), ErrWeights, ErrParam (Threshold, TopR, kernel
+// ErrK (K < 1 or K ≥ ℓ), ErrWeights, ErrBadParam (Threshold, TopR, kernel
 // parameters), ErrNoLabels, ErrOneClass (all labelled points in one class),
-// ErrLabel (a label < −1, a repeated label in a set), ErrShape (sizes), ErrRow
+// ErrBadLabel (a label < −1, a repeated label in a set), ErrShape (sizes), ErrRow
 // (row index out of range), ErrNonFinite (NaN/Inf where the kernel is read),
 // ErrNegativeSim, ErrMultiLabel, or ctx.Err().
 package knn

@@ -63,9 +63,8 @@ func (m *Model) Save(w io.Writer) error {
 		N: m.n, NClasses: m.NClasses, Labeled: m.Labeled, Y: m.y, Sets: m.sets, LDiag: m.ldiag,
 		Transduction: m.transduction}
 	if m.xlab != nil {
-		sp := kernel.Spec{Kind: kernel.KindPoint, Point: m.kern}
-		s := sp.String()
-		if back, err := kernel.ParseSpec(s); err != nil || back.Point != m.kern {
+		s, ok := kernel.PointText(m.kern)
+		if !ok {
 			return fmt.Errorf("%w: cannot save kernel of type %T", ErrFormat, m.kern)
 		}
 		out.Kernel = s
@@ -147,15 +146,15 @@ func Load(r io.Reader) (*Model, error) {
 		y: in.Y, sets: in.Sets, ldiag: in.LDiag, transduction: in.Transduction}
 	m.classes = distinct(m.y, m.sets)
 	if in.Kernel != "precomputed" {
-		sp, err := kernel.ParseSpec(in.Kernel)
-		if err != nil || sp.Kind != kernel.KindPoint || sp.Scale {
+		k, err := kernel.ParsePoint(in.Kernel)
+		if err != nil {
 			return nil, bad("kernel %q: want precomputed or a point kernel with its parameters", in.Kernel)
 		}
 		if len(in.XLabeled) != l || len(in.XLabeled[0]) == 0 {
 			return nil, bad("x_labeled has %d rows for %d labelled rows", len(in.XLabeled), l)
 		}
 		d := len(in.XLabeled[0])
-		m.xlab, m.kern, m.ncols = mat.NewDense(l, d, nil), sp.Point, d
+		m.xlab, m.kern, m.ncols = mat.NewDense(l, d, nil), k, d
 		for j, row := range in.XLabeled {
 			if len(row) != d {
 				return nil, bad("x_labeled row %d has %d values, want %d", j, len(row), d)

@@ -17,15 +17,23 @@ import (
 var (
 	ErrK           = errors.New("knn: bad number of neighbours")
 	ErrWeights     = errors.New("knn: unknown weights")
-	ErrParam       = errors.New("knn: bad parameter")
+	ErrBadParam    = errors.New("knn: bad parameter")
 	ErrNoLabels    = errors.New("knn: no labelled point")
 	ErrOneClass    = errors.New("knn: labelled points carry a single class")
-	ErrLabel       = errors.New("knn: bad label")
+	ErrBadLabel    = errors.New("knn: bad label")
 	ErrShape       = errors.New("knn: shape mismatch")
 	ErrNonFinite   = errors.New("knn: non-finite value")
 	ErrRow         = errors.New("knn: row out of range")
 	ErrNegativeSim = errors.New("knn: negative similarity weight")
 	ErrMultiLabel  = errors.New("knn: single-label call on a multi-label model")
+)
+
+// Former names of ErrBadParam and ErrBadLabel.
+//
+// Deprecated: use ErrBadParam and ErrBadLabel (one name across Arbor).
+var (
+	ErrParam = ErrBadParam
+	ErrLabel = ErrBadLabel
 )
 
 // Weight schemes of Classifier.Weights.
@@ -70,14 +78,14 @@ func (c Classifier) validate() error {
 		return fmt.Errorf("%w: %q (want uniform, similarity or distance)", ErrWeights, c.Weights)
 	}
 	if c.Threshold < 0 || c.Threshold > 1 || math.IsNaN(c.Threshold) {
-		return fmt.Errorf("%w: Threshold = %v, want in (0, 1]", ErrParam, c.Threshold)
+		return fmt.Errorf("%w: Threshold = %v, want in (0, 1]", ErrBadParam, c.Threshold)
 	}
 	if c.TopR < 0 {
-		return fmt.Errorf("%w: TopR = %d, want ≥ 0", ErrParam, c.TopR)
+		return fmt.Errorf("%w: TopR = %d, want ≥ 0", ErrBadParam, c.TopR)
 	}
 	if c.Kernel != nil {
 		if err := kernel.Check(c.Kernel); err != nil {
-			return fmt.Errorf("%w: %v", ErrParam, err)
+			return fmt.Errorf("%w: %v", ErrBadParam, err)
 		}
 	}
 	return nil
@@ -146,7 +154,7 @@ func (c Classifier) checkLabels(y []int) ([]int, []int, int, error) {
 			continue
 		}
 		if v < 0 {
-			return nil, nil, 0, fmt.Errorf("%w: y[%d] = %d (classes are ≥ 0, %d = unlabelled)", ErrLabel, i, v, learner.Unlabeled)
+			return nil, nil, 0, fmt.Errorf("%w: y[%d] = %d (classes are ≥ 0, %d = unlabelled)", ErrBadLabel, i, v, learner.Unlabeled)
 		}
 		lab = append(lab, i)
 		ly = append(ly, v)
@@ -191,10 +199,10 @@ func (c Classifier) checkSets(sets [][]int) ([]int, [][]int, int, error) {
 		sort.Ints(cp)
 		for k, v := range cp {
 			if v < 0 {
-				return nil, nil, 0, fmt.Errorf("%w: sets[%d] holds %d", ErrLabel, i, v)
+				return nil, nil, 0, fmt.Errorf("%w: sets[%d] holds %d", ErrBadLabel, i, v)
 			}
 			if k > 0 && v == cp[k-1] {
-				return nil, nil, 0, fmt.Errorf("%w: sets[%d] holds %d twice", ErrLabel, i, v)
+				return nil, nil, 0, fmt.Errorf("%w: sets[%d] holds %d twice", ErrBadLabel, i, v)
 			}
 			C = max(C, v+1)
 		}
@@ -212,8 +220,8 @@ func (c Classifier) checkSets(sets [][]int) ([]int, [][]int, int, error) {
 // learner.Unlabeled. The labelled rows become the candidate neighbours; the
 // unlabelled rows are labelled by their neighbours (Model.Transduction). The
 // model keeps a reference to K (do not modify it afterwards) and predicts any
-// rows of it with PredictRows. Errors: ErrK, ErrWeights, ErrParam,
-// ErrNoLabels, ErrOneClass, ErrLabel, ErrShape (len(y) ≠ n), ErrNonFinite (a
+// rows of it with PredictRows. Errors: ErrK, ErrWeights, ErrBadParam,
+// ErrNoLabels, ErrOneClass, ErrBadLabel, ErrShape (len(y) ≠ n), ErrNonFinite (a
 // diagonal entry of a labelled row, or an entry read for the transduction),
 // ErrNegativeSim, ctx.Err().
 func (c Classifier) FitGram(ctx context.Context, K mat.Symmetric, y []int) (*Model, error) {

@@ -413,12 +413,12 @@ func TestBadInput(t *testing.T) {
 		{"k>labelled", Classifier{K: 5}, K, y, ErrK},
 		{"k=labelled", Classifier{K: 4}, K, y, ErrK},
 		{"weights", Classifier{K: 1, Weights: "gaussian"}, K, y, ErrWeights},
-		{"threshold", Classifier{K: 1, Threshold: 2}, K, y, ErrParam},
-		{"topr", Classifier{K: 1, TopR: -1}, K, y, ErrParam},
-		{"bad kernel", Classifier{K: 1, Kernel: kernel.RBF{Gamma: -1}}, K, y, ErrParam},
+		{"threshold", Classifier{K: 1, Threshold: 2}, K, y, ErrBadParam},
+		{"topr", Classifier{K: 1, TopR: -1}, K, y, ErrBadParam},
+		{"bad kernel", Classifier{K: 1, Kernel: kernel.RBF{Gamma: -1}}, K, y, ErrBadParam},
 		{"no labels", Classifier{K: 1}, K, []int{u, u, u, u, u, u}, ErrNoLabels},
 		{"one class", Classifier{K: 1}, K, []int{0, 0, 0, u, u, u}, ErrOneClass},
-		{"label", Classifier{K: 1}, K, []int{0, 1, -3, u, u, u}, ErrLabel},
+		{"label", Classifier{K: 1}, K, []int{0, 1, -3, u, u, u}, ErrBadLabel},
 		{"shape", Classifier{K: 1}, K, []int{0, 1}, ErrShape},
 		{"nil K", Classifier{K: 1}, nil, y, ErrShape},
 	}
@@ -481,7 +481,7 @@ func TestBadInput(t *testing.T) {
 	if _, err := mm.PredictGram(ctx, nil, []int{3}); !errors.Is(err, ErrMultiLabel) {
 		t.Errorf("multi-label PredictGram: %v", err)
 	}
-	if _, err := (Classifier{K: 1}).FitGramSets(ctx, K, [][]int{{0, 0}, {1}, nil, nil, nil, nil}); !errors.Is(err, ErrLabel) {
+	if _, err := (Classifier{K: 1}).FitGramSets(ctx, K, [][]int{{0, 0}, {1}, nil, nil, nil, nil}); !errors.Is(err, ErrBadLabel) {
 		t.Errorf("duplicate label: %v", err)
 	}
 	cctx, cancel := context.WithCancel(ctx)

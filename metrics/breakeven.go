@@ -45,7 +45,7 @@ func Breakeven(scores mat.Matrix, relevant [][]int) (BEP, error) {
 		for k := 0; k < c; k++ {
 			v := scores.At(i, k)
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return BEP{}, fmt.Errorf("%w: score (%d, %d) = %v", ErrNaN, i, k, v)
+				return BEP{}, fmt.Errorf("%w: score (%d, %d) = %v", ErrNonFinite, i, k, v)
 			}
 			s[i*c+k] = v
 		}

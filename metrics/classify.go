@@ -9,11 +9,16 @@ import (
 
 // Sentinel errors, usable with errors.Is.
 var (
-	ErrLength = errors.New("metrics: length mismatch")
-	ErrEmpty  = errors.New("metrics: no rows")
-	ErrLabel  = errors.New("metrics: class index out of range")
-	ErrNaN    = errors.New("metrics: non-finite value")
+	ErrLength    = errors.New("metrics: length mismatch")
+	ErrEmpty     = errors.New("metrics: no rows")
+	ErrLabel     = errors.New("metrics: class index out of range")
+	ErrNonFinite = errors.New("metrics: non-finite value")
 )
+
+// ErrNaN is the former name of ErrNonFinite.
+//
+// Deprecated: use ErrNonFinite (one name across Arbor).
+var ErrNaN = ErrNonFinite
 
 func checkPair(yTrue, yPred []int) error {
 	if len(yTrue) != len(yPred) {

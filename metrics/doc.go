@@ -47,6 +47,6 @@
 // ids, O(m²·M) for Assign on an m×M cost matrix (m ≤ M).
 //
 // Errors: ErrLength (length mismatch), ErrEmpty (no rows), ErrLabel (a class
-// index outside 0..C-1), ErrNaN (a non-finite score or cost); all wrapped with
+// index outside 0..C-1), ErrNonFinite (a non-finite score or cost); all wrapped with
 // the position of the offending value and usable with errors.Is.
 package metrics

@@ -10,7 +10,7 @@ import (
 // minimising Σ cost[i][col[i]]. It is the Hungarian algorithm in the
 // shortest-augmenting-path form with dual potentials (Kuhn 1955; Munkres 1957;
 // Jonker & Volgenant 1987), O(m²·M) time and O(m + M) extra space.
-// Errors: ErrEmpty (no rows), ErrLength (ragged rows or m > M), ErrNaN.
+// Errors: ErrEmpty (no rows), ErrLength (ragged rows or m > M), ErrNonFinite.
 func Assign(cost [][]float64) ([]int, error) {
 	m := len(cost)
 	if m == 0 {
@@ -23,7 +23,7 @@ func Assign(cost [][]float64) ([]int, error) {
 		}
 		for j, v := range r {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%w: cost[%d][%d] = %v", ErrNaN, i, j, v)
+				return nil, fmt.Errorf("%w: cost[%d][%d] = %v", ErrNonFinite, i, j, v)
 			}
 		}
 	}

@@ -233,7 +233,7 @@ func TestBadInput(t *testing.T) {
 	if _, err := PRF([]int{0, 1}, []int{0, -1}, 0); !errors.Is(err, ErrLabel) {
 		t.Errorf("negative prediction: %v", err)
 	}
-	if _, err := Breakeven(mat.NewDense(2, 2, []float64{0, math.NaN(), 1, 1}), [][]int{{0}, {1}}); !errors.Is(err, ErrNaN) {
+	if _, err := Breakeven(mat.NewDense(2, 2, []float64{0, math.NaN(), 1, 1}), [][]int{{0}, {1}}); !errors.Is(err, ErrNonFinite) {
 		t.Errorf("NaN score: %v", err)
 	}
 	if _, err := Breakeven(mat.NewDense(2, 2, nil), [][]int{{0}}); !errors.Is(err, ErrLength) {
@@ -251,7 +251,7 @@ func TestBadInput(t *testing.T) {
 	if _, err := Assign([][]float64{{1}, {2}}); !errors.Is(err, ErrLength) {
 		t.Errorf("m > M: %v", err)
 	}
-	if _, err := Assign([][]float64{{math.Inf(1)}}); !errors.Is(err, ErrNaN) {
+	if _, err := Assign([][]float64{{math.Inf(1)}}); !errors.Is(err, ErrNonFinite) {
 		t.Errorf("inf cost: %v", err)
 	}
 	if _, _, err := Misclassified([]int{0, -1}, []int{0, 0}); !errors.Is(err, ErrLabel) {

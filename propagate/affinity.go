@@ -139,7 +139,7 @@ func (a Affinity) fromPoints(ctx context.Context, X mat.Matrix) (*graph, error) 
 	case KNN:
 		k := a.k()
 		if k > n {
-			return nil, fmt.Errorf("%w: knn k = %d > %d points", ErrParam, k, n)
+			return nil, fmt.Errorf("%w: knn k = %d > %d points", ErrBadParam, k, n)
 		}
 		return knnGraphPoints(ctx, data, n, d, k)
 	case Precomputed:
@@ -216,7 +216,7 @@ func (a Affinity) fromGram(ctx context.Context, K mat.Symmetric) (*graph, error)
 	case KNN:
 		k := a.k()
 		if k > n {
-			return nil, fmt.Errorf("%w: knn k = %d > %d points", ErrParam, k, n)
+			return nil, fmt.Errorf("%w: knn k = %d > %d points", ErrBadParam, k, n)
 		}
 		return knnGraph(ctx, n, k, func(i int, out []float64) {
 			for j := range out {

@@ -66,17 +66,17 @@ func (g AnchorGraph) gamma() float64 {
 // Validate reports whether the settings are usable.
 func (g AnchorGraph) Validate() error {
 	if g.S < 0 {
-		return fmt.Errorf("%w: anchor graph S = %d, want >= 1", ErrParam, g.S)
+		return fmt.Errorf("%w: anchor graph S = %d, want >= 1", ErrBadParam, g.S)
 	}
 	if !(g.Gamma >= 0) || math.IsInf(g.Gamma, 0) {
-		return fmt.Errorf("%w: anchor graph Gamma = %v, want > 0", ErrParam, g.Gamma)
+		return fmt.Errorf("%w: anchor graph Gamma = %v, want > 0", ErrBadParam, g.Gamma)
 	}
 	return nil
 }
 
 // Fit labels the rows of X from the labelled ones (y[i] a class 0..C−1, or
 // −1 for unlabelled) through the anchor graph on the rows of anchors.
-// Errors: ErrParam, ErrShape, ErrNonFinite, ErrLabel, ErrNoLabels,
+// Errors: ErrBadParam, ErrShape, ErrNonFinite, ErrBadLabel, ErrNoLabels,
 // ErrOneClass, ErrEmptyClass, ctx.Err().
 func (g AnchorGraph) Fit(ctx context.Context, X, anchors *mat.Dense, y []int) (*AnchorModel, error) {
 	if err := g.Validate(); err != nil {
@@ -92,7 +92,7 @@ func (g AnchorGraph) Fit(ctx context.Context, X, anchors *mat.Dense, y []int) (*
 	nl := 0
 	for i, c := range y {
 		if c < -1 {
-			return nil, fmt.Errorf("%w: y[%d] = %d", ErrLabel, i, c)
+			return nil, fmt.Errorf("%w: y[%d] = %d", ErrBadLabel, i, c)
 		}
 		if c >= 0 {
 			classes = max(classes, c+1)

@@ -90,9 +90,9 @@
 //
 // # Errors
 //
-// ErrParam (γ < 0, K < 0 or > N, α outside (0,1), Tol/MaxIter < 0, unknown
+// ErrBadParam (γ < 0, K < 0 or > N, α outside (0,1), Tol/MaxIter < 0, unknown
 // method or policy), ErrAffinity, ErrShape, ErrNonFinite, ErrNegative
-// (negative weight), ErrLabel, ErrNoLabels, ErrNoUnlabeled (every point
+// (negative weight), ErrBadLabel, ErrNoLabels, ErrNoUnlabeled (every point
 // labelled), ErrOneClass, ErrEmptyClass (a class 0..C−1 with no labelled
 // point), ErrUnreachable, or ctx.Err().
 package propagate

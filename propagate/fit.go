@@ -76,10 +76,10 @@ func newProblem(y []int, sets [][]int, classes int, n int) (*problem, error) {
 	nl := 0
 	add := func(i, c int) error {
 		if c < 0 {
-			return fmt.Errorf("%w: point %d has label %d (classes are ≥ 0, %d = unlabelled)", ErrLabel, i, c, learner.Unlabeled)
+			return fmt.Errorf("%w: point %d has label %d (classes are ≥ 0, %d = unlabelled)", ErrBadLabel, i, c, learner.Unlabeled)
 		}
 		if classes > 0 && c >= classes {
-			return fmt.Errorf("%w: point %d has label %d, Classes = %d", ErrLabel, i, c, classes)
+			return fmt.Errorf("%w: point %d has label %d, Classes = %d", ErrBadLabel, i, c, classes)
 		}
 		present[c] = true
 		if classes == 0 {

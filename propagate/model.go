@@ -23,10 +23,10 @@ var (
 // ErrFormat: Load met a malformed or unsupported model file.
 var ErrFormat = errors.New("propagate: model format")
 
-// Validate checks the settings. Errors: ErrParam, ErrAffinity.
+// Validate checks the settings. Errors: ErrBadParam, ErrAffinity.
 func (p Propagation) Validate() error { return p.validate() }
 
-// Validate checks the settings. Errors: ErrParam, ErrAffinity.
+// Validate checks the settings. Errors: ErrBadParam, ErrAffinity.
 func (s Spreading) Validate() error { return s.validate() }
 
 // PropagationLearner adapts Propagation to learner.Learner.

@@ -299,23 +299,23 @@ func TestBadInput(t *testing.T) {
 		y    []int
 		want error
 	}{
-		{"gamma<0", Propagation{Affinity: Affinity{Gamma: -1}}, X, y, ErrParam},
-		{"knn k<0", Propagation{Affinity: Affinity{Kind: KNN, K: -1}}, X, y, ErrParam},
-		{"knn k>n", Propagation{Affinity: Affinity{Kind: KNN, K: 6}}, X, y, ErrParam},
+		{"gamma<0", Propagation{Affinity: Affinity{Gamma: -1}}, X, y, ErrBadParam},
+		{"knn k<0", Propagation{Affinity: Affinity{Kind: KNN, K: -1}}, X, y, ErrBadParam},
+		{"knn k>n", Propagation{Affinity: Affinity{Kind: KNN, K: 6}}, X, y, ErrBadParam},
 		{"kind", Propagation{Affinity: Affinity{Kind: "gauss"}}, X, y, ErrAffinity},
 		{"precomputed on points", Propagation{Affinity: Affinity{Kind: Precomputed}}, X, y, ErrAffinity},
-		{"nil kernel", Propagation{Affinity: Affinity{Kind: Kernel}}, X, y, ErrParam},
-		{"method", Propagation{Method: "exact"}, X, y, ErrParam},
-		{"tol", Propagation{Tol: -1}, X, y, ErrParam},
-		{"maxiter", Propagation{MaxIter: -1}, X, y, ErrParam},
-		{"policy", Propagation{Unreachable: "drop"}, X, y, ErrParam},
+		{"nil kernel", Propagation{Affinity: Affinity{Kind: Kernel}}, X, y, ErrBadParam},
+		{"method", Propagation{Method: "exact"}, X, y, ErrBadParam},
+		{"tol", Propagation{Tol: -1}, X, y, ErrBadParam},
+		{"maxiter", Propagation{MaxIter: -1}, X, y, ErrBadParam},
+		{"policy", Propagation{Unreachable: "drop"}, X, y, ErrBadParam},
 		{"all labelled", Propagation{}, X, []int{0, 1, 0, 1, 0}, ErrNoUnlabeled},
 		{"none labelled", Propagation{}, X, []int{u, u, u, u, u}, ErrNoLabels},
 		{"one class", Propagation{}, X, []int{0, 0, u, u, u}, ErrOneClass},
 		{"empty class", Propagation{}, X, []int{0, 2, u, u, u}, ErrEmptyClass},
 		{"empty class (Classes)", Propagation{Classes: 3}, X, y, ErrEmptyClass},
-		{"label ≥ Classes", Propagation{Classes: 2}, X, []int{0, 2, u, u, u}, ErrLabel},
-		{"label < -1", Propagation{}, X, []int{0, -2, u, u, u}, ErrLabel},
+		{"label ≥ Classes", Propagation{Classes: 2}, X, []int{0, 2, u, u, u}, ErrBadLabel},
+		{"label < -1", Propagation{}, X, []int{0, -2, u, u, u}, ErrBadLabel},
 		{"length", Propagation{}, X, []int{0, 1}, ErrShape},
 		{"NaN", Propagation{}, mat.NewDense(5, 1, []float64{0, 1, math.NaN(), 3, 4}), y, ErrNonFinite},
 		{"negative kernel", Propagation{Affinity: Affinity{Kind: Kernel, Kernel: kernel.Linear{}}}, mat.NewDense(5, 1, []float64{-1, 1, 2, 3, 4}), y, ErrNegative},
@@ -325,10 +325,10 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("%s: got %v, want %v", c.name, err, c.want)
 		}
 	}
-	if _, err := (Spreading{Alpha: 1}).Fit(ctx, X, y); !errors.Is(err, ErrParam) {
+	if _, err := (Spreading{Alpha: 1}).Fit(ctx, X, y); !errors.Is(err, ErrBadParam) {
 		t.Errorf("alpha 1: %v", err)
 	}
-	if _, err := (Spreading{Alpha: -0.1}).Fit(ctx, X, y); !errors.Is(err, ErrParam) {
+	if _, err := (Spreading{Alpha: -0.1}).Fit(ctx, X, y); !errors.Is(err, ErrBadParam) {
 		t.Errorf("alpha < 0: %v", err)
 	}
 	K := mat.NewSymDense(5, nil)

@@ -13,12 +13,12 @@ import (
 // Sentinel errors, usable with errors.Is; returned errors wrap them with what
 // and where.
 var (
-	ErrParam       = errors.New("propagate: bad parameter")
+	ErrBadParam    = errors.New("propagate: bad parameter")
 	ErrAffinity    = errors.New("propagate: bad affinity")
 	ErrShape       = errors.New("propagate: shape mismatch")
 	ErrNonFinite   = errors.New("propagate: non-finite value")
 	ErrNegative    = errors.New("propagate: negative affinity")
-	ErrLabel       = errors.New("propagate: bad label")
+	ErrBadLabel    = errors.New("propagate: bad label")
 	ErrNoLabels    = errors.New("propagate: no labelled point")
 	ErrNoUnlabeled = errors.New("propagate: every point is labelled")
 	ErrOneClass    = errors.New("propagate: labelled points carry a single class")
@@ -27,6 +27,14 @@ var (
 	// ErrNotConverged is wrapped by the warning of a run that stopped at
 	// MaxIter (a warning in Model.Warnings, never a returned error).
 	ErrNotConverged = errors.New("propagate: not converged")
+)
+
+// Former names of ErrBadParam and ErrBadLabel.
+//
+// Deprecated: use ErrBadParam and ErrBadLabel (one name across Arbor).
+var (
+	ErrParam = ErrBadParam
+	ErrLabel = ErrBadLabel
 )
 
 // Affinity kinds.
@@ -61,7 +69,7 @@ func ParseAffinity(s string) (Affinity, error) {
 				return Affinity{}, fmt.Errorf("%w: %q: gamma %q is not a number", ErrAffinity, s, arg)
 			}
 			if !(g > 0) || math.IsInf(g, 0) {
-				return Affinity{}, fmt.Errorf("%w: %q: gamma = %v, want > 0", ErrParam, s, g)
+				return Affinity{}, fmt.Errorf("%w: %q: gamma = %v, want > 0", ErrBadParam, s, g)
 			}
 			a.Gamma = g
 		}
@@ -118,15 +126,15 @@ func (a Affinity) validate() error {
 	switch a.Kind {
 	case "", RBF:
 		if a.Gamma < 0 || math.IsNaN(a.Gamma) || math.IsInf(a.Gamma, 0) {
-			return fmt.Errorf("%w: rbf gamma = %v, want > 0", ErrParam, a.Gamma)
+			return fmt.Errorf("%w: rbf gamma = %v, want > 0", ErrBadParam, a.Gamma)
 		}
 	case KNN:
 		if a.K < 0 {
-			return fmt.Errorf("%w: knn k = %d, want ≥ 1", ErrParam, a.K)
+			return fmt.Errorf("%w: knn k = %d, want ≥ 1", ErrBadParam, a.K)
 		}
 	case Kernel:
 		if err := kernel.Check(a.Kernel); err != nil {
-			return fmt.Errorf("%w: %v", ErrParam, err)
+			return fmt.Errorf("%w: %v", ErrBadParam, err)
 		}
 	case Precomputed:
 	default:
@@ -185,28 +193,28 @@ func (p Propagation) validate() error {
 	switch p.Method {
 	case "", Closed, Iterative:
 	default:
-		return fmt.Errorf("%w: method %q (want closed or iterative)", ErrParam, p.Method)
+		return fmt.Errorf("%w: method %q (want closed or iterative)", ErrBadParam, p.Method)
 	}
 	return checkCommon(p.Tol, p.MaxIter, p.Classes, p.Threshold, p.Unreachable)
 }
 
 func checkCommon(tol float64, maxIter, classes int, thr float64, unr string) error {
 	if tol < 0 || math.IsNaN(tol) {
-		return fmt.Errorf("%w: Tol = %v, want ≥ 0", ErrParam, tol)
+		return fmt.Errorf("%w: Tol = %v, want ≥ 0", ErrBadParam, tol)
 	}
 	if maxIter < 0 {
-		return fmt.Errorf("%w: MaxIter = %d, want ≥ 0", ErrParam, maxIter)
+		return fmt.Errorf("%w: MaxIter = %d, want ≥ 0", ErrBadParam, maxIter)
 	}
 	if classes < 0 {
-		return fmt.Errorf("%w: Classes = %d, want ≥ 0", ErrParam, classes)
+		return fmt.Errorf("%w: Classes = %d, want ≥ 0", ErrBadParam, classes)
 	}
 	if thr < 0 || thr > 1 || math.IsNaN(thr) {
-		return fmt.Errorf("%w: Threshold = %v, want in (0, 1]", ErrParam, thr)
+		return fmt.Errorf("%w: Threshold = %v, want in (0, 1]", ErrBadParam, thr)
 	}
 	switch unr {
 	case "", UnreachableError, UnreachableUnlabeled, UnreachableFirst:
 	default:
-		return fmt.Errorf("%w: Unreachable = %q (want error, unlabeled or first)", ErrParam, unr)
+		return fmt.Errorf("%w: Unreachable = %q (want error, unlabeled or first)", ErrBadParam, unr)
 	}
 	return nil
 }
@@ -236,12 +244,12 @@ func (s Spreading) validate() error {
 		return err
 	}
 	if s.Alpha < 0 || s.Alpha >= 1 || math.IsNaN(s.Alpha) {
-		return fmt.Errorf("%w: Alpha = %v, want in (0, 1)", ErrParam, s.Alpha)
+		return fmt.Errorf("%w: Alpha = %v, want in (0, 1)", ErrBadParam, s.Alpha)
 	}
 	switch s.Method {
 	case "", Closed, Iterative:
 	default:
-		return fmt.Errorf("%w: method %q (want closed or iterative)", ErrParam, s.Method)
+		return fmt.Errorf("%w: method %q (want closed or iterative)", ErrBadParam, s.Method)
 	}
 	return checkCommon(s.Tol, s.MaxIter, s.Classes, 0, s.Unreachable)
 }

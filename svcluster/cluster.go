@@ -24,12 +24,12 @@ const (
 // The zero value of every field but Q and C is a sensible default.
 type Clusterer struct {
 	// Q is the kernel width q of eq. (6) (Gaussian) or q' of eq. (7)
-	// (Laplacian). Must be > 0.
+	// (Exponential). Must be > 0.
 	Q float64
 	// C is the soft-margin constant, 1/N ≤ C ≤ 1 (the paper's 1/(N·C) is the
 	// fraction p of outliers allowed; C = 1 allows none).
 	C float64
-	// Kernel is Gaussian (default) or Laplacian.
+	// Kernel is Gaussian (default) or Exponential (the paper's "Laplacian").
 	Kernel KernelKind
 	// Labelling selects the cluster labelling (default Complete).
 	Labelling Labelling
@@ -81,7 +81,7 @@ func (c Clusterer) validate(n int) error {
 		return fmt.Errorf("%w: %v", ErrBadLabelling, c.Labelling)
 	}
 	if c.Samples < 0 || c.K < 0 || c.Tol < 0 || c.CacheMB < 0 || c.MaxIter < 0 || math.IsNaN(c.Tol) || math.IsNaN(c.CacheMB) {
-		return fmt.Errorf("%w: negative Samples, K, Tol, CacheMB or MaxIter", ErrBadSetting)
+		return fmt.Errorf("%w: negative Samples, K, Tol, CacheMB or MaxIter", ErrBadParam)
 	}
 	return nil
 }
@@ -139,8 +139,8 @@ func (c *Clustering) P() float64 { return 1 / (float64(len(c.Labels)) * c.C) }
 // Unassigned, the assignment of outliers to the nearest cluster.
 //
 // Cost: the SVDD (SMO, O(N)–O(N^2.3) kernel evaluations) plus the labelling
-// (see Labelling). Errors: ErrEmpty, ErrTooFewPoints, ErrNonFinite, ErrBadQ,
-// ErrBadC, ErrBadKernel, ErrBadLabelling, ErrBadSetting, ErrAllOutliers,
+// (see Labelling). Errors: ErrEmpty, ErrTooFewRows, ErrNonFinite, ErrBadQ,
+// ErrBadC, ErrBadKernel, ErrBadLabelling, ErrBadParam, ErrAllOutliers,
 // solver errors, and ctx.Err().
 func (c Clusterer) Fit(ctx context.Context, X mat.Matrix) (*Clustering, error) {
 	x, n, d, err := rowMajor(X)
@@ -265,7 +265,7 @@ func rowMajor(X mat.Matrix) ([]float64, int, int, error) {
 		return nil, 0, 0, fmt.Errorf("%w: %d×%d matrix", ErrEmpty, n, d)
 	}
 	if n < 2 {
-		return nil, 0, 0, fmt.Errorf("%w: got %d", ErrTooFewPoints, n)
+		return nil, 0, 0, fmt.Errorf("%w: got %d", ErrTooFewRows, n)
 	}
 	x := make([]float64, n*d)
 	for i := 0; i < n; i++ {

@@ -93,8 +93,8 @@
 // # Errors
 //
 // ErrBadQ (q ≤ 0 or not finite), ErrBadC (C outside [1/N, 1]),
-// ErrTooFewPoints (N < 2), ErrEmpty, ErrNonFinite, ErrBadKernel,
-// ErrBadLabelling, ErrBadSetting, ErrAllOutliers (C = 1/N makes every
+// ErrTooFewRows (N < 2), ErrEmpty, ErrNonFinite, ErrBadKernel,
+// ErrBadLabelling, ErrBadParam, ErrAllOutliers (C = 1/N makes every
 // point a bounded support vector), and solver errors. Duplicated points are
 // legitimate: copies share their β and always land in the same cluster (a
 // zero-length segment is inside). One-dimensional data are legitimate too:

@@ -7,11 +7,19 @@ import "errors"
 var (
 	ErrBadQ         = errors.New("svcluster: kernel width q must be positive and finite")
 	ErrBadC         = errors.New("svcluster: soft margin C must lie in [1/N, 1]")
-	ErrTooFewPoints = errors.New("svcluster: need at least 2 points")
+	ErrTooFewRows   = errors.New("svcluster: need at least 2 points")
 	ErrNonFinite    = errors.New("svcluster: data contain NaN or Inf")
 	ErrEmpty        = errors.New("svcluster: empty data")
-	ErrBadSetting   = errors.New("svcluster: invalid setting")
+	ErrBadParam     = errors.New("svcluster: invalid setting")
 	ErrAllOutliers  = errors.New("svcluster: every point is a bounded support vector (C = 1/N): no cluster interior")
 	ErrBadKernel    = errors.New("svcluster: unknown kernel")
 	ErrBadLabelling = errors.New("svcluster: unknown labelling")
+)
+
+// Former names of ErrTooFewRows and ErrBadParam.
+//
+// Deprecated: use ErrTooFewRows and ErrBadParam (one name across Arbor).
+var (
+	ErrTooFewPoints = ErrTooFewRows
+	ErrBadSetting   = ErrBadParam
 )

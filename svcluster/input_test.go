@@ -28,13 +28,13 @@ func TestBadInput(t *testing.T) {
 		{"C=0", Clusterer{Q: 1}, X, ErrBadC},
 		{"C=NaN", Clusterer{Q: 1, C: math.NaN()}, X, ErrBadC},
 		{"C=1/N", Clusterer{Q: 1, C: 1.0 / 40}, X, ErrAllOutliers},
-		{"one point", Clusterer{Q: 1, C: 1}, mat.NewDense(1, 2, []float64{1, 2}), ErrTooFewPoints},
+		{"one point", Clusterer{Q: 1, C: 1}, mat.NewDense(1, 2, []float64{1, 2}), ErrTooFewRows},
 		{"nil", Clusterer{Q: 1, C: 1}, nil, ErrEmpty},
 		{"NaN", Clusterer{Q: 1, C: 1}, mat.NewDense(2, 1, []float64{1, math.NaN()}), ErrNonFinite},
 		{"Inf", Clusterer{Q: 1, C: 1}, mat.NewDense(2, 1, []float64{math.Inf(-1), 0}), ErrNonFinite},
 		{"kernel", Clusterer{Q: 1, C: 1, Kernel: 7}, X, ErrBadKernel},
 		{"labelling", Clusterer{Q: 1, C: 1, Labelling: 9}, X, ErrBadLabelling},
-		{"samples", Clusterer{Q: 1, C: 1, Samples: -1}, X, ErrBadSetting},
+		{"samples", Clusterer{Q: 1, C: 1, Samples: -1}, X, ErrBadParam},
 	} {
 		_, err := tc.c.Fit(ctx, tc.X)
 		if !errors.Is(err, tc.want) {
@@ -47,9 +47,9 @@ func TestBadInput(t *testing.T) {
 		want error
 	}{
 		{"QStart<0", Sweep{QStart: -1}, ErrBadQ},
-		{"QFactor", Sweep{QFactor: 0.5}, ErrBadSetting},
+		{"QFactor", Sweep{QFactor: 0.5}, ErrBadParam},
 		{"P0", Sweep{P0: 2}, ErrBadC},
-		{"Clusters", Sweep{Clusters: -2}, ErrBadSetting},
+		{"Clusters", Sweep{Clusters: -2}, ErrBadParam},
 	} {
 		if _, err := tc.s.Fit(ctx, X); !errors.Is(err, tc.want) {
 			t.Errorf("sweep %s: error %v, want %v", tc.name, err, tc.want)
@@ -61,7 +61,7 @@ func TestBadInput(t *testing.T) {
 	if _, err := ParseLabelling("fast"); !errors.Is(err, ErrBadLabelling) {
 		t.Errorf("ParseLabelling(fast): %v", err)
 	}
-	if _, err := PCA(nil, X, 3); !errors.Is(err, ErrBadSetting) {
+	if _, err := PCA(nil, X, 3); !errors.Is(err, ErrBadParam) {
 		t.Errorf("PCA to 3 of 2 columns: %v", err)
 	}
 }

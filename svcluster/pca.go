@@ -13,7 +13,7 @@ import (
 // each column of U the entry of largest magnitude is made positive. A nil dst
 // allocates; otherwise dst must be n×k. O(n·d·min(n, d)).
 //
-// Errors: ErrEmpty, ErrNonFinite, ErrBadSetting (k < 1 or k > min(n, d)).
+// Errors: ErrEmpty, ErrNonFinite, ErrBadParam (k < 1 or k > min(n, d)).
 func PCA(dst *mat.Dense, X mat.Matrix, k int) (*mat.Dense, error) {
 	if X == nil {
 		return nil, ErrEmpty
@@ -23,7 +23,7 @@ func PCA(dst *mat.Dense, X mat.Matrix, k int) (*mat.Dense, error) {
 		return nil, fmt.Errorf("%w: %d×%d matrix", ErrEmpty, n, d)
 	}
 	if k < 1 || k > min(n, d) {
-		return nil, fmt.Errorf("%w: PCA to %d components of %d×%d data (need 1 ≤ k ≤ %d)", ErrBadSetting, k, n, d, min(n, d))
+		return nil, fmt.Errorf("%w: PCA to %d components of %d×%d data (need 1 ≤ k ≤ %d)", ErrBadParam, k, n, d, min(n, d))
 	}
 	xc := mat.NewDense(n, d, nil)
 	for j := 0; j < d; j++ {
@@ -42,7 +42,7 @@ func PCA(dst *mat.Dense, X mat.Matrix, k int) (*mat.Dense, error) {
 	}
 	var svd mat.SVD
 	if !svd.Factorize(xc, mat.SVDThin) {
-		return nil, fmt.Errorf("%w: SVD did not converge", ErrBadSetting)
+		return nil, fmt.Errorf("%w: SVD did not converge", ErrBadParam)
 	}
 	var u mat.Dense
 	svd.UTo(&u)
@@ -50,7 +50,7 @@ func PCA(dst *mat.Dense, X mat.Matrix, k int) (*mat.Dense, error) {
 	if dst == nil {
 		dst = mat.NewDense(n, k, nil)
 	} else if r, c := dst.Dims(); r != n || c != k {
-		return nil, fmt.Errorf("%w: PCA destination is %d×%d, want %d×%d", ErrBadSetting, r, c, n, k)
+		return nil, fmt.Errorf("%w: PCA destination is %d×%d, want %d×%d", ErrBadParam, r, c, n, k)
 	}
 	for j := 0; j < k; j++ {
 		big, sign := 0.0, 1.0

@@ -108,7 +108,7 @@ func newSegTester(b *ball, m int, x []float64, d int, pts []int, force evalMode)
 	}
 	t.order = sampleOrder(m)
 	t.cut = kernelCut / b.q
-	if b.kind == Laplacian {
+	if b.kind == Exponential {
 		t.cut = (kernelCut / b.q) * (kernelCut / b.q)
 	}
 	n, nc := len(pts), t.nc

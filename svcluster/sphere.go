@@ -12,36 +12,54 @@ import (
 type KernelKind int
 
 const (
-	// Gaussian is K(x, y) = exp(-q‖x−y‖²), paper 001 eq. (6) (kernel.RBF{Gamma: q}).
+	// Gaussian is K(x, y) = exp(-q‖x−y‖²), paper 001 eq. (6)
+	// (kernel.RBF{Gamma: q}).
 	Gaussian KernelKind = iota
-	// Laplacian is K(x, y) = exp(-q‖x−y‖), paper 001 eq. (7) with q' = q
-	// (kernel.Exponential{Gamma: q}; not scikit-learn's L1 "laplacian").
-	Laplacian
+	// Exponential is K(x, y) = exp(-q‖x−y‖), paper 001 eq. (7) with q' = q,
+	// which the paper calls "Laplacian" (kernel.Exponential{Gamma: q}; Arbor's
+	// and scikit-learn's laplacian is the L1 kernel exp(-q‖x−y‖₁)).
+	Exponential
 )
 
-// String returns "gaussian" or "laplacian".
+// Laplacian is the paper's name for Exponential.
+//
+// Deprecated: use Exponential, the name the rest of Arbor (package kernel)
+// uses for exp(-q‖x−y‖).
+const Laplacian = Exponential
+
+// String returns "gaussian" or "exponential", the names of package kernel.
 func (k KernelKind) String() string {
 	switch k {
 	case Gaussian:
 		return "gaussian"
-	case Laplacian:
-		return "laplacian"
+	case Exponential:
+		return "exponential"
 	}
 	return fmt.Sprintf("KernelKind(%d)", int(k))
 }
 
-// ParseKernel accepts "gaussian" (or "rbf") and "laplacian" (or "exponential").
+// ParseKernel accepts "gaussian" (or "rbf") and "exponential"; the paper's
+// word "laplacian" is accepted for Exponential and reported by PaperAlias.
 func ParseKernel(s string) (KernelKind, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "gaussian", "rbf":
 		return Gaussian, nil
-	case "laplacian", "exponential":
-		return Laplacian, nil
+	case "exponential", "laplacian":
+		return Exponential, nil
 	}
-	return 0, fmt.Errorf("%w %q (want gaussian or laplacian)", ErrBadKernel, s)
+	return 0, fmt.Errorf("%w %q (want gaussian or exponential; the paper's laplacian is exponential)", ErrBadKernel, s)
 }
 
-func (k KernelKind) valid() bool { return k == Gaussian || k == Laplacian }
+// PaperAlias returns, for a kernel name that is paper 001's word rather
+// than package kernel's, a note saying what it maps to; "" otherwise.
+func PaperAlias(s string) string {
+	if strings.EqualFold(strings.TrimSpace(s), "laplacian") {
+		return `the paper's "laplacian" kernel exp(-q‖x−y‖) is Arbor's exponential (Arbor's laplacian is the L1 kernel exp(-γ‖x−y‖₁))`
+	}
+	return ""
+}
+
+func (k KernelKind) valid() bool { return k == Gaussian || k == Exponential }
 
 // eval returns K as a function of the squared distance d2.
 func (k KernelKind) eval(q, d2 float64) float64 {

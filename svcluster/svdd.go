@@ -12,7 +12,7 @@ import (
 // solveSVDD fits the minimal enclosing sphere of eq. (2)-(5) with svm.SVDD.
 func solveSVDD(ctx context.Context, x []float64, n, d int, c Clusterer) (svddSolution, error) {
 	var k kernel.Kernel = kernel.RBF{Gamma: c.Q}
-	if c.Kernel == Laplacian {
+	if c.Kernel == Exponential {
 		k = kernel.Exponential{Gamma: c.Q}
 	}
 	X := mat.NewDense(n, d, x)

@@ -24,7 +24,7 @@ type Sweep struct {
 
 	// QStart is the first q. Zero means 1/max‖x_i−x_j‖² (Gaussian; the
 	// kernel is then ≥ e⁻¹ for every pair and the data form one cluster) or
-	// 1/max‖x_i−x_j‖ (Laplacian).
+	// 1/max‖x_i−x_j‖ (Exponential).
 	QStart float64
 	// QFactor multiplies q from one level to the next (default 1.2).
 	QFactor float64
@@ -125,7 +125,7 @@ func (s Sweep) withDefaults(n int) Sweep {
 }
 
 func (s Sweep) validate(n int) error {
-	bad := func(what string, v any) error { return fmt.Errorf("%w: Sweep.%s = %v", ErrBadSetting, what, v) }
+	bad := func(what string, v any) error { return fmt.Errorf("%w: Sweep.%s = %v", ErrBadParam, what, v) }
 	switch {
 	case !s.Kernel.valid():
 		return fmt.Errorf("%w: %v", ErrBadKernel, s.Kernel)
@@ -160,7 +160,7 @@ func (s Sweep) validate(n int) error {
 }
 
 // startQ returns the sweep's default first q for the rows of x:
-// 1/max‖x_i−x_j‖² (Gaussian) or 1/max‖x_i−x_j‖ (Laplacian). O(N²d).
+// 1/max‖x_i−x_j‖² (Gaussian) or 1/max‖x_i−x_j‖ (Exponential). O(N²d).
 func startQ(x []float64, n, d int, kind KernelKind) float64 {
 	maxes := make([]float64, n)
 	_ = parallel.For(context.Background(), n, func(i int) {
@@ -177,7 +177,7 @@ func startQ(x []float64, n, d int, kind KernelKind) float64 {
 	if m == 0 {
 		return 1
 	}
-	if kind == Laplacian {
+	if kind == Exponential {
 		return 1 / math.Sqrt(m)
 	}
 	return 1 / m
@@ -185,7 +185,7 @@ func startQ(x []float64, n, d int, kind KernelKind) float64 {
 
 // Fit runs the sweep on the rows of X. Each level costs one SVDD and one
 // labelling (plus one per raise of 1/C and per bisection). Errors: as
-// Clusterer.Fit, plus ErrBadSetting for the sweep's own settings.
+// Clusterer.Fit, plus ErrBadParam for the sweep's own settings.
 func (s Sweep) Fit(ctx context.Context, X mat.Matrix) (*Hierarchy, error) {
 	x, n, d, err := rowMajor(X)
 	if err != nil {

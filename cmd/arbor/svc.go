@@ -24,7 +24,7 @@ func init() {
 }
 
 func runSVC(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "svc", "--data F [--label NAME] [--scale std|minmax|none] [--pca N] [--kernel gaussian|laplacian] "+
+	fs := newFlags(e, "svc", "--data F [--label NAME] [--scale std|minmax|none] [--pca N] [--kernel gaussian|exponential] "+
 		"(--q Q --C C | --sweep [--clusters K]) [--labelling complete|sv|knn|cone] --out labels.csv [--tree T.json] [--plot P.png]")
 	var d dataFlags
 	d.register(fs, "none")
@@ -33,7 +33,7 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	d.labelOptional = true
 	d.command = "arbor svc"
 	pca := fs.Int("pca", 0, "project the (scaled) data on its first N principal components first (0: no)")
-	kern := fs.String("kernel", "gaussian", "gaussian exp(-q‖x−y‖²) (eq. 6) or laplacian exp(-q‖x−y‖) (eq. 7)")
+	kern := fs.String("kernel", "gaussian", "gaussian exp(-q‖x−y‖²) (eq. 6) or exponential exp(-q‖x−y‖) (eq. 7, the paper's \"laplacian\", also accepted)")
 	q := fs.Float64("q", math.NaN(), "kernel width q (single clustering)")
 	C := fs.Float64("C", math.NaN(), "soft margin C in [1/N, 1] (single clustering; 1/(N·C) is the outlier fraction)")
 	p := fs.Float64("p", math.NaN(), "alternative to --C: the paper's 1/(N·C) in [1/N, 1]")
@@ -60,6 +60,9 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	kind, err := svcluster.ParseKernel(*kern)
 	if err != nil {
 		return usageError("--kernel: %v", err)
+	}
+	if note := svcluster.PaperAlias(*kern); note != "" {
+		fmt.Fprintf(e.stderr, "notice: --kernel %s: %s\n", *kern, note)
 	}
 	lab, err := svcluster.ParseLabelling(*labelling)
 	if err != nil {
