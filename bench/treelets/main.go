@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/arbor-ml/arbor/dataset"
@@ -129,6 +130,7 @@ func figure1(ctx context.Context, dir, out string, gamma float64, peers string) 
 	fmt.Println(hdr)
 	fmt.Println(sep)
 	labels := make([][][]int, len(toys))
+	aris := make([][]float64, len(toys))
 	Xs := make([]*mat.Dense, len(toys))
 	rows := make([]string, len(methods))
 	for mi, m := range methods {
@@ -147,6 +149,7 @@ func figure1(ctx context.Context, dir, out string, gamma float64, peers string) 
 			ari, _ := metrics.ARI(y, lab)
 			rows[mi] += fmt.Sprintf(" %.3f (%.2fs) |", ari, sec)
 			labels[ti] = append(labels[ti], lab)
+			aris[ti] = append(aris[ti], ari)
 		}
 	}
 	for _, r := range rows {
@@ -187,19 +190,19 @@ func figure1(ctx context.Context, dir, out string, gamma float64, peers string) 
 	}
 	fmt.Println()
 	path := filepath.Join(out, "toys.png")
-	if err := grid(path, Xs, labels, methods); err != nil {
+	if err := grid(path, Xs, labels, aris, methods); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("Picture: %s\n\n", path)
 }
 
 // grid draws one scatter per (data set, method), coloured by cluster.
-func grid(path string, Xs []*mat.Dense, labels [][][]int, methods []method) error {
+func grid(path string, Xs []*mat.Dense, labels [][][]int, aris [][]float64, methods []method) error {
 	rows, cols := len(Xs), len(methods)
 	const cell = 2.2 * vg.Inch
 	img := vgimg.New(vg.Length(cols)*cell, vg.Length(rows)*cell+0.3*vg.Inch)
 	dc := draw.New(img)
-	t := draw.Tiles{Rows: rows, Cols: cols, PadTop: 0.35 * vg.Inch, PadX: 2, PadY: 2}
+	t := draw.Tiles{Rows: rows, Cols: cols, PadTop: 0.35 * vg.Inch, PadX: 4, PadY: 4, PadRight: 6}
 	for r := 0; r < rows; r++ {
 		for c := 0; c < cols; c++ {
 			p := plot.New()
@@ -209,6 +212,7 @@ func grid(path string, Xs []*mat.Dense, labels [][][]int, methods []method) erro
 			if c == 0 {
 				p.Y.Label.Text = toys[r]
 			}
+			p.X.Label.Text = fmt.Sprintf("ARI %.2f", aris[r][c])
 			p.X.Tick.Marker = plot.ConstantTicks(nil)
 			p.Y.Tick.Marker = plot.ConstantTicks(nil)
 			X, lab := Xs[r], labels[r][c]
@@ -285,6 +289,15 @@ func table2(ctx context.Context, dir string, gamma float64) {
 	fmt.Println()
 }
 
+// cpuSeconds is this process's user + system CPU time.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
 // proc runs a command and returns its wall time and CPU time (user + sys)
 // and stdout.
 func proc(name string, args ...string) (wall, cpu float64, stdout []byte, err error) {
@@ -358,21 +371,21 @@ func speed(ctx context.Context, dir, arborBin, peer string, gamma float64, big i
 			X.Set(i, 0, 3*c+rng.NormFloat64())
 			X.Set(i, 1, rng.NormFloat64())
 		}
-		start := time.Now()
+		start, c0 := time.Now(), cpuSeconds()
 		K, err := kernel.Gram(ctx, nil, kernel.RBF{Gamma: 1}, X)
 		if err != nil {
 			log.Fatal(err)
 		}
-		tk := time.Since(start).Seconds()
-		start = time.Now()
+		tk, ck := time.Since(start).Seconds(), cpuSeconds()-c0
+		start, c0 = time.Now(), cpuSeconds()
 		m, err := treelets.Settings{}.FitInPlace(ctx, K)
 		if err != nil {
 			log.Fatal(err)
 		}
-		tt := time.Since(start).Seconds()
+		tt, ct := time.Since(start).Seconds(), cpuSeconds()-c0
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
-		fmt.Printf("Full kernel treelets, n = %d (RBF γ = 1, five Gaussian blobs, seed 1), one n×n buffer (%.0f MB; heap in use after the run %.0f MB): kernel %.2f s, treelets %.2f s (%d levels), total %.2f s.\n\n",
-			big, float64(big*big*8)/1e6, float64(ms.HeapInuse)/1e6, tk, tt, len(m.Levels), tk+tt)
+		fmt.Printf("Full kernel treelets, n = %d (RBF γ = 1, five Gaussian blobs, seed 1), one n×n buffer (%.0f MB; heap in use after the run %.0f MB): kernel %.2f s wall (%.2f s CPU), treelets %.2f s wall (%.2f s CPU, %d levels), total %.2f s wall, %.2f s CPU on %d cores.\n\n",
+			big, float64(big*big*8)/1e6, float64(ms.HeapInuse)/1e6, tk, ck, tt, ct, len(m.Levels), tk+tt, ck+ct, runtime.GOMAXPROCS(0))
 	}
 }
