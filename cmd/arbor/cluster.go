@@ -242,6 +242,9 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 		if !math.IsNaN(*height) {
 			opt.Cut = *height
 		}
+		if ds.IDs != nil && len(ds.IDs) == tree.N { // leaves named by --id
+			opt.Labels = ds.IDs
+		}
 		fig, err := figure.Dendrogram(tree, opt)
 		if err != nil {
 			return err

@@ -132,3 +132,18 @@ func TestEvalBEP(t *testing.T) {
 		}
 	}
 }
+
+// TestDendrogramIDs: with --id the dendrogram's leaves carry the IDs.
+func TestDendrogramIDs(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "pts.csv")
+	os.WriteFile(data, []byte("name,x,y\nann,0,0\nbob,0,1\ncid,5,5\ndan,5,6\neve,9,0\n"), 0o644)
+	svg := filepath.Join(dir, "d.svg")
+	mustArbor(t, "cluster", "--data", data, "--id", "name", "--clusters", "2", "--dendrogram", svg, "--quiet")
+	all := "|" + strings.Join(svgTexts(t, svg), "|") + "|"
+	for _, id := range []string{"ann", "bob", "cid", "dan", "eve"} {
+		if !strings.Contains(all, "|"+id+"|") {
+			t.Errorf("leaf %q not in the dendrogram's text %s", id, all)
+		}
+	}
+}
