@@ -10,21 +10,19 @@ import (
 // The learner contract (package learner).
 var (
 	_ learner.Model   = (*Model)(nil)
-	_ learner.Learner = adapter{}
+	_ learner.Learner = Learner{}
 )
 
 // Name is the learner's short name, "hibust".
 func (c Classifier) Name() string { return "hibust" }
 
-// Learner adapts the settings to learner.Learner.
-func (c Classifier) Learner() learner.Learner { return adapter{c} }
+// Learner adapts Classifier to learner.Learner (FitGram returning the
+// learner.Model interface).
+type Learner struct{ Classifier }
 
-type adapter struct{ c Classifier }
-
-func (a adapter) Name() string    { return a.c.Name() }
-func (a adapter) Validate() error { return a.c.Validate() }
-func (a adapter) FitGram(ctx context.Context, K mat.Symmetric, y []int) (learner.Model, error) {
-	m, err := a.c.FitGram(ctx, K, y)
+// FitGram is Classifier.FitGram.
+func (l Learner) FitGram(ctx context.Context, K mat.Symmetric, y []int) (learner.Model, error) {
+	m, err := l.Classifier.FitGram(ctx, K, y)
 	if err != nil {
 		return nil, err
 	}
