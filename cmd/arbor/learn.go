@@ -18,6 +18,7 @@ import (
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/knn"
+	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/propagate"
 	"github.com/arbor-ml/arbor/ssl"
 	"github.com/arbor-ml/arbor/svm"
@@ -125,7 +126,7 @@ func (l *learnerFlags) learners() ([]ssl.Learner, error) {
 				return nil, err
 			}
 			if !ok {
-				return nil, usageError("--learner: unknown learner %q (svm, knn, lp, spreading, s4vm)", name)
+				return nil, usageError("--learner: unknown learner %q (svm, knn, lp, spreading, s4vm, hibust)", name)
 			}
 			out = append(out, ln)
 		}
@@ -211,8 +212,10 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	var kf kernelFlags
 	kf.register(fs, "linear")
 	var lf learnerFlags
-	lf.learnerUsage = "learner: svm, knn, lp (label propagation), spreading or s4vm (one; arbor eval compares several)"
+	lf.learnerUsage = "learner: svm, knn, lp (label propagation), spreading, s4vm or hibust (one; arbor eval compares several)"
 	lf.register(fs)
+	var tf treeFlags // hibust: --tree, --dendrogram (hibustflags.go)
+	tf.register(fs)
 	test := fs.String("test", "", "new points (same columns; labels ignored) to label through the out-of-sample extension (see --extension)")
 	var lmf landmarkFlags
 	lmf.register(fs)
@@ -234,6 +237,9 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if err := checkLearnerFlags(fs, lf.learner, ssl.UsesKernel(ln)); err != nil {
 		return err
 	}
+	if err := tf.check(ln); err != nil {
+		return err
+	}
 	specs, err := kf.specs()
 	if err != nil {
 		return err
@@ -248,7 +254,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if *out == "-" || *out == "" {
 		info = e.stderr
 	}
-	if err := checkOutputs("data", d.path, "test", *test, "out", stdoutIsEmpty(*out)); err != nil {
+	if err := checkOutputs("data", d.path, "test", *test, "out", stdoutIsEmpty(*out), "tree", tf.tree, "dendrogram", tf.dendrogram); err != nil {
 		return err
 	}
 	d.missingOK = specsTakeMissing(specs, ssl.UsesKernel(ln))
@@ -301,6 +307,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	p := ssl.Problem{X: ds.X, Y: ds.Y}
 	var built kernel.Built
 	var pred []int
+	var model learner.Model
 	if lmf.m > 0 {
 		// Landmarks: Nyström features and a learner on them (landmarks.go).
 		ks, _ := parseKs(lf.k)
@@ -338,7 +345,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	}
 	p.Warn = func(err error) { fmt.Fprintln(e.stderr, "warning:", err) }
 	if pred == nil {
-		pred, _, err = ssl.Transduce(ctx, ln, p)
+		pred, model, err = ssl.Transduce(ctx, ln, p)
 		if errors.Is(err, propagate.ErrNegative) {
 			return fmt.Errorf("%w: --affinity kernel needs a kernel with non-negative entries (rbf, laplacian, exponential), not %s", err, built.Spec)
 		}
@@ -395,6 +402,9 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		}
 		fmt.Fprintf(info, "wrote    %s\n", *out)
 	}
+	if err := tf.write(info, model, ds.Classes); err != nil {
+		return err
+	}
 	if progress != nil {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
 	}
@@ -413,7 +423,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	var kf kernelFlags
 	kf.register(fs, "linear")
 	var lf learnerFlags
-	lf.learnerUsage = "learners, comma-separated: svm, knn, lp (label propagation), spreading, s4vm"
+	lf.learnerUsage = "learners, comma-separated: svm, knn, lp (label propagation), spreading, s4vm, hibust"
 	lf.register(fs)
 	perClass := fs.Int("labeled-per-class", 0, "labelled points drawn per class (min(N, n_c−1), as the reference pipeline)")
 	repeats := fs.Int("repeats", 5, "number of random splits (seeds S, S+1, …)")

@@ -24,10 +24,14 @@ var learnerFlagUsers = map[string][]string{
 	"unreachable": {"lp", "spreading"},
 	"tol":         {"svm", "lp", "spreading"},
 	"max-iter":    {"svm", "lp", "spreading"},
-	"C1":          {"s4vm"},
-	"C2":          {"s4vm"},
-	"samples":     {"s4vm"},
-	"lambda":      {"s4vm"},
+	"C1":          {"s4vm", "hibust"},
+	"C2":          {"s4vm", "hibust"},
+	"samples":     {"s4vm", "hibust"},
+	"lambda":      {"s4vm", "hibust"},
+	"restarts":    {"hibust"},
+	"theta":       {"hibust"},
+	"tree":        {"hibust"},
+	"dendrogram":  {"hibust"},
 }
 
 // learnerFamily maps a --learner name to its family.

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/arbor-ml/arbor/hibust"
 	"github.com/arbor-ml/arbor/s4vm"
 	"github.com/arbor-ml/arbor/ssl"
 )
@@ -17,6 +18,9 @@ type transFlags struct {
 	samples int
 	lambda  float64
 	seed    uint64
+
+	restarts int     // hibust (hibustflags.go)
+	theta    float64 // hibust
 }
 
 func (t *transFlags) register(fs interface {
@@ -27,6 +31,7 @@ func (t *transFlags) register(fs interface {
 	fs.Float64Var(&t.C2, "C2", 0.1, "s4vm: SVM penalty of unlabelled rows")
 	fs.IntVar(&t.samples, "samples", 100, "s4vm: candidate label assignments (sampleTime); grouped into samples/10")
 	fs.Float64Var(&t.lambda, "lambda", 3, "s4vm: weight λ of a loss against the inductive SVM in the safe combination")
+	t.registerHibust(fs)
 }
 
 // transLearner builds the learner name if it is one of transFlags'; ok is
@@ -50,6 +55,9 @@ func (t *transFlags) transLearner(name string) (ln ssl.Learner, ok bool, err err
 			return nil, true, usageError("%v", err)
 		}
 		return s4vm.Learner{S4VM: s}, true, nil
+	case "hibust":
+		ln, err := t.hibust()
+		return ln, true, err
 	}
 	return nil, false, nil
 }
@@ -66,6 +74,10 @@ func withClasses(ls []ssl.Learner, c int) {
 		if s, ok := l.(s4vm.Learner); ok {
 			s.Classes = all
 			ls[i] = s
+		}
+		if h, ok := l.(hibust.Learner); ok {
+			h.Classes = all
+			ls[i] = h
 		}
 	}
 }
