@@ -23,6 +23,111 @@ var (
 // ErrFormat: Load met a malformed or unsupported model file.
 var ErrFormat = errors.New("propagate: model format")
 
+// Model is a fitted transduction: scikit-learn's label_distributions_ and
+// transduction_, with the solver's report. It follows the learner contract
+// (package learner): its predictions on the training rows are the
+// transductive labels (Transduction), and Predict labels new points by
+// scikit-learn's out-of-sample rule from their affinities to the fitted
+// rows. It is immutable.
+type Model struct {
+	// NClasses is the number of classes C (the columns of Distributions).
+	NClasses int
+	// Distributions is n×C: row i holds the class scores of point i
+	// (label_distributions_). Single-label rows are normalised to sum 1;
+	// multi-label rows hold the per-label harmonic scores in [0, 1]. Rows of
+	// unreachable points are 0.
+	Distributions *mat.Dense
+	// transduction is the argmax class of each row (first on ties), or
+	// learner.Unlabeled for an unreachable point (transduction_).
+	transduction []int
+	// Sets (multi-label fits only) lists the labels with score ≥ Threshold.
+	Sets [][]int
+	// Unreachable lists the unlabelled points no labelled point can reach
+	// (only with Unreachable = UnreachableUnlabeled or UnreachableFirst;
+	// otherwise they are an error).
+	Unreachable []int
+	// Method is the method used (Closed or Iterative).
+	Method string
+	// Iter is the number of iterations (scikit-learn's n_iter_ for
+	// Iterative; conjugate-gradient or BiCGSTAB steps for Closed, 0 when
+	// the direct envelope LU solved it).
+	Iter int
+	// Change is, for Iterative, Σ|F_t − F_{t−1}| of the last step; for
+	// Closed, the largest relative residual ‖b − A·f‖/‖b‖ over the columns.
+	Change float64
+	// Converged reports Change < Tol within MaxIter.
+	Converged bool
+	// Warnings holds non-fatal problems (ErrNotConverged, unreachable
+	// points left unlabelled).
+	Warnings []error
+}
+
+// Result is the former name of Model.
+//
+// Deprecated: use Model.
+type Result = Model
+
+// checkScores fails when a score is NaN or infinite (an affinity whose row
+// sums overflow, say): argmax would silently turn it into class 0.
+func checkScores(F []float64, C int) error {
+	for i, v := range F {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: the scores of point %d are %v (numerical breakdown: are the affinities too large or too small?)", ErrNonFinite, i/C, v)
+		}
+	}
+	return nil
+}
+
+// finish normalises rows (single-label), fills Transduction and Sets.
+func finish(res *Model, pr *problem, F []float64, on []bool, normalise bool, thr float64) {
+	n, C := pr.n, pr.C
+	if thr == 0 {
+		thr = 0.5
+	}
+	res.transduction = make([]int, n)
+	if pr.multi {
+		res.Sets = make([][]int, n)
+	}
+	for i := 0; i < n; i++ {
+		row := F[i*C : (i+1)*C]
+		if !on[i] {
+			for c := range row {
+				row[c] = 0
+			}
+			res.transduction[i] = learner.Unlabeled
+			continue
+		}
+		if normalise {
+			s := 0.0
+			for _, v := range row {
+				s += v
+			}
+			if s != 0 {
+				for c := range row {
+					row[c] /= s
+				}
+			}
+		}
+		best := 0
+		for c, v := range row {
+			if v > row[best] {
+				best = c
+			}
+		}
+		res.transduction[i] = best
+		if pr.multi {
+			var set []int
+			for c, v := range row {
+				if v >= thr {
+					set = append(set, c)
+				}
+			}
+			res.Sets[i] = set
+		}
+	}
+	res.Distributions = mat.NewDense(n, C, F)
+}
+
 // Validate checks the settings. Errors: ErrBadParam, ErrAffinity.
 func (p Propagation) Validate() error { return p.validate() }
 
