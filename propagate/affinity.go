@@ -3,6 +3,7 @@ package propagate
 import (
 	"context"
 	"fmt"
+	"github.com/arbor-ml/arbor/internal/sparse"
 	"math"
 
 	"github.com/arbor-ml/arbor/internal/parallel"
@@ -337,4 +338,9 @@ func heapDown(h []nb, i int) {
 		h[i], h[c] = h[c], h[i]
 		i = c
 	}
+}
+
+// csr returns the sparse part of g as a sparse.CSR (a view, no copy).
+func (g *graph) csr() *sparse.CSR {
+	return &sparse.CSR{N: g.n, Ptr: g.ptr, Col: g.col, Val: g.val, Sym: g.sym}
 }

@@ -3,6 +3,7 @@ package propagate
 import (
 	"context"
 	"fmt"
+	"github.com/arbor-ml/arbor/internal/sparse"
 	"math"
 )
 
@@ -115,11 +116,11 @@ func (p Propagation) closedSolve(ctx context.Context, g *graph, pr *problem, on 
 			}
 		}
 	} else {
-		f := newILU0(g, diag, uon)
+		f := sparse.NewILU0(g.csr(), diag, uon)
 		buf := make([]float64, n*Cs)
-		prec = func(out, in []float64) { f.apply(out, in, buf, Cs) }
+		prec = func(out, in []float64) { f.Apply(out, in, buf, Cs) }
 	}
-	xs, it, rel, err := solve(ctx, apply, b, prec, uon, Cs, tol, maxIter, g.sym, p.Progress)
+	xs, it, rel, err := sparse.Solve(ctx, apply, b, prec, uon, Cs, tol, maxIter, g.sym, p.Progress)
 	if err != nil {
 		return nil, err
 	}
@@ -244,7 +245,7 @@ func (p Propagation) closedDirect(ctx context.Context, g *graph, pr *problem, on
 			}
 		}
 	}
-	ord := rcm(m, adj)
+	ord := sparse.RCM(m, adj)
 	pos := make([]int32, m)
 	for q, li := range ord {
 		pos[li] = int32(q)
@@ -262,11 +263,11 @@ func (p Propagation) closedDirect(ctx context.Context, g *graph, pr *problem, on
 			}
 		}
 	}
-	cost, lf, uf := envelopeCost(m, rows)
+	cost, lf, uf := sparse.EnvelopeCost(m, rows)
 	if cost > envBudget || ctx.Err() != nil {
 		return nil, false
 	}
-	f, ok := newEnvLU(m, diag, rows, vals, lf, uf)
+	f, ok := sparse.NewEnvLU(m, diag, rows, vals, lf, uf)
 	if !ok {
 		return nil, false
 	}
@@ -291,7 +292,7 @@ func (p Propagation) closedDirect(ctx context.Context, g *graph, pr *problem, on
 			b[q] = s
 		}
 		copy(col, b)
-		f.solve(col)
+		f.Solve(col)
 		// relative residual ‖b − A·x‖/‖b‖
 		rn, bn := 0.0, 0.0
 		for q := 0; q < m; q++ {

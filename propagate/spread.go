@@ -3,6 +3,7 @@ package propagate
 import (
 	"context"
 	"fmt"
+	"github.com/arbor-ml/arbor/internal/sparse"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -109,7 +110,7 @@ func (s Spreading) fit(ctx context.Context, X mat.Matrix, K mat.Symmetric, y []i
 			}
 			return nil
 		}
-		x, it, rel, err := solve(ctx, apply, b, nil, on, C, tol, maxIter, g.sym, s.Progress)
+		x, it, rel, err := sparse.Solve(ctx, apply, b, nil, on, C, tol, maxIter, g.sym, s.Progress)
 		if err != nil {
 			return nil, err
 		}

@@ -1,8 +1,8 @@
-package propagate
+package sparse
 
 import "math"
 
-// envLU is the LU factorisation of a sparse matrix in envelope (skyline)
+// EnvLU is the LU factorisation of a sparse matrix in envelope (skyline)
 // storage, without pivoting (George & Liu, "Computer solution of large
 // sparse positive definite systems", 1981, ch. 4; the nonsymmetric Doolittle
 // form). L (unit lower) is stored by rows and U by columns, each from its
@@ -10,7 +10,7 @@ import "math"
 // directed kNN system L_UU is row diagonally dominant, so no pivoting is
 // needed. Cost Σ_j w_j² for envelope widths w_j: with a reverse
 // Cuthill–McKee order, small for thin manifolds such as two moons.
-type envLU struct {
+type EnvLU struct {
 	m      int
 	lfirst []int // first column of row j of L
 	lptr   []int // row j of L: lval[lptr[j] : lptr[j+1]] = columns lfirst[j]..j-1
@@ -21,12 +21,12 @@ type envLU struct {
 	diag   []float64
 }
 
-// envelopeCost returns Σ_j w_j², w_j the envelope width of row/column j
+// EnvelopeCost returns Σ_j w_j², w_j the envelope width of row/column j
 // (about the multiply-adds of the factorisation), for the m×m matrix with
 // the given adjacency (rows[i] = column indices of row i's off-diagonal
 // nonzeros), and the first index of each row of L and column of U (the
 // envelope is made symmetric in shape).
-func envelopeCost(m int, rows [][]int32) (cost float64, lfirst, ufirst []int) {
+func EnvelopeCost(m int, rows [][]int32) (cost float64, lfirst, ufirst []int) {
 	lfirst = make([]int, m)
 	ufirst = make([]int, m)
 	for j := 0; j < m; j++ {
@@ -55,11 +55,11 @@ func envelopeCost(m int, rows [][]int32) (cost float64, lfirst, ufirst []int) {
 	return cost, lfirst, ufirst
 }
 
-// newEnvLU factorises the m×m matrix given by its diagonal and off-diagonal
+// NewEnvLU factorises the m×m matrix given by its diagonal and off-diagonal
 // entries (rows[i][t] = column, vals[i][t] = value), in envelope storage with
-// the given firsts (from envelopeCost). ok is false if a pivot vanishes.
-func newEnvLU(m int, diag []float64, rows [][]int32, vals [][]float64, lfirst, ufirst []int) (*envLU, bool) {
-	f := &envLU{m: m, lfirst: lfirst, ufirst: ufirst, diag: append([]float64(nil), diag...),
+// the given firsts (from EnvelopeCost). ok is false if a pivot vanishes.
+func NewEnvLU(m int, diag []float64, rows [][]int32, vals [][]float64, lfirst, ufirst []int) (*EnvLU, bool) {
+	f := &EnvLU{m: m, lfirst: lfirst, ufirst: ufirst, diag: append([]float64(nil), diag...),
 		lptr: make([]int, m+1), uptr: make([]int, m+1)}
 	for j := 0; j < m; j++ {
 		f.lptr[j+1] = f.lptr[j] + j - lfirst[j]
@@ -122,8 +122,8 @@ func newEnvLU(m int, diag []float64, rows [][]int32, vals [][]float64, lfirst, u
 	return f, true
 }
 
-// solve overwrites x (length m) with A⁻¹·x.
-func (f *envLU) solve(x []float64) {
+// Solve overwrites x (length m) with A⁻¹·x.
+func (f *EnvLU) Solve(x []float64) {
 	for j := 0; j < f.m; j++ {
 		lj := f.lval[f.lptr[j]:f.lptr[j+1]]
 		s := x[j]
@@ -144,9 +144,9 @@ func (f *envLU) solve(x []float64) {
 	}
 }
 
-// rcm returns a reverse Cuthill–McKee order of the m nodes of the symmetric
+// RCM returns a reverse Cuthill–McKee order of the m nodes of the symmetric
 // pattern adj (each component started from a pseudo-peripheral node).
-func rcm(m int, adj [][]int32) []int {
+func RCM(m int, adj [][]int32) []int {
 	deg := make([]int, m)
 	for i, a := range adj {
 		deg[i] = len(a)

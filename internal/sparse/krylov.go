@@ -1,16 +1,16 @@
-package propagate
+package sparse
 
 import (
 	"context"
 	"math"
 )
 
-// solve solves A·x = b column by column (C columns sharing each product
+// Solve solves A·x = b column by column (C columns sharing each product
 // with A) on the rows with on[i], preconditioned by prec (nil = identity):
 // conjugate gradients when A is symmetric, BiCGSTAB otherwise. It returns x
 // (zero off the active rows), the iterations and the largest relative
 // residual.
-func solve(ctx context.Context, apply func(out, x []float64) error, b []float64, prec func(out, in []float64), on []bool, C int,
+func Solve(ctx context.Context, apply func(out, x []float64) error, b []float64, prec func(out, in []float64), on []bool, C int,
 	tol float64, maxIter int, sym bool, prog func(string, int, int)) ([]float64, int, float64, error) {
 	N := len(b)
 	x := make([]float64, N)
@@ -218,5 +218,11 @@ func axpyCols(y, alpha, x []float64, C int, _ []bool, sign float64) {
 		for c := 0; c < C; c++ {
 			y[i*C+c] += sign * alpha[c] * x[i*C+c]
 		}
+	}
+}
+
+func progress(f func(string, int, int), stage string, done, total int) {
+	if f != nil {
+		f(stage, done, total)
 	}
 }

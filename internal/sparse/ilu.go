@@ -1,11 +1,11 @@
-package propagate
+package sparse
 
-// ilu0 is the incomplete LU factorisation with no fill (ILU(0), Saad,
+// ILU0 is the incomplete LU factorisation with no fill (ILU(0), Saad,
 // "Iterative methods for sparse linear systems", 2003, §10.3) of a sparse
 // matrix restricted to the active rows and columns. It preconditions
 // BiCGSTAB on the directed kNN graph, where L_UU is a nonsingular M-matrix
 // (so ILU(0) exists and is stable).
-type ilu0 struct {
+type ILU0 struct {
 	glob []int   // local → global row
 	ptr  []int   // CSR over local indices, columns sorted
 	col  []int32 // local column
@@ -13,12 +13,12 @@ type ilu0 struct {
 	dpos []int // position of the diagonal in each row
 }
 
-// newILU0 factorises A = diag − W restricted to the rows/columns with on[i]
+// NewILU0 factorises A = diag − W restricted to the rows/columns with on[i]
 // (W sparse CSR, diag[i] the full diagonal of A).
-func newILU0(g *graph, diag []float64, on []bool) *ilu0 {
-	n := g.n
+func NewILU0(g *CSR, diag []float64, on []bool) *ILU0 {
+	n := g.N
 	loc := make([]int32, n)
-	f := &ilu0{}
+	f := &ILU0{}
 	for i := 0; i < n; i++ {
 		loc[i] = -1
 		if on[i] {
@@ -32,8 +32,8 @@ func newILU0(g *graph, diag []float64, on []bool) *ilu0 {
 	for li, i := range f.glob {
 		// columns of row i are sorted by global index, hence by local index
 		placed := false
-		for t := g.ptr[i]; t < g.ptr[i+1]; t++ {
-			j := int(g.col[t])
+		for t := g.Ptr[i]; t < g.Ptr[i+1]; t++ {
+			j := int(g.Col[t])
 			if j == i || !on[j] {
 				continue
 			}
@@ -45,7 +45,7 @@ func newILU0(g *graph, diag []float64, on []bool) *ilu0 {
 				placed = true
 			}
 			f.col = append(f.col, lj)
-			f.val = append(f.val, -g.val[t])
+			f.val = append(f.val, -g.Val[t])
 		}
 		if !placed {
 			f.dpos[li] = len(f.col)
@@ -80,13 +80,13 @@ func newILU0(g *graph, diag []float64, on []bool) *ilu0 {
 	return f
 }
 
-// apply sets out = (LU)⁻¹·in on the active rows (n×C row-major vectors),
+// Apply sets out = (LU)⁻¹·in on the active rows (n×C row-major vectors),
 // using buf (len m·C) for the local vector.
-func (f *ilu0) apply(out, in, buf []float64, C int) {
+func (f *ILU0) Apply(out, in, buf []float64, C int) {
 	m := len(f.glob)
 	y := buf[:m*C]
 	if C == 1 {
-		f.apply1(out, in, y)
+		f.Apply1(out, in, y)
 		return
 	}
 	for i, g := range f.glob {
@@ -121,8 +121,8 @@ func (f *ilu0) apply(out, in, buf []float64, C int) {
 	}
 }
 
-// apply1 is apply for one column.
-func (f *ilu0) apply1(out, in, y []float64) {
+// Apply1 is Apply for one column.
+func (f *ILU0) Apply1(out, in, y []float64) {
 	m := len(f.glob)
 	for i, g := range f.glob {
 		y[i] = in[g]
