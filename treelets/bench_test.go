@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/arbor-ml/arbor/kernel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -22,6 +23,23 @@ func BenchmarkFit(b *testing.B) {
 				work.CopySym(K)
 				b.StartTimer()
 				if _, err := (Settings{}).FitInPlace(context.Background(), work); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkSample: kernel treelets on a sample of 500 of 3000 points (RBF)
+// with the SVM and kNN extensions.
+func BenchmarkSample(b *testing.B) {
+	X, _ := blobs(1000, 3)
+	g := kernel.Points{K: kernel.RBF{Gamma: 0.5}, X: X}
+	for _, ext := range []Extension{ExtendSVM, ExtendKNN} {
+		b.Run(ext.String(), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := (Sample{M: 500, Seed: 1, Clusters: 3, Extend: ext}).Fit(context.Background(), g); err != nil {
 					b.Fatal(err)
 				}
 			}
