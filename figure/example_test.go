@@ -42,3 +42,35 @@ func ExampleDendrogram() {
 	// leaves: [2 0 1 5 3 4]
 	// saved tree.svg
 }
+
+// A dendrogram over many rows is truncated as SciPy's
+// dendrogram(Z, truncate_mode="lastp", p=12): only the last 11 merges are
+// drawn; every earlier subtree is one leaf named "(n)" by its size, and
+// single rows keep their row number.
+func ExampleDendrogram_truncated() {
+	X := mat.NewDense(200, 2, nil)
+	for i := 0; i < 200; i++ {
+		X.Set(i, 0, float64(i%10)+0.01*float64(i))
+		X.Set(i, 1, float64(i%7))
+	}
+	tree, err := hclust.FromPoints(context.Background(), X, hclust.Ward)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	f, err := figure.Dendrogram(tree, figure.DendrogramOptions{Leaves: 12, K: 4})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p := f.Plots[0][0]
+	var names []string
+	for _, t := range p.X.Tick.Marker.Ticks(p.X.Min, p.X.Max) {
+		names = append(names, t.Label)
+	}
+	fmt.Println(len(names), "leaves")
+	fmt.Println(p.X.Label.Text)
+	// Output:
+	// 12 leaves
+	// row, or (number of rows) of a subtree: 12 of 200 leaves
+}
