@@ -299,7 +299,10 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	if err := classifyMemory(mf, lmf, ds, Xt, specs[0], lf.learner); err != nil {
+	// A point kernel with the SVM computes kernel columns on demand
+	// (svmpoints.go): no N×N matrix.
+	onPoints := lmf.m == 0 && specs[0].Kind == kernel.KindPoint && strings.TrimSpace(strings.ToLower(lf.learner)) == "svm"
+	if err := classifyMemory(mf, lmf, ds, Xt, specs[0], lf.learner, onPoints); err != nil {
 		return err
 	}
 	progress := e.progress(*quiet)
@@ -308,7 +311,14 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	var built kernel.Built
 	var pred []int
 	var model learner.Model
-	if lmf.m > 0 {
+	if onPoints {
+		// Kernel columns on demand, no N×N Gram (svmpoints.go).
+		built.Spec = specs[0]
+		pred, built.Gamma, err = svmOnPoints(ctx, e.stderr, ds, Xt, specs[0], lf)
+		if err != nil {
+			return err
+		}
+	} else if lmf.m > 0 {
 		// Landmarks: Nyström features and a learner on them (landmarks.go).
 		ks, _ := parseKs(lf.k)
 		built.Spec = specs[0]

@@ -154,12 +154,18 @@ func (m memFlags) landmarkHint(n, d int) string {
 }
 
 // classifyMemory checks classify's largest allocation against the budget:
-// the landmark run's N×M blocks, or the exact kernel matrix (and a dense
-// N×N affinity for lp and spreading).
-func classifyMemory(mf memFlags, lmf landmarkFlags, ds, test *dataset.Dataset, spec kernel.Spec, learner string) error {
+// the SVM's points and column cache on a point kernel (onPoints), the
+// landmark run's N×M blocks, or the exact kernel matrix (and a dense N×N
+// affinity for lp and spreading).
+func classifyMemory(mf memFlags, lmf landmarkFlags, ds, test *dataset.Dataset, spec kernel.Spec, learner string, onPoints bool) error {
 	n := ds.Len()
 	if test != nil {
 		n += test.Len()
+	}
+	if onPoints {
+		// The points, the solver's state and its kernel column cache.
+		need := 8*float64(n)*float64(ds.Dim()+8) + svmCacheBytes
+		return mf.check(need, fmt.Sprintf("the svm on %d rows (kernel columns on demand)", n), "")
 	}
 	if lmf.m > 0 {
 		return mf.check(landmarkBytes(n, ds.Dim(), lmf.m), fmt.Sprintf("%d landmarks for %d rows", lmf.m, n), "use fewer --landmarks")
@@ -170,6 +176,9 @@ func classifyMemory(mf memFlags, lmf landmarkFlags, ds, test *dataset.Dataset, s
 	}
 	return mf.check(need, fmt.Sprintf("the exact %s run on %d rows", learner, ds.Len()), mf.landmarkHint(n, ds.Dim()))
 }
+
+// svmCacheBytes is the SVM's default kernel column cache (svm.Classifier).
+const svmCacheBytes = 200 << 20
 
 // evalBytes is the largest kernel matrix eval builds (one at a time).
 func evalBytes(specs []kernel.Spec, n int) float64 {

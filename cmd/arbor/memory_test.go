@@ -33,7 +33,8 @@ func TestMaxMemory(t *testing.T) {
 		args []string
 		hint string
 	}{
-		{[]string{"classify", "--data", train, "--kernel", "rbf", "--max-memory", "200K", "--out", out}, "--landmarks"},
+		{[]string{"classify", "--data", train, "--kernel", "hck:average", "--max-memory", "200K", "--out", out}, "--landmarks"},
+		{[]string{"classify", "--data", train, "--kernel", "rbf", "--max-memory", "200K", "--out", out}, "on demand"},
 		{[]string{"cluster", "--data", train, "--k", "2", "--max-memory", "100K"}, "--landmarks 50"},
 		{[]string{"kernel", "--data", train, "--kernel", "hck", "--max-memory", "100K", "--out", out}, ""},
 		{[]string{"eval", "--data", "two_moons", "--labeled-per-class", "5", "--kernel", "rbf", "--max-memory", "100K"}, "--landmarks"},

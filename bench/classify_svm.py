@@ -1,0 +1,33 @@
+#!/usr/bin/python3
+# Issue 12's check: `arbor classify --kernel rbf --learner svm` on 4,000
+# labelled + 1,000 unlabelled points (d = 10, uniform, labels x1 + x2 > 1
+# with 10 % flipped) beside scikit-learn's SVC fit + predict (read, z-score,
+# fit on the labelled rows, predict the unlabelled), whole processes, one
+# run each, C = 1 and 100. Debian python3-sklearn 1.2.1.
+# Run from the repository root: /usr/bin/python3 bench/classify_svm.py
+import os, subprocess, sys, tempfile, time
+import numpy as np
+from sklearn.svm import SVC
+
+d = tempfile.mkdtemp()
+rng = np.random.default_rng(0)
+X = rng.uniform(size=(5000, 10)); y = ((X[:, 0] + X[:, 1]) > 1).astype(int)
+flip = rng.random(5000) < 0.1; y[flip] = 1 - y[flip]
+path = os.path.join(d, 'd.csv')
+with open(path, 'w') as f:
+    f.write(','.join('f%d' % i for i in range(10)) + ',label\n')
+    for i in range(5000):
+        f.write(','.join('%.6f' % v for v in X[i]) + ',' + (str(y[i]) if i < 4000 else '') + '\n')
+arbor = os.path.join(d, 'arbor')
+subprocess.run(['go', 'build', '-o', arbor, './cmd/arbor'], check=True)
+for C in (1, 100):
+    t = time.time()
+    D = np.genfromtxt(path, delimiter=',', skip_header=1, filling_values=-1)
+    Xs = (D[:, :10] - D[:, :10].mean(0)) / D[:, :10].std(0)
+    SVC(C=C, kernel='rbf', gamma='scale').fit(Xs[:4000], D[:4000, 10]).predict(Xs[4000:])
+    ts = time.time() - t
+    t = time.time()
+    subprocess.run([arbor, 'classify', '--data', path, '--kernel', 'rbf', '--learner', 'svm', '--C', str(C),
+                    '--out', os.path.join(d, 'p.csv'), '--quiet'], check=True, capture_output=True)
+    ta = time.time() - t
+    print('C=%g: sklearn SVC %.2f s, arbor classify %.2f s, ratio %.2f' % (C, ts, ta, ta / ts))
