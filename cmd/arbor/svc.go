@@ -12,6 +12,7 @@ import (
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/figure"
+	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/metrics"
 	"github.com/arbor-ml/arbor/svcluster"
 	"gonum.org/v1/gonum/mat"
@@ -30,6 +31,8 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	d.register(fs, "none")
 	var mf memFlags
 	mf.register(fs)
+	var lmf landmarkFlags
+	lmf.register(fs)
 	d.labelOptional = true
 	d.command = "arbor svc"
 	pca := fs.Int("pca", 0, "project the (scaled) data on its first N principal components first (0: no)")
@@ -95,8 +98,23 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	// The SVDD's kernel matrix and the labelling's pair tests: N×N float64.
-	if err := mf.check(8*float64(ds.Len())*float64(ds.Len()), fmt.Sprintf("support vector clustering of %d rows", ds.Len()), "cluster a sample of the rows"); err != nil {
+	// The SVDD's kernel matrix and the labelling's pair tests: N×N float64
+	// (M×M for a sample of --landmarks M rows).
+	fitRows := ds.Len()
+	hint := "cluster a sample of the rows"
+	if m := min(2000, ds.Len()/4); m >= 2 {
+		hint = fmt.Sprintf("use --landmarks %d (the sphere and clusters of %d sampled rows, every row labelled by them)", m, m)
+	}
+	if lmf.m > 0 {
+		if lmf.m > ds.Len() {
+			return usageError("--landmarks %d: more than the %d rows", lmf.m, ds.Len())
+		}
+		if *plot != "" {
+			return usageError("--plot draws the fitted rows; it does not go with --landmarks")
+		}
+		fitRows, hint = lmf.m, "use fewer --landmarks"
+	}
+	if err := mf.check(8*float64(fitRows)*float64(fitRows), fmt.Sprintf("support vector clustering of %d rows", fitRows), hint); err != nil {
 		return err
 	}
 	X := ds.X
@@ -111,7 +129,16 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	if _, dim := X.Dims(); *plot != "" && dim != 2 && !*sweep {
 		return usageError("--plot: contour pictures need 2-D data (%d features; try --pca 2)", dim)
 	}
-	n := ds.Len()
+	allX := X
+	var sample []int
+	if lmf.m > 0 {
+		if sample, err = kernel.ChooseLandmarks(ctx, X, lmf.m, lmf.method, lmf.seed); err != nil {
+			return err
+		}
+		X = landmarkPoints(X, sample)
+		fmt.Fprintf(e.stderr, "landmarks %d (%s, seed %d): the sphere and clusters are fitted on them; every row is labelled by the sphere and its nearest sampled row's cluster\n", len(sample), lmf.method, lmf.seed)
+	}
+	n, _ := X.Dims()
 	progress := e.progress(*quiet)
 	start := time.Now()
 	fmt.Fprintf(e.stdout, "data       %s\n", desc)
@@ -157,6 +184,13 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
+	}
+	if sample != nil {
+		var outside int
+		if res, outside, err = svcAllRows(ctx, res, allX, sample, *noise); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "landmarks  %d sampled rows fitted; %d other rows outside the sphere\n", len(sample), outside)
 	}
 	printSVC(e.stdout, res, ds)
 	for _, w := range res.Warnings {
@@ -204,7 +238,8 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 }
 
 func printSVC(w io.Writer, r *svcluster.Clustering, ds *dataset.Dataset) {
-	fmt.Fprintf(w, "q = %.6g   C = %.6g   1/(N·C) = %.4g\n", r.Q, r.C, r.P())
+	// N counts the fitted rows (one β each): the sample with --landmarks.
+	fmt.Fprintf(w, "q = %.6g   C = %.6g   1/(N·C) = %.4g\n", r.Q, r.C, 1/(float64(len(r.Beta))*r.C))
 	fmt.Fprintf(w, "sphere     R = %.6g, n_sv = %d, n_bsv = %d, (n_sv+n_bsv)/N = %.4f (eq. 14), SVDD %d iterations\n",
 		r.R, r.NSV, r.NBSV, r.PError, r.Iter)
 	fmt.Fprintf(w, "clusters   %d, sizes %v", r.NClusters, r.Sizes)
