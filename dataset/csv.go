@@ -103,16 +103,23 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	br := bufio.NewReaderSize(r, 1<<16)
-	if b, err := br.Peek(len(utf8BOM)); err == nil && string(b) == utf8BOM {
-		br.Discard(len(utf8BOM))
-	}
 	src := &Source{Format: "csv", Markers: markerSet(opt.Unlabeled)}
-	sample, _ := br.Peek(1 << 16)
+	sample, rest, whole, err := readSample(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s:1: %w", name, err)
+	}
+	sample = bytes.TrimPrefix(sample, []byte(utf8BOM))
+	size := 1 << 16
+	if whole {
+		size = max(16, len(sample)) // a small input needs no 64 KiB buffer
+	}
+	var br *bufio.Reader
 	if crOnly(sample) {
 		src.CROnly = true
 		sample = bytes.ReplaceAll(sample, []byte{'\r'}, []byte{'\n'})
-		br = bufio.NewReaderSize(crToLF{br}, 1<<16)
+		br = bufio.NewReaderSize(crToLF{io.MultiReader(bytes.NewReader(sample), rest)}, size)
+	} else {
+		br = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(sample), rest), size)
 	}
 	if sep == 0 {
 		sep = sniffSep(sample)

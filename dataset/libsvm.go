@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -56,12 +57,14 @@ func readLIBSVM(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 			}
 		}
 	}
-	br := bufio.NewReaderSize(r, 1<<16)
-	if sample, _ := br.Peek(1 << 16); crOnly(sample) {
+	sample, rest, _, err := readSample(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s:1: %w", name, err)
+	}
+	r = io.MultiReader(bytes.NewReader(sample), rest)
+	if crOnly(sample) {
 		src.CROnly = true
-		r = crToLF{br}
-	} else {
-		r = br
+		r = crToLF{r}
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<30)

@@ -243,3 +243,40 @@ func looksLibSVM(sample []byte) bool {
 	}
 	return seen > 0 && pairs
 }
+
+// readSample reads the start of r to decide its format: up to 64 KiB,
+// stopping after 21 line ends. It returns the bytes read, the unread rest
+// of r, and whether that was all of r (io.EOF reached). Small inputs cost
+// small buffers (the fuzz targets run them by the million).
+func readSample(r io.Reader) (sample []byte, rest io.Reader, whole bool, err error) {
+	buf := make([]byte, 0, 512)
+	lines, empty := 0, 0
+	for len(buf) < 1<<16 && lines <= 20 {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, e := r.Read(buf[len(buf):min(cap(buf), 1<<16)])
+		for _, c := range buf[len(buf) : len(buf)+n] {
+			if c == '\n' || c == '\r' {
+				lines++
+			}
+		}
+		buf = buf[:len(buf)+n]
+		if e == io.EOF {
+			return buf, eofReader{}, true, nil
+		}
+		if e != nil {
+			return nil, nil, false, e
+		}
+		if n == 0 {
+			if empty++; empty > 100 {
+				return nil, nil, false, io.ErrNoProgress
+			}
+		}
+	}
+	return buf, r, false, nil
+}
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
