@@ -38,12 +38,13 @@
 //	Raw     M_ij =  A_ij                    + λ|A_ij|   the KT authors' treelets.py
 //
 // Abs is the default because it is the rule of both papers' text
-// (Lee et al. eq. 4 and paper 004 §2.2): a strongly anti-correlated pair is
+// (Lee et al. 2008, §2, and paper 004 §2.2): a strongly anti-correlated pair is
 // as redundant as a correlated one and the rotation treats both alike.
 // Signed is what R's treelet 1.1 (a port of Lee's MATLAB code) computes: on
 // covariance matrices with negative correlations its merges differ from
-// Abs from the first or second level on; it has no λ (Run_JTree ignores
-// it), and it excludes entries exactly 0. Raw is the entry rule of the kernel treelets authors' code
+// Abs from the first or second level on. Run_JTree has no λ, and it
+// never picks a pair whose correlation is exactly 0 (Signed here does,
+// which only matters once every remaining correlation is ≤ 0). Raw is the entry rule of the kernel treelets authors' code
 // (github.com/hedixia/kernel_treelets, treelets.py), which scores pairs by
 // the kernel entry itself, not a correlation; for a kernel whose diagonal
 // is constant (RBF, the graph kernel of §4.2) Raw and Abs rank the first
