@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -299,5 +300,26 @@ func TestCancel(t *testing.T) {
 	A := randomRBF(rand.New(rand.NewPCG(5, 6)), 50, 1)
 	if _, err := (Settings{}).Fit(ctx, A); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled run returned %v", err)
+	}
+}
+
+// TestGOMAXPROCS: the parallel passes (n above parallelMin) give the same
+// levels, bit for bit, on one goroutine and on several.
+func TestGOMAXPROCS(t *testing.T) {
+	A := randomRBF(rand.New(rand.NewPCG(11, 12)), 700, 0.7)
+	var runs [][]Level
+	for _, p := range []int{1, 4} {
+		old := runtime.GOMAXPROCS(p)
+		m, err := Settings{}.Fit(context.Background(), A)
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, m.Levels)
+	}
+	for k := range runs[0] {
+		if runs[0][k] != runs[1][k] {
+			t.Fatalf("level %d: %+v with 1 thread, %+v with 4", k+1, runs[0][k], runs[1][k])
+		}
 	}
 }
