@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/arbor-ml/arbor/internal/finite"
 	"math"
 
 	"github.com/arbor-ml/arbor/internal/parallel"
@@ -96,10 +97,8 @@ func Points(X mat.Matrix) (data []float64, n, d int, err error) {
 			}
 		}
 	}
-	for p, v := range data {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, n, d, fmt.Errorf("%w: X[%d,%d] = %v", ErrNonFinite, p/d, p%d, v)
-		}
+	if i, j, v, bad := finite.Find(data, n, d, d); bad {
+		return nil, n, d, fmt.Errorf("%w: X[%d,%d] = %v", ErrNonFinite, i, j, v)
 	}
 	return data, n, d, nil
 }

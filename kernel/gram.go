@@ -3,6 +3,7 @@ package kernel
 import (
 	"context"
 	"fmt"
+	"github.com/arbor-ml/arbor/internal/finite"
 	"math"
 
 	"github.com/arbor-ml/arbor/internal/parallel"
@@ -131,12 +132,8 @@ func newRows(X mat.Matrix, name string) (rows, error) {
 		}
 		r = rows{data: data, n: n, d: d, str: d}
 	}
-	for i := 0; i < n; i++ {
-		for j, v := range r.row(i) {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return rows{}, fmt.Errorf("%w: %s[%d,%d] = %v", ErrNonFinite, name, i, j, v)
-			}
-		}
+	if i, j, v, bad := finite.Find(r.data, n, d, r.str); bad {
+		return rows{}, fmt.Errorf("%w: %s[%d,%d] = %v", ErrNonFinite, name, i, j, v)
 	}
 	return r, nil
 }

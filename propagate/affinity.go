@@ -3,6 +3,7 @@ package propagate
 import (
 	"context"
 	"fmt"
+	"github.com/arbor-ml/arbor/internal/finite"
 	"github.com/arbor-ml/arbor/internal/sparse"
 	"math"
 
@@ -113,12 +114,11 @@ func (a Affinity) fromPoints(ctx context.Context, X mat.Matrix) (*graph, error) 
 	data := make([]float64, n*d)
 	for i := 0; i < n; i++ {
 		for j := 0; j < d; j++ {
-			v := X.At(i, j)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%w: X[%d,%d] = %v", ErrNonFinite, i, j, v)
-			}
-			data[i*d+j] = v
+			data[i*d+j] = X.At(i, j)
 		}
+	}
+	if i, j, v, bad := finite.Find(data, n, d, d); bad {
+		return nil, fmt.Errorf("%w: X[%d,%d] = %v", ErrNonFinite, i, j, v)
 	}
 	switch a.Kind {
 	case "", RBF, Kernel:

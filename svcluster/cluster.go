@@ -3,6 +3,7 @@ package svcluster
 import (
 	"context"
 	"fmt"
+	"github.com/arbor-ml/arbor/internal/finite"
 	"math"
 	"sort"
 
@@ -270,12 +271,11 @@ func rowMajor(X mat.Matrix) ([]float64, int, int, error) {
 	x := make([]float64, n*d)
 	for i := 0; i < n; i++ {
 		for j := 0; j < d; j++ {
-			v := X.At(i, j)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, 0, 0, fmt.Errorf("%w: row %d, column %d is %v", ErrNonFinite, i, j, v)
-			}
-			x[i*d+j] = v
+			x[i*d+j] = X.At(i, j)
 		}
+	}
+	if i, j, v, bad := finite.Find(x, n, d, d); bad {
+		return nil, 0, 0, fmt.Errorf("%w: row %d, column %d is %v", ErrNonFinite, i, j, v)
 	}
 	return x, n, d, nil
 }

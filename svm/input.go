@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	fin "github.com/arbor-ml/arbor/internal/finite"
 	"math"
 	"runtime"
 	"slices"
@@ -394,12 +395,8 @@ func pointSource(X *mat.Dense, k kernel.Kernel) (*smo.Points, int, error) {
 	}
 	r, c := X.Dims()
 	raw := X.RawMatrix()
-	for i := range r {
-		for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+c] {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, 0, fmt.Errorf("%w: X[%d][%d] = %v", ErrNonFinite, i, j, v)
-			}
-		}
+	if i, j, v, bad := fin.Find(raw.Data, r, c, raw.Stride); bad {
+		return nil, 0, fmt.Errorf("%w: X[%d][%d] = %v", ErrNonFinite, i, j, v)
 	}
 	return &smo.Points{X: raw.Data, D: c, Stride: raw.Stride, K: k}, r, nil
 }

@@ -1,0 +1,29 @@
+// Package finite is Arbor's one check that a point matrix holds only
+// finite numbers. Callers wrap their own ErrNonFinite sentinel around the
+// position it reports, so every package names the bad entry the same way.
+package finite
+
+import "math"
+
+// Find returns the first NaN or ±Inf entry of the row-major n×d data with
+// the given row stride (stride ≥ d): its row, column and value, and found.
+// Rows are scanned in order, so the entry reported does not depend on how
+// the data were produced.
+func Find(data []float64, n, d, stride int) (i, j int, v float64, found bool) {
+	for i = range n {
+		row := data[i*stride : i*stride+d]
+		s := 0.0
+		for _, x := range row {
+			s += x - x // 0 for finite x, NaN for NaN or ±Inf
+		}
+		if s == 0 {
+			continue
+		}
+		for j, v = range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return i, j, v, true
+			}
+		}
+	}
+	return 0, 0, 0, false
+}
