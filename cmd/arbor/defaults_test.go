@@ -131,3 +131,47 @@ func TestClosedFormOrError(t *testing.T) {
 		t.Errorf("default affinity: closed %s, iterative %s", acc(a), acc(b))
 	}
 }
+
+// classify's summary counts the rows no label reached (issue 11: "summary
+// counts are wrong when rows stay unlabelled"), writes them as ?, and the
+// counts add up to the unlabelled rows.
+func TestClassifySummaryUnreached(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("x,y,label\n")
+	for i := 0; i < 6; i++ { // a labelled group and a far group without labels
+		lab := ""
+		if i == 0 {
+			lab = "a"
+		} else if i == 1 {
+			lab = "b"
+		}
+		fmt.Fprintf(&b, "%d,0,%s\n", i, lab)
+		fmt.Fprintf(&b, "%d,100,\n", i)
+	}
+	data := writeFile(t, dir, "u.csv", b.String())
+	out, stderr, err := arbor(t, "classify", "--data", data, "--learner", "lp", "--affinity", "knn:2", "--scale", "none", "--quiet")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if !strings.Contains(stderr, "predicted 10 unlabelled rows: a=0 b=4, left unlabelled (?)=6") {
+		t.Errorf("summary:\n%s", stderr)
+	}
+	if strings.Count(out, ",?,0\n") != 6 {
+		t.Errorf("predictions:\n%s", out)
+	}
+}
+
+// O(N³) steps are announced with the time this machine should take.
+func TestAnnounceCubic(t *testing.T) {
+	var errb strings.Builder
+	e := &env{stdout: &errb, stderr: &errb}
+	e.announceCubic(false, "kernel isomap: eigendecomposition", 1000)
+	if errb.Len() != 0 {
+		t.Errorf("announced a small step: %q", errb.String())
+	}
+	e.announceCubic(false, "kernel isomap: eigendecomposition", 20000)
+	if got := errb.String(); !strings.HasPrefix(got, "kernel isomap: eigendecomposition: O(N³) with N = 20000, about ") || !strings.HasSuffix(got, " on this machine\n") {
+		t.Errorf("announcement %q", got)
+	}
+}
