@@ -115,9 +115,10 @@ func HiBUSTTree(m *hibust.Model, opt HiBUSTOptions) (*Figure, error) {
 		return nil, err
 	}
 	for i := range labels.TextStyle {
-		labels.TextStyle[i].XAlign = draw.XCenter
+		labels.TextStyle[i].XAlign = draw.XLeft
+		labels.TextStyle[i].YAlign = draw.YBottom
 		labels.TextStyle[i].Font.Size = vg.Points(7)
-		labels.Offset = vg.Point{Y: vg.Points(5)}
+		labels.Offset = vg.Point{X: vg.Points(3), Y: vg.Points(2)}
 	}
 	p.Add(labels)
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
@@ -125,7 +126,7 @@ func HiBUSTTree(m *hibust.Model, opt HiBUSTOptions) (*Figure, error) {
 	p.X.Tick.Label.XAlign = draw.XRight
 	p.X.Tick.Label.YAlign = draw.YCenter
 	p.X.Min, p.X.Max = -0.7, float64(leaves)-0.3
-	p.Y.Min, p.Y.Max = -0.2, level[0]+0.8
+	p.Y.Min, p.Y.Max = -0.2, level[0]+1
 	w := opt.Width
 	if w == 0 {
 		w = max(DefaultWidth, vg.Length(leaves)*1.1*vg.Inch)
