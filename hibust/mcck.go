@@ -362,7 +362,13 @@ func (g *gram) mcck(ctx context.Context, y []int, byClass map[int][]int, ch choo
 	}
 	assign := make([]int, n)
 	prev := make([]int, n)
-	var dot, dist []float64
+	var dot, spare, dist []float64
+	grow := func(b []float64, m int) []float64 {
+		if cap(b) < m {
+			return make([]float64, m, m+m/2)
+		}
+		return b[:m]
+	}
 	iter, converged := 0, false
 	for iter < maxIter {
 		if err := ctx.Err(); err != nil {
@@ -424,7 +430,7 @@ func (g *gram) mcck(ctx context.Context, y []int, byClass map[int][]int, ch choo
 			assign[i] = remap[c]
 		}
 		ps = centroids(assign, class)
-		dot = make([]float64, n*len(ps))
+		dot, spare = grow(spare, n*len(ps)), dot
 		if err := g.dots(ctx, ps, dot); err != nil {
 			return nil, err
 		}
@@ -434,7 +440,9 @@ func (g *gram) mcck(ctx context.Context, y []int, byClass map[int][]int, ch choo
 		// the two.
 		into, merged := g.mutualPairs(ps, dot)
 		if merged > 0 {
-			ps, dot = mergePairs(ps, dot, into, assign)
+			var md []float64
+			ps, md = mergePairs(ps, dot, into, assign, grow(spare, n*countSelf(into)))
+			dot, spare = md, dot
 		}
 		// Step 32: converged when nothing was created, dropped or merged
 		// and every row kept its cluster (so the centroids did not move).
@@ -493,7 +501,7 @@ func (g *gram) mutualPairs(ps []proto, dot []float64) (into []int, pairs int) {
 // (μ_p + μ_q)/2 (Fig. 2 step 28), the others are unchanged; clusters are
 // renumbered in order and assign follows. The returned dot matrix holds
 // ⟨φ(x_i), μ⟩ for the new prototypes.
-func mergePairs(ps []proto, dot []float64, into []int, assign []int) ([]proto, []float64) {
+func mergePairs(ps []proto, dot []float64, into []int, assign []int, nd []float64) ([]proto, []float64) {
 	k := len(ps)
 	partner := make([]int, k)
 	for j := range partner {
@@ -538,7 +546,7 @@ func mergePairs(ps []proto, dot []float64, into []int, assign []int) ([]proto, [
 		assign[i] = remap[c]
 	}
 	k2 := len(out)
-	nd := make([]float64, len(dot)/k*k2)
+	nd = nd[:len(dot)/k*k2]
 	for i := 0; i < len(dot)/k; i++ {
 		o, d := nd[i*k2:(i+1)*k2], dot[i*k:(i+1)*k]
 		for p := range ps {
@@ -611,4 +619,15 @@ func simplifiedSilhouette(p *Partition) float64 {
 		}
 	}
 	return s / float64(len(p.Assign))
+}
+
+// countSelf counts the clusters that survive a merge (into[j] == j).
+func countSelf(into []int) int {
+	c := 0
+	for j, p := range into {
+		if p == j {
+			c++
+		}
+	}
+	return c
 }
