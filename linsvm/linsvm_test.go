@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"os"
 	"testing"
 
@@ -91,6 +92,25 @@ func TestBadInput(t *testing.T) {
 	} {
 		if _, err := c.s.Fit(context.Background(), X, c.y); err == nil {
 			t.Errorf("%+v %v: no error", c.s, c.y)
+		}
+	}
+}
+
+func BenchmarkFit(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	n, d := 5000, 20
+	X := mat.NewDense(n, d, nil)
+	y := make([]int, n)
+	for i := 0; i < n; i++ {
+		y[i] = i % 4
+		for j := 0; j < d; j++ {
+			X.Set(i, j, rng.NormFloat64()+float64(y[i]*(j%3)))
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := (Classifier{Seed: 1}).Fit(context.Background(), X, y); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -133,3 +133,29 @@ func eye(n int) *mat.Dense {
 	}
 	return I
 }
+
+func BenchmarkAnchorGraph(b *testing.B) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	n, d, m := 100000, 10, 300
+	X := mat.NewDense(n, d, nil)
+	y := make([]int, n)
+	for i := 0; i < n; i++ {
+		y[i] = -1
+		if i < 50 {
+			y[i] = i % 5
+		}
+		for j := 0; j < d; j++ {
+			X.Set(i, j, rng.NormFloat64()+float64(i%5))
+		}
+	}
+	anchors := mat.NewDense(m, d, nil)
+	for k := 0; k < m; k++ {
+		anchors.SetRow(k, X.RawRowView(k*7))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := (AnchorGraph{}).Fit(context.Background(), X, anchors, y); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
