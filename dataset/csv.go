@@ -36,7 +36,10 @@ type CSVOptions struct {
 	// read with no labels instead of failing.
 	LabelOptional bool
 	// ID names a column of row identifiers, kept as strings in
-	// Dataset.IDs and never a feature.
+	// Dataset.IDs and never a feature. A first column with an empty
+	// header name (the row names pandas' to_csv and R's write.csv write)
+	// is taken as the ID column "rowname" unless the options give that
+	// column another role (Source.IDAuto).
 	ID string
 	// Ignore names columns to skip.
 	Ignore []string
@@ -164,7 +167,7 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 	if len(rec) == 1 && len(bytes.TrimSpace(rec[0])) == 0 {
 		return nil, perr(first.lines[0], "", fmt.Errorf("%w: blank header row", ErrEmpty))
 	}
-	hasHeader := true
+	hasHeader, rowNames := true, false
 	switch {
 	case opt.NoHeader:
 		hasHeader = false
@@ -191,8 +194,12 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 		for j, hb := range first.fields {
 			h := string(bytes.TrimSpace(hb))
 			if h == "" {
-				// pandas writes its row index under an empty name
+				// pandas and R write row names under an empty name
 				h = "c" + strconv.Itoa(j+1)
+				if j == 0 {
+					h = "rowname"
+					rowNames = true
+				}
 			}
 			if k, dup := seen[h]; dup {
 				return nil, perr(headerLine, h, fmt.Errorf("%w: columns %d and %d", ErrDuplicateColumn, k+1, j+1))
@@ -207,6 +214,16 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 		pending = append([]record{first}, pending...)
 	}
 
+	if rowNames && opt.ID == "" && len(opt.Features) == 0 && !opt.NoLabel && opt.Label != "rowname" && opt.Label != "1" {
+		ignored := false
+		for _, g := range opt.Ignore {
+			ignored = ignored || strings.TrimSpace(g) == "rowname" || strings.TrimSpace(g) == "1"
+		}
+		if !ignored {
+			opt.ID = "rowname"
+			src.IDAuto = true
+		}
+	}
 	roles, err := resolveRoles(header, hasHeader, first.fields, decimalComma, opt)
 	if err != nil {
 		return nil, perr(headerLine, roles.errCol, err)

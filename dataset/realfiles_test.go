@@ -79,10 +79,19 @@ func TestHeaderDetection(t *testing.T) {
 	if d.Len() != 2 || d.Features[1] != "2" {
 		t.Errorf("Header: %d rows, %v", d.Len(), d.Features)
 	}
-	// pandas' index column has an empty name
+	// pandas' index column and R's row names have an empty name: row IDs
 	d = mustRead(t, ",a,label\n0,1,x\n1,2,y\n", CSVOptions{})
-	if d.Features[0] != "c1" || d.Dim() != 2 {
-		t.Errorf("pandas index: %v", d.Features)
+	if d.IDName != "rowname" || !d.Source.IDAuto || d.Dim() != 1 || !slices.Equal(d.IDs, []string{"0", "1"}) {
+		t.Errorf("pandas index: id %q features %v", d.IDName, d.Features)
+	}
+	d = mustRead(t, "\"\",\"a\",\"b\"\n\"r1\",1,2\n\"r2\",3,4\n", CSVOptions{LabelOptional: true})
+	if d.IDName != "rowname" || d.Dim() != 2 || d.IDs[1] != "r2" {
+		t.Errorf("R row names: id %q features %v", d.IDName, d.Features)
+	}
+	// unless told otherwise
+	d = mustRead(t, ",a,label\n0,1,x\n1,2,y\n", CSVOptions{Ignore: []string{"rowname"}})
+	if d.IDName != "" || d.Dim() != 1 {
+		t.Errorf("ignored row names: id %q features %v", d.IDName, d.Features)
 	}
 }
 

@@ -18,6 +18,7 @@ type Source struct {
 	Header        bool     // CSV: the first row named the columns
 	HeaderSniffed bool     // CSV: whether there is a header was decided from the content
 	LabelAuto     bool     // the label column was chosen by its name or place, not given
+	IDAuto        bool     // the unnamed first column (row names) was taken as the ID column
 	Ignored       []string // CSV: columns skipped (CSVOptions.Ignore, or left out of Features)
 	Markers       []string // label cells that mark an unlabelled row
 	DecimalCommas int      // CSV: cells read with a decimal comma ("1,5" = 1.5)

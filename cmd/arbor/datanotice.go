@@ -71,7 +71,11 @@ func describeData(w io.Writer, ds *dataset.Dataset) {
 		b.WriteString("  label     none (no column named label, class, target or y; --label NAME to use one)\n")
 	}
 	if ds.IDName != "" {
-		fmt.Fprintf(&b, "  id        column %q (in every output file)\n", ds.IDName)
+		fmt.Fprintf(&b, "  id        column %q (in every output file)", ds.IDName)
+		if src.IDAuto {
+			b.WriteString("; the unnamed first column: row names as pandas and R write them (--ignore rowname drops it)")
+		}
+		b.WriteByte('\n')
 	}
 	if len(src.Ignored) > 0 {
 		fmt.Fprintf(&b, "  ignored   %d: %s\n", len(src.Ignored), listQuoted(src.Ignored, 12))
