@@ -22,7 +22,6 @@ import (
 	"github.com/arbor-ml/arbor/propagate"
 	"github.com/arbor-ml/arbor/ssl"
 	"github.com/arbor-ml/arbor/svm"
-	"gonum.org/v1/gonum/mat"
 )
 
 func init() {
@@ -282,16 +281,15 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		if Xt.Dim() < ds.Dim() && isSparseText(*test) {
 			// LIBSVM rows omit zeros: a test file whose largest index is
 			// below the training data's has zeros in the missing features.
-			Xt.X = padColumns(Xt.X, ds.Dim())
-			Xt.Features = ds.Features
+			Xt.PadFeatures(ds)
 		}
 		if Xt.Dim() != ds.Dim() {
 			return fmt.Errorf("%s: %d features, but %s has %d", *test, Xt.Dim(), ds.Name, ds.Dim())
 		}
-		if err := sameFeatureOrder(ds, Xt); err != nil {
+		if err := ds.CheckColumns(Xt); err != nil {
 			return err
 		}
-		if unknown := unknownClasses(ds, Xt); len(unknown) > 0 {
+		if unknown := quoteAll(ds.UnknownClasses(Xt)); len(unknown) > 0 {
 			fmt.Fprintf(e.stderr, "warning: %s: test labels %s are not classes of %s (%s); those rows count as wrong\n",
 				Xt.Name, strings.Join(unknown, ", "), ds.Name, strings.Join(quoteAll(ds.Classes), ", "))
 		}
@@ -713,46 +711,6 @@ func peerMethod(learner, spec string) string {
 	return learner + "_" + safeName(k)
 }
 
-// sameFeatureOrder fails when the test file has the training file's feature
-// names in another order: the points would be compared column by column,
-// a silent wrong answer. Differently named columns (say CSV against LIBSVM)
-// are matched by position.
-func sameFeatureOrder(ds, test *dataset.Dataset) error {
-	if len(ds.Features) != len(test.Features) {
-		return nil
-	}
-	pos := make(map[string]int, len(ds.Features))
-	for i, f := range ds.Features {
-		pos[f] = i
-	}
-	for j, f := range test.Features {
-		i, ok := pos[f]
-		if !ok {
-			return nil
-		}
-		if i != j {
-			return fmt.Errorf("%s: column %q is feature %d, but feature %d in %s: reorder the columns to match",
-				test.Name, f, j+1, i+1, ds.Name)
-		}
-	}
-	return nil
-}
-
-// unknownClasses lists (quoted) the test labels that are not classes of ds.
-func unknownClasses(ds, test *dataset.Dataset) []string {
-	known := make(map[string]bool, len(ds.Classes))
-	for _, c := range ds.Classes {
-		known[c] = true
-	}
-	var out []string
-	for _, c := range test.Classes {
-		if !known[c] {
-			out = append(out, strconv.Quote(c))
-		}
-	}
-	return out
-}
-
 func quoteAll(s []string) []string {
 	out := make([]string, len(s))
 	for i, v := range s {
@@ -769,12 +727,4 @@ func isSparseText(path string) bool {
 		return true
 	}
 	return false
-}
-
-// padColumns returns X widened to d columns with zeros.
-func padColumns(X *mat.Dense, d int) *mat.Dense {
-	n, c := X.Dims()
-	out := mat.NewDense(n, d, nil)
-	out.Slice(0, n, 0, c).(*mat.Dense).Copy(X)
-	return out
 }

@@ -1,0 +1,63 @@
+package dataset
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// CheckColumns fails when test has d's feature names in another order: its
+// points would be compared with d's column by column, a silent wrong
+// answer. Differently named columns (say CSV against LIBSVM) or a
+// different number of them are matched by position (nil).
+func (d *Dataset) CheckColumns(test *Dataset) error {
+	if len(d.Features) != len(test.Features) {
+		return nil
+	}
+	pos := make(map[string]int, len(d.Features))
+	for i, f := range d.Features {
+		pos[f] = i
+	}
+	for j, f := range test.Features {
+		i, ok := pos[f]
+		if !ok {
+			return nil
+		}
+		if i != j {
+			return fmt.Errorf("%s: column %q is feature %d, but feature %d in %s: reorder the columns to match",
+				test.Name, f, j+1, i+1, d.Name)
+		}
+	}
+	return nil
+}
+
+// UnknownClasses lists, in test's order, the class names of test that are
+// not classes of d (their rows can never be predicted right).
+func (d *Dataset) UnknownClasses(test *Dataset) []string {
+	known := make(map[string]bool, len(d.Classes))
+	for _, c := range d.Classes {
+		known[c] = true
+	}
+	var out []string
+	for _, c := range test.Classes {
+		if !known[c] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// PadFeatures widens d.X with zero columns to like's number of features and
+// takes like's feature names: LIBSVM rows omit zero features, so a test
+// file whose largest index is below the training data's has zeros in the
+// missing ones. It does nothing when d has as many features or more.
+func (d *Dataset) PadFeatures(like *Dataset) {
+	n, c := d.X.Dims()
+	want := like.Dim()
+	if c >= want {
+		return
+	}
+	out := mat.NewDense(n, want, nil)
+	out.Slice(0, n, 0, c).(*mat.Dense).Copy(d.X)
+	d.X, d.Features = out, append([]string(nil), like.Features...)
+}
