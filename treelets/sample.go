@@ -16,7 +16,8 @@ import (
 // kernel.GraphKernel and kernel.MissingGram satisfy it.
 type Gram interface {
 	Len() int
-	// Sym returns K(rows, rows); a nil dst allocates.
+	// Sym returns K(rows, rows) with both triangles of the storage
+	// written (Sample reads rows of it directly); a nil dst allocates.
 	Sym(ctx context.Context, dst *mat.SymDense, rows []int) (*mat.SymDense, error)
 	// Cross returns K(rows, cols); a nil dst allocates.
 	Cross(ctx context.Context, dst *mat.Dense, rows, cols []int) (*mat.Dense, error)
@@ -162,7 +163,7 @@ func (s Sample) Fit(ctx context.Context, g Gram) (*SampleModel, error) {
 	progress("kernel", 1, 1)
 	out := &SampleModel{Rows: rows}
 	if m == n {
-		if out.Model, err = s.Settings.FitInPlace(ctx, K); err != nil {
+		if out.Model, err = s.Settings.fitFull(ctx, K); err != nil {
 			return nil, err
 		}
 		if s.Clusters > 0 {

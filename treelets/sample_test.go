@@ -69,6 +69,15 @@ func TestSampleExtension(t *testing.T) {
 	if ari, _ := metrics.ARI(y, r.Labels); ari != 1 {
 		t.Errorf("full sample: ARI %v", ari)
 	}
+	// and the same levels as treelets on the full kernel matrix
+	K, _ := g.Sym(context.Background(), nil, r.Rows)
+	m, err := Settings{}.Fit(context.Background(), K)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(m.Levels, r.Model.Levels) {
+		t.Errorf("full sample levels differ from Fit on K")
+	}
 }
 
 func TestSampleErrors(t *testing.T) {

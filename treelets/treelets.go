@@ -207,6 +207,17 @@ func (s Settings) FitInPlace(ctx context.Context, A *mat.SymDense) (*Model, erro
 	return s.run(ctx, raw.Data, n, raw.Stride)
 }
 
+// fitFull is FitInPlace for a matrix whose storage already holds both
+// triangles (as Gram.Sym writes them): no mirroring pass, which at
+// n = 10 000 is a strided 800 MB transpose.
+func (s Settings) fitFull(ctx context.Context, A *mat.SymDense) (*Model, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	raw := A.RawSymmetric()
+	return s.run(ctx, raw.Data, raw.N, raw.Stride)
+}
+
 // mirror copies the upper triangle of the n×n row-major a (row stride st)
 // into the lower one.
 func mirror(a []float64, n, st int) {
