@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"time"
@@ -84,15 +85,16 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if *k > n {
 		return usageError("--clusters %d is larger than the number of rows (%d)", *k, n)
 	}
-	// Condensed distances, the linkage's working copy (none for single
-	// linkage's SLINK) and the cophenetic distances: N²/2 float64 arrays
-	// (a geodesic N×N matrix more for --distance graph).
-	need := 12 * float64(n) * float64(n)
+	// Euclidean: the linkage's N×N working matrix (none for single
+	// linkage, which works from the points), whose pages the condensed
+	// distances of the cophenetic correlation reuse. Graph: the geodesic
+	// N×N matrix, its condensed copy and the working matrix.
+	need := 8 * float64(n) * float64(n)
 	if method == hclust.Single {
-		need = 8 * float64(n) * float64(n)
+		need = 4 * float64(n) * float64(n)
 	}
 	if *dist == "graph" {
-		need += 8 * float64(n) * float64(n)
+		need = 20 * float64(n) * float64(n)
 	}
 	hint := "cluster a sample of the rows"
 	if m := min(2000, n/4); m >= 2 {
@@ -124,10 +126,9 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	}
 	switch {
 	case *dist == "euclidean":
-		if progress != nil {
-			progress("Euclidean distances", 0, 0)
-		}
-		D, err = distance.Euclidean(ctx, X)
+		// The tree comes straight from the points (hclust.FromPoints: the
+		// same distances, the same tree, no condensed copy); the condensed
+		// distances are made afterwards, only for the cophenetic correlation.
 	case *dist == "graph" && lm != nil:
 		D, err = landmarkGeodesics(ctx, ds.X, *graphSpec, lm)
 	case *dist == "graph":
@@ -154,7 +155,19 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if progress != nil {
 		progress(method.String()+" linkage", 0, 0)
 	}
-	tree, err := hclust.Linkage(ctx, D, method)
+	var tree *hclust.Tree
+	if *dist == "euclidean" {
+		tree, err = hclust.FromPoints(ctx, X, method)
+		if err == nil && *cophenetic {
+			runtime.GC() // the linkage's working matrix is garbage: reuse its pages for D
+			if progress != nil {
+				progress("Euclidean distances", 0, 0)
+			}
+			D, err = distance.Euclidean(ctx, X)
+		}
+	} else {
+		tree, err = hclust.Linkage(ctx, D, method)
+	}
 	if err != nil {
 		return err
 	}
