@@ -4,9 +4,11 @@ import "math"
 
 // pam partitions the rows of the m×m dissimilarity matrix d (row-major)
 // into k groups by Partitioning Around Medoids (Kaufman & Rousseeuw 1990,
-// ch. 2), the BUILD phase then the SWAP phase, with the tie rules of R's
-// cluster::pam (BUILD takes the last of equal gains, SWAP the first of
-// equal improvements and only improvements beyond 16·ε·|cost|). It returns
+// ch. 2), the BUILD phase then the SWAP phase as R's cluster::pam runs
+// them (BUILD takes the last of equal gains, SWAP the first of equal
+// improvements and only improvements beyond 16·ε·|cost|; these tie rules
+// are our reading of it — the fixtures check the partitions, which they
+// did not change there). It returns
 // the group of every row (0..k−1, groups numbered by increasing medoid
 // row) and the medoid rows in increasing order. A row goes to its nearest
 // medoid, the first on ties. Cost O(k·m²) per SWAP pass.

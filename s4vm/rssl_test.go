@@ -1,20 +1,21 @@
 package s4vm
 
 import (
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/arbor-ml/arbor/internal/smo"
-	"github.com/arbor-ml/arbor/kernel"
 	"gonum.org/v1/gonum/mat"
 )
 
-// Fixtures from testdata/rssl_fixtures.R: RSSL 0.9.7's S4VM with its
+// Fixtures from testdata/rssl_fixtures.R (rssl_descent.json.gz): RSSL 0.9.7's S4VM with its
 // random draws recorded (each local descent's starting assignment, the
 // rows it kept in each step, its labels and objective), the k-medoids
 // partition of cluster::pam, the kept separators and the final labels.
@@ -47,7 +48,7 @@ type rsslCall struct {
 type rsslRecord struct {
 	Name       string      `json:"name"`
 	SampleTime int         `json:"sample_time"`
-	X          [][]float64 `json:"x"`
+	X          [][]string  `json:"x"` // %.17g
 	Lab        ints        `json:"lab"`
 	L          int         `json:"l"`
 	Calls      []rsslCall  `json:"calls"`
@@ -60,12 +61,17 @@ type rsslRecord struct {
 
 func readRSSL(t *testing.T) []rsslRecord {
 	t.Helper()
-	b, err := os.ReadFile("testdata/rssl_descent.json")
+	f, err := os.Open("testdata/rssl_descent.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var recs []rsslRecord
-	if err := json.Unmarshal(b, &recs); err != nil {
+	if err := json.NewDecoder(z).Decode(&recs); err != nil {
 		t.Fatal(err)
 	}
 	return recs
@@ -84,15 +90,37 @@ func int8s(v []int) []int8 {
 // candidate, which runs first, last).
 func (r rsslRecord) setup(t *testing.T) (*bin, []rsslCall) {
 	t.Helper()
-	X := mat.NewDense(len(r.X), len(r.X[0]), nil)
+	x := make([][]float64, len(r.X))
 	for i, row := range r.X {
-		X.SetRow(i, row)
-	}
-	K, err := kernel.Gram(context.Background(), nil, kernel.Linear{}, X)
-	if err != nil {
-		t.Fatal(err)
+		x[i] = make([]float64, len(row))
+		for j, v := range row {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x[i][j] = f
+		}
 	}
 	n := len(r.X)
+	// The linear kernel summed in feature order, as LIBSVM's dot does
+	// (kernel.Gram's four accumulators round differently; a one-ulp
+	// difference in a float32 cached column can change a near-tie in
+	// the working-set selection).
+	K := mat.NewSymDense(n, nil)
+	for i := range n {
+		for j := i; j < n; j++ {
+			s := 0.0
+			for k, v := range x[i] {
+				s += v * x[j][k]
+			}
+			K.SetSym(i, j, s)
+		}
+	}
+	for i := range n {
+		for j := range i {
+			K.RawSymmetric().Data[i*n+j] = K.At(j, i)
+		}
+	}
 	src := &smo.DenseGram{Data: K.RawSymmetric().Data, Stride: n, N: n, Mirrored: true}
 	set := S4VM{Samples: r.SampleTime, Cold: true}.resolve()
 	b := &bin{src: src, rows: identity(n), n: n, l: r.L, lab: int8s(r.Lab), set: set}
@@ -106,6 +134,9 @@ func (r rsslRecord) setup(t *testing.T) (*bin, []rsslCall) {
 func replay(keep []ints) changer {
 	return func(step int, dst []bool) {
 		clear(dst)
+		if step >= len(keep) {
+			return // more steps than the reference: the step count check fails
+		}
 		for _, j := range keep[step] {
 			dst[j] = true
 		}

@@ -13,7 +13,7 @@
 #
 # Run (from s4vm/testdata):
 #   R_LIBS=$RSSL_LIB Rscript rssl_fixtures.R
-# It writes rssl_descent.json (fixtures a and b) and nothing else.
+# It writes rssl_descent.json.gz (fixtures a and b) and nothing else.
 #
 # To compare number by number, the script records RSSL's random draws
 # without changing what S4VM computes: it wraps RSSL's internal
@@ -76,7 +76,8 @@ record <- function(name, X, y, lab, unl, seed, sample_time) {
   k <- min(nrow(unique(Y)), floor(sample_time / 10))
   idx <- if (k == 1) rep(1L, nrow(Y)) else cluster::pam(Y, k, metric = "manhattan", keep.diss = TRUE)$clustering
   list(name = name, seed = seed, sample_time = sample_time,
-       x = unname(X[c(lab, unl), , drop = FALSE]),
+       # the points as 17-digit strings (toJSON keeps 15 digits)
+       x = unname(matrix(sprintf("%.17g", X[c(lab, unl), , drop = FALSE]), nrow = length(c(lab, unl)))),
        lab = ifelse(y[lab] == cls[1], 1L, -1L), l = length(lab),
        calls = calls, ysvm_first = (nc == sample_time + 1),
        groups = k, idx = as.integer(idx),
@@ -109,4 +110,14 @@ lab <- sort(c(sample(which(d$y == 0), 3), sample(which(d$y == 1), 3)))
 unl <- setdiff(keep, lab)
 out[[length(out) + 1]] <- record("wine01", X, d$y, lab, unl, 3, 100)
 
-writeLines(toJSON(out, digits = NA, auto_unbox = TRUE), "rssl_descent.json")
+# breast_cancer (make_breast_cancer.py), first 120 rows, 4 labelled per class
+d <- read.csv(gzfile("breast_cancer.csv.gz"))
+X <- minmax(as.matrix(d[, names(d) != "label"]))[1:120, ]
+y <- d$label[1:120]
+set.seed(13)
+lab <- sort(c(sample(which(y == 0), 4), sample(which(y == 1), 4)))
+unl <- setdiff(seq_along(y), lab)
+out[[length(out) + 1]] <- record("breast_cancer120", X, y, lab, unl, 4, 60)
+con <- gzfile("rssl_descent.json.gz", "w")
+writeLines(toJSON(out, digits = NA, auto_unbox = TRUE), con)
+close(con)
