@@ -6,31 +6,55 @@
 // label per row: Y[i] indexes Classes, or is Unlabeled (−1) for the
 // unlabelled rows of a semi-supervised problem.
 //
-// # CSV
+// # Delimited text (CSV, TSV, …)
 //
-// ReadCSV reads RFC 4180 CSV with a header row:
+// ReadCSV reads RFC 4180 text, comma-separated or not:
 //
-//	f1,f2,label
-//	5.1,3.5,0
-//	4.9,3.0,?
+//	id,f1,f2,class
+//	s1,5.1,3.5,setosa
+//	s2,4.9,,?
 //
-// The label column is "label" unless CSVOptions.Label names another one,
-// and may stand anywhere; CSVOptions.NoLabel makes every column a feature.
-// An empty label cell or "?" marks an unlabelled row. All other cells must
-// be finite numbers (strconv.ParseFloat syntax). A UTF-8 byte-order mark,
-// CRLF line ends, blank lines and spaces around cells are accepted.
-// Class names sort numerically when all are numbers, so integer labels
-// 0..C−1 (the shared data sets, peers.py) give Y equal to the integer;
-// otherwise they sort lexically.
+// The separator is found from the first lines (tab, semicolon, comma, pipe,
+// or runs of blanks; CSVOptions.Sep sets it); with a separator other than a
+// comma a decimal comma ("1,5") is read as 1.5. Whether the first row is a
+// header is found from the content (a text cell above a number is a
+// header; CSVOptions.NoHeader / Header decide it); headerless columns are
+// named c1, c2, ….
+//
+// Column roles: the label column is CSVOptions.Label (a name or a 1-based
+// position), or else a column named "label", "class", "target" or "y" (any
+// case), or else, in a headerless file, a last column of text
+// (Source.LabelAuto); CSVOptions.ID names a column of row IDs
+// (Dataset.IDs; an unnamed first column, pandas' and R's row names, is
+// one); CSVOptions.Ignore skips columns; CSVOptions.Features picks the
+// features by name, position or range "A..B". Everything the reader decided
+// is in Dataset.Source.
+//
+// Labels are strings: numbers are compared exactly, never through
+// float64, so "1" and "1.0" are one class and "12345678901234567" and
+// "12345678901234568" two; classes sort by value when all are numbers (so
+// integer labels 0..C−1 give Y equal to the integer), lexically otherwise.
+// An empty label cell, "?" or "NA" (CSVOptions.Unlabeled: e.g. "-1")
+// marks an unlabelled row.
+//
+// Feature cells are finite numbers (strconv.ParseFloat syntax without
+// underscores or hexadecimal). Missing values (empty, "?", "NA", "N/A",
+// "NaN", "null") are ErrMissing, or, with CSVOptions.AllowMissing, NaN in X
+// listed in Dataset.Missing with their lines (Dataset.MissingError tells a
+// method's user which cells it cannot use). A UTF-8 byte-order mark, CRLF
+// and bare-CR line ends, blank lines and spaces around cells are accepted.
 //
 // # LIBSVM / SVMlight
 //
 // ReadLIBSVM reads "label index:value ..." lines, 1-based strictly
-// increasing indices, "#" comments, "qid:" ignored, label "?" unlabelled,
+// increasing indices (a file using index 0 is read as 0-based,
+// Source.ZeroBased), "#" comments, "qid:" ignored, label "?" unlabelled,
 // into a dense matrix with as many columns as the largest index.
 //
-// Load picks the reader from the file name (.csv; .libsvm, .svm,
-// .svmlight, .txt) and decompresses a trailing .gz.
+// Load reads a file by its content: LIBSVM when every sampled line is
+// "label index:value …", delimited text otherwise (always for .csv and
+// .tsv); a trailing .gz is decompressed; .json, .xlsx, .npy and other
+// formats it does not read are ErrFormat.
 //
 // # Errors
 //
@@ -49,9 +73,12 @@
 //	ErrNonFinite        NaN, ±Inf, or a number overflowing float64
 //	ErrDuplicateColumn  two header cells with one name
 //	ErrNoLabelColumn    the label column is not in the header
+//	ErrUnknownColumn    an ID, ignored or feature column not in the header
+//	ErrRoles            one column given two roles
+//	ErrMissing          a missing feature value without AllowMissing
 //	ErrNoFeatures       no feature column / no LIBSVM index
-//	ErrSyntax           malformed quoting, empty header name, LIBSVM token without ':'
-//	ErrBadIndex         LIBSVM index not a positive integer or not increasing
+//	ErrSyntax           malformed quoting, LIBSVM token without ':'
+//	ErrBadIndex         LIBSVM index negative, not an integer or not increasing
 //	ErrTooLarge         more than MaxCells matrix entries
 //	ErrIndexRange, ErrDuplicateIndex   bad split files (ReadSplits)
 //
