@@ -9,7 +9,7 @@ import (
 // name without its directory and its extensions (".csv", ".svm.gz"), so
 // that titles never carry a path.
 func displayName(name string) string {
-	base := filepath.Base(name)
+	base := filepath.Base(strings.TrimPrefix(name, "embedded:"))
 	if base == "." || base == string(filepath.Separator) {
 		return name
 	}
