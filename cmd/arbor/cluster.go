@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/figure"
 	"github.com/arbor-ml/arbor/graph"
@@ -244,7 +245,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	}
 	if *newick != "" {
 		if err := batch.write(*newick, func(f *os.File) error {
-			_, err := fmt.Fprintln(f, tree.Newick(nil))
+			_, err := fmt.Fprintln(f, tree.Newick(leafIDs(ds, lm)))
 			return err
 		}); err != nil {
 			return err
@@ -324,4 +325,20 @@ func writeMatrixCSVContext(ctx context.Context, f *os.File, m mat.Matrix) error 
 		w.WriteByte('\n')
 	}
 	return w.Flush()
+}
+
+// leafIDs names the tree's leaves by the --id column: the rows' IDs, or
+// the landmark rows' IDs when the tree is on landmarks; nil without IDs.
+func leafIDs(ds *dataset.Dataset, lm []int) []string {
+	if ds.IDs == nil {
+		return nil
+	}
+	if lm == nil {
+		return ds.IDs
+	}
+	out := make([]string, len(lm))
+	for i, r := range lm {
+		out[i] = ds.IDs[r]
+	}
+	return out
 }

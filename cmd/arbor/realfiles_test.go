@@ -89,9 +89,13 @@ func TestIDColumn(t *testing.T) {
 		t.Errorf("text column: %v", err)
 	}
 	out := filepath.Join(dir, "c.csv")
-	_, stderr, err := arbor(t, "cluster", "--data", data, "--k", "2", "--quiet", "--id", "sample", "--ignore", "note", "--out", out)
+	nwk := filepath.Join(dir, "t.nwk")
+	_, stderr, err := arbor(t, "cluster", "--data", data, "--k", "2", "--quiet", "--id", "sample", "--ignore", "note", "--out", out, "--newick", nwk)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if raw, _ := os.ReadFile(nwk); !strings.Contains(string(raw), "s1-4:") || strings.Contains(string(raw), "(0:") {
+		t.Errorf("newick leaves not named by --id: %s", raw)
 	}
 	raw, _ := os.ReadFile(out)
 	if !strings.HasPrefix(string(raw), "row,sample,cluster\n0,s0-0,0\n") || !strings.Contains(string(raw), "\n9,s1-4,1\n") {
