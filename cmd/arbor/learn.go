@@ -221,6 +221,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	extension := fs.String("extension", kernel.RuleTree, "out-of-sample rule of the cluster kernels (hck, hckg, connectivity) for --test: tree (the point enters the dendrogram through its nearest training point; exact for single linkage) or linear (paper 000 §3.5, linear in the features)")
 	out := fs.String("out", "-", "write predictions (CSV: set,row[,id],label,given) to this file; - is standard output (the summary then goes to stderr)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	saveModel := fs.String("save-model", "", "save the fitted pipeline (scaling, kernel, training rows, model) to this file for arbor predict (format: package pipeline)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -253,7 +254,10 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if *out == "-" || *out == "" {
 		info = e.stderr
 	}
-	if err := checkOutputs("data", d.path, "test", *test, "out", stdoutIsEmpty(*out), "tree", tf.tree, "dendrogram", tf.dendrogram); err != nil {
+	if err := checkOutputs("data", d.path, "test", *test, "out", stdoutIsEmpty(*out), "tree", tf.tree, "dendrogram", tf.dendrogram, "save-model", *saveModel); err != nil {
+		return err
+	}
+	if err := checkSaveModel(*saveModel, lmf, ln); err != nil {
 		return err
 	}
 	d.missingOK = specsTakeMissing(specs, ssl.UsesKernel(ln))
@@ -268,7 +272,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if err := twoClasses(ds); err != nil {
 		return err
 	}
-	if len(lab) == ds.Len() && *test == "" {
+	if len(lab) == ds.Len() && *test == "" && *saveModel == "" {
 		return fmt.Errorf("%s: every row is labelled and there is no --test: nothing to predict", ds.Name)
 	}
 	var Xt *dataset.Dataset
@@ -312,7 +316,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if onPoints {
 		// Kernel columns on demand, no N×N Gram (svmpoints.go).
 		built.Spec = specs[0]
-		pred, built.Gamma, err = svmOnPoints(ctx, e.stderr, ds, Xt, specs[0], lf)
+		pred, built.Gamma, model, err = svmOnPoints(ctx, e.stderr, ds, Xt, specs[0], lf)
 		if err != nil {
 			return err
 		}
@@ -411,6 +415,9 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(info, "wrote    %s\n", *out)
 	}
 	if err := tf.write(info, model, ds.Classes); err != nil {
+		return err
+	}
+	if err := savePipeline(info, *saveModel, ds, d.scaler, built, *extension, model); err != nil {
 		return err
 	}
 	if progress != nil {

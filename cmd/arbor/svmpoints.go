@@ -16,10 +16,10 @@ import (
 // memory is O(N·d + cache) and no kernel value is computed for a pair it
 // never visits. Labelled rows keep their labels; unlabelled and --test rows
 // get the fitted model's classes. It returns the labels and the gamma that
-// rbf:scale resolved to (0 otherwise). The predictions equal those of the
+// rbf:scale resolved to (0 otherwise), and the fitted model. The predictions equal those of the
 // Gram path (checked on the bench set of bench/classify_svm.py, C = 1 and
 // 100: identical files).
-func svmOnPoints(ctx context.Context, stderr io.Writer, ds, test *dataset.Dataset, spec kernel.Spec, lf learnerFlags) ([]int, float64, error) {
+func svmOnPoints(ctx context.Context, stderr io.Writer, ds, test *dataset.Dataset, spec kernel.Spec, lf learnerFlags) ([]int, float64, *svm.Model, error) {
 	k := spec.Point
 	gamma := 0.0
 	if spec.Scale {
@@ -28,7 +28,7 @@ func svmOnPoints(ctx context.Context, stderr io.Writer, ds, test *dataset.Datase
 	}
 	m, err := svm.Classifier{C: lf.C, Tol: lf.tol, MaxIter: lf.maxIter, Kernel: k}.Fit(ctx, ds.X, ds.Y)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	for _, w := range m.Warnings {
 		fmt.Fprintln(stderr, "warning:", w)
@@ -38,9 +38,9 @@ func svmOnPoints(ctx context.Context, stderr io.Writer, ds, test *dataset.Datase
 	if test != nil {
 		pt, err := m.PredictPoints(ctx, nil, test.X)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, nil, err
 		}
 		pred = append(pred, pt...)
 	}
-	return pred, gamma, nil
+	return pred, gamma, m, nil
 }

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/learner"
+	"github.com/arbor-ml/arbor/pipeline"
+	"github.com/arbor-ml/arbor/ssl"
+)
+
+func init() {
+	register(command{name: "predict", summary: "label new points with a pipeline saved by classify --save-model, streaming", run: runPredict})
+}
+
+// checkSaveModel refuses --save-model where the pipeline cannot label new
+// points from kernel rows.
+func checkSaveModel(path string, lmf landmarkFlags, ln ssl.Learner) error {
+	if path == "" {
+		return nil
+	}
+	if lmf.m > 0 {
+		return usageError("--save-model does not support --landmarks yet")
+	}
+	if !ssl.UsesKernel(ln) {
+		return usageError("--save-model: %s labels new points only from the kernel; use --affinity kernel", ln.Name())
+	}
+	return nil
+}
+
+// savePipeline writes the fitted pipeline to path (atomically).
+func savePipeline(info io.Writer, path string, ds *dataset.Dataset, sc *dataset.Scaler, built kernel.Built, rule string, m learner.Model) error {
+	if path == "" {
+		return nil
+	}
+	if m == nil {
+		return fmt.Errorf("--save-model %s: no model was fitted", path)
+	}
+	p, err := pipeline.New(ds, sc, built, rule, m)
+	if err != nil {
+		return fmt.Errorf("--save-model %s: %w", path, err)
+	}
+	if err := writeAtomic(path, func(f *os.File) error { return p.Save(f) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(info, "model    %s\n", path)
+	return nil
+}
+
+func runPredict(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "predict", "--model m.arbor --data new.csv [--out predictions.csv]")
+	var d dataFlags
+	d.register(fs, "none")
+	model := fs.String("model", "", "pipeline file written by arbor classify --save-model")
+	out := fs.String("out", "-", "write predictions (CSV: row[,id],label; one row per input row, in order) to this file; - is standard output")
+	chunk := fs.Int("chunk", pipeline.DefaultChunk, "rows read and labelled at a time (memory: chunk × training rows kernel values)")
+	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *model == "" {
+		return usageError("--model is required")
+	}
+	if d.path == "" {
+		return usageError("--data is required")
+	}
+	if d.scale != "none" {
+		return usageError("--scale: predict applies the scaling saved in the model")
+	}
+	if *chunk < 1 {
+		return usageError("--chunk must be ≥ 1, got %d", *chunk)
+	}
+	if err := checkOutputs("model", *model, "data", d.path, "out", stdoutIsEmpty(*out)); err != nil {
+		return err
+	}
+	mf, err := os.Open(*model)
+	if err != nil {
+		return err
+	}
+	p, err := pipeline.Load(mf, *model)
+	mf.Close()
+	if err != nil {
+		return err
+	}
+	opt, err := d.options()
+	if err != nil {
+		return err
+	}
+	opt.LabelOptional = d.label == "" || d.label == "none"
+	f, err := os.Open(d.path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var in io.Reader = f
+	if strings.HasSuffix(d.path, ".gz") {
+		gz, err := gzip.NewReader(f)
+		if err != nil {
+			return fmt.Errorf("%s: %w", d.path, err)
+		}
+		defer gz.Close()
+		in = gz
+	}
+	start := time.Now()
+	write := func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		cw := csv.NewWriter(bw)
+		row, idName := 0, ""
+		err := pipeline.Stream(ctx, in, d.path, opt, *chunk, func(ds *dataset.Dataset) error {
+			if err := ds.MissingError("arbor predict", "fill or drop those cells"); err != nil {
+				return err
+			}
+			X, err := p.Columns(ds)
+			if err != nil {
+				return err
+			}
+			pred, err := p.Predict(ctx, X)
+			if err != nil {
+				return err
+			}
+			if row == 0 {
+				idName = ds.IDName
+				head := []string{"row", "label"}
+				if idName != "" {
+					head = []string{"row", idName, "label"}
+				}
+				cw.Write(head)
+			}
+			for i, c := range pred {
+				name := "?"
+				if c >= 0 && c < len(p.Classes) {
+					name = p.Classes[c]
+				}
+				rec := []string{strconv.Itoa(row + i), name}
+				if idName != "" {
+					id := ""
+					if ds.IDs != nil {
+						id = ds.IDs[i]
+					}
+					rec = []string{strconv.Itoa(row + i), id, name}
+				}
+				cw.Write(rec)
+			}
+			row += len(pred)
+			cw.Flush()
+			if err := cw.Error(); err != nil {
+				return err
+			}
+			if !*quiet {
+				fmt.Fprintf(e.stderr, "predict: %d rows labelled (%.1fs)\n", row, time.Since(start).Seconds())
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	if *out == "-" || *out == "" {
+		return write(e.stdout)
+	}
+	if err := writeAtomic(*out, func(f *os.File) error { return write(f) }); err != nil {
+		return err
+	}
+	if !*quiet {
+		fmt.Fprintf(e.stderr, "wrote    %s\n", *out)
+	}
+	return nil
+}

@@ -1,0 +1,340 @@
+package pipeline
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/hibust"
+	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/knn"
+	"github.com/arbor-ml/arbor/learner"
+	"github.com/arbor-ml/arbor/propagate"
+	"github.com/arbor-ml/arbor/s4vm"
+	"github.com/arbor-ml/arbor/svm"
+)
+
+// Magic starts every pipeline file; Version is the format version written.
+const (
+	Magic   = "ARBOR-PIPELINE"
+	Version = 1
+)
+
+// Errors of Load and Predict.
+var (
+	ErrForeign   = errors.New("not an Arbor pipeline file")
+	ErrTruncated = errors.New("pipeline file is truncated or damaged")
+	ErrVersion   = errors.New("pipeline file version not supported")
+	ErrColumns   = errors.New("feature columns do not match the model")
+	ErrLearner   = errors.New("learner cannot be saved in a pipeline")
+)
+
+// Pipeline is a fitted classifier with what it needs to label new points
+// (see the package documentation). It is immutable after New or Load and
+// safe for concurrent use.
+type Pipeline struct {
+	Features  []string        // feature names of the training file, in order
+	Classes   []string        // class names: model label c is Classes[c]
+	LabelName string          // label column of the training file
+	IDName    string          // ID column of the training file ("" when none)
+	Scaler    *dataset.Scaler // fitted on the training rows
+	Spec      kernel.Spec     // the kernel
+	Gamma     float64         // gamma rbf:scale resolved to
+	Rule      string          // out-of-sample rule (kernel.RuleTree or RuleLinear)
+	X         *mat.Dense      // the N scaled training rows
+	Model     learner.Model   // the learner's fitted model over the N rows
+
+	once  sync.Once
+	built kernel.Built
+	err   error
+}
+
+// New assembles a pipeline from a fitting: ds the training data after
+// scaling by sc (ds.X are the rows the model was fitted on), b the kernel
+// built over ds.X (only Spec and Gamma are read; a data-dependent kernel is
+// rebuilt on first use), rule its out-of-sample rule, m the fitted model.
+// Errors: ErrLearner for a model of a package this format cannot store.
+func New(ds *dataset.Dataset, sc *dataset.Scaler, b kernel.Built, rule string, m learner.Model) (*Pipeline, error) {
+	if _, err := learnerName(m); err != nil {
+		return nil, err
+	}
+	if sc == nil {
+		sc = &dataset.Scaler{How: "none", Shift: make([]float64, ds.Dim()), Factor: ones(ds.Dim())}
+	}
+	p := &Pipeline{
+		Features: append([]string(nil), ds.Features...), Classes: append([]string(nil), ds.Classes...),
+		LabelName: ds.LabelName, IDName: ds.IDName, Scaler: sc, Spec: b.Spec, Gamma: b.Gamma,
+		Rule: rule, X: mat.DenseCopyOf(ds.X), Model: m,
+	}
+	if b.K != nil {
+		p.once.Do(func() { p.built = b })
+	}
+	return p, nil
+}
+
+func ones(n int) []float64 {
+	o := make([]float64, n)
+	for i := range o {
+		o[i] = 1
+	}
+	return o
+}
+
+func learnerName(m learner.Model) (string, error) {
+	switch m.(type) {
+	case *svm.Model:
+		return "svm", nil
+	case *knn.Model:
+		return "knn", nil
+	case *propagate.Model:
+		return "propagate", nil
+	case *s4vm.Model:
+		return "s4vm", nil
+	case *hibust.Model:
+		return "hibust", nil
+	}
+	return "", fmt.Errorf("%w: %T", ErrLearner, m)
+}
+
+type manifest struct {
+	Features     []string        `json:"features"`
+	Classes      []string        `json:"classes"`
+	Label        string          `json:"label"`
+	ID           string          `json:"id"`
+	Scale        *dataset.Scaler `json:"scale"`
+	Kernel       string          `json:"kernel"`
+	Gamma        float64         `json:"gamma"`
+	Rule         string          `json:"rule"`
+	Train        [][]float64     `json:"train"`
+	Learner      string          `json:"learner"`
+	PayloadBytes int             `json:"payload_bytes"`
+	PayloadCRC   uint32          `json:"payload_crc32"`
+}
+
+// Save writes p in the format of the package documentation.
+func (p *Pipeline) Save(w io.Writer) error {
+	name, err := learnerName(p.Model)
+	if err != nil {
+		return err
+	}
+	var payload bytes.Buffer
+	if err := p.Model.Save(&payload); err != nil {
+		return fmt.Errorf("saving the %s model: %w", name, err)
+	}
+	n, _ := p.X.Dims()
+	train := make([][]float64, n)
+	for i := range train {
+		train[i] = p.X.RawRowView(i)
+	}
+	m := manifest{
+		Features: p.Features, Classes: p.Classes, Label: p.LabelName, ID: p.IDName,
+		Scale: p.Scaler, Kernel: p.Spec.String(), Gamma: p.Gamma, Rule: p.Rule, Train: train,
+		Learner: name, PayloadBytes: payload.Len(), PayloadCRC: crc32.ChecksumIEEE(payload.Bytes()),
+	}
+	js, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "%s %d\n", Magic, Version)
+	bw.Write(js)
+	bw.WriteByte('\n')
+	bw.Write(payload.Bytes())
+	return bw.Flush()
+}
+
+// Load reads a pipeline written by Save; name (the file name) prefixes
+// every error. Errors: ErrForeign, ErrTruncated, ErrVersion, or the
+// learner package's Load error.
+func Load(r io.Reader, name string) (*Pipeline, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	head, err := br.ReadString('\n')
+	if len(head) > 64 {
+		head = head[:64]
+	}
+	magic, ver, _ := strings.Cut(strings.TrimSpace(head), " ")
+	if magic != Magic {
+		if err != nil && err != io.EOF {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return nil, fmt.Errorf("%s: %w (it does not start with %q; write one with arbor classify --save-model)", name, ErrForeign, Magic)
+	}
+	v, verr := strconv.Atoi(ver)
+	if err != nil || verr != nil {
+		return nil, fmt.Errorf("%s: %w: the header line is cut short", name, ErrTruncated)
+	}
+	if v < 1 || v > Version {
+		return nil, fmt.Errorf("%s: %w: version %d, this Arbor reads versions 1..%d", name, ErrVersion, v, Version)
+	}
+	line, err := br.ReadBytes('\n')
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: the manifest is cut short", name, ErrTruncated)
+	}
+	var m manifest
+	if err := json.Unmarshal(line, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w: manifest: %v", name, ErrTruncated, err)
+	}
+	if m.PayloadBytes < 0 || m.PayloadBytes > 1<<40 {
+		return nil, fmt.Errorf("%s: %w: payload_bytes %d", name, ErrTruncated, m.PayloadBytes)
+	}
+	payload := make([]byte, m.PayloadBytes)
+	if _, err := io.ReadFull(br, payload); err != nil {
+		return nil, fmt.Errorf("%s: %w: the %s model is cut short (%v)", name, ErrTruncated, m.Learner, err)
+	}
+	if crc32.ChecksumIEEE(payload) != m.PayloadCRC {
+		return nil, fmt.Errorf("%s: %w: the %s model does not match its checksum", name, ErrTruncated, m.Learner)
+	}
+	if extra, _ := br.Read(make([]byte, 1)); extra != 0 {
+		return nil, fmt.Errorf("%s: %w: bytes after the model", name, ErrTruncated)
+	}
+	p, err := fromManifest(m, payload)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return p, nil
+}
+
+func fromManifest(m manifest, payload []byte) (*Pipeline, error) {
+	d := len(m.Features)
+	if d == 0 || len(m.Train) == 0 || len(m.Classes) == 0 || m.Scale == nil {
+		return nil, fmt.Errorf("%w: manifest without features, classes, scaling or training rows", ErrTruncated)
+	}
+	if len(m.Scale.Shift) != d || len(m.Scale.Factor) != d {
+		return nil, fmt.Errorf("%w: scaling has %d/%d columns, want %d", ErrTruncated, len(m.Scale.Shift), len(m.Scale.Factor), d)
+	}
+	X := mat.NewDense(len(m.Train), d, nil)
+	for i, row := range m.Train {
+		if len(row) != d {
+			return nil, fmt.Errorf("%w: training row %d has %d values, want %d", ErrTruncated, i+1, len(row), d)
+		}
+		X.SetRow(i, row)
+	}
+	spec, err := kernel.ParseSpec(m.Kernel)
+	if err != nil {
+		return nil, fmt.Errorf("kernel %q: %w", m.Kernel, err)
+	}
+	var model learner.Model
+	r := bytes.NewReader(payload)
+	switch m.Learner {
+	case "svm":
+		model, err = svm.Load(r)
+	case "knn":
+		model, err = knn.Load(r)
+	case "propagate":
+		model, err = propagate.Load(r)
+	case "s4vm":
+		model, err = s4vm.Load(r)
+	case "hibust":
+		model, err = hibust.Load(r)
+	default:
+		return nil, fmt.Errorf("%w: learner %q", ErrLearner, m.Learner)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s model: %w", m.Learner, err)
+	}
+	return &Pipeline{
+		Features: m.Features, Classes: m.Classes, LabelName: m.Label, IDName: m.ID, Scaler: m.Scale,
+		Spec: spec, Gamma: m.Gamma, Rule: m.Rule, X: X, Model: model,
+	}, nil
+}
+
+// kernelBuilt returns the kernel over the training rows: Spec and Gamma
+// for a point kernel, the rebuilt N×N matrix for a data-dependent one.
+func (p *Pipeline) kernelBuilt(ctx context.Context) (kernel.Built, error) {
+	p.once.Do(func() {
+		if p.Spec.Kind == kernel.KindPoint {
+			p.built = kernel.Built{Spec: p.Spec, Gamma: p.Gamma}
+			return
+		}
+		bs, err := kernel.BuildAll(ctx, p.X, []kernel.Spec{p.Spec}, kernel.BuildOptions{})
+		if err != nil {
+			p.err = err
+			return
+		}
+		p.built = bs[0]
+	})
+	return p.built, p.err
+}
+
+// Columns returns the feature matrix of ds in the model's feature order,
+// matching columns by name. Errors: ErrColumns naming the missing features.
+func (p *Pipeline) Columns(ds *dataset.Dataset) (*mat.Dense, error) {
+	pos := make(map[string]int, len(ds.Features))
+	for j, f := range ds.Features {
+		pos[f] = j
+	}
+	idx := make([]int, len(p.Features))
+	var missing []string
+	for i, f := range p.Features {
+		j, ok := pos[f]
+		if !ok {
+			missing = append(missing, strconv.Quote(f))
+		}
+		idx[i] = j
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("%s: %w: no column %s (the model's features are %s; the file's are %s)", ds.Name, ErrColumns,
+			strings.Join(missing, ", "), quoteList(p.Features), quoteList(ds.Features))
+	}
+	n := ds.Len()
+	X := mat.NewDense(n, len(idx), nil)
+	for r := 0; r < n; r++ {
+		src := ds.X.RawRowView(r)
+		dst := X.RawRowView(r)
+		for i, j := range idx {
+			dst[i] = src[j]
+		}
+	}
+	return X, nil
+}
+
+func quoteList(s []string) string {
+	q := make([]string, len(s))
+	for i, v := range s {
+		q[i] = strconv.Quote(v)
+	}
+	return strings.Join(q, ", ")
+}
+
+// Predict labels the rows of Xraw (unscaled, in the order of p.Features):
+// scaling, kernel rows against the training rows, the model's prediction.
+// Labels index p.Classes; learner.Unlabeled (−1) where the model leaves a
+// point unlabelled. Memory: the t×N kernel rows. The first call for a
+// data-dependent kernel rebuilds it over the training rows (O(N²)).
+func (p *Pipeline) Predict(ctx context.Context, Xraw *mat.Dense) ([]int, error) {
+	_, d := Xraw.Dims()
+	if d != len(p.Features) {
+		return nil, fmt.Errorf("%w: %d features, the model has %d", ErrColumns, d, len(p.Features))
+	}
+	Xt, err := p.Scaler.Transform(nil, Xraw)
+	if err != nil {
+		return nil, err
+	}
+	if sm, ok := p.Model.(*svm.Model); ok && p.Spec.Kind == kernel.KindPoint {
+		// As classify's SVM on points: support-vector columns only.
+		return sm.PredictPoints(ctx, nil, Xt)
+	}
+	b, err := p.kernelBuilt(ctx)
+	if err != nil {
+		return nil, err
+	}
+	Kt, diag, err := b.Extend(ctx, p.X, Xt, p.Rule)
+	if err != nil {
+		return nil, err
+	}
+	if dp, ok := p.Model.(learner.DiagPredictor); ok {
+		return dp.PredictDiag(ctx, nil, Kt, diag)
+	}
+	return p.Model.Predict(ctx, nil, Kt)
+}
