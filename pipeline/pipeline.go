@@ -321,7 +321,7 @@ func (p *Pipeline) Predict(ctx context.Context, Xraw *mat.Dense) ([]int, error) 
 	if err != nil {
 		return nil, err
 	}
-	if sm, ok := p.Model.(*svm.Model); ok && p.Spec.Kind == kernel.KindPoint {
+	if sm, ok := p.Model.(*svm.Model); ok && sm.Kernel != nil && p.Spec.Kind == kernel.KindPoint {
 		// As classify's SVM on points: support-vector columns only.
 		return sm.PredictPoints(ctx, nil, Xt)
 	}

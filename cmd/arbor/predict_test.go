@@ -1,0 +1,106 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arbor-ml/arbor/dataset"
+)
+
+// TestPredictMatchesClassify: arbor predict with a model saved by arbor
+// classify --save-model labels new points as classify --test did in the
+// fitting process, for point and cluster kernels, in chunks; columns are
+// matched by name; IDs are carried.
+func TestPredictMatchesClassify(t *testing.T) {
+	dir := t.TempDir()
+	iris, err := dataset.Embedded("iris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var train strings.Builder
+	train.WriteString("name,f1,f2,f3,f4,label\n")
+	for i := 0; i < iris.Len(); i++ {
+		r := iris.X.RawRowView(i)
+		fmt.Fprintf(&train, "t%d,%g,%g,%g,%g,%s\n", i, r[0], r[1], r[2], r[3], iris.Classes[iris.Y[i]])
+	}
+	trainCSV := filepath.Join(dir, "train.csv")
+	os.WriteFile(trainCSV, []byte(train.String()), 0o644)
+	var same, shuffled strings.Builder
+	same.WriteString("name,f1,f2,f3,f4\n")
+	shuffled.WriteString("f4,f2,name,f1,f3,extra\n")
+	for i := 0; i < 40; i++ {
+		v := []float64{4.5 + 0.09*float64(i), 2.2 + 0.05*float64(i%13), 1 + 0.15*float64(i), 0.1 + 0.06*float64(i)}
+		fmt.Fprintf(&same, "p%d,%g,%g,%g,%g\n", i, v[0], v[1], v[2], v[3])
+		fmt.Fprintf(&shuffled, "%g,%g,p%d,%g,%g,9\n", v[3], v[1], i, v[0], v[2])
+	}
+	newCSV := filepath.Join(dir, "new.csv")
+	shufCSV := filepath.Join(dir, "shuffled.csv")
+	os.WriteFile(newCSV, []byte(same.String()), 0o644)
+	os.WriteFile(shufCSV, []byte(shuffled.String()), 0o644)
+	for _, c := range []struct{ kernel, learner string }{
+		{"rbf:0.5", "svm"}, {"linear", "knn"}, {"hck:average", "svm"}, {"hckg:average", "knn"},
+	} {
+		model := filepath.Join(dir, "m.arbor")
+		out := mustArbor(t, "classify", "--data", trainCSV, "--kernel", c.kernel, "--learner", c.learner,
+			"--test", newCSV, "--id", "name", "--save-model", model, "--quiet", "--out", "-")
+		var want []string
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			if f := strings.Split(line, ","); f[0] == "test" {
+				want = append(want, f[2]+","+f[3]) // id,label
+			}
+		}
+		if len(want) != 40 {
+			t.Fatalf("%v: classify gave %d test rows", c, len(want))
+		}
+		for _, file := range []string{newCSV, shufCSV} {
+			got := mustArbor(t, "predict", "--model", model, "--data", file, "--id", "name", "--chunk", "7", "--quiet")
+			lines := strings.Split(strings.TrimSpace(got), "\n")
+			if lines[0] != "row,name,label" {
+				t.Fatalf("header %q", lines[0])
+			}
+			for i, l := range lines[1:] {
+				if want := fmt.Sprintf("%d,%s", i, want[i]); l != want {
+					t.Fatalf("%v %s row %d: %q, classify gave %q", c, filepath.Base(file), i, l, want)
+				}
+			}
+			if len(lines) != 41 {
+				t.Fatalf("%v: %d output rows, want 40", c, len(lines)-1)
+			}
+		}
+	}
+}
+
+// TestPredictErrors: a missing feature column, a cut model file and a
+// foreign model file are errors naming the file.
+func TestPredictErrors(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.arbor")
+	mustArbor(t, "classify", "--data", "iris", "--kernel", "rbf:0.5", "--learner", "svm", "--save-model", model, "--quiet", "--out", filepath.Join(dir, "c.csv"))
+	renamed := filepath.Join(dir, "renamed.csv")
+	os.WriteFile(renamed, []byte("f1,f2,f3,petal\n5.1,3.5,1.4,0.2\n"), 0o644)
+	_, _, err := arbor(t, "predict", "--model", model, "--data", renamed)
+	if err == nil || !strings.Contains(err.Error(), "renamed.csv") || !strings.Contains(err.Error(), `"f4"`) {
+		t.Errorf("renamed column: %v", err)
+	}
+	full, _ := os.ReadFile(model)
+	cut := filepath.Join(dir, "cut.arbor")
+	os.WriteFile(cut, full[:len(full)/2], 0o644)
+	_, _, err = arbor(t, "predict", "--model", cut, "--data", renamed)
+	if err == nil || !strings.Contains(err.Error(), "cut.arbor") || !strings.Contains(err.Error(), "truncated") {
+		t.Errorf("cut model: %v", err)
+	}
+	_, _, err = arbor(t, "predict", "--model", renamed, "--data", renamed)
+	if err == nil || !strings.Contains(err.Error(), "renamed.csv: not an Arbor pipeline file") {
+		t.Errorf("foreign model: %v", err)
+	}
+	out := filepath.Join(dir, "p.csv")
+	if _, _, err = arbor(t, "predict", "--model", model, "--data", renamed, "--out", out); err == nil {
+		t.Fatal("want an error")
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a failed predict left %s behind", out)
+	}
+}
