@@ -16,7 +16,7 @@ import (
 	"github.com/arbor-ml/arbor/knn"
 	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/pipeline"
-		"github.com/arbor-ml/arbor/s4vm"
+	"github.com/arbor-ml/arbor/s4vm"
 	"github.com/arbor-ml/arbor/ssl"
 	"github.com/arbor-ml/arbor/svm"
 )
