@@ -44,7 +44,7 @@ var ErrFormat = errors.New("svcluster: not a saved svcluster model")
 // own cluster (outliers: the cluster Fit assigned them, unless Unassigned).
 type Model struct {
 	// Kernel and Q are the kernel the model was fitted with (Fit); a model
-	// from FitGram has Gram set and Q = 0.
+	// from FitGram (cone labelling on a kernel matrix) has Gram set and Q = 0.
 	Kernel KernelKind
 	Q      float64
 	Gram   bool
@@ -118,10 +118,11 @@ func (m *Model) Classes() []int {
 func (m *Model) Transduction() []int { return slices.Clone(m.Labels) }
 
 // Predict labels new points from their t×n kernel rows, with k(x, x) = 1
-// (Gaussian and exponential kernels). A model fitted by FitGram returns
-// ErrNeedDiag: use PredictDiag.
+// (the Gaussian and exponential kernels of Fit and FitGram). A model whose
+// training diagonal is not all 1 (TrainDiag set) returns ErrNeedDiag: use
+// PredictDiag.
 func (m *Model) Predict(ctx context.Context, dst []int, Kt mat.Matrix) ([]int, error) {
-	if m.Gram {
+	if m.TrainDiag != nil {
 		return nil, ErrNeedDiag
 	}
 	return m.PredictDiag(ctx, dst, Kt, nil)
