@@ -151,6 +151,17 @@ func TestModelBadInput(t *testing.T) {
 	if _, err := m.PredictDiag(ctx, nil, mat.NewDense(2, 40, nil), []float64{1}); !errors.Is(err, ErrBadParam) {
 		t.Errorf("diag length: %v", err)
 	}
+	// A model whose training diagonal is not all 1 needs k(x, x).
+	md := *m
+	md.TrainDiag = slices.Repeat([]float64{1}, 40)
+	Kt := crossKernel(Gaussian, 1, X, X)
+	if _, err := md.Predict(ctx, nil, Kt); !errors.Is(err, ErrNeedDiag) {
+		t.Errorf("TrainDiag set: %v", err)
+	}
+	want, _ := m.Predict(ctx, nil, Kt)
+	if got, err := md.PredictDiag(ctx, nil, Kt, slices.Repeat([]float64{1}, 40)); err != nil || !slices.Equal(got, want) {
+		t.Errorf("PredictDiag with unit diagonals differs from Predict (%v)", err)
+	}
 	for _, s := range []string{`{}`, `{"format":"arbor-knn","version":1}`, `{"format":"arbor-svcluster","version":2}`, `not json`,
 		`{"format":"arbor-svcluster","version":1,"kernel":"gaussian","labels":[0,5],"n_clusters":1,"beta":[1,0],"inside":[0,1]}`} {
 		if _, err := Load(strings.NewReader(s)); !errors.Is(err, ErrFormat) {
