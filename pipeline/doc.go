@@ -40,6 +40,7 @@
 //	"rule":       "tree"                  out-of-sample rule of the cluster kernels
 //	"train":      [[…], …]                the N scaled training rows (N×d)
 //	"learner":    "svm"                   learner package: svm, knn, propagate, s4vm, hibust
+//	"affinity":   "knn:10"                label propagation/spreading fitted on the points: its affinity (rbf:G, knn:K); absent otherwise
 //	"payload_bytes": 1234                 length of the learner payload
 //	"payload_crc32": 305419896            its CRC-32 (IEEE)
 //

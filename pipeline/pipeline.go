@@ -17,6 +17,7 @@ import (
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/hibust"
+	"github.com/arbor-ml/arbor/internal/neighbors"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/knn"
 	"github.com/arbor-ml/arbor/learner"
@@ -54,6 +55,14 @@ type Pipeline struct {
 	Rule      string          // out-of-sample rule (kernel.RuleTree or RuleLinear)
 	X         *mat.Dense      // the N scaled training rows
 	Model     learner.Model   // the learner's fitted model over the N rows
+	// Affinity, for label propagation or spreading fitted on the points
+	// (not on the kernel), is its affinity (propagate.Affinity.String():
+	// rbf:GAMMA or knn:K): new points are given affinity rows instead of
+	// kernel rows. "" otherwise.
+	Affinity string
+
+	ixOnce sync.Once
+	ix     *neighbors.Index
 
 	once  sync.Once
 	built kernel.Built
@@ -118,6 +127,7 @@ type manifest struct {
 	Rule         string          `json:"rule"`
 	Train        [][]float64     `json:"train"`
 	Learner      string          `json:"learner"`
+	Affinity     string          `json:"affinity,omitempty"`
 	PayloadBytes int             `json:"payload_bytes"`
 	PayloadCRC   uint32          `json:"payload_crc32"`
 }
@@ -137,10 +147,14 @@ func (p *Pipeline) Save(w io.Writer) error {
 	for i := range train {
 		train[i] = p.X.RawRowView(i)
 	}
+	spec := p.Spec.String()
+	if p.Affinity != "" && p.Spec.Kind == "" {
+		spec = "" // label propagation on its own affinity: no kernel
+	}
 	m := manifest{
 		Features: p.Features, Classes: p.Classes, Label: p.LabelName, ID: p.IDName,
-		Scale: p.Scaler, Kernel: p.Spec.String(), Gamma: p.Gamma, Rule: p.Rule, Train: train,
-		Learner: name, PayloadBytes: payload.Len(), PayloadCRC: crc32.ChecksumIEEE(payload.Bytes()),
+		Scale: p.Scaler, Kernel: spec, Gamma: p.Gamma, Rule: p.Rule, Train: train,
+		Learner: name, Affinity: p.Affinity, PayloadBytes: payload.Len(), PayloadCRC: crc32.ChecksumIEEE(payload.Bytes()),
 	}
 	js, err := json.Marshal(m)
 	if err != nil {
@@ -220,9 +234,12 @@ func fromManifest(m manifest, payload []byte) (*Pipeline, error) {
 		}
 		X.SetRow(i, row)
 	}
-	spec, err := kernel.ParseSpec(m.Kernel)
-	if err != nil {
-		return nil, fmt.Errorf("kernel %q: %w", m.Kernel, err)
+	var spec kernel.Spec
+	var err error
+	if m.Kernel != "" || m.Affinity == "" {
+		if spec, err = kernel.ParseSpec(m.Kernel); err != nil {
+			return nil, fmt.Errorf("kernel %q: %w", m.Kernel, err)
+		}
 	}
 	var model learner.Model
 	r := bytes.NewReader(payload)
@@ -245,7 +262,7 @@ func fromManifest(m manifest, payload []byte) (*Pipeline, error) {
 	}
 	return &Pipeline{
 		Features: m.Features, Classes: m.Classes, LabelName: m.Label, IDName: m.ID, Scaler: m.Scale,
-		Spec: spec, Gamma: m.Gamma, Rule: m.Rule, X: X, Model: model,
+		Spec: spec, Gamma: m.Gamma, Rule: m.Rule, X: X, Model: model, Affinity: m.Affinity,
 	}, nil
 }
 
@@ -320,6 +337,17 @@ func (p *Pipeline) Predict(ctx context.Context, Xraw *mat.Dense) ([]int, error) 
 	Xt, err := p.Scaler.Transform(nil, Xraw)
 	if err != nil {
 		return nil, err
+	}
+	if p.Affinity != "" {
+		a, err := propagate.ParseAffinity(p.Affinity)
+		if err != nil {
+			return nil, err
+		}
+		W, err := p.affinityRows(ctx, a, Xt)
+		if err != nil {
+			return nil, err
+		}
+		return p.Model.Predict(ctx, nil, W)
 	}
 	if sm, ok := p.Model.(*svm.Model); ok && sm.Kernel != nil && p.Spec.Kind == kernel.KindPoint {
 		// As classify's SVM on points: support-vector columns only.

@@ -417,7 +417,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if err := tf.write(info, model, ds.Classes); err != nil {
 		return err
 	}
-	if err := savePipeline(info, *saveModel, ds, d.scaler, built, *extension, model); err != nil {
+	if err := savePipeline(info, *saveModel, ds, d.scaler, built, *extension, ln, model); err != nil {
 		return err
 	}
 	if progress != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/pipeline"
+	"github.com/arbor-ml/arbor/propagate"
 	"github.com/arbor-ml/arbor/ssl"
 )
 
@@ -32,14 +33,32 @@ func checkSaveModel(path string, lmf landmarkFlags, ln ssl.Learner) error {
 	if lmf.m > 0 {
 		return usageError("--save-model does not support --landmarks yet")
 	}
-	if !ssl.UsesKernel(ln) {
-		return usageError("--save-model: %s labels new points only from the kernel; use --affinity kernel", ln.Name())
+	if _, ok := pointAffinity(ln); !ssl.UsesKernel(ln) && !ok {
+		return usageError("--save-model: %s cannot label new points (affinities rbf:G, knn:K and kernel can)", ln.Name())
 	}
 	return nil
 }
 
+// pointAffinity returns the affinity of label propagation or spreading on
+// the points (rbf or knn), the rows a saved pipeline gives new points.
+func pointAffinity(ln ssl.Learner) (string, bool) {
+	var a propagate.Affinity
+	switch l := ln.(type) {
+	case ssl.Propagation:
+		a = l.Settings.Affinity
+	case ssl.Spreading:
+		a = l.Settings.Affinity
+	default:
+		return "", false
+	}
+	if ssl.UsesKernel(ln) || (a.Kind != propagate.RBF && a.Kind != propagate.KNN) {
+		return "", false
+	}
+	return a.String(), true
+}
+
 // savePipeline writes the fitted pipeline to path (atomically).
-func savePipeline(info io.Writer, path string, ds *dataset.Dataset, sc *dataset.Scaler, built kernel.Built, rule string, m learner.Model) error {
+func savePipeline(info io.Writer, path string, ds *dataset.Dataset, sc *dataset.Scaler, built kernel.Built, rule string, ln ssl.Learner, m learner.Model) error {
 	if path == "" {
 		return nil
 	}
@@ -50,6 +69,7 @@ func savePipeline(info io.Writer, path string, ds *dataset.Dataset, sc *dataset.
 	if err != nil {
 		return fmt.Errorf("--save-model %s: %w", path, err)
 	}
+	p.Affinity, _ = pointAffinity(ln)
 	if err := writeAtomic(path, func(f *os.File) error { return p.Save(f) }); err != nil {
 		return err
 	}
