@@ -85,8 +85,10 @@
 // (1,500 rows, 1 % of the labels switched) takes about 0.25× a cold fit on
 // the same Gram matrix and 0.03× the reference's cold fit from the points
 // (BenchmarkRetrain); whole runs take 0.7–2.6 s per split where RSSL takes
-// 45–140 s (go run ./bench/s4vm/accuracy); USPS end to end, see
-// bench/s4vm/usps_time.py.
+// 45–140 s (go run ./bench/s4vm/accuracy); USPS end to end (1,500 rows,
+// 10 labelled, min–max, linear; bench/s4vm/usps_time.py): the whole
+// arbor classify process 0.034× RSSL's wall time, 0.011× its CPU time,
+// both 74.30 % accurate.
 //
 // # Agreement with the reference
 //
