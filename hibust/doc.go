@@ -73,7 +73,7 @@
 // # Errors
 //
 // ErrBadParam (Restarts < 0, θ outside (0, 1], MaxIter < 0, RouterC < 0),
-// ErrEmpty, ErrShape, ErrNonFinite, ErrLabels (fewer than two classes
+// ErrEmpty, ErrShape, ErrNonFinite, ErrBadLabel (fewer than two classes
 // with labelled rows, a label below −1), ErrFormat (Load), the node
 // learner's errors, ctx.Err(). A class that appears in the data but has
 // no labelled row cannot be output (Classes says which can); callers that

@@ -14,10 +14,10 @@ var (
 	ErrEmpty = errors.New("hibust: empty input")
 	// ErrNonFinite: NaN or ±Inf in K or Kt.
 	ErrNonFinite = errors.New("hibust: non-finite value")
-	// ErrLabels: fewer than two classes among the labelled rows, a label
+	// ErrBadLabel: fewer than two classes among the labelled rows, a label
 	// below Unlabeled, or (for Classes given explicitly) a class without a
 	// labelled row.
-	ErrLabels = errors.New("hibust: bad labels")
+	ErrBadLabel = errors.New("hibust: bad labels")
 	// ErrFormat: Load met a malformed or unsupported model file.
 	ErrFormat = errors.New("hibust: model format")
 	// ErrNotConverged: an MCCK run stopped at MaxIter (reported in

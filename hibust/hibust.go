@@ -37,7 +37,7 @@ type Classifier struct {
 	// node's final transductive sides, which routes new points (0 = 1).
 	RouterC float64
 	// Classes, if set, lists the classes the data have; a class without
-	// a labelled row is then ErrLabels (otherwise it cannot be seen, and
+	// a labelled row is then ErrBadLabel (otherwise it cannot be seen, and
 	// the model simply cannot output it).
 	Classes []int
 	// Kernel is used by Fit (nil = kernel.Linear); FitGram ignores it.
@@ -149,7 +149,7 @@ func (c Classifier) Fit(ctx context.Context, X *mat.Dense, y []int) (*Model, err
 // the optional confidence labelling (Eq. 5), the tree (Fig. 3) and the
 // top-down classification (Fig. 4), then a router at each internal node.
 //
-// Errors: ErrBadParam, ErrEmpty, ErrShape, ErrNonFinite, ErrLabels (fewer
+// Errors: ErrBadParam, ErrEmpty, ErrShape, ErrNonFinite, ErrBadLabel (fewer
 // than two labelled classes, a label < −1), the node learner's errors, or
 // ctx.Err().
 func (c Classifier) FitGram(ctx context.Context, K mat.Symmetric, y []int) (*Model, error) {
@@ -166,7 +166,7 @@ func (c Classifier) FitGram(ctx context.Context, K mat.Symmetric, y []int) (*Mod
 	}
 	for _, k := range c.Classes {
 		if len(byClass[k]) == 0 {
-			return nil, fmt.Errorf("%w: class %d has no labelled row; HiBUST needs at least one per class", ErrLabels, k)
+			return nil, fmt.Errorf("%w: class %d has no labelled row; HiBUST needs at least one per class", ErrBadLabel, k)
 		}
 	}
 	mc := MCCK{Restarts: c.Restarts, MaxIter: c.MaxIter, Seed: c.Seed, Progress: c.Progress, choices: c.choices}

@@ -390,14 +390,14 @@ func TestBadInput(t *testing.T) {
 		want error
 		text string
 	}{
-		{"one class", Classifier{}, K, one, ErrLabels, "only class 0"},
-		{"no labels", Classifier{}, K, make([]int, len(y)), ErrLabels, "only class 0"},
+		{"one class", Classifier{}, K, one, ErrBadLabel, "only class 0"},
+		{"no labels", Classifier{}, K, make([]int, len(y)), ErrBadLabel, "only class 0"},
 		{"theta 0 < θ fails above 1", Classifier{Theta: 1.5}, K, y, ErrBadParam, "Theta"},
 		{"theta negative", Classifier{Theta: -0.1}, K, y, ErrBadParam, "Theta"},
 		{"restarts", Classifier{Restarts: -1}, K, y, ErrBadParam, "Restarts"},
-		{"label", Classifier{}, K, append(slices.Clone(y[:len(y)-1]), -2), ErrLabels, "y[269] = -2"},
+		{"label", Classifier{}, K, append(slices.Clone(y[:len(y)-1]), -2), ErrBadLabel, "y[269] = -2"},
 		{"shape", Classifier{}, K, y[:10], ErrShape, "10 labels"},
-		{"empty", Classifier{}, mat.NewSymDense(1, nil), []int{0}, ErrLabels, ""},
+		{"empty", Classifier{}, mat.NewSymDense(1, nil), []int{0}, ErrBadLabel, ""},
 	}
 	for _, c := range cases {
 		_, err := c.c.FitGram(ctx, c.K, c.y)
@@ -422,8 +422,8 @@ func TestBadInput(t *testing.T) {
 		t.Errorf("classes %v include 2, which has no labelled row", m.Classes())
 	}
 	// Told the classes, it is an error.
-	if _, err := (Classifier{Classes: []int{0, 1, 2, 3, 4, 5, 6, 7, 8}}).FitGram(ctx, K, noTwo); !errors.Is(err, ErrLabels) || !strings.Contains(err.Error(), "class 2 has no labelled row") {
-		t.Errorf("class 2 without labels: %v, want ErrLabels naming class 2", err)
+	if _, err := (Classifier{Classes: []int{0, 1, 2, 3, 4, 5, 6, 7, 8}}).FitGram(ctx, K, noTwo); !errors.Is(err, ErrBadLabel) || !strings.Contains(err.Error(), "class 2 has no labelled row") {
+		t.Errorf("class 2 without labels: %v, want ErrBadLabel naming class 2", err)
 	}
 	if _, err := (Classifier{S4VM: s4vm.S4VM{C1: -1}}).FitGram(ctx, K, y); !errors.Is(err, ErrBadParam) {
 		t.Errorf("node S4VM C1 = -1: %v, want ErrBadParam", err)

@@ -100,7 +100,7 @@ func (p *Partition) Dist2(i, j int) float64 { return p.dist2[i*len(p.Class)+j] }
 // simplified silhouette (ties: the lowest run). Runs execute in parallel;
 // the result does not depend on GOMAXPROCS.
 //
-// Errors: ErrBadParam, ErrEmpty, ErrShape, ErrNonFinite, ErrLabels (a
+// Errors: ErrBadParam, ErrEmpty, ErrShape, ErrNonFinite, ErrBadLabel (a
 // single class among the labelled rows, or a label < −1), or ctx.Err().
 func (m MCCK) Cluster(ctx context.Context, K mat.Symmetric, y []int) (*Partition, error) {
 	if err := m.Validate(); err != nil {
@@ -249,17 +249,17 @@ func classRows(y []int, n int) (map[int][]int, error) {
 		switch {
 		case c == Unlabeled:
 		case c < 0:
-			return nil, fmt.Errorf("%w: y[%d] = %d, want a class ≥ 0 or Unlabeled (−1)", ErrLabels, i, c)
+			return nil, fmt.Errorf("%w: y[%d] = %d, want a class ≥ 0 or Unlabeled (−1)", ErrBadLabel, i, c)
 		default:
 			by[c] = append(by[c], i)
 		}
 	}
 	switch len(by) {
 	case 0:
-		return nil, fmt.Errorf("%w: no labelled row", ErrLabels)
+		return nil, fmt.Errorf("%w: no labelled row", ErrBadLabel)
 	case 1:
 		for c := range by {
-			return nil, fmt.Errorf("%w: only class %d has labelled rows; HiBUST needs at least two classes", ErrLabels, c)
+			return nil, fmt.Errorf("%w: only class %d has labelled rows; HiBUST needs at least two classes", ErrBadLabel, c)
 		}
 	}
 	return by, nil

@@ -19,7 +19,7 @@
 // It is the learner for landmark (Nyström) features: time O(passes · N·r),
 // memory O(N·r) for the N×r features, no N×N matrix.
 //
-// Errors: ErrParam for bad settings, ErrInput for bad data.
+// Errors: ErrBadParam for bad settings, ErrInput for bad data.
 package linsvm
 
 import (
@@ -42,8 +42,8 @@ const (
 const Unlabeled = -1
 
 var (
-	// ErrParam reports invalid settings.
-	ErrParam = errors.New("linsvm: invalid parameter")
+	// ErrBadParam reports invalid settings.
+	ErrBadParam = errors.New("linsvm: invalid parameter")
 	// ErrInput reports invalid data.
 	ErrInput = errors.New("linsvm: invalid input")
 )
@@ -66,13 +66,13 @@ type Classifier struct {
 func (c Classifier) Validate() error {
 	switch {
 	case !(c.C >= 0) || math.IsInf(c.C, 0):
-		return fmt.Errorf("%w: C = %v, want > 0", ErrParam, c.C)
+		return fmt.Errorf("%w: C = %v, want > 0", ErrBadParam, c.C)
 	case c.Loss != "" && c.Loss != LossL1 && c.Loss != LossL2:
-		return fmt.Errorf("%w: loss %q, want l1 or l2", ErrParam, c.Loss)
+		return fmt.Errorf("%w: loss %q, want l1 or l2", ErrBadParam, c.Loss)
 	case !(c.Tol >= 0):
-		return fmt.Errorf("%w: Tol = %v, want > 0", ErrParam, c.Tol)
+		return fmt.Errorf("%w: Tol = %v, want > 0", ErrBadParam, c.Tol)
 	case c.MaxIter < 0:
-		return fmt.Errorf("%w: MaxIter = %d, want > 0", ErrParam, c.MaxIter)
+		return fmt.Errorf("%w: MaxIter = %d, want > 0", ErrBadParam, c.MaxIter)
 	}
 	return nil
 }
@@ -117,7 +117,7 @@ func (m *Model) Weights(k int) ([]float64, float64) {
 }
 
 // Fit trains on the rows of X whose y is a class 0..C−1 (rows with y =
-// Unlabeled are skipped). Errors: ErrParam, ErrInput (shape, non-finite
+// Unlabeled are skipped). Errors: ErrBadParam, ErrInput (shape, non-finite
 // entries, fewer than two classes among the labels), ctx.Err().
 func (c Classifier) Fit(ctx context.Context, X mat.Matrix, y []int) (*Model, error) {
 	if err := c.Validate(); err != nil {

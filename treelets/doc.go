@@ -81,7 +81,7 @@
 //
 // # Errors
 //
-// ErrSettings (λ < 0 or not finite, unknown rule, sample size outside
+// ErrBadParam (λ < 0 or not finite, unknown rule, sample size outside
 // 2..n), ErrMatrix (not square, not symmetric, non-finite entry, diagonal
 // entry ≤ 0, n < 2), ErrK (K outside 1..n, level outside 0..n−1), and the
 // context's error on cancellation. A need not be positive semi-definite:

@@ -45,7 +45,7 @@ func ParseExtension(s string) (Extension, error) {
 	case "knn":
 		return ExtendKNN, nil
 	}
-	return 0, fmt.Errorf("%w: extension %q, want svm or knn", ErrSettings, s)
+	return 0, fmt.Errorf("%w: extension %q, want svm or knn", ErrBadParam, s)
 }
 
 func (e Extension) String() string {
@@ -98,16 +98,16 @@ func (s Sample) Validate() error {
 		return err
 	}
 	if s.M < 0 || s.M == 1 {
-		return fmt.Errorf("%w: sample size m = %d, want m ≥ 2 (0: all)", ErrSettings, s.M)
+		return fmt.Errorf("%w: sample size m = %d, want m ≥ 2 (0: all)", ErrBadParam, s.M)
 	}
 	if s.Clusters < 0 {
-		return fmt.Errorf("%w: clusters = %d", ErrSettings, s.Clusters)
+		return fmt.Errorf("%w: clusters = %d", ErrBadParam, s.Clusters)
 	}
 	if s.Extend != ExtendSVM && s.Extend != ExtendKNN {
-		return fmt.Errorf("%w: extension %d", ErrSettings, int(s.Extend))
+		return fmt.Errorf("%w: extension %d", ErrBadParam, int(s.Extend))
 	}
 	if s.C < 0 || s.KNN < 0 {
-		return fmt.Errorf("%w: C = %v, KNN = %d", ErrSettings, s.C, s.KNN)
+		return fmt.Errorf("%w: C = %v, KNN = %d", ErrBadParam, s.C, s.KNN)
 	}
 	return nil
 }
@@ -121,7 +121,7 @@ func Draw(n, m int, seed uint64) []int {
 	return p
 }
 
-// Fit runs kernel treelets on g. Errors: ErrSettings (m > n, m < 2, ...),
+// Fit runs kernel treelets on g. Errors: ErrBadParam (m > n, m < 2, ...),
 // ErrK (Clusters > m), ErrMatrix (a non-positive diagonal), the kernel's
 // errors, the extension's errors, ctx.Err().
 func (s Sample) Fit(ctx context.Context, g Gram) (*SampleModel, error) {
@@ -134,13 +134,13 @@ func (s Sample) Fit(ctx context.Context, g Gram) (*SampleModel, error) {
 		m = n
 	}
 	if m > n || m < 2 {
-		return nil, fmt.Errorf("%w: sample size m = %d for n = %d items, want 2 ≤ m ≤ n", ErrSettings, m, n)
+		return nil, fmt.Errorf("%w: sample size m = %d for n = %d items, want 2 ≤ m ≤ n", ErrBadParam, m, n)
 	}
 	if s.Clusters > m {
 		return nil, fmt.Errorf("%w: %d clusters from a sample of %d", ErrK, s.Clusters, m)
 	}
 	if s.Clusters == 0 && m < n {
-		return nil, fmt.Errorf("%w: a sample of %d < n = %d needs a number of clusters to extend", ErrSettings, m, n)
+		return nil, fmt.Errorf("%w: a sample of %d < n = %d needs a number of clusters to extend", ErrBadParam, m, n)
 	}
 	progress := s.Progress
 	if progress == nil {

@@ -87,19 +87,19 @@ func TestSampleErrors(t *testing.T) {
 		s    Sample
 		want error
 	}{
-		{Sample{M: 16, Clusters: 2}, ErrSettings},
-		{Sample{M: 1, Clusters: 1}, ErrSettings},
-		{Sample{M: -2, Clusters: 1}, ErrSettings},
+		{Sample{M: 16, Clusters: 2}, ErrBadParam},
+		{Sample{M: 1, Clusters: 1}, ErrBadParam},
+		{Sample{M: -2, Clusters: 1}, ErrBadParam},
 		{Sample{M: 5, Clusters: 6}, ErrK},
 		{Sample{Clusters: 16}, ErrK},
-		{Sample{M: 5}, ErrSettings},
-		{Sample{Settings: Settings{Lambda: -1}}, ErrSettings},
+		{Sample{M: 5}, ErrBadParam},
+		{Sample{Settings: Settings{Lambda: -1}}, ErrBadParam},
 	} {
 		if _, err := tc.s.Fit(context.Background(), g); !errors.Is(err, tc.want) {
 			t.Errorf("%+v: error %v, want %v", tc.s, err, tc.want)
 		}
 	}
-	if _, err := ParseExtension("forest"); !errors.Is(err, ErrSettings) {
+	if _, err := ParseExtension("forest"); !errors.Is(err, ErrBadParam) {
 		t.Errorf("ParseExtension: %v", err)
 	}
 }

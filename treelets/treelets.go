@@ -12,9 +12,9 @@ import (
 
 // Errors returned by the package (wrapped with details; test with errors.Is).
 var (
-	// ErrSettings: a setting is out of range (λ < 0 or not finite, an
+	// ErrBadParam: a setting is out of range (λ < 0 or not finite, an
 	// unknown similarity rule, a sample size outside 2..n, ...).
-	ErrSettings = errors.New("treelets: invalid settings")
+	ErrBadParam = errors.New("treelets: invalid settings")
 	// ErrMatrix: the input matrix is not square, not symmetric, has a
 	// non-finite entry or a diagonal entry ≤ 0.
 	ErrMatrix = errors.New("treelets: invalid matrix")
@@ -61,7 +61,7 @@ func ParseSimilarity(s string) (Similarity, error) {
 	case "raw":
 		return Raw, nil
 	}
-	return 0, fmt.Errorf("%w: similarity %q, want abs, signed or raw", ErrSettings, s)
+	return 0, fmt.Errorf("%w: similarity %q, want abs, signed or raw", ErrBadParam, s)
 }
 
 // Settings of a treelets run. The zero value is the paper's algorithm with
@@ -80,10 +80,10 @@ type Settings struct {
 // Validate checks the settings.
 func (s Settings) Validate() error {
 	if !(s.Lambda >= 0) || math.IsInf(s.Lambda, 1) {
-		return fmt.Errorf("%w: lambda = %v, want a finite value ≥ 0", ErrSettings, s.Lambda)
+		return fmt.Errorf("%w: lambda = %v, want a finite value ≥ 0", ErrBadParam, s.Lambda)
 	}
 	if s.Similarity < Abs || s.Similarity > Raw {
-		return fmt.Errorf("%w: similarity %v, want abs, signed or raw", ErrSettings, s.Similarity)
+		return fmt.Errorf("%w: similarity %v, want abs, signed or raw", ErrBadParam, s.Similarity)
 	}
 	return nil
 }

@@ -263,9 +263,9 @@ func TestBadInput(t *testing.T) {
 		A    mat.Matrix
 		want error
 	}{
-		{"lambda<0", Settings{Lambda: -1}, good, ErrSettings},
-		{"lambda NaN", Settings{Lambda: math.NaN()}, good, ErrSettings},
-		{"rule", Settings{Similarity: 7}, good, ErrSettings},
+		{"lambda<0", Settings{Lambda: -1}, good, ErrBadParam},
+		{"lambda NaN", Settings{Lambda: math.NaN()}, good, ErrBadParam},
+		{"rule", Settings{Similarity: 7}, good, ErrBadParam},
 		{"not square", Settings{}, mat.NewDense(2, 3, nil), ErrMatrix},
 		{"not symmetric", Settings{}, mat.NewDense(2, 2, []float64{1, .5, .4, 1}), ErrMatrix},
 		{"zero diagonal", Settings{}, mat.NewSymDense(2, []float64{0, 0, 0, 1}), ErrMatrix},
@@ -289,7 +289,7 @@ func TestBadInput(t *testing.T) {
 	if _, err := m.CutK(0); !errors.Is(err, ErrK) {
 		t.Errorf("CutK(0): %v", err)
 	}
-	if _, err := ParseSimilarity("cosine"); !errors.Is(err, ErrSettings) {
+	if _, err := ParseSimilarity("cosine"); !errors.Is(err, ErrBadParam) {
 		t.Errorf("ParseSimilarity: %v", err)
 	}
 }

@@ -28,7 +28,7 @@
 // through the Operator interface.
 //
 // Errors: ErrDim (empty or mismatched operator), ErrK (K outside 1..n),
-// ErrSettings (negative Tol, MaxIter, NCV ≤ K), ErrNonFinite (NaN or Inf
+// ErrBadParam (negative Tol, MaxIter, NCV ≤ K), ErrNonFinite (NaN or Inf
 // appeared in A·x), and ctx.Err() on cancellation. Non-convergence is a
 // result, reported by Result.Converged, not an error.
 package lanczos

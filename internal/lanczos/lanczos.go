@@ -17,7 +17,7 @@ import (
 var (
 	ErrDim       = errors.New("lanczos: bad operator dimension")
 	ErrK         = errors.New("lanczos: bad number of eigenpairs")
-	ErrSettings  = errors.New("lanczos: bad settings")
+	ErrBadParam  = errors.New("lanczos: bad settings")
 	ErrNonFinite = errors.New("lanczos: non-finite value in matrix-vector product")
 )
 
@@ -70,11 +70,11 @@ func (s Solver) validate(n int) error {
 	case n < 1:
 		return fmt.Errorf("%w: operator of size %d", ErrDim, n)
 	case math.IsNaN(s.Tol) || s.Tol < 0:
-		return fmt.Errorf("%w: Tol = %v, want ≥ 0", ErrSettings, s.Tol)
+		return fmt.Errorf("%w: Tol = %v, want ≥ 0", ErrBadParam, s.Tol)
 	case s.MaxIter < 0:
-		return fmt.Errorf("%w: MaxIter = %d, want ≥ 0", ErrSettings, s.MaxIter)
+		return fmt.Errorf("%w: MaxIter = %d, want ≥ 0", ErrBadParam, s.MaxIter)
 	case s.NCV < 0:
-		return fmt.Errorf("%w: NCV = %d, want ≥ 0", ErrSettings, s.NCV)
+		return fmt.Errorf("%w: NCV = %d, want ≥ 0", ErrBadParam, s.NCV)
 	case s.K < 0:
 		return fmt.Errorf("%w: K = %d, want ≥ 1", ErrK, s.K)
 	}
@@ -101,7 +101,7 @@ func (s Solver) ncv(k, n int) (int, error) {
 	if m == 0 {
 		m = max(2*k+1, k+20)
 	} else if m <= k && k < n {
-		return 0, fmt.Errorf("%w: NCV = %d must exceed K = %d", ErrSettings, m, k)
+		return 0, fmt.Errorf("%w: NCV = %d must exceed K = %d", ErrBadParam, m, k)
 	}
 	return min(m, n), nil
 }
@@ -138,7 +138,7 @@ func (s Solver) Above(ctx context.Context, op Operator, cut float64) (*Result, e
 		return nil, err
 	}
 	if math.IsNaN(cut) || math.IsInf(cut, 0) {
-		return nil, fmt.Errorf("%w: cut = %v", ErrSettings, cut)
+		return nil, fmt.Errorf("%w: cut = %v", ErrBadParam, cut)
 	}
 	k := s.K
 	if k == 0 {

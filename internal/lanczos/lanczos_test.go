@@ -251,16 +251,16 @@ func TestErrors(t *testing.T) {
 		{Solver{K: 0}, ErrK},
 		{Solver{K: 21}, ErrK},
 		{Solver{K: -1}, ErrK},
-		{Solver{K: 3, NCV: 3}, ErrSettings},
-		{Solver{K: 3, Tol: -1}, ErrSettings},
-		{Solver{K: 3, Tol: math.NaN()}, ErrSettings},
-		{Solver{K: 3, MaxIter: -2}, ErrSettings},
+		{Solver{K: 3, NCV: 3}, ErrBadParam},
+		{Solver{K: 3, Tol: -1}, ErrBadParam},
+		{Solver{K: 3, Tol: math.NaN()}, ErrBadParam},
+		{Solver{K: 3, MaxIter: -2}, ErrBadParam},
 	} {
 		if _, err := c.s.Top(ctx, a); !errors.Is(err, c.want) {
 			t.Errorf("%+v: err = %v, want %v", c.s, err, c.want)
 		}
 	}
-	if _, err := (Solver{}).Above(ctx, a, math.NaN()); !errors.Is(err, ErrSettings) {
+	if _, err := (Solver{}).Above(ctx, a, math.NaN()); !errors.Is(err, ErrBadParam) {
 		t.Errorf("NaN cut: %v", err)
 	}
 	if _, err := (Solver{K: 1}).Top(ctx, NewSym(mat.NewSymDense(1, nil))); err != nil {
