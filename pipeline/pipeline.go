@@ -285,8 +285,13 @@ func (p *Pipeline) kernelBuilt(ctx context.Context) (kernel.Built, error) {
 }
 
 // Columns returns the feature matrix of ds in the model's feature order,
-// matching columns by name. Errors: ErrColumns naming the missing features.
+// matching columns by name; a file read without a header (columns c1, c2,
+// …) with as many features as the model is matched by position. Errors:
+// ErrColumns naming the missing features.
 func (p *Pipeline) Columns(ds *dataset.Dataset) (*mat.Dense, error) {
+	if ds.Source != nil && !ds.Source.Header && ds.Dim() == len(p.Features) {
+		return mat.DenseCopyOf(ds.X), nil
+	}
 	pos := make(map[string]int, len(ds.Features))
 	for j, f := range ds.Features {
 		pos[f] = j

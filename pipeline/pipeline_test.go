@@ -266,6 +266,15 @@ func TestColumns(t *testing.T) {
 	if !mat.Equal(a, b) {
 		t.Fatalf("reordered columns: %v != %v", mat.Formatted(b), mat.Formatted(a))
 	}
+	// A file without a header and as many features is matched by position.
+	nh, err := dataset.ReadCSV(strings.NewReader("5.1,3.5,1.4,0.2\n6.7,3.0,5.2,2.3\n"), "new.csv", dataset.CSVOptions{NoLabel: true, NoHeader: true, OneRow: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := p.Columns(nh)
+	if err != nil || !mat.Equal(a, c) {
+		t.Fatalf("no header: %v %v", err, c)
+	}
 	for _, text := range []string{"f1,f2,f3\n5.1,3.5,1.4\n", "f1,f2,f3,petal\n5.1,3.5,1.4,0.2\n"} {
 		_, err := p.Columns(read(text))
 		if !errors.Is(err, pipeline.ErrColumns) || !strings.Contains(err.Error(), `"f4"`) || !strings.HasPrefix(err.Error(), "new.csv: ") {
