@@ -41,7 +41,8 @@
 //     sends each of them left or right; a leaf labels the rows it
 //     receives with its class.
 //
-// Beyond the paper, each internal node keeps a router: a C-SVC (RouterC)
+// Beyond the paper, each internal node keeps a router: a C-SVC (RouterC,
+// by default the node S4VM's C1)
 // trained on all the node's rows with their final sides, so that the tree
 // labels new points (Predict) by descending it, and the fitted tree can be
 // printed (WriteTree), saved and loaded (Save, Load: versioned JSON).
