@@ -1,12 +1,13 @@
 package hibust
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"slices"
+
+	"github.com/arbor-ml/arbor/internal/modelio"
 )
 
 // formatName and formatVersion identify the saved model (JSON).
@@ -44,9 +45,7 @@ func (m *Model) Save(w io.Writer) error {
 	for _, e := range m.Warnings {
 		mj.Warnings = append(mj.Warnings, e.Error())
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", " ")
-	return enc.Encode(mj)
+	return modelio.Encode(w, mj)
 }
 
 // Load reads a model written by Save and checks it: the format and
@@ -55,16 +54,8 @@ func (m *Model) Save(w io.Writer) error {
 // NTrain labels. Errors wrap ErrFormat.
 func Load(r io.Reader) (*Model, error) {
 	var mj modelJSON
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&mj); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
-	}
-	if mj.Format != formatName {
-		return nil, fmt.Errorf("%w: format %q, want %q", ErrFormat, mj.Format, formatName)
-	}
-	if mj.Version != formatVersion {
-		return nil, fmt.Errorf("%w: version %d, this Arbor reads version %d", ErrFormat, mj.Version, formatVersion)
+	if err := modelio.Decode(r, &mj, formatName, formatVersion, ErrFormat); err != nil {
+		return nil, err
 	}
 	if mj.NTrain < 1 || len(mj.Transduction) != mj.NTrain {
 		return nil, fmt.Errorf("%w: n_train %d with %d transductive labels", ErrFormat, mj.NTrain, len(mj.Transduction))

@@ -2,13 +2,13 @@ package propagate
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"slices"
 
+	"github.com/arbor-ml/arbor/internal/modelio"
 	"github.com/arbor-ml/arbor/learner"
 	"gonum.org/v1/gonum/mat"
 )
@@ -297,28 +297,18 @@ func (m *Model) Save(w io.Writer) error {
 	for i := range n {
 		out.Distributions[i] = m.Distributions.RawRowView(i)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", " ")
-	return enc.Encode(out)
+	return modelio.Encode(w, out)
 }
 
 // Load reads a model written by Save and checks its consistency. Errors:
 // ErrFormat or the reader's error.
 func Load(r io.Reader) (*Model, error) {
 	var in modelJSON
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
+	if err := modelio.Decode(r, &in, modelFormat, modelVersion, ErrFormat); err != nil {
+		return nil, err
 	}
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrFormat, fmt.Sprintf(format, args...))
-	}
-	if in.Format != modelFormat {
-		return nil, bad("format %q, want %q", in.Format, modelFormat)
-	}
-	if in.Version != modelVersion {
-		return nil, bad("version %d, this reader supports %d", in.Version, modelVersion)
 	}
 	n, C := len(in.Distributions), in.NClasses
 	if n == 0 || C < 1 || len(in.Transduction) != n {

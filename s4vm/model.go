@@ -2,12 +2,12 @@ package s4vm
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"slices"
 
+	"github.com/arbor-ml/arbor/internal/modelio"
 	"github.com/arbor-ml/arbor/learner"
 	"gonum.org/v1/gonum/mat"
 )
@@ -189,9 +189,7 @@ func (m *Model) Save(w io.Writer) error {
 	for _, e := range m.Warnings {
 		out.Warnings = append(out.Warnings, e.Error())
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", " ")
-	return enc.Encode(out)
+	return modelio.Encode(w, out)
 }
 
 // savedWarning is a warning read back by Load (its text only).
@@ -202,19 +200,11 @@ func (e savedWarning) Error() string { return string(e) }
 // Load reads a model written by Save. Errors wrap ErrFormat.
 func Load(r io.Reader) (*Model, error) {
 	var in modelJSON
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
+	if err := modelio.Decode(r, &in, modelFormat, modelVersion, ErrFormat); err != nil {
+		return nil, err
 	}
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w: %s", ErrFormat, fmt.Sprintf(format, a...))
-	}
-	if in.Format != modelFormat {
-		return nil, bad("format %q, want %q", in.Format, modelFormat)
-	}
-	if in.Version != modelVersion {
-		return nil, bad("version %d, this reader supports %d", in.Version, modelVersion)
 	}
 	k := len(in.Classes)
 	if k < 2 || !slices.IsSorted(in.Classes) || len(slices.Compact(slices.Clone(in.Classes))) != k {

@@ -2,13 +2,13 @@ package svcluster
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"slices"
 
+	"github.com/arbor-ml/arbor/internal/modelio"
 	"github.com/arbor-ml/arbor/internal/parallel"
 	"github.com/arbor-ml/arbor/learner"
 	"gonum.org/v1/gonum/mat"
@@ -269,24 +269,14 @@ func (m *Model) Save(w io.Writer) error {
 	for _, e := range m.Warnings {
 		f.Warnings = append(f.Warnings, e.Error())
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", " ")
-	return enc.Encode(f)
+	return modelio.Encode(w, f)
 }
 
 // Load reads a model written by Save and checks its consistency.
 func Load(r io.Reader) (*Model, error) {
 	var f modelFile
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
-	}
-	if f.Format != formatName {
-		return nil, fmt.Errorf("%w: field format is %q, want %q", ErrFormat, f.Format, formatName)
-	}
-	if f.Version != formatVersion {
-		return nil, fmt.Errorf("%w: field version is %d, this build reads %d", ErrFormat, f.Version, formatVersion)
+	if err := modelio.Decode(r, &f, formatName, formatVersion, ErrFormat); err != nil {
+		return nil, err
 	}
 	k, err := ParseKernel(f.Kernel)
 	if err != nil {

@@ -1,11 +1,11 @@
 package svm
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
 
+	"github.com/arbor-ml/arbor/internal/modelio"
 	"github.com/arbor-ml/arbor/kernel"
 	"gonum.org/v1/gonum/mat"
 )
@@ -153,9 +153,7 @@ func (m *Model) Save(w io.Writer) error {
 		}
 		out.Machines = append(out.Machines, mj)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", " ")
-	return enc.Encode(out)
+	return modelio.Encode(w, out)
 }
 
 // Load reads a model written by Save and checks its consistency. Errors:
@@ -163,19 +161,11 @@ func (m *Model) Save(w io.Writer) error {
 // range, non-finite numbers, bad kernel parameters) or the reader's error.
 func Load(r io.Reader) (*Model, error) {
 	var in modelJSON
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
+	if err := modelio.Decode(r, &in, modelFormat, modelVersion, ErrFormat); err != nil {
+		return nil, err
 	}
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrFormat, fmt.Sprintf(format, args...))
-	}
-	if in.Format != modelFormat {
-		return nil, bad("format %q, want %q", in.Format, modelFormat)
-	}
-	if in.Version != modelVersion {
-		return nil, bad("version %d, this reader supports %d", in.Version, modelVersion)
 	}
 	k := len(in.Classes)
 	if k < 2 || !slices.IsSorted(in.Classes) || len(slices.Compact(slices.Clone(in.Classes))) != k {

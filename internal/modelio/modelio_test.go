@@ -1,0 +1,40 @@
+package modelio
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+var errFormat = errors.New("test: model format")
+
+type doc struct {
+	Format  string    `json:"format"`
+	Version int       `json:"version"`
+	X       []float64 `json:"x"`
+}
+
+func TestRoundTripAndErrors(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Encode(&buf, doc{Format: "arbor-test", Version: 1, X: []float64{1, 0.5}}); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	var got doc
+	if err := Decode(strings.NewReader(text), &got, "arbor-test", 1, errFormat); err != nil || len(got.X) != 2 || got.X[1] != 0.5 {
+		t.Fatalf("round trip: %+v, %v", got, err)
+	}
+	for name, c := range map[string]struct{ in, want string }{
+		"foreign":   {strings.Replace(text, "arbor-test", "arbor-svm", 1), `format "arbor-svm", want "arbor-test"`},
+		"newer":     {strings.Replace(text, `"version": 1`, `"version": 2`, 1), "version 2, this reader supports 1"},
+		"truncated": {text[:len(text)/2], "unexpected end"},
+		"unknown":   {strings.Replace(text, `"x"`, `"y"`, 1), "unknown field"},
+		"not json":  {"ARBOR-PIPELINE 1\n", "invalid character"},
+	} {
+		err := Decode(strings.NewReader(c.in), &doc{}, "arbor-test", 1, errFormat)
+		if !errors.Is(err, errFormat) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want ErrFormat with %q", name, err, c.want)
+		}
+	}
+}
