@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/arbor-ml/arbor/internal/hugepage"
 	"github.com/arbor-ml/arbor/knn"
 	"github.com/arbor-ml/arbor/svm"
 	"gonum.org/v1/gonum/mat"
@@ -156,7 +157,8 @@ func (s Sample) Fit(ctx context.Context, g Gram) (*SampleModel, error) {
 		rows = Draw(n, m, s.Seed)
 	}
 	progress("kernel", 0, 1)
-	K, err := g.Sym(ctx, nil, rows)
+	// the one m×m buffer, huge-page backed where the OS allows
+	K, err := g.Sym(ctx, mat.NewSymDense(m, hugepage.Float64s(m*m)), rows)
 	if err != nil {
 		return nil, err
 	}

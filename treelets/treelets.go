@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/arbor-ml/arbor/internal/hugepage"
 	"github.com/arbor-ml/arbor/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 )
@@ -142,7 +143,7 @@ func (s Settings) Fit(ctx context.Context, A mat.Matrix) (*Model, error) {
 		return nil, fmt.Errorf("%w: %d×%d, want a square matrix", ErrMatrix, r, c)
 	}
 	n := r
-	buf := make([]float64, n*n)
+	buf := hugepage.Float64s(n * n)
 	if sym, ok := A.(mat.Symmetric); ok {
 		if sd, ok := sym.(*mat.SymDense); ok {
 			raw := sd.RawSymmetric()
@@ -178,7 +179,7 @@ func (s Settings) Fit(ctx context.Context, A mat.Matrix) (*Model, error) {
 		}
 		mirror(buf, n, n)
 	}
-	return s.run(ctx, buf, n, n)
+	return s.run(ctx, buf, n, n, false)
 }
 
 // FitInPlace runs treelets on A's own storage, the one n×n buffer of the
@@ -204,18 +205,20 @@ func (s Settings) FitInPlace(ctx context.Context, A *mat.SymDense) (*Model, erro
 		}
 	}
 	mirror(raw.Data, n, raw.Stride)
-	return s.run(ctx, raw.Data, n, raw.Stride)
+	return s.run(ctx, raw.Data, n, raw.Stride, true)
 }
 
 // fitFull is FitInPlace for a matrix whose storage already holds both
-// triangles (as Gram.Sym writes them): no mirroring pass, which at
-// n = 10 000 is a strided 800 MB transpose.
+// triangles (as Gram.Sym writes them) and that the caller discards
+// afterwards: no mirroring pass (at n = 10 000 a strided 800 MB transpose)
+// and no final repair of the entries between inactive variables, so on
+// return A is scratch.
 func (s Settings) fitFull(ctx context.Context, A *mat.SymDense) (*Model, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
 	raw := A.RawSymmetric()
-	return s.run(ctx, raw.Data, raw.N, raw.Stride)
+	return s.run(ctx, raw.Data, raw.N, raw.Stride, false)
 }
 
 // mirror copies the upper triangle of the n×n row-major a (row stride st)
@@ -451,7 +454,11 @@ func (s *state) fixup() {
 	})
 }
 
-func (st Settings) run(ctx context.Context, a []float64, n, stride int) (*Model, error) {
+// run is the treelets loop on the n×n matrix a (row stride stride, both
+// triangles written). keep asks for the whole rotated matrix on return
+// (FitInPlace); otherwise only the active variables' entries, which alone
+// decide the merges, are kept current, and a is scratch.
+func (st Settings) run(ctx context.Context, a []float64, n, stride int, keep bool) (*Model, error) {
 	if n < 2 {
 		return nil, fmt.Errorf("%w: %d×%d, want n ≥ 2", ErrMatrix, n, n)
 	}
@@ -459,25 +466,6 @@ func (st Settings) run(ctx context.Context, a []float64, n, stride int) (*Model,
 		d := a[i*stride+i]
 		if !(d > 0) || math.IsInf(d, 1) {
 			return nil, fmt.Errorf("%w: diagonal entry A[%d,%d] = %v, want a finite value > 0", ErrMatrix, i, i, d)
-		}
-	}
-	// finiteness of the off-diagonal entries, checked in parallel by rows
-	bad := make([]int, n)
-	_ = parallel.Chunks(context.Background(), n, 64, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			bad[i] = -1
-			row := a[i*stride : i*stride+n]
-			for j, v := range row {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					bad[i] = j
-					break
-				}
-			}
-		}
-	})
-	for i, j := range bad {
-		if j >= 0 {
-			return nil, fmt.Errorf("%w: A[%d,%d] = %v, want a finite value", ErrMatrix, i, j, a[i*stride+j])
 		}
 	}
 	s := &state{
@@ -498,21 +486,40 @@ func (st Settings) run(ctx context.Context, a []float64, n, stride int) (*Model,
 	}
 	progress("treelets", 0, n-1)
 	every := max(1, (n-1)/100)
-	if len(s.list) < parallelMin {
-		for _, i := range s.list {
-			s.rescan(int(i))
-		}
-	} else {
-		_ = parallel.Chunks(ctx, n, chunk, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
+	// one pass over the rows: the finiteness of the off-diagonal entries
+	// and each column's best partner, in parallel by rows (a row is read
+	// once: checked, then scanned while in cache)
+	bad := make([]int, n)
+	first := func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			bad[i] = -1
+			for j, v := range a[i*stride : i*stride+n] {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					bad[i] = j
+					break
+				}
+			}
+			if bad[i] < 0 {
 				s.rescan(i)
 			}
-		})
+		}
+	}
+	if n < parallelMin {
+		first(0, n)
+	} else {
+		_ = parallel.Chunks(ctx, n, chunk, first)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	defer s.fixup()
+	for i, j := range bad {
+		if j >= 0 {
+			return nil, fmt.Errorf("%w: A[%d,%d] = %v, want a finite value", ErrMatrix, i, j, a[i*stride+j])
+		}
+	}
+	if keep {
+		defer s.fixup()
+	}
 	// the first pick: serial scan of the column bests
 	bi := s.argmaxChunk(s.list)
 	nchunk := (n + chunk - 1) / chunk
