@@ -249,6 +249,15 @@ func Dendrogram(t *hclust.Tree, opt DendrogramOptions) (*Figure, error) {
 	if n == 1 {
 		p.Y.Max = 1
 	}
+	// headroom above the root's link (and the cut line), as SciPy's 5 %:
+	// at the very top of the axis the link would touch the title
+	top := cut // (centroid and median trees may put a link above the root)
+	for _, m := range t.Merges {
+		top = math.Max(top, m.Height)
+	}
+	if top > 0 {
+		p.Y.Max = 1.05 * top
+	}
 	p.Y.Tick.Marker = NiceTicks{}
 	ticks := plot.ConstantTicks(nil)
 	p.X.Label.Text = opt.XLabel

@@ -27,7 +27,7 @@ func init() {
 }
 
 func runCluster(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "cluster", "--data F --linkage average [--distance euclidean|graph --graph knn:7] (--clusters N | --height H) [outputs]")
+	fs := newFlags(e, "cluster", "--data F (--linkage average [--distance euclidean|graph --graph knn:7] | --method treelets --kernel SPEC [--lambda L --similarity abs|signed|raw --sample M --extend svm|knn --seed S]) (--clusters N | --height H) [outputs]")
 	var d dataFlags
 	d.register(fs, "none")
 	var mf memFlags
@@ -49,7 +49,12 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	dendroLeaves := fs.Int("dendrogram-leaves", 0, "leaves the dendrogram draws, as SciPy's truncate_mode='lastp' (0: every leaf up to 50 rows, else 30; -1: every leaf)")
 	cophenetic := fs.Bool("cophenetic", true, "report the cophenetic correlation (O(N²) time, O(N) memory); --cophenetic=false skips it")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	var tf clusterTreeletsFlags
+	tf.register(fs)
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := tf.check(fs); err != nil {
 		return err
 	}
 	method, err := hclust.ParseMethod(*linkage)
@@ -77,6 +82,9 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	}
 	if err := checkOutputs("data", d.path, "out", *out, "linkage-out", *zOut, "newick", *newick, "dendrogram", *dendro); err != nil {
 		return err
+	}
+	if tf.method == "treelets" {
+		return clusterTreelets(ctx, e, fs, &d, &tf, lmf.seed, *k, *height, *out, *zOut, *newick, *dendro, *quiet)
 	}
 	ds, err := d.load(e)
 	if err != nil {

@@ -119,39 +119,8 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 		}
 		g = graph
 		what = fmt.Sprintf("graph      %s (%d nodes, %d edges; kernel: %d on the diagonal, 1 per edge)", displayName(*edges), graph.Len(), graph.Edges(), graph.MaxDegree())
-	} else {
-		missing := strings.HasPrefix(strings.ToLower(strings.TrimSpace(*kspec)), "rbf-missing")
-		d.missingOK = missing
-		if ds, err = d.load(e); err != nil {
-			return err
-		}
-		what = fmt.Sprintf("data       %s (%d rows, %d features)", ds.Name, ds.Len(), ds.Dim())
-		if missing {
-			k, err := kernel.ParseRBFMissing(*kspec)
-			if err != nil {
-				return usageError("--kernel: %v", err)
-			}
-			mg, err := k.Prepare(ds.X)
-			if err != nil {
-				return fmt.Errorf("%s: %w", d.path, err)
-			}
-			g = mg
-			what += fmt.Sprintf("\nkernel     %s (%d missing cells)", k, len(ds.Missing))
-		} else {
-			sp, err := kernel.ParseSpec(*kspec)
-			if err != nil {
-				return usageError("--kernel: %v", err)
-			}
-			if sp.Kind != kernel.KindPoint {
-				return usageError("--kernel %s: treelets take a point kernel (linear, poly, rbf, laplacian, exponential) or rbf-missing:GAMMA", *kspec)
-			}
-			k := sp.Point
-			if sp.Scale {
-				k = kernel.RBF{Gamma: kernel.GammaScale(ds.X)}
-			}
-			g = kernel.Points{K: k, X: ds.X}
-			what += fmt.Sprintf("\nkernel     %s", kernel.Spec{Kind: kernel.KindPoint, Point: k})
-		}
+	} else if g, ds, what, err = treeletsData(e, &d, *kspec); err != nil {
+		return err
 	}
 	n := g.Len()
 	if *sample > n {
@@ -301,6 +270,41 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
 	}
 	return nil
+}
+
+// treeletsData loads --data and builds the kernel --kernel SPEC on its
+// rows as on-demand blocks: rbf-missing:GAMMA (the data may then have
+// missing cells) or a point kernel. what describes both for stdout.
+func treeletsData(e *env, d *dataFlags, kspec string) (g treelets.Gram, ds *dataset.Dataset, what string, err error) {
+	missing := strings.HasPrefix(strings.ToLower(strings.TrimSpace(kspec)), "rbf-missing")
+	d.missingOK = missing
+	if ds, err = d.load(e); err != nil {
+		return nil, nil, "", err
+	}
+	what = fmt.Sprintf("data       %s (%d rows, %d features)", ds.Name, ds.Len(), ds.Dim())
+	if missing {
+		k, err := kernel.ParseRBFMissing(kspec)
+		if err != nil {
+			return nil, nil, "", usageError("--kernel: %v", err)
+		}
+		mg, err := k.Prepare(ds.X)
+		if err != nil {
+			return nil, nil, "", fmt.Errorf("%s: %w", d.path, err)
+		}
+		return mg, ds, what + fmt.Sprintf("\nkernel     %s (%d missing cells)", k, len(ds.Missing)), nil
+	}
+	sp, err := kernel.ParseSpec(kspec)
+	if err != nil {
+		return nil, nil, "", usageError("--kernel: %v", err)
+	}
+	if sp.Kind != kernel.KindPoint {
+		return nil, nil, "", usageError("--kernel %s: treelets take a point kernel (linear, poly, rbf, laplacian, exponential) or rbf-missing:GAMMA", kspec)
+	}
+	k := sp.Point
+	if sp.Scale {
+		k = kernel.RBF{Gamma: kernel.GammaScale(ds.X)}
+	}
+	return kernel.Points{K: k, X: ds.X}, ds, what + fmt.Sprintf("\nkernel     %s", kernel.Spec{Kind: kernel.KindPoint, Point: k}), nil
 }
 
 // treeletsResult is a fitted run with its cut.

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/arbor-ml/arbor/figure"
+	"github.com/arbor-ml/arbor/metrics"
+	"github.com/arbor-ml/arbor/treelets"
+)
+
+// clusterTreeletsFlags are `arbor cluster --method treelets`'s own flags:
+// kernel treelets (paper 004) in the place of a linkage, with the
+// settings of `arbor treelets`.
+type clusterTreeletsFlags struct {
+	method     string
+	kernel     string
+	lambda     float64
+	similarity string
+	sample     int
+	extend     string
+}
+
+func (c *clusterTreeletsFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.method, "method", "hclust", "hclust (agglomerative, --linkage) or treelets (kernel treelets of paper 004 on --kernel; the labels are those of `arbor treelets` with the same flags, --seed 1 unless given)")
+	fs.StringVar(&c.kernel, "kernel", "", "--method treelets: kernel on the rows (linear, poly:A:B:D, rbf:GAMMA, rbf:scale, laplacian:G, exponential:G, rbf-missing:GAMMA)")
+	fs.Float64Var(&c.lambda, "lambda", 0, "--method treelets: λ ≥ 0, weight of |A_ij| in the similarity")
+	fs.StringVar(&c.similarity, "similarity", "abs", "--method treelets: pair rule abs, signed or raw (see arbor treelets --help)")
+	fs.IntVar(&c.sample, "sample", 0, "--method treelets: treelets on a seeded sample of M rows, the others labelled by --extend (0: every row)")
+	fs.StringVar(&c.extend, "extend", "svm", "--method treelets: svm or knn, labels the rows outside the sample")
+}
+
+// treeletsOnly are the flags that mean something only with --method
+// treelets; hclustOnly only with hclust.
+var (
+	treeletsOnly = []string{"kernel", "lambda", "similarity", "sample", "extend"}
+	hclustOnly   = []string{"linkage", "distance", "graph", "landmarks", "landmark-method", "cophenetic", "dendrogram-leaves"}
+)
+
+// checkMethodFlags rejects the flags of the other method.
+func (c *clusterTreeletsFlags) check(fs *flag.FlagSet) error {
+	switch c.method {
+	case "hclust":
+		for _, f := range treeletsOnly {
+			if flagGiven(fs, f) {
+				return usageError("--%s belongs to --method treelets", f)
+			}
+		}
+	case "treelets":
+		for _, f := range hclustOnly {
+			if flagGiven(fs, f) {
+				return usageError("--%s belongs to --method hclust (treelets build their own hierarchy from --kernel)", f)
+			}
+		}
+		if c.kernel == "" {
+			return usageError("--method treelets needs --kernel SPEC (e.g. rbf:scale, rbf-missing:32)")
+		}
+	default:
+		return usageError("--method must be hclust or treelets, got %q", c.method)
+	}
+	return nil
+}
+
+// clusterTreelets is `arbor cluster --method treelets`: the hierarchy of
+// kernel treelets cut like any other tree (--clusters K, or --height H on
+// a full sample), printed and written as `arbor cluster` does.
+func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags, c *clusterTreeletsFlags,
+	seed uint64, k int, height float64, out, zOut, newick, dendro string, quiet bool) error {
+	rule, err := treelets.ParseSimilarity(c.similarity)
+	if err != nil {
+		return usageError("--similarity: %v", err)
+	}
+	ext, err := treelets.ParseExtension(c.extend)
+	if err != nil {
+		return usageError("--extend: %v", err)
+	}
+	if c.lambda < 0 {
+		return usageError("--lambda must be ≥ 0, got %v", c.lambda)
+	}
+	if c.sample < 0 || c.sample == 1 {
+		return usageError("--sample must be ≥ 2 (or 0 for every row), got %d", c.sample)
+	}
+	if !flagGiven(fs, "seed") {
+		seed = 1 // arbor treelets' default
+	}
+	if c.sample > 0 && !math.IsNaN(height) {
+		return usageError("--height cuts the sample's hierarchy only with every row (--sample 0); use --clusters K with --sample")
+	}
+	g, ds, what, err := treeletsData(e, d, c.kernel)
+	if err != nil {
+		return err
+	}
+	n := g.Len()
+	m := c.sample
+	if m == 0 {
+		m = n
+	}
+	if m > n {
+		return usageError("--sample %d is larger than the number of rows (%d)", m, n)
+	}
+	if k > m {
+		return usageError("--clusters %d is larger than the number of rows it cuts (%d)", k, m)
+	}
+	if m < n && k == 0 {
+		return usageError("--sample %d needs --clusters K (the extension labels the other rows by the K clusters of the sample)", m)
+	}
+	progress := e.progress(quiet)
+	start := time.Now()
+	s := treelets.Sample{
+		Settings: treelets.Settings{Lambda: c.lambda, Similarity: rule, Progress: progress},
+		M:        m, Seed: seed, Clusters: k, Extend: ext,
+	}
+	res, err := s.Fit(ctx, g)
+	if err != nil {
+		return err
+	}
+	tree := res.Model.Tree()
+	labels := res.Labels
+	if !math.IsNaN(height) {
+		labels = tree.CutHeight(height)
+	}
+	fmt.Fprintln(e.stdout, what)
+	fmt.Fprintf(e.stdout, "treelets   %s similarity, λ = %g; %d levels", rule, c.lambda, len(res.Model.Levels))
+	if m < n {
+		fmt.Fprintf(e.stdout, " on a sample of %d (seed %d), %s extension to the other %d", m, seed, ext, n-m)
+	}
+	fmt.Fprintf(e.stdout, "\nheights    %.6g … %.6g (running max of 1 − similarity)\n", tree.Merges[0].Height, tree.Merges[len(tree.Merges)-1].Height)
+	if labels != nil {
+		fmt.Fprintf(e.stdout, "clusters   %d, sizes %v\n", maxInt(labels)+1, clusterSizes(labels))
+		if lab := ds.Labeled(); len(lab) > 1 {
+			truth := make([]int, len(lab))
+			pred := make([]int, len(lab))
+			for i, r := range lab {
+				truth[i], pred[i] = ds.Y[r], labels[r]
+			}
+			ari, err := metrics.ARI(truth, pred)
+			if err != nil {
+				return err
+			}
+			nmi, err := metrics.NMI(truth, pred)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "vs labels  ARI %.4f, NMI %.4f (%d labelled rows)\n", ari, nmi, len(lab))
+		}
+	} else if out != "" {
+		return usageError("--out needs --clusters or --height to cut the tree")
+	}
+	var batch outputBatch // all outputs or none
+	defer batch.abort()
+	if out != "" {
+		if err := batch.write(out, func(f *os.File) error { return writeClusterLabels(f, ds, labels) }); err != nil {
+			return err
+		}
+	}
+	if zOut != "" {
+		if err := batch.write(zOut, func(f *os.File) error { return writeMatrixCSV(f, tree.Matrix()) }); err != nil {
+			return err
+		}
+	}
+	if newick != "" {
+		if err := batch.write(newick, func(f *os.File) error {
+			_, err := fmt.Fprintln(f, tree.Newick(leafIDs(ds, sampledRows(res.Rows, n))))
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	if dendro != "" {
+		opt := figure.DendrogramOptions{Title: fmt.Sprintf("%s: kernel treelets (%s)", displayName(ds.Name), rule),
+			YLabel: "height (running max of 1 − similarity)", K: min(k, m)}
+		if !math.IsNaN(height) {
+			opt.Cut = height
+		}
+		fig, err := figure.Dendrogram(tree, opt)
+		if err != nil {
+			return err
+		}
+		if err := batch.write(dendro, func(f *os.File) error { return fig.WriteTo(f, filepath.Ext(dendro)) }); err != nil {
+			return err
+		}
+	}
+	if err := batch.commit(); err != nil {
+		return err
+	}
+	for _, p := range []string{out, zOut, newick, dendro} {
+		if p != "" {
+			fmt.Fprintf(e.stdout, "wrote      %s\n", p)
+		}
+	}
+	if progress != nil {
+		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
+	}
+	return nil
+}
+
+// sampledRows is nil for the identity sample (every row), else rows.
+func sampledRows(rows []int, n int) []int {
+	if len(rows) == n {
+		return nil
+	}
+	return rows
+}
