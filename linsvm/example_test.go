@@ -29,7 +29,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	pred, err := m.Predict(nil, ds.X)
+	pred, err := m.Predict(context.Background(), nil, ds.X)
 	if err != nil {
 		panic(err)
 	}
@@ -39,7 +39,7 @@ func Example() {
 			correct++
 		}
 	}
-	fmt.Printf("%d classes, converged %v, %d of %d right\n", m.Classes(), m.Converged, correct, ds.Len())
+	fmt.Printf("%d classes, converged %v, %d of %d right\n", len(m.Classes()), m.Converged, correct, ds.Len())
 	// Output:
 	// 3 classes, converged false, 143 of 150 right
 }

@@ -30,6 +30,8 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/arbor-ml/arbor/internal/parallel"
 )
 
 // Loss names.
@@ -107,8 +109,18 @@ type Model struct {
 	Converged bool
 }
 
-// Classes returns the number of classes.
-func (m *Model) Classes() int { return m.classes }
+// Classes returns the class labels the model can output, 0..C−1 (sorted;
+// C is one more than the largest label it was fitted on).
+func (m *Model) Classes() []int {
+	c := make([]int, m.classes)
+	for i := range c {
+		c[i] = i
+	}
+	return c
+}
+
+// Dim returns the number of features the model expects.
+func (m *Model) Dim() int { return m.d }
 
 // Weights returns the weight vector and intercept of binary problem k
 // (k = 0 only, class 1 against class 0, when there are two classes).
@@ -320,16 +332,38 @@ func (m *Model) Decision(dst []float64, X mat.Matrix) ([]float64, error) {
 	return dst, nil
 }
 
-// Predict sets dst[i] to the class of row i of X; nil allocates.
-func (m *Model) Predict(dst []int, X mat.Matrix) ([]int, error) {
-	n, _ := X.Dims()
-	dec, err := m.Decision(nil, X)
-	if err != nil {
-		return nil, err
+// Predict sets dst[i] to the class of row i of X (ties to the lower
+// class); dst of length t is filled, nil allocates. Rows are labelled in
+// parallel blocks (internal/parallel): the result does not depend on
+// GOMAXPROCS. Errors: ErrInput (wrong column count, dst of the wrong
+// length), ctx.Err().
+func (m *Model) Predict(ctx context.Context, dst []int, X mat.Matrix) ([]int, error) {
+	n, d := X.Dims()
+	if d != m.d {
+		return nil, fmt.Errorf("%w: X has %d columns, the model %d", ErrInput, d, m.d)
 	}
 	if dst == nil {
 		dst = make([]int, n)
 	}
+	if len(dst) != n {
+		return nil, fmt.Errorf("%w: dst has %d entries for %d rows", ErrInput, len(dst), n)
+	}
+	xd, ok := X.(*mat.Dense)
+	if !ok {
+		xd = mat.DenseCopyOf(X)
+	}
+	err := parallel.Chunks(ctx, n, 256, func(lo, hi int) {
+		m.predict(dst[lo:hi], xd.Slice(lo, hi, 0, d))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return dst, nil
+}
+
+func (m *Model) predict(dst []int, X mat.Matrix) {
+	n, _ := X.Dims()
+	dec, _ := m.Decision(nil, X)
 	p := len(m.w)
 	for i := 0; i < n; i++ {
 		if p == 1 {
@@ -347,5 +381,4 @@ func (m *Model) Predict(dst []int, X mat.Matrix) ([]int, error) {
 		}
 		dst[i] = best
 	}
-	return dst, nil
 }

@@ -67,7 +67,7 @@ func TestLinearSVC(t *testing.T) {
 				t.Fatalf("%s/%s/C=%v: decision %d = %v, LinearSVC %v", c.Name, c.Loss, c.C, i, dec[i], c.Decision[i])
 			}
 		}
-		pred, err := m.Predict(nil, Xt)
+		pred, err := m.Predict(context.Background(), nil, Xt)
 		if err != nil {
 			t.Fatal(err)
 		}

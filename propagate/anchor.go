@@ -45,8 +45,9 @@ type AnchorModel struct {
 	s       int
 	sigma2  float64
 	a       *mat.Dense // M×C soft labels of the anchors
-	lambda  []float64  // class masses
+	lambda  []float64  // class masses (all 1 for spreading)
 	labels  []int      // transduction over the fitted rows
+	method  string     // "" (propagation) or "spreading"
 }
 
 func (g AnchorGraph) s() int {
@@ -110,25 +111,9 @@ func (g AnchorGraph) Fit(ctx context.Context, X, anchors *mat.Dense, y []int) (*
 			return nil, fmt.Errorf("%w: X has %v", ErrNonFinite, v)
 		}
 	}
-	am := &AnchorModel{anchors: mat.DenseCopyOf(anchors), s: s}
-	idx := make([]int32, n*s)
-	d2 := make([]float64, n*s)
-	ix := neighbors.New(am.anchors.RawMatrix().Data, m, d)
-	if err := ix.Search(ctx, denseData(X), s, idx, d2); err != nil {
+	am, idx, z, err := anchorWeights(ctx, X, anchors, s)
+	if err != nil {
 		return nil, err
-	}
-	sum := 0.0
-	for i := 0; i < n; i++ {
-		sum += math.Sqrt(d2[i*s+s-1])
-	}
-	sigma := sum / float64(n)
-	if sigma == 0 {
-		sigma = 1
-	}
-	am.sigma2 = sigma * sigma
-	z := make([]float64, n*s)
-	for i := 0; i < n; i++ {
-		am.weights(z[i*s:i*s+s], d2[i*s:i*s+s])
 	}
 	// ZᵀZ, Λ = Zᵀ1, Z_lᵀZ_l and Z_lᵀY_l, in row order (deterministic).
 	ztz := make([]float64, m*m)
@@ -219,6 +204,35 @@ func (g AnchorGraph) Fit(ctx context.Context, X, anchors *mat.Dense, y []int) (*
 		}
 	}
 	return am, nil
+}
+
+// anchorWeights returns a model holding the anchors, S and σ², and for
+// every row of X its s nearest anchors idx (n×s) and their normalised
+// weights z (n×s): the sparse Z of the anchor graph.
+func anchorWeights(ctx context.Context, X, anchors *mat.Dense, s int) (*AnchorModel, []int32, []float64, error) {
+	n, d := X.Dims()
+	m, _ := anchors.Dims()
+	am := &AnchorModel{anchors: mat.DenseCopyOf(anchors), s: s}
+	idx := make([]int32, n*s)
+	d2 := make([]float64, n*s)
+	ix := neighbors.New(am.anchors.RawMatrix().Data, m, d)
+	if err := ix.Search(ctx, denseData(X), s, idx, d2); err != nil {
+		return nil, nil, nil, err
+	}
+	sum := 0.0
+	for i := 0; i < n; i++ {
+		sum += math.Sqrt(d2[i*s+s-1])
+	}
+	sigma := sum / float64(n)
+	if sigma == 0 {
+		sigma = 1
+	}
+	am.sigma2 = sigma * sigma
+	z := make([]float64, n*s)
+	for i := 0; i < n; i++ {
+		am.weights(z[i*s:i*s+s], d2[i*s:i*s+s])
+	}
+	return am, idx, z, nil
 }
 
 func denseData(X *mat.Dense) []float64 {

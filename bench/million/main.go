@@ -58,7 +58,7 @@ func main() {
 	tf := time.Since(t0)
 	model, err := linsvm.Classifier{C: 1, Seed: *seed}.Fit(ctx, Z, y)
 	check(err)
-	pred, err := model.Predict(nil, Z)
+	pred, err := model.Predict(ctx, nil, Z)
 	check(err)
 	t1 := time.Since(t0)
 	fmt.Printf("landmark hck:average + linear SVM: features %.1f s (rank %d), total %.1f s (+ %.1f s landmarks), accuracy %.2f %% on the unlabelled, peak RSS so far %s\n",

@@ -114,7 +114,7 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 					if err != nil {
 						return nil, fmt.Errorf("split %d: %w", si, err)
 					}
-					pred, err := m.Predict(nil, Z)
+					pred, err := m.Predict(ctx, nil, Z)
 					if err != nil {
 						return nil, err
 					}

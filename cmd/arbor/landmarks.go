@@ -151,7 +151,7 @@ func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, d
 		if !m.Converged {
 			fmt.Fprintf(stderr, "warning: linear SVM: not converged in %v passes\n", m.Iter)
 		}
-		pred, err := m.Predict(nil, all)
+		pred, err := m.Predict(ctx, nil, all)
 		if err != nil {
 			return nil, 0, err
 		}

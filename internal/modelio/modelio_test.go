@@ -2,6 +2,8 @@ package modelio
 
 import (
 	"bytes"
+	"encoding/json"
+	"math"
 	"errors"
 	"strings"
 	"testing"
@@ -35,6 +37,33 @@ func TestRoundTripAndErrors(t *testing.T) {
 		err := Decode(strings.NewReader(c.in), &doc{}, "arbor-test", 1, errFormat)
 		if !errors.Is(err, errFormat) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want ErrFormat with %q", name, err, c.want)
+		}
+	}
+}
+
+// TestFloats: a float block round-trips bit for bit (negative zero, NaN
+// payload, extremes) and a damaged one is an error.
+func TestFloats(t *testing.T) {
+	in := Floats{0, math.Copysign(0, -1), 1.0 / 3, -math.MaxFloat64, math.SmallestNonzeroFloat64, math.Inf(1), math.Float64frombits(0x7ff8000000000123)}
+	js, err := json.Marshal(struct{ X Floats }{in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out struct{ X Floats }
+	if err := json.Unmarshal(js, &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.X) != len(in) {
+		t.Fatalf("%d values, want %d", len(out.X), len(in))
+	}
+	for i := range in {
+		if math.Float64bits(out.X[i]) != math.Float64bits(in[i]) {
+			t.Errorf("value %d: bits %x, want %x", i, math.Float64bits(out.X[i]), math.Float64bits(in[i]))
+		}
+	}
+	for _, bad := range []string{`{"X": "AAAA"}`, `{"X": "!!"}`, `{"X": 3}`} {
+		if err := json.Unmarshal([]byte(bad), &out); err == nil {
+			t.Errorf("%s: no error", bad)
 		}
 	}
 }

@@ -1,0 +1,214 @@
+package propagate
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// AnchorSpreading is label spreading (Zhou et al. 2004, scikit-learn's
+// LabelSpreading) on the anchor graph of AnchorGraph: the affinity is
+// W = Z Λ⁻¹ Zᵀ (Z the N×M anchor weights, each row its S nearest anchors,
+// Λ = diag(Zᵀ1)), and, as LabelSpreading does with any affinity, the
+// diagonal is removed (W₀ = W − diag(w), w_i = Σ_k Z_ik²/Λ_k), D is the
+// degree of W₀ (D_i = 1 − w_i, since W's rows sum to 1), S = D^{-1/2} W₀
+// D^{-1/2}, and the soft labels are the fixed point of F ← αSF + (1−α)Y:
+//
+//	F = (1−α)·(I − αS)⁻¹·Y.
+//
+// With E = I + α·diag(w)·D⁻¹ and U = D^{-1/2} Z, I − αS = E − α U Λ⁻¹ Uᵀ,
+// and by the Woodbury identity
+//
+//	F = E⁻¹R + E⁻¹U·(Λ/α − UᵀE⁻¹U)⁻¹·UᵀE⁻¹R,   R = (1−α)Y,
+//
+// one M×M symmetric positive definite system (a Schur complement of
+// [[E, U], [Uᵀ, Λ/α]]): O(N·S²) to form it, O(M³) to solve it, O(N·S + M²)
+// memory. It equals LabelSpreading's closed form on the dense N×N anchor
+// affinity (tested). A row's class is the argmax of F (first on ties); a
+// row with F = 0 (its anchors' component holds no label) is left
+// Unlabeled (−1). A new point x is labelled as LabelSpreading.predict
+// does, from its affinities w(x, j) = z(x) Λ⁻¹ z_jᵀ to the fitted rows and
+// their normalised soft labels F̂: argmax z(x)·B with B = Λ⁻¹ Zᵀ F̂ (M×C).
+type AnchorSpreading struct {
+	// S is the number of nearest anchors of each point (default 3).
+	S int
+	// Alpha is the clamping factor α in (0, 1) (default 0.2, as
+	// scikit-learn).
+	Alpha float64
+}
+
+func (g AnchorSpreading) alpha() float64 {
+	if g.Alpha == 0 {
+		return 0.2
+	}
+	return g.Alpha
+}
+
+// Validate reports whether the settings are usable.
+func (g AnchorSpreading) Validate() error {
+	if g.S < 0 {
+		return fmt.Errorf("%w: anchor spreading S = %d, want >= 1", ErrBadParam, g.S)
+	}
+	if !(g.Alpha >= 0 && g.Alpha < 1) {
+		return fmt.Errorf("%w: anchor spreading Alpha = %v, want in (0, 1)", ErrBadParam, g.Alpha)
+	}
+	return nil
+}
+
+// Fit spreads the labels y (a class 0..C−1, or −1 for unlabelled) over the
+// anchor graph of the rows of anchors. Errors: ErrBadParam, ErrShape,
+// ErrNonFinite, ErrBadLabel, ErrNoLabels, ErrOneClass, ctx.Err().
+func (g AnchorSpreading) Fit(ctx context.Context, X, anchors *mat.Dense, y []int) (*AnchorModel, error) {
+	if err := g.Validate(); err != nil {
+		return nil, err
+	}
+	n, d := X.Dims()
+	m, da := anchors.Dims()
+	if da != d || len(y) != n || n == 0 {
+		return nil, fmt.Errorf("%w: X %d×%d, anchors %d×%d, %d labels", ErrShape, n, d, m, da, len(y))
+	}
+	s := min(AnchorGraph{S: g.S}.s(), m)
+	classes, nl := 0, 0
+	for i, c := range y {
+		if c < -1 {
+			return nil, fmt.Errorf("%w: y[%d] = %d", ErrBadLabel, i, c)
+		}
+		if c >= 0 {
+			classes = max(classes, c+1)
+			nl++
+		}
+	}
+	if nl == 0 {
+		return nil, ErrNoLabels
+	}
+	if classes < 2 {
+		return nil, ErrOneClass
+	}
+	for _, v := range denseData(X) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%w: X has %v", ErrNonFinite, v)
+		}
+	}
+	am, idx, z, err := anchorWeights(ctx, X, anchors, s)
+	if err != nil {
+		return nil, err
+	}
+	am.method = "spreading"
+	alpha := g.alpha()
+	lam := make([]float64, m)
+	for i := 0; i < n*s; i++ {
+		lam[idx[i]] += z[i]
+	}
+	// Per row: w_i, D_i, E_i, and the scale c_i = 1/(√D_i·E_i) of U's row
+	// in UᵀE⁻¹ (so UᵀE⁻¹U = Σ_i z_iᵀz_i / (D_i·E_i)).
+	dinv := make([]float64, n) // 1/√D_i
+	einv := make([]float64, n) // 1/E_i
+	for i := 0; i < n; i++ {
+		w := 0.0
+		for a := 0; a < s; a++ {
+			k := idx[i*s+a]
+			w += z[i*s+a] * z[i*s+a] / lam[k]
+		}
+		deg := 1 - w
+		if !(deg > 1e-12) {
+			deg = 1 // isolated in W₀ (scipy's csgraph.laplacian convention)
+		}
+		dinv[i] = 1 / math.Sqrt(deg)
+		einv[i] = 1 / (1 + alpha*w/deg)
+	}
+	sys := make([]float64, m*m)
+	rhs := mat.NewDense(m, classes, nil)
+	for i := 0; i < n; i++ {
+		if i%65536 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		ki, zi := idx[i*s:i*s+s], z[i*s:i*s+s]
+		c := dinv[i] * dinv[i] * einv[i]
+		for a, ka := range ki {
+			for b, kb := range ki {
+				sys[int(ka)*m+int(kb)] -= c * zi[a] * zi[b]
+			}
+		}
+		if y[i] >= 0 {
+			r := (1 - alpha) * dinv[i] * einv[i]
+			for a, ka := range ki {
+				rhs.Set(int(ka), y[i], rhs.At(int(ka), y[i])+r*zi[a])
+			}
+		}
+	}
+	S := mat.NewSymDense(m, nil)
+	for k := 0; k < m; k++ {
+		for j := k; j < m; j++ {
+			v := 0.5 * (sys[k*m+j] + sys[j*m+k])
+			if k == j {
+				v += lam[k] / alpha
+				if lam[k] == 0 {
+					v = 1 // an anchor no point uses
+				}
+			}
+			S.SetSym(k, j, v)
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(S) {
+		return nil, fmt.Errorf("%w: anchor spreading system is not positive definite", ErrNonFinite)
+	}
+	sol := mat.NewDense(m, classes, nil)
+	if err := ch.SolveTo(sol, rhs); err != nil {
+		return nil, fmt.Errorf("%w: anchor spreading solve: %v", ErrNonFinite, err)
+	}
+	// The Woodbury form above, row by row: F_i = E_i⁻¹·(R_i + (z_i/√D_i)·X),
+	// X the solution; then B accumulates z_iᵀ F̂_i.
+	am.labels = make([]int, n)
+	am.a = mat.NewDense(m, classes, nil) // B = Λ⁻¹ Zᵀ F̂
+	f := make([]float64, classes)
+	for i := 0; i < n; i++ {
+		ki, zi := idx[i*s:i*s+s], z[i*s:i*s+s]
+		for c := range f {
+			f[c] = 0
+			if y[i] == c {
+				f[c] = 1 - alpha
+			}
+			for a, ka := range ki {
+				f[c] += dinv[i] * zi[a] * sol.At(int(ka), c)
+			}
+			f[c] *= einv[i]
+		}
+		if err := checkScores(f, classes); err != nil {
+			return nil, err
+		}
+		tot, best := 0.0, 0
+		for c, v := range f {
+			tot += v
+			if v > f[best] {
+				best = c
+			}
+		}
+		if tot == 0 {
+			am.labels[i] = -1
+			continue
+		}
+		am.labels[i] = best
+		for a, ka := range ki {
+			for c, v := range f {
+				am.a.Set(int(ka), c, am.a.At(int(ka), c)+zi[a]*v/tot)
+			}
+		}
+	}
+	for k := 0; k < m; k++ {
+		if lam[k] > 0 {
+			for c := 0; c < classes; c++ {
+				am.a.Set(k, c, am.a.At(k, c)/lam[k])
+			}
+		}
+	}
+	am.lambda = make([]float64, classes)
+	for c := range am.lambda {
+		am.lambda[c] = 1
+	}
+	return am, nil
+}
