@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/arbor-ml/arbor/distance"
+	"github.com/arbor-ml/arbor/hclust"
 	"github.com/arbor-ml/arbor/internal/eigen"
 	"github.com/arbor-ml/arbor/internal/neighbors"
 	"github.com/arbor-ml/arbor/internal/parallel"
@@ -181,7 +182,9 @@ type Nystrom struct {
 	lm   *mat.Dense // M×d landmark points
 	k    Kernel     // point kernel, or nil
 	tree *TreeExtension
-	w    *mat.Dense // M×r = U_r Λ_r^{-1/2}
+	h    HCK          // the cluster kernel of tree (Save)
+	t    *hclust.Tree // its tree on the landmarks (Save)
+	w    *mat.Dense   // M×r = U_r Λ_r^{-1/2}
 }
 
 // NewNystrom fits the Nyström map of the point kernel k on the landmark
@@ -220,7 +223,7 @@ func NewNystromHCK(ctx context.Context, X mat.Matrix, h HCK, landmarks []int, rc
 	if err != nil {
 		return nil, err
 	}
-	ny := &Nystrom{Landmarks: append([]int(nil), landmarks...), lm: lm, tree: ext}
+	ny := &Nystrom{Landmarks: append([]int(nil), landmarks...), lm: lm, tree: ext, h: h, t: info.Tree}
 	return ny, ny.factor(ctx, K, rcond)
 }
 

@@ -150,8 +150,14 @@ func (l *LandmarkISOMAP) project(dst, dl []float64) {
 	}
 }
 
-// Train returns the N×r features of the training rows (a copy).
-func (l *LandmarkISOMAP) Train() *mat.Dense { return mat.DenseCopyOf(l.train) }
+// Train returns the N×r features of the training rows (a copy); nil for a
+// map read by LoadLandmarkISOMAP, which keeps only what new points need.
+func (l *LandmarkISOMAP) Train() *mat.Dense {
+	if l.train == nil {
+		return nil
+	}
+	return mat.DenseCopyOf(l.train)
+}
 
 // Features returns the t×r features of new points, their geodesic
 // distances taken through their graph neighbours among the training points
