@@ -45,9 +45,38 @@
 //	"payload_crc32": 305419896            its CRC-32 (IEEE)
 //
 // Numbers are written with Go's shortest round-trip formatting, so a loaded
-// pipeline computes bit-identical kernel rows. A file that does not start
+// pipeline computes bit-identical kernel rows.
+//
+// # Landmark pipelines (version 2)
+//
+// A pipeline fitted with M landmarks (NewLandmarks; arbor classify
+// --landmarks M) keeps no training rows: a new point x gets
+//
+//	z = scale(x)
+//	f = map(z)                             (FeatureMap: kernel.Nystrom, f = k_L(z)·K_LL^{-1/2};
+//	                                        kernel.LandmarkISOMAP, landmark MDS of its geodesics)
+//	label = model(f)                       (linsvm.Model, or knn.Model fitted on the features)
+//
+// or, for the anchor graph (propagate.AnchorModel: label propagation or
+// spreading), label = model(z) from z's nearest anchors. The file is
+//
+//	ARBOR-PIPELINE 2\n
+//	{manifest JSON on one line}\n         as above, "train" empty, and
+//	                                       "landmarks": "nystrom" | "landmark-isomap" | "anchor-graph",
+//	                                       "map_bytes", "map_crc32": length and CRC-32 of the map
+//	map                                    the map's own Save output (absent for anchor-graph)
+//	learner payload                        "learner": "linsvm" | "knn" | "anchor-graph"
+//
+// The map holds what rebuilds the features exactly: the M landmark rows and
+// K_LL^{-1/2} (U_r Λ_r^{-1/2}) with the point kernel's text, or with the
+// cluster kernel's linkage, graph and tree on the landmarks (the tree-aware
+// rule is rebuilt from it); for landmark ISOMAP, the N training rows and the
+// M×N geodesic distances from the landmarks (a new point's geodesics run
+// through its graph neighbours), so that file is O(N·M). Float blocks are
+// base64 of the IEEE-754 bits (internal/modelio.Floats). Pipelines without
+// landmarks are still written as version 1. A file that does not start
 // with the magic is ErrForeign; one whose manifest or payload is cut short,
-// or whose payload does not match its checksum, is ErrTruncated; a version
-// newer than this package reads is ErrVersion. Every error names the file.
-// Later versions keep reading version 1 files.
+// or whose map or payload does not match its checksum, is ErrTruncated; a
+// version newer than this package reads is ErrVersion. Every error names
+// the file. Later versions keep reading version 1 and 2 files.
 package pipeline

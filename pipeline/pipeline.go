@@ -26,10 +26,13 @@ import (
 	"github.com/arbor-ml/arbor/svm"
 )
 
-// Magic starts every pipeline file; Version is the format version written.
+// Magic starts every pipeline file; Version is the newest format version,
+// the one landmark pipelines are written in. Pipelines that version 1
+// holds (every exact one) are still written as version 1, so that older
+// Arbor releases keep reading them.
 const (
 	Magic   = "ARBOR-PIPELINE"
-	Version = 1
+	Version = 2
 )
 
 // Errors of Load and Predict.
@@ -60,6 +63,9 @@ type Pipeline struct {
 	// rbf:GAMMA or knn:K): new points are given affinity rows instead of
 	// kernel rows. "" otherwise.
 	Affinity string
+	// Landmarks, for a pipeline fitted with landmarks (NewLandmarks), is
+	// its feature map and model; X and Model are then nil.
+	Landmarks *Landmarks
 
 	ixOnce sync.Once
 	ix     *neighbors.Index
@@ -130,10 +136,19 @@ type manifest struct {
 	Affinity     string          `json:"affinity,omitempty"`
 	PayloadBytes int             `json:"payload_bytes"`
 	PayloadCRC   uint32          `json:"payload_crc32"`
+	// Version 2: landmark pipelines. Landmarks is the feature map's kind
+	// ("nystrom", "landmark-isomap") or "anchor-graph" (no map); the map's
+	// saved form (MapBytes, CRC-32 MapCRC) precedes the learner payload.
+	Landmarks string `json:"landmarks,omitempty"`
+	MapBytes  int    `json:"map_bytes,omitempty"`
+	MapCRC    uint32 `json:"map_crc32,omitempty"`
 }
 
 // Save writes p in the format of the package documentation.
 func (p *Pipeline) Save(w io.Writer) error {
+	if p.Landmarks != nil {
+		return p.saveLandmarks(w)
+	}
 	name, err := learnerName(p.Model)
 	if err != nil {
 		return err
@@ -156,15 +171,53 @@ func (p *Pipeline) Save(w io.Writer) error {
 		Scale: p.Scaler, Kernel: spec, Gamma: p.Gamma, Rule: p.Rule, Train: train,
 		Learner: name, Affinity: p.Affinity, PayloadBytes: payload.Len(), PayloadCRC: crc32.ChecksumIEEE(payload.Bytes()),
 	}
+	return write(w, 1, m, nil, payload.Bytes())
+}
+
+// saveLandmarks writes a version 2 file: manifest, map, learner payload.
+func (p *Pipeline) saveLandmarks(w io.Writer) error {
+	name, err := landmarkLearner(p.Landmarks.Model)
+	if err != nil {
+		return err
+	}
+	kind, err := mapName(p.Landmarks.Map)
+	if err != nil {
+		return err
+	}
+	var mp, payload bytes.Buffer
+	if p.Landmarks.Map != nil {
+		if err := p.Landmarks.Map.Save(&mp); err != nil {
+			return fmt.Errorf("saving the %s map: %w", kind, err)
+		}
+	} else {
+		kind = "anchor-graph"
+	}
+	if err := p.Landmarks.Model.Save(&payload); err != nil {
+		return fmt.Errorf("saving the %s model: %w", name, err)
+	}
+	m := manifest{
+		Features: p.Features, Classes: p.Classes, Label: p.LabelName, ID: p.IDName,
+		Scale: p.Scaler, Kernel: p.Spec.String(), Gamma: p.Gamma, Learner: name,
+		PayloadBytes: payload.Len(), PayloadCRC: crc32.ChecksumIEEE(payload.Bytes()),
+		Landmarks: kind, MapBytes: mp.Len(), MapCRC: crc32.ChecksumIEEE(mp.Bytes()),
+	}
+	if kind == "anchor-graph" {
+		m.Kernel = ""
+	}
+	return write(w, 2, m, mp.Bytes(), payload.Bytes())
+}
+
+func write(w io.Writer, version int, m manifest, mapBytes, payload []byte) error {
 	js, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "%s %d\n", Magic, Version)
+	fmt.Fprintf(bw, "%s %d\n", Magic, version)
 	bw.Write(js)
 	bw.WriteByte('\n')
-	bw.Write(payload.Bytes())
+	bw.Write(mapBytes)
+	bw.Write(payload)
 	return bw.Flush()
 }
 
@@ -199,8 +252,18 @@ func Load(r io.Reader, name string) (*Pipeline, error) {
 	if err := json.Unmarshal(line, &m); err != nil {
 		return nil, fmt.Errorf("%s: %w: manifest: %v", name, ErrTruncated, err)
 	}
-	if m.PayloadBytes < 0 || m.PayloadBytes > 1<<40 {
-		return nil, fmt.Errorf("%s: %w: payload_bytes %d", name, ErrTruncated, m.PayloadBytes)
+	if m.PayloadBytes < 0 || m.PayloadBytes > 1<<40 || m.MapBytes < 0 || m.MapBytes > 1<<40 {
+		return nil, fmt.Errorf("%s: %w: payload_bytes %d, map_bytes %d", name, ErrTruncated, m.PayloadBytes, m.MapBytes)
+	}
+	if (m.Landmarks != "") != (v >= 2) {
+		return nil, fmt.Errorf("%s: %w: landmarks %q in a version %d file", name, ErrTruncated, m.Landmarks, v)
+	}
+	mapBytes := make([]byte, m.MapBytes)
+	if _, err := io.ReadFull(br, mapBytes); err != nil {
+		return nil, fmt.Errorf("%s: %w: the %s map is cut short (%v)", name, ErrTruncated, m.Landmarks, err)
+	}
+	if crc32.ChecksumIEEE(mapBytes) != m.MapCRC {
+		return nil, fmt.Errorf("%s: %w: the %s map does not match its checksum", name, ErrTruncated, m.Landmarks)
 	}
 	payload := make([]byte, m.PayloadBytes)
 	if _, err := io.ReadFull(br, payload); err != nil {
@@ -212,20 +275,62 @@ func Load(r io.Reader, name string) (*Pipeline, error) {
 	if extra, _ := br.Read(make([]byte, 1)); extra != 0 {
 		return nil, fmt.Errorf("%s: %w: bytes after the model", name, ErrTruncated)
 	}
-	p, err := fromManifest(m, payload)
+	var p *Pipeline
+	if m.Landmarks != "" {
+		p, err = fromLandmarkManifest(m, mapBytes, payload)
+	} else {
+		p, err = fromManifest(m, payload)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return p, nil
 }
 
-func fromManifest(m manifest, payload []byte) (*Pipeline, error) {
+// checkHead checks the parts of a manifest every pipeline has.
+func checkHead(m manifest) error {
 	d := len(m.Features)
-	if d == 0 || len(m.Train) == 0 || len(m.Classes) == 0 || m.Scale == nil {
-		return nil, fmt.Errorf("%w: manifest without features, classes, scaling or training rows", ErrTruncated)
+	if d == 0 || len(m.Classes) == 0 || m.Scale == nil {
+		return fmt.Errorf("%w: manifest without features, classes or scaling", ErrTruncated)
 	}
 	if len(m.Scale.Shift) != d || len(m.Scale.Factor) != d {
-		return nil, fmt.Errorf("%w: scaling has %d/%d columns, want %d", ErrTruncated, len(m.Scale.Shift), len(m.Scale.Factor), d)
+		return fmt.Errorf("%w: scaling has %d/%d columns, want %d", ErrTruncated, len(m.Scale.Shift), len(m.Scale.Factor), d)
+	}
+	return nil
+}
+
+func fromLandmarkManifest(m manifest, mapBytes, payload []byte) (*Pipeline, error) {
+	if err := checkHead(m); err != nil {
+		return nil, err
+	}
+	kind := m.Landmarks
+	if kind == "anchor-graph" {
+		kind = ""
+	}
+	var spec kernel.Spec
+	if m.Kernel != "" {
+		var err error
+		if spec, err = kernel.ParseSpec(m.Kernel); err != nil {
+			return nil, fmt.Errorf("kernel %q: %w", m.Kernel, err)
+		}
+	}
+	lm, err := loadLandmarks(kind, mapBytes, m.Learner, payload)
+	if err != nil {
+		return nil, err
+	}
+	return &Pipeline{
+		Features: m.Features, Classes: m.Classes, LabelName: m.Label, IDName: m.ID, Scaler: m.Scale,
+		Spec: spec, Gamma: m.Gamma, Landmarks: lm,
+	}, nil
+}
+
+func fromManifest(m manifest, payload []byte) (*Pipeline, error) {
+	d := len(m.Features)
+	if err := checkHead(m); err != nil {
+		return nil, err
+	}
+	if len(m.Train) == 0 {
+		return nil, fmt.Errorf("%w: manifest without training rows", ErrTruncated)
 	}
 	X := mat.NewDense(len(m.Train), d, nil)
 	for i, row := range m.Train {
@@ -342,6 +447,9 @@ func (p *Pipeline) Predict(ctx context.Context, Xraw *mat.Dense) ([]int, error) 
 	Xt, err := p.Scaler.Transform(nil, Xraw)
 	if err != nil {
 		return nil, err
+	}
+	if p.Landmarks != nil {
+		return p.Landmarks.predict(ctx, Xt)
 	}
 	if p.Affinity != "" {
 		a, err := propagate.ParseAffinity(p.Affinity)

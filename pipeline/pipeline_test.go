@@ -235,9 +235,9 @@ func TestLoadErrors(t *testing.T) {
 			t.Errorf("foreign %q: %v, want ErrForeign naming x.csv", foreign, err)
 		}
 	}
-	newer := append([]byte("ARBOR-PIPELINE 2"), full[nl:]...)
+	newer := append([]byte(fmt.Sprintf("ARBOR-PIPELINE %d", pipeline.Version+1)), full[nl:]...)
 	if _, err := pipeline.Load(bytes.NewReader(newer), "m.arbor"); !errors.Is(err, pipeline.ErrVersion) {
-		t.Errorf("version 2: %v, want ErrVersion", err)
+		t.Errorf("newer version: %v, want ErrVersion", err)
 	}
 }
 

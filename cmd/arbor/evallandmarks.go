@@ -7,12 +7,10 @@ import (
 	"time"
 
 	"github.com/arbor-ml/arbor/dataset"
-	"github.com/arbor-ml/arbor/internal/neighbors"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/linsvm"
 	"github.com/arbor-ml/arbor/propagate"
 	"github.com/arbor-ml/arbor/ssl"
-	"gonum.org/v1/gonum/mat"
 )
 
 // evalLandmarks is arbor eval --landmarks M: for every kernel the landmark
@@ -63,7 +61,7 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 	}
 	var out []ssl.Result
 	for _, name := range names {
-		if name == "lp" {
+		if name == "lp" || name == "propagation" || name == "spreading" {
 			lm, err := kernel.ChooseLandmarks(ctx, ds.X, l.m, l.method, l.seed)
 			if err != nil {
 				return nil, err
@@ -71,18 +69,23 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 			anchors := landmarkPoints(ds.X, lm)
 			for si, split := range splits {
 				t0 := time.Now()
-				am, err := propagate.AnchorGraph{}.Fit(ctx, ds.X, anchors, yFor(split))
+				var am *propagate.AnchorModel
+				if name == "spreading" {
+					am, err = propagate.AnchorSpreading{Alpha: lf.alpha}.Fit(ctx, ds.X, anchors, yFor(split))
+				} else {
+					am, err = propagate.AnchorGraph{}.Fit(ctx, ds.X, anchors, yFor(split))
+				}
 				if err != nil {
 					return nil, fmt.Errorf("split %d: %w", si, err)
 				}
-				r := ssl.Result{Kernel: fmt.Sprintf("anchors M=%d", len(lm)), Learner: "lp (anchor graph)", Split: si, FitS: time.Since(t0).Seconds()}
+				r := ssl.Result{Kernel: fmt.Sprintf("anchors M=%d", len(lm)), Learner: learnerFamily(name) + " (anchor graph)", Split: si, FitS: time.Since(t0).Seconds()}
 				score(&r, am.Transduction(), split)
 				out = append(out, r)
 			}
 			continue
 		}
 		if name != "svm" && name != "knn" {
-			return nil, usageError("--landmarks works with --learner svm, knn or lp, not %s", name)
+			return nil, usageError("--landmarks works with --learner svm, knn, lp or spreading, not %s", name)
 		}
 	}
 	for _, spec := range specs {
@@ -123,32 +126,17 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 					out = append(out, res)
 				case "knn":
 					for _, k := range ks {
-						if k > len(split) {
-							return nil, usageError("--k %d: only %d labelled rows", k, len(split))
-						}
 						t1 := time.Now()
-						pts := make([]float64, len(split)*r)
-						for a, i := range split {
-							copy(pts[a*r:], Z.RawRowView(i))
-						}
-						idx := make([]int32, n*k)
-						if err := neighbors.New(pts, len(split), r).Search(ctx, mat.DenseCopyOf(Z).RawMatrix().Data, k, idx, nil); err != nil {
+						m, err := landmarkKNN(ctx, Z, y, k)
+						if err != nil {
 							return nil, err
 						}
 						pred := make([]int, n)
-						votes := make([]int, len(ds.Classes))
-						for i := range pred {
-							clear(votes)
-							for _, a := range idx[i*k : i*k+k] {
-								votes[ds.Y[split[a]]]++
+						for lo := 0; lo < n; lo += 65536 {
+							hi := min(lo+65536, n)
+							if _, err := m.PredictPoints(ctx, pred[lo:hi], Z.Slice(lo, hi, 0, r)); err != nil {
+								return nil, err
 							}
-							best := 0
-							for c, v := range votes {
-								if v > votes[best] {
-									best = c
-								}
-							}
-							pred[i] = best
 						}
 						res := ssl.Result{Kernel: kname, Learner: fmt.Sprintf("knn k=%d (on Z)", k), Split: si, KernelS: kt, FitS: time.Since(t1).Seconds()}
 						score(&res, pred, split)

@@ -119,8 +119,9 @@ func TestClassifyLandmarks(t *testing.T) {
 	if _, _, err := arbor(t, "classify", "--data", trainPath, "--out", out, "--kernel", "multitype", "--landmarks", "50"); err == nil {
 		t.Error("--landmarks with multitype: no error (not implemented; must say so)")
 	}
-	if _, _, err := arbor(t, "classify", "--data", trainPath, "--out", out, "--kernel", "rbf", "--landmarks", "50", "--learner", "spreading"); err == nil {
-		t.Error("--landmarks with spreading: no error (not implemented; must say so)")
+	if stdout, stderr, err := arbor(t, "classify", "--data", trainPath, "--out", out, "--landmarks", "50", "--learner", "spreading"); err != nil ||
+		!strings.Contains(stderr, "label spreading (alpha 0.2) on the anchor graph") || !strings.Contains(stdout, "predicted 192 unlabelled rows") {
+		t.Errorf("--landmarks with spreading: %v\n%s%s", err, stdout, stderr)
 	}
 }
 

@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/arbor-ml/arbor/dataset"
-	"github.com/arbor-ml/arbor/internal/neighbors"
 	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/knn"
 	"github.com/arbor-ml/arbor/linsvm"
+	"github.com/arbor-ml/arbor/pipeline"
 	"github.com/arbor-ml/arbor/propagate"
+	"github.com/arbor-ml/arbor/ssl"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -28,7 +31,7 @@ func (l *landmarkFlags) register(fs interface {
 	StringVar(p *string, name, value, usage string)
 	Uint64Var(p *uint64, name string, value uint64, usage string)
 }) {
-	fs.IntVar(&l.m, "landmarks", 0, "use M landmark points instead of the N×N kernel matrix: Nyström features (point kernels; cluster kernels through the tree on the landmarks) and a learner on them in O(N·M) memory (svm: linear SVM by dual coordinate descent; knn: kNN on the features; lp: label propagation on the anchor graph of the landmarks); 0 = exact")
+	fs.IntVar(&l.m, "landmarks", 0, "use M landmark points instead of the N×N kernel matrix: Nyström features (point kernels; cluster kernels through the tree on the landmarks) and a learner on them in O(N·M) memory (svm: linear SVM by dual coordinate descent; knn: kNN on the features; lp, spreading: label propagation or spreading on the anchor graph of the landmarks); 0 = exact")
 	fs.StringVar(&l.method, "landmark-method", kernel.LandmarkKMeans, "how --landmarks are chosen: random or kmeans (rows nearest the k-means centres)")
 	if l.sharedSeed {
 		return // the command's own --seed sets l.seed
@@ -36,159 +39,186 @@ func (l *landmarkFlags) register(fs interface {
 	fs.Uint64Var(&l.seed, "seed", 0, "seed of the landmark choice and of the linear SVM's coordinate order")
 }
 
-// featureMap maps new points to the landmark features.
-type featureMap interface {
-	Features(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error)
-}
-
-// features fits the landmark feature map of spec on M landmarks of X and
-// returns it with the features of X and a description for stderr.
-func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.Spec) (featureMap, *mat.Dense, float64, string, error) {
+// features fits the landmark feature map of spec on M landmarks of X
+// (pipeline.FitMap) and returns it with the features of X, the gamma
+// rbf:scale resolved to, and a description for stderr.
+func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.Spec) (pipeline.FeatureMap, *mat.Dense, float64, string, error) {
 	n, _ := X.Dims()
 	if l.m > n {
 		return nil, nil, 0, "", usageError("--landmarks %d: more than the %d rows", l.m, n)
+	}
+	switch spec.Kind {
+	case kernel.KindPoint, kernel.KindHCK, kernel.KindConnectivity, kernel.KindISOMAP:
+	default:
+		return nil, nil, 0, "", usageError("--landmarks works with point kernels, the cluster kernels (hck, hckg, connectivity) and isomap, not %s", spec)
 	}
 	lm, err := kernel.ChooseLandmarks(ctx, X, l.m, l.method, l.seed)
 	if err != nil {
 		return nil, nil, 0, "", err
 	}
-	var ny *kernel.Nystrom
-	gamma := 0.0
-	switch spec.Kind {
-	case kernel.KindPoint:
-		k := spec.Point
-		if spec.Scale {
-			gamma = kernel.GammaScale(X)
-			k = kernel.RBF{Gamma: gamma}
-		}
-		ny, err = kernel.NewNystrom(ctx, X, k, lm, 0)
-	case kernel.KindHCK:
-		ny, err = kernel.NewNystromHCK(ctx, X, kernel.HCK{Method: spec.Method, Graph: spec.Graph}, lm, 0)
-	case kernel.KindISOMAP:
-		g := kernel.DefaultGraph()
-		if spec.Graph != nil {
-			g = *spec.Graph
-		}
-		iso, err := kernel.NewLandmarkISOMAP(ctx, X, g, lm, 0)
-		if err != nil {
-			return nil, nil, 0, "", err
-		}
-		desc := fmt.Sprintf("landmarks %d (%s, seed %d): landmark ISOMAP (shortest paths from the landmarks, landmark MDS), rank %d (%d eigenvalues clipped)",
-			len(lm), l.method, l.seed, iso.Rank, iso.Clipped)
-		return iso, iso.Train(), 0, desc, nil
-	default:
-		return nil, nil, 0, "", usageError("--landmarks works with point kernels, the cluster kernels (hck, hckg, connectivity) and isomap, not %s", spec)
-	}
+	fm, Z, gamma, err := pipeline.FitMap(ctx, X, spec, lm)
 	if err != nil {
 		return nil, nil, 0, "", err
 	}
-	Z, err := ny.Features(ctx, X)
-	desc := fmt.Sprintf("landmarks %d (%s, seed %d): Nyström rank %d (%d eigenvalues clipped)", len(ny.Landmarks), l.method, l.seed, ny.Rank, ny.Clipped)
-	return ny, Z, gamma, desc, err
+	var desc string
+	switch m := fm.(type) {
+	case *kernel.LandmarkISOMAP:
+		desc = fmt.Sprintf("landmarks %d (%s, seed %d): landmark ISOMAP (shortest paths from the landmarks, landmark MDS), rank %d (%d eigenvalues clipped)",
+			len(lm), l.method, l.seed, m.Rank, m.Clipped)
+	case *kernel.Nystrom:
+		desc = fmt.Sprintf("landmarks %d (%s, seed %d): Nyström rank %d (%d eigenvalues clipped)", len(lm), l.method, l.seed, m.Rank, m.Clipped)
+	}
+	return fm, Z, gamma, desc, nil
 }
 
-// anchorLP is label propagation on the anchor graph of the M landmarks
-// (propagate.AnchorGraph, Liu, He & Chang 2010; 3 nearest anchors).
-func anchorLP(ctx context.Context, stderr io.Writer, l landmarkFlags, ds, test *dataset.Dataset) ([]int, float64, error) {
+// landmarkFit is what classify --landmarks fitted, for --save-model.
+type landmarkFit struct {
+	spec  kernel.Spec
+	gamma float64
+	fm    pipeline.FeatureMap // nil for the anchor graph
+	model pipeline.Saver
+}
+
+// anchorFit is label propagation (lp) or spreading on the anchor graph of
+// the M landmarks (propagate.AnchorGraph, Liu, He & Chang 2010;
+// propagate.AnchorSpreading; 3 nearest anchors).
+func anchorFit(ctx context.Context, stderr io.Writer, l landmarkFlags, ds, test *dataset.Dataset, ln ssl.Learner) ([]int, *landmarkFit, error) {
 	if l.m > ds.Len() {
-		return nil, 0, usageError("--landmarks %d: more than the %d rows", l.m, ds.Len())
+		return nil, nil, usageError("--landmarks %d: more than the %d rows", l.m, ds.Len())
 	}
 	lm, err := kernel.ChooseLandmarks(ctx, ds.X, l.m, l.method, l.seed)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
-	anchors := mat.NewDense(len(lm), ds.Dim(), nil)
-	for r, i := range lm {
-		anchors.SetRow(r, ds.X.RawRowView(i))
+	anchors := landmarkPoints(ds.X, lm)
+	var m *propagate.AnchorModel
+	what := "label propagation"
+	if sp, ok := ln.(ssl.Spreading); ok {
+		what = fmt.Sprintf("label spreading (alpha %g)", sp.Settings.Alpha)
+		m, err = propagate.AnchorSpreading{Alpha: sp.Settings.Alpha}.Fit(ctx, ds.X, anchors, ds.Y)
+	} else {
+		m, err = propagate.AnchorGraph{}.Fit(ctx, ds.X, anchors, ds.Y)
 	}
-	g := propagate.AnchorGraph{}
-	m, err := g.Fit(ctx, ds.X, anchors, ds.Y)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
-	fmt.Fprintf(stderr, "landmarks %d (%s, seed %d): anchor graph, each point tied to its 3 nearest anchors\n", len(lm), l.method, l.seed)
+	fmt.Fprintf(stderr, "landmarks %d (%s, seed %d): %s on the anchor graph, each point tied to its 3 nearest anchors\n", len(lm), l.method, l.seed, what)
 	pred := m.Transduction()
 	if test != nil {
 		pt, err := m.Predict(ctx, nil, test.X)
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, err
 		}
 		pred = append(pred, pt...)
 	}
-	return pred, 0, nil
+	return pred, &landmarkFit{model: m}, nil
+}
+
+// landmarkKNN fits kNN (knn.Classifier, Euclidean) on the features of the
+// labelled rows of Z.
+func landmarkKNN(ctx context.Context, Z *mat.Dense, y []int, k int) (*knn.Model, error) {
+	lab := labelledRows(y)
+	if k >= len(lab) {
+		return nil, usageError("--k %d: only %d labelled rows (want fewer neighbours than labelled rows)", k, len(lab))
+	}
+	_, r := Z.Dims()
+	Zl := mat.NewDense(len(lab), r, nil)
+	yl := make([]int, len(lab))
+	for a, i := range lab {
+		Zl.SetRow(a, Z.RawRowView(i))
+		yl[a] = y[i]
+	}
+	return knn.Classifier{K: k}.Fit(ctx, Zl, yl)
+}
+
+func labelledRows(y []int) []int {
+	var lab []int
+	for i, c := range y {
+		if c >= 0 {
+			lab = append(lab, i)
+		}
+	}
+	return lab
 }
 
 // classifyLandmarks labels every row of ds (and of test) with a learner on
-// Nyström features: "svm" → linsvm (L2 loss, C), "knn" → majority vote of
-// the k nearest labelled rows in feature space (ties to the lower class).
-func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, ds, test *dataset.Dataset, spec kernel.Spec, learner string, C float64, k int) ([]int, float64, error) {
-	if learner == "lp" {
-		return anchorLP(ctx, stderr, l, ds, test)
+// landmark features: "svm" → linsvm (L2 loss, C), "knn" → kNN on the
+// features (knn.Classifier), "lp"/"spreading" → the anchor graph.
+func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, ds, test *dataset.Dataset, spec kernel.Spec, ln ssl.Learner, learner string, C float64, k int) ([]int, *landmarkFit, error) {
+	switch learnerFamily(learner) {
+	case "lp", "spreading":
+		return anchorFit(ctx, stderr, l, ds, test, ln)
+	case "svm", "knn":
+	default:
+		return nil, nil, usageError("--landmarks works with --learner svm, knn, lp or spreading, not %s", learner)
 	}
 	fm, Z, gamma, desc, err := l.features(ctx, ds.X, spec)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	fmt.Fprintln(stderr, desc)
-	_, r := Z.Dims()
-	all := Z
+	fit := &landmarkFit{spec: spec, gamma: gamma, fm: fm}
+	var Zt *mat.Dense
 	if test != nil {
-		Zt, err := fm.Features(ctx, test.X)
-		if err != nil {
-			return nil, 0, err
+		if Zt, err = fm.Features(ctx, test.X); err != nil {
+			return nil, nil, err
 		}
-		all = mat.NewDense(ds.Len()+test.Len(), r, nil)
-		all.Slice(0, ds.Len(), 0, r).(*mat.Dense).Copy(Z)
-		all.Slice(ds.Len(), ds.Len()+test.Len(), 0, r).(*mat.Dense).Copy(Zt)
 	}
-	n, _ := all.Dims()
-	switch learner {
+	var predict func(dst []int, Z *mat.Dense) ([]int, error)
+	switch learnerFamily(learner) {
 	case "svm":
 		m, err := linsvm.Classifier{C: C, Seed: l.seed}.Fit(ctx, Z, ds.Y)
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, err
 		}
 		if !m.Converged {
 			fmt.Fprintf(stderr, "warning: linear SVM: not converged in %v passes\n", m.Iter)
 		}
-		pred, err := m.Predict(ctx, nil, all)
-		if err != nil {
-			return nil, 0, err
-		}
-		keepGiven(pred, ds.Y)
-		return pred, gamma, nil
+		fit.model = m
+		predict = func(dst []int, Z *mat.Dense) ([]int, error) { return m.Predict(ctx, dst, Z) }
 	case "knn":
-		lab := ds.Labeled()
-		if k > len(lab) {
-			return nil, 0, usageError("--k %d: only %d labelled rows", k, len(lab))
+		m, err := landmarkKNN(ctx, Z, ds.Y, k)
+		if err != nil {
+			return nil, nil, err
 		}
-		pts := make([]float64, len(lab)*r)
-		for a, i := range lab {
-			copy(pts[a*r:], Z.RawRowView(i))
-		}
-		idx := make([]int32, n*k)
-		if err := neighbors.New(pts, len(lab), r).Search(ctx, all.RawMatrix().Data, k, idx, nil); err != nil {
-			return nil, 0, err
-		}
-		pred := make([]int, n)
-		votes := make([]int, len(ds.Classes))
-		for i := range pred {
-			clear(votes)
-			for _, a := range idx[i*k : i*k+k] {
-				votes[ds.Y[lab[a]]]++
-			}
-			best := 0
-			for c, v := range votes {
-				if v > votes[best] {
-					best = c
-				}
-			}
-			pred[i] = best
-		}
-		keepGiven(pred, ds.Y)
-		return pred, gamma, nil
+		fit.model = m
+		predict = func(dst []int, Z *mat.Dense) ([]int, error) { return m.PredictPoints(ctx, dst, Z) }
 	}
-	return nil, 0, usageError("--landmarks works with --learner svm, knn or lp so far, not %s", learner)
+	n := ds.Len()
+	pred := make([]int, n)
+	if test != nil {
+		pred = make([]int, n+test.Len())
+		if _, err := predict(pred[n:], Zt); err != nil {
+			return nil, nil, err
+		}
+	}
+	// The training rows in blocks (the kNN query holds block × labelled
+	// kernel values).
+	_, r := Z.Dims()
+	for lo := 0; lo < n; lo += 65536 {
+		hi := min(lo+65536, n)
+		if _, err := predict(pred[lo:hi], Z.Slice(lo, hi, 0, r).(*mat.Dense)); err != nil {
+			return nil, nil, err
+		}
+	}
+	keepGiven(pred[:n], ds.Y)
+	return pred, fit, nil
+}
+
+// saveLandmarkPipeline writes the landmark pipeline to path (atomically).
+func saveLandmarkPipeline(info io.Writer, path string, ds *dataset.Dataset, sc *dataset.Scaler, fit *landmarkFit) error {
+	if path == "" {
+		return nil
+	}
+	p, err := pipeline.NewLandmarks(ds, sc, fit.spec, fit.gamma, fit.fm, fit.model)
+	if err != nil {
+		return fmt.Errorf("--save-model %s: %w", path, err)
+	}
+	if err := writeAtomic(path, func(f *os.File) error { return p.Save(f) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(info, "model    %s\n", path)
+	return nil
 }
 
 // keepGiven gives labelled rows their own labels (as ssl.Transduce does).

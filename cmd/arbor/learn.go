@@ -313,6 +313,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	var built kernel.Built
 	var pred []int
 	var model learner.Model
+	var lmFit *landmarkFit // --landmarks (landmarks.go)
 	if onPoints {
 		// Kernel columns on demand, no N×N Gram (svmpoints.go).
 		built.Spec = specs[0]
@@ -324,10 +325,11 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		// Landmarks: Nyström features and a learner on them (landmarks.go).
 		ks, _ := parseKs(lf.k)
 		built.Spec = specs[0]
-		pred, built.Gamma, err = classifyLandmarks(ctx, e.stderr, lmf, ds, Xt, specs[0], lf.learner, lf.C, ks[0])
+		pred, lmFit, err = classifyLandmarks(ctx, e.stderr, lmf, ds, Xt, specs[0], ln, lf.learner, lf.C, ks[0])
 		if err != nil {
 			return err
 		}
+		built.Gamma = lmFit.gamma
 	} else if ssl.UsesKernel(ln) {
 		e.announceSpecs(*quiet, specs, ds.Len())
 		bs, err := kernel.BuildAll(ctx, ds.X, specs, kernel.BuildOptions{Progress: progress})
@@ -417,7 +419,12 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if err := tf.write(info, model, ds.Classes); err != nil {
 		return err
 	}
-	if err := savePipeline(info, *saveModel, ds, d.scaler, built, *extension, ln, model); err != nil {
+	if lmFit != nil {
+		err = saveLandmarkPipeline(info, *saveModel, ds, d.scaler, lmFit)
+	} else {
+		err = savePipeline(info, *saveModel, ds, d.scaler, built, *extension, ln, model)
+	}
+	if err != nil {
 		return err
 	}
 	if progress != nil {

@@ -31,7 +31,7 @@ func checkSaveModel(path string, lmf landmarkFlags, ln ssl.Learner) error {
 		return nil
 	}
 	if lmf.m > 0 {
-		return usageError("--save-model does not support --landmarks yet")
+		return nil // every learner classify accepts with --landmarks is saved (landmarks.go)
 	}
 	if _, ok := pointAffinity(ln); !ssl.UsesKernel(ln) && !ok {
 		return usageError("--save-model: %s cannot label new points (affinities rbf:G, knn:K and kernel can)", ln.Name())

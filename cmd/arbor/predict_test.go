@@ -12,8 +12,9 @@ import (
 
 // TestPredictMatchesClassify: arbor predict with a model saved by arbor
 // classify --save-model labels new points as classify --test did in the
-// fitting process, for point and cluster kernels, in chunks; columns are
-// matched by name; IDs are carried.
+// fitting process, for point and cluster kernels, exact and with
+// landmarks (every landmark kernel family and learner), in chunks; columns
+// are matched by name; IDs are carried.
 func TestPredictMatchesClassify(t *testing.T) {
 	dir := t.TempDir()
 	iris, err := dataset.Embedded("iris")
@@ -40,12 +41,24 @@ func TestPredictMatchesClassify(t *testing.T) {
 	shufCSV := filepath.Join(dir, "shuffled.csv")
 	os.WriteFile(newCSV, []byte(same.String()), 0o644)
 	os.WriteFile(shufCSV, []byte(shuffled.String()), 0o644)
-	for _, c := range []struct{ kernel, learner string }{
-		{"rbf:0.5", "svm"}, {"linear", "knn"}, {"hck:average", "svm"}, {"hckg:average", "knn"},
+	lm := []string{"--landmarks", "30", "--seed", "2"}
+	for _, c := range []struct {
+		kernel, learner string
+		extra           []string
+	}{
+		{"rbf:0.5", "svm", nil}, {"linear", "knn", nil}, {"hck:average", "svm", nil}, {"hckg:average", "knn", nil},
+		// Landmark pipelines: every kernel family × learner classify takes.
+		{"rbf:scale", "svm", lm}, {"laplacian:0.5", "knn", lm}, {"hck:average", "svm", lm}, {"hckg:single", "knn", lm},
+		{"connectivity", "svm", lm}, {"isomap:knn:12", "svm", lm}, {"isomap:knn:12", "knn", lm},
+		{"", "lp", lm}, {"", "spreading", append([]string{"--alpha", "0.5"}, lm...)},
 	} {
 		model := filepath.Join(dir, "m.arbor")
-		out := mustArbor(t, "classify", "--data", trainCSV, "--kernel", c.kernel, "--learner", c.learner,
-			"--test", newCSV, "--id", "name", "--save-model", model, "--quiet", "--out", "-")
+		args := []string{"classify", "--data", trainCSV, "--learner", c.learner,
+			"--test", newCSV, "--id", "name", "--save-model", model, "--quiet", "--out", "-"}
+		if c.kernel != "" {
+			args = append(args, "--kernel", c.kernel)
+		}
+		out := mustArbor(t, append(args, c.extra...)...)
 		var want []string
 		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 			if f := strings.Split(line, ","); f[0] == "test" {

@@ -1,0 +1,194 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/hclust"
+	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/knn"
+	"github.com/arbor-ml/arbor/linsvm"
+	"github.com/arbor-ml/arbor/propagate"
+)
+
+// FeatureMap is a fitted landmark feature map: *kernel.Nystrom (point and
+// cluster kernels) or *kernel.LandmarkISOMAP.
+type FeatureMap interface {
+	Features(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error)
+	Save(w io.Writer) error
+}
+
+// Landmarks is the landmark part of a pipeline fitted with M landmarks
+// instead of the N×N kernel (arbor classify --landmarks M): the feature
+// map of the kernel and a learner on the features, or the anchor graph.
+type Landmarks struct {
+	// Map gives new points their features z(x) (nil for the anchor graph,
+	// which works on the scaled points themselves).
+	Map FeatureMap
+	// Model is *linsvm.Model or *knn.Model (fitted on the features by
+	// knn.Classifier.Fit) on z(x), or *propagate.AnchorModel on the
+	// scaled points.
+	Model Saver
+}
+
+// Saver is a fitted model with a saved form.
+type Saver interface{ Save(w io.Writer) error }
+
+// NewLandmarks assembles a landmark pipeline: ds the training data after
+// scaling by sc (only its column names and classes are kept: new points
+// need the map, not the N training rows), spec and gamma the kernel (for
+// the record; gamma what rbf:scale resolved to), fm the fitted feature map
+// (nil with an anchor-graph model), m the model. Errors: ErrLearner.
+func NewLandmarks(ds *dataset.Dataset, sc *dataset.Scaler, spec kernel.Spec, gamma float64, fm FeatureMap, m Saver) (*Pipeline, error) {
+	if _, err := landmarkLearner(m); err != nil {
+		return nil, err
+	}
+	if _, ok := m.(*propagate.AnchorModel); ok != (fm == nil) {
+		return nil, fmt.Errorf("%w: %T with feature map %T", ErrLearner, m, fm)
+	}
+	if _, err := mapName(fm); err != nil {
+		return nil, err
+	}
+	if sc == nil {
+		sc = &dataset.Scaler{How: "none", Shift: make([]float64, ds.Dim()), Factor: ones(ds.Dim())}
+	}
+	return &Pipeline{
+		Features: append([]string(nil), ds.Features...), Classes: append([]string(nil), ds.Classes...),
+		LabelName: ds.LabelName, IDName: ds.IDName, Scaler: sc, Spec: spec, Gamma: gamma,
+		Landmarks: &Landmarks{Map: fm, Model: m},
+	}, nil
+}
+
+func landmarkLearner(m Saver) (string, error) {
+	switch m.(type) {
+	case *linsvm.Model:
+		return "linsvm", nil
+	case *knn.Model:
+		return "knn", nil
+	case *propagate.AnchorModel:
+		return "anchor-graph", nil
+	}
+	return "", fmt.Errorf("%w: %T on landmark features", ErrLearner, m)
+}
+
+func mapName(fm FeatureMap) (string, error) {
+	switch fm.(type) {
+	case nil:
+		return "", nil
+	case *kernel.Nystrom:
+		return "nystrom", nil
+	case *kernel.LandmarkISOMAP:
+		return "landmark-isomap", nil
+	}
+	return "", fmt.Errorf("%w: feature map %T", ErrLearner, fm)
+}
+
+// loadLandmarks rebuilds the map and the model from their saved forms.
+func loadLandmarks(mapKind string, mapBytes []byte, learner string, payload []byte) (*Landmarks, error) {
+	var lm Landmarks
+	var err error
+	switch mapKind {
+	case "":
+	case "nystrom":
+		lm.Map, err = kernel.LoadNystrom(bytes.NewReader(mapBytes))
+	case "landmark-isomap":
+		lm.Map, err = kernel.LoadLandmarkISOMAP(bytes.NewReader(mapBytes))
+	default:
+		return nil, fmt.Errorf("%w: feature map %q", ErrLearner, mapKind)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s map: %w", mapKind, err)
+	}
+	r := bytes.NewReader(payload)
+	switch learner {
+	case "linsvm":
+		lm.Model, err = linsvm.Load(r)
+	case "knn":
+		lm.Model, err = knn.Load(r)
+	case "anchor-graph":
+		lm.Model, err = propagate.LoadAnchor(r)
+	default:
+		return nil, fmt.Errorf("%w: learner %q on landmarks", ErrLearner, learner)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s model: %w", learner, err)
+	}
+	if _, ok := lm.Model.(*propagate.AnchorModel); ok != (lm.Map == nil) {
+		return nil, fmt.Errorf("%w: learner %q with map %q", ErrLearner, learner, mapKind)
+	}
+	return &lm, nil
+}
+
+// predict labels the scaled rows Xt: anchor graph on the points, the
+// others on the features z(Xt).
+func (lm *Landmarks) predict(ctx context.Context, Xt *mat.Dense) ([]int, error) {
+	if am, ok := lm.Model.(*propagate.AnchorModel); ok {
+		return am.Predict(ctx, nil, Xt)
+	}
+	Z, err := lm.Map.Features(ctx, Xt)
+	if err != nil {
+		return nil, err
+	}
+	switch m := lm.Model.(type) {
+	case *linsvm.Model:
+		return m.Predict(ctx, nil, Z)
+	case *knn.Model:
+		return m.PredictPoints(ctx, nil, Z)
+	}
+	return nil, fmt.Errorf("%w: %T on landmark features", ErrLearner, lm.Model)
+}
+
+// FitMap fits the landmark feature map of spec on the rows landmarks of X
+// (kernel.ChooseLandmarks) and returns it with the N×r features Z of the
+// rows of X and the gamma rbf:scale resolved to (0 otherwise):
+//
+//   - point kernels: kernel.NewNystrom, Z = K_NM·K_MM^{-1/2};
+//   - hck, hckg, connectivity (= hck:single): kernel.NewNystromHCK, the
+//     tree on the landmarks and the tree-aware rule for the other rows;
+//   - isomap: kernel.NewLandmarkISOMAP (de Silva & Tenenbaum).
+//
+// Errors: ErrLearner for a kernel without a landmark form, and those of
+// the maps.
+func FitMap(ctx context.Context, X *mat.Dense, spec kernel.Spec, landmarks []int) (FeatureMap, *mat.Dense, float64, error) {
+	var ny *kernel.Nystrom
+	var err error
+	gamma := 0.0
+	switch spec.Kind {
+	case kernel.KindPoint:
+		k := spec.Point
+		if spec.Scale {
+			gamma = kernel.GammaScale(X)
+			k = kernel.RBF{Gamma: gamma}
+		}
+		ny, err = kernel.NewNystrom(ctx, X, k, landmarks, 0)
+	case kernel.KindHCK:
+		ny, err = kernel.NewNystromHCK(ctx, X, kernel.HCK{Method: spec.Method, Graph: spec.Graph}, landmarks, 0)
+	case kernel.KindConnectivity:
+		ny, err = kernel.NewNystromHCK(ctx, X, kernel.HCK{Method: hclust.Single}, landmarks, 0)
+	case kernel.KindISOMAP:
+		g := kernel.DefaultGraph()
+		if spec.Graph != nil {
+			g = *spec.Graph
+		}
+		iso, err := kernel.NewLandmarkISOMAP(ctx, X, g, landmarks, 0)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		return iso, iso.Train(), 0, nil
+	default:
+		return nil, nil, 0, fmt.Errorf("%w: landmarks for the kernel %s", ErrLearner, spec)
+	}
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	Z, err := ny.Features(ctx, X)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return ny, Z, gamma, nil
+}
