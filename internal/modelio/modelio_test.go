@@ -3,8 +3,8 @@ package modelio
 import (
 	"bytes"
 	"encoding/json"
-	"math"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
