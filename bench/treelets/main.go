@@ -79,6 +79,7 @@ func main() {
 	arborBin := flag.String("arbor", "", "arbor binary for the whole-process timings (empty: skip)")
 	peer := flag.String("peer", "", "checkout of hedixia/kernel_treelets (empty: skip the authors' timings)")
 	peers := flag.String("peers", "", "path of peers.py (empty: skip scikit-learn's columns)")
+	sklearn := flag.String("sklearn", "bench/treelets/testdata/sklearn_labels.csv.gz", "scikit-learn's labels on the toy sets (made by bench/treelets/sklearn_labels.py; empty: skip the ARI between Arbor's and scikit-learn's labels)")
 	gamma := flag.Float64("gamma", 20, "RBF gamma on z-scored toy data")
 	big := flag.Int("big", 10000, "n of the large full-kernel run (0: skip)")
 	skipTables := flag.Bool("speed-only", false, "only the speed section")
@@ -89,14 +90,22 @@ func main() {
 	}
 	fmt.Printf("GOMAXPROCS %d, %s\n\n", runtime.GOMAXPROCS(0), time.Now().UTC().Format(time.RFC3339))
 	if !*skipTables {
-		figure1(ctx, *data, *out, *gamma, *peers)
+		figure1(ctx, *data, *out, *gamma, *peers, *sklearn)
 		table2(ctx, *data, *gamma)
 	}
 	speed(ctx, *data, *arborBin, *peer, *gamma, *big)
 }
 
+// load reads a toy set (the embedded copy when dir is empty), z-scored;
+// k is the number of clusters asked for.
 func load(dir, name string) (*mat.Dense, []int, int) {
-	ds, err := dataset.Load(filepath.Join(dir, name+".csv"), dataset.CSVOptions{Label: "label"})
+	var ds *dataset.Dataset
+	var err error
+	if dir == "" {
+		ds, err = dataset.Embedded(name)
+	} else {
+		ds, err = dataset.Load(filepath.Join(dir, name+".csv"), dataset.CSVOptions{Label: "label"})
+	}
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -108,13 +117,14 @@ func load(dir, name string) (*mat.Dense, []int, int) {
 	return X, ds.Y, k
 }
 
-func figure1(ctx context.Context, dir, out string, gamma float64, peers string) {
+func figure1(ctx context.Context, dir, out string, gamma float64, peers, sklearn string) {
 	methods := []method{
 		{fmt.Sprintf("KT rbf:%g", gamma), kt(kernel.RBF{Gamma: gamma}, 1000)},
 		{"KT linear", kt(kernel.Linear{}, 1000)},
 		{"KT poly:0.5:1:3", kt(kernel.Poly{A: 0.5, B: 1, Degree: 3}, 1000)},
 		{"ward", agglo(hclust.Ward)},
 		{"average", agglo(hclust.Average)},
+		{"complete", agglo(hclust.Complete)},
 		{"single", agglo(hclust.Single)},
 	}
 	fmt.Println("## Figure 1 / Table 1: six toy sets (n = 1500, z-scored), K = true classes (no_structure: 3)")
@@ -132,13 +142,14 @@ func figure1(ctx context.Context, dir, out string, gamma float64, peers string) 
 	labels := make([][][]int, len(toys))
 	aris := make([][]float64, len(toys))
 	Xs := make([]*mat.Dense, len(toys))
+	ys := make([][]int, len(toys))
 	rows := make([]string, len(methods))
 	for mi, m := range methods {
 		rows[mi] = "| " + m.name + " |"
 	}
 	for ti, t := range toys {
 		X, y, k := load(dir, t)
-		Xs[ti] = X
+		Xs[ti], ys[ti] = X, y
 		for mi, m := range methods {
 			start := time.Now()
 			lab, err := m.run(ctx, X, k)
@@ -189,6 +200,23 @@ func figure1(ctx context.Context, dir, out string, gamma float64, peers string) 
 		}
 	}
 	fmt.Println()
+	if sklearn != "" {
+		against(sklearn, methods, labels, ys)
+		// scikit-learn's columns in the picture, from the same file
+		sk, err := readSKLabels(sklearn)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, sm := range []string{"spectral_knn10", "dbscan", "kmeans", "gmm"} {
+			methods = append(methods, method{name: "sklearn " + sm})
+			for ti, t := range toys {
+				lab := sk.labels[t][sm]
+				ari, _ := metrics.ARI(ys[ti], lab)
+				labels[ti] = append(labels[ti], lab)
+				aris[ti] = append(aris[ti], ari)
+			}
+		}
+	}
 	path := filepath.Join(out, "toys.png")
 	if err := grid(path, Xs, labels, aris, methods); err != nil {
 		log.Fatal(err)
