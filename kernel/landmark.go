@@ -289,6 +289,21 @@ func (ny *Nystrom) Rows(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error) 
 	return Cross(ctx, nil, ny.k, Xt, ny.lm)
 }
 
+// Base returns the t×M rows the features are a linear map of: the kernel
+// rows against the landmarks (Rows), so that Features = Base·Projection.
+func (ny *Nystrom) Base(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error) {
+	_, d := Xt.Dims()
+	if d != ny.Dim() {
+		return nil, fmt.Errorf("%w: Nyström: %d columns, landmarks have %d", ErrShape, d, ny.Dim())
+	}
+	return ny.Rows(ctx, Xt)
+}
+
+// Projection returns the M×r matrix W = U_r Λ_r^{-1/2} (a copy): a model
+// linear in the features, f(z) = z·w, is linear in the base rows with
+// weights W·w (linsvm.Model.Compose), M·C work per point instead of M·r.
+func (ny *Nystrom) Projection() *mat.Dense { return mat.DenseCopyOf(ny.w) }
+
 // Features returns the t×r Nyström features of the rows of Xt, computed in
 // blocks of rows so that only one block's kernel rows are held at a time.
 // Errors: those of Rows, ctx.Err().

@@ -164,6 +164,10 @@ func (l *LandmarkISOMAP) Train() *mat.Dense {
 // (the K nearest for knn:K; those within ε, or the nearest, for eps:ε).
 // Errors: ErrEmpty, ErrNonFinite, ErrShape, ctx.Err().
 func (l *LandmarkISOMAP) Features(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error) {
+	return l.rows(ctx, Xt, true)
+}
+
+func (l *LandmarkISOMAP) rows(ctx context.Context, Xt mat.Matrix, project bool) (*mat.Dense, error) {
 	xt, err := newRows(Xt, "Xt")
 	if err != nil {
 		return nil, err
@@ -173,7 +177,11 @@ func (l *LandmarkISOMAP) Features(ctx context.Context, Xt mat.Matrix) (*mat.Dens
 	}
 	m := len(l.Landmarks)
 	n, d := l.x.n, l.x.d
-	out := mat.NewDense(xt.n, l.Rank, nil)
+	width := m
+	if project {
+		width = l.Rank
+	}
+	out := mat.NewDense(xt.n, width, nil)
 	err = parallel.Chunks(ctx, xt.n, 64, func(lo, hi int) {
 		dl := make([]float64, m)
 		var nb []neighbors.Neighbor
@@ -208,11 +216,25 @@ func (l *LandmarkISOMAP) Features(ctx context.Context, Xt mat.Matrix) (*mat.Dens
 				}
 				dl[a] = g*g - l.mean[a]
 			}
-			l.project(out.RawRowView(r), dl)
+			if project {
+				l.project(out.RawRowView(r), dl)
+			} else {
+				copy(out.RawRowView(r), dl)
+			}
 		}
 	})
 	return out, err
 }
+
+// Base returns the t×M rows the features are a linear map of: the new
+// points' squared geodesic distances to the landmarks minus δ̄ (as
+// Features computes them), so that Features = Base·Projection.
+func (l *LandmarkISOMAP) Base(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error) {
+	return l.rows(ctx, Xt, false)
+}
+
+// Projection returns the M×r matrix (−½ Λ_r^{-1/2} V_rᵀ)ᵀ (a copy).
+func (l *LandmarkISOMAP) Projection() *mat.Dense { return mat.DenseCopyOf(l.proj.T()) }
 
 // centerSym returns −½·H·A·H for a symmetric A (a new matrix).
 func centerSym(A *mat.SymDense) *mat.SymDense {

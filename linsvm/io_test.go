@@ -83,3 +83,48 @@ func TestSaveLoad(t *testing.T) {
 		}
 	}
 }
+
+// TestCompose: the model composed with a map A labels u as the model
+// labels u·A, with weights A·w (closed form).
+func TestCompose(t *testing.T) {
+	ctx := context.Background()
+	X, y := blobs(200, 4, 3, 7)
+	m, err := Classifier{Seed: 1}.Fit(ctx, X, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(8, 8))
+	A := mat.NewDense(9, 4, nil)
+	U := mat.NewDense(150, 9, nil)
+	for _, M := range []*mat.Dense{A, U} {
+		raw := M.RawMatrix().Data
+		for i := range raw {
+			raw[i] = rng.NormFloat64()
+		}
+	}
+	c, err := m.Compose(A)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var UA mat.Dense
+	UA.Mul(U, A)
+	want, _ := m.Predict(ctx, nil, &UA)
+	got, err := c.Predict(ctx, nil, U)
+	if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("composed: %v %v, want %v", got, err, want)
+	}
+	w, _ := m.Weights(1)
+	cw, _ := c.Weights(1)
+	for i := 0; i < 9; i++ {
+		s := 0.0
+		for j := 0; j < 4; j++ {
+			s += A.At(i, j) * w[j]
+		}
+		if d := s - cw[i]; d > 1e-12 || d < -1e-12 {
+			t.Fatalf("weight %d: %v, want A·w = %v", i, cw[i], s)
+		}
+	}
+	if _, err := m.Compose(mat.NewDense(3, 5, nil)); !errors.Is(err, ErrInput) {
+		t.Errorf("3×5 map: %v, want ErrInput", err)
+	}
+}

@@ -306,6 +306,26 @@ func (c Classifier) solve(ctx context.Context, xs []float64, l, dd int, y []floa
 	return w, iter, false, nil
 }
 
+// Compose returns the model on inputs u whose features are x = u·A (A is
+// d'×d, d = Dim()): weights A·w_k, the same intercepts and classes. It
+// labels u as m labels u·A (up to rounding: the sums are taken in another
+// order), with d'·p instead of d'·d + d·p work per row when A is wide —
+// landmark features z = k_L(x)·W predicted from the kernel rows k_L(x).
+// Errors: ErrInput (A has d' rows and not d columns).
+func (m *Model) Compose(A mat.Matrix) (*Model, error) {
+	r, c := A.Dims()
+	if c != m.d {
+		return nil, fmt.Errorf("%w: composing with a %d×%d map, the model has %d features", ErrInput, r, c, m.d)
+	}
+	out := &Model{classes: m.classes, d: r, b: append([]float64(nil), m.b...), Iter: m.Iter, Converged: m.Converged}
+	for _, w := range m.w {
+		v := mat.NewVecDense(r, nil)
+		v.MulVec(A, mat.NewVecDense(m.d, w))
+		out.w = append(out.w, v.RawVector().Data)
+	}
+	return out, nil
+}
+
 // Decision sets dst[i·p+k] to the decision value of binary problem k for
 // row i of X (p = 1 for two classes, else the number of classes); nil
 // allocates.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -34,6 +35,17 @@ type Landmarks struct {
 	// knn.Classifier.Fit) on z(x), or *propagate.AnchorModel on the
 	// scaled points.
 	Model Saver
+
+	once   sync.Once
+	folded *linsvm.Model // linsvm composed with the map's projection
+	err    error
+}
+
+// linearMap is a feature map that is a linear map (Projection, M×r) of
+// base rows (Base, t×M): both kernel.Nystrom and kernel.LandmarkISOMAP.
+type linearMap interface {
+	Base(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error)
+	Projection() *mat.Dense
 }
 
 // Saver is a fitted model with a saved form.
@@ -124,11 +136,28 @@ func loadLandmarks(mapKind string, mapBytes []byte, learner string, payload []by
 	return &lm, nil
 }
 
-// predict labels the scaled rows Xt: anchor graph on the points, the
-// others on the features z(Xt).
-func (lm *Landmarks) predict(ctx context.Context, Xt *mat.Dense) ([]int, error) {
+// Predict labels the scaled rows Xt (the fitting process labels its
+// --test rows with it too): the anchor graph from the points; kNN from the
+// features z(Xt); the linear SVM from the base rows of the map with the
+// SVM's weights composed with the map's projection (linsvm.Model.Compose:
+// M·C work per point instead of M·r; labels equal those from z(Xt) but for
+// decision values within rounding of a tie).
+func (lm *Landmarks) Predict(ctx context.Context, Xt *mat.Dense) ([]int, error) {
 	if am, ok := lm.Model.(*propagate.AnchorModel); ok {
 		return am.Predict(ctx, nil, Xt)
+	}
+	if sv, ok := lm.Model.(*linsvm.Model); ok {
+		if lin, ok := lm.Map.(linearMap); ok {
+			lm.once.Do(func() { lm.folded, lm.err = sv.Compose(lin.Projection()) })
+			if lm.err != nil {
+				return nil, lm.err
+			}
+			B, err := lin.Base(ctx, Xt)
+			if err != nil {
+				return nil, err
+			}
+			return lm.folded.Predict(ctx, nil, B)
+		}
 	}
 	Z, err := lm.Map.Features(ctx, Xt)
 	if err != nil {

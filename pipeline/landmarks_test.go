@@ -69,9 +69,20 @@ func landmarkCases(t *testing.T) ([]landmarkCase, *mat.Dense) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := sv.Predict(ctx, nil, Zt)
+		// The fitting process labels new points by Landmarks.Predict (the
+		// SVM composed with the map's projection); that equals the SVM on
+		// the features z(Xt) (no decision value here is within rounding
+		// of a tie).
+		want, err := (&pipeline.Landmarks{Map: fm, Model: sv}).Predict(ctx, Xt)
 		if err != nil {
 			t.Fatal(err)
+		}
+		onZ, err := sv.Predict(ctx, nil, Zt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(onZ) != fmt.Sprint(want) {
+			t.Fatalf("%s: composed SVM %v, SVM on the features %v", ks, want, onZ)
 		}
 		p, err := pipeline.NewLandmarks(ds, sc, spec, gamma, fm, sv)
 		add(ks+"/linsvm", p, err, want)

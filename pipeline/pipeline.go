@@ -449,7 +449,7 @@ func (p *Pipeline) Predict(ctx context.Context, Xraw *mat.Dense) ([]int, error) 
 		return nil, err
 	}
 	if p.Landmarks != nil {
-		return p.Landmarks.predict(ctx, Xt)
+		return p.Landmarks.Predict(ctx, Xt)
 	}
 	if p.Affinity != "" {
 		a, err := propagate.ParseAffinity(p.Affinity)

@@ -158,12 +158,6 @@ func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, d
 	}
 	fmt.Fprintln(stderr, desc)
 	fit := &landmarkFit{spec: spec, gamma: gamma, fm: fm}
-	var Zt *mat.Dense
-	if test != nil {
-		if Zt, err = fm.Features(ctx, test.X); err != nil {
-			return nil, nil, err
-		}
-	}
 	var predict func(dst []int, Z *mat.Dense) ([]int, error)
 	switch learnerFamily(learner) {
 	case "svm":
@@ -187,10 +181,12 @@ func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, d
 	n := ds.Len()
 	pred := make([]int, n)
 	if test != nil {
-		pred = make([]int, n+test.Len())
-		if _, err := predict(pred[n:], Zt); err != nil {
+		// As a saved pipeline labels new points (arbor predict).
+		pt, err := (&pipeline.Landmarks{Map: fm, Model: fit.model}).Predict(ctx, test.X)
+		if err != nil {
 			return nil, nil, err
 		}
+		pred = append(pred, pt...)
 	}
 	// The training rows in blocks (the kNN query holds block × labelled
 	// kernel values).
