@@ -30,6 +30,23 @@ func BenchmarkFit(b *testing.B) {
 	}
 }
 
+// BenchmarkFull: the command line's path on every point: the RBF kernel
+// into one huge-page buffer, then treelets in it as scratch (compacted).
+func BenchmarkFull(b *testing.B) {
+	for _, n := range []int{1500, 4000} {
+		X, _ := blobs(n/3, 3)
+		g := kernel.Points{K: kernel.RBF{Gamma: 1}, X: X}
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := (Sample{}).Fit(context.Background(), g); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkSample: kernel treelets on a sample of 500 of 3000 points (RBF)
 // with the SVM and kNN extensions.
 func BenchmarkSample(b *testing.B) {

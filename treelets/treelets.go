@@ -258,6 +258,62 @@ type state struct {
 	// otherwise a[j][i] is.
 	last, cur []int32
 	lev       int32 // levels done
+	// keep: the whole rotated matrix is wanted at the end (FitInPlace);
+	// otherwise a is scratch and only the active submatrix is maintained.
+	keep bool
+	// ids maps the positions in a to the variables' indices (the identity
+	// until the first compaction; see compact).
+	ids []int32
+}
+
+// compactMin: matrices smaller than this are not compacted (they sit in
+// cache whole).
+const compactMin = 128
+
+// compact moves the active variables' submatrix to the front of the buffer
+// as a dense L×L matrix (row stride L), keeping their order, and renames
+// positions accordingly; it returns bi's new position. Only for a scratch buffer: the entries between
+// inactive variables are dropped. Done when half the positions are
+// inactive, it costs O(n²) copies over a whole run and makes every later
+// scan contiguous and every later rotation O(L). The copy runs in place,
+// row by row in increasing order: entry (r, c) is read from position
+// list[r]·st + list[c] ≥ r·L + c, which no earlier write has reached.
+func (s *state) compact(bi int) int {
+	L := len(s.list)
+	a, st := s.a, s.st
+	for r, pr := range s.list {
+		dst := a[r*L : r*L+L]
+		src := a[int(pr)*st:]
+		for c, pc := range s.list {
+			dst[c] = src[pc]
+		}
+	}
+	newpos := make([]int32, s.n)
+	for i := range newpos {
+		newpos[i] = -1
+	}
+	for r, pr := range s.list {
+		newpos[pr] = int32(r)
+	}
+	for r, pr := range s.list {
+		b := s.best[pr]
+		if !(newpos[b] >= 0 && s.list[newpos[b]] == b) {
+			panic("treelets: best partner of an active variable is not active")
+		}
+		s.ids[r], s.rs[r], s.bval[r], s.best[r] = s.ids[pr], s.rs[pr], s.bval[pr], newpos[b]
+	}
+	bi = int(newpos[bi])
+	for r := range s.list {
+		s.list[r] = int32(r)
+	}
+	s.n, s.st = L, L
+	s.ids, s.rs, s.bval, s.best = s.ids[:L], s.rs[:L], s.bval[:L], s.best[:L]
+	s.last, s.cur = s.last[:L], s.cur[:L]
+	clear(s.last) // every row is current: refresh has nothing to copy
+	for i := range s.cur {
+		s.cur[i] = s.lev
+	}
+	return bi
 }
 
 // refresh makes row i current: every entry whose column was rotated after
@@ -384,7 +440,12 @@ func (s *state) update(ctx context.Context, p, q, sum int, cbest []int) int {
 			if i == sum {
 				continue
 			}
-			a[i*st+p], a[i*st+q] = a[p*st+i], a[q*st+i]
+			if s.keep {
+				a[i*st+p], a[i*st+q] = a[p*st+i], a[q*st+i]
+			} else {
+				// the difference variable's column is never read again
+				a[i*st+sum] = rsum[i]
+			}
 			s.cur[i] = s.lev
 			b := int(s.best[i])
 			v := rsum[i]
@@ -472,14 +533,15 @@ func (st Settings) run(ctx context.Context, a []float64, n, stride int, keep boo
 		n: n, st: stride, a: a, rule: st.Similarity, lambda: st.Lambda,
 		active: make([]bool, n), list: make([]int32, n), rs: make([]float64, n),
 		best: make([]int32, n), bval: make([]float64, n),
-		last: make([]int32, n), cur: make([]int32, n),
+		last: make([]int32, n), cur: make([]int32, n), ids: make([]int32, n), keep: keep,
 	}
 	for i := 0; i < n; i++ {
 		s.active[i] = true
 		s.list[i] = int32(i)
+		s.ids[i] = int32(i)
 		s.rs[i] = 1 / math.Sqrt(a[i*stride+i])
 	}
-	m := &Model{N: n, Lambda: st.Lambda, Similarity: st.Similarity, Levels: make([]Level, 0, n-1)}
+	m := &Model{N: n, Lambda: st.Lambda, Similarity: st.Similarity, Levels: make([]Level, 0, n-1), Variance: make([]float64, n)}
 	progress := st.Progress
 	if progress == nil {
 		progress = func(string, int, int) {}
@@ -543,11 +605,14 @@ func (st Settings) run(ctx context.Context, a []float64, n, stride int, keep boo
 		s.cur[p], s.cur[q] = s.lev, s.lev
 		sum, diff := p, q
 		cs, ss := c, -sn
+		a, stride := s.a, s.st
 		if a[p*stride+p] < a[q*stride+q] {
 			sum, diff = q, p
 			ss = sn
 		}
-		m.Levels = append(m.Levels, Level{Sum: sum, Diff: diff, Similarity: simv, Cos: cs, Sin: ss})
+		m.Levels = append(m.Levels, Level{Sum: int(s.ids[sum]), Diff: int(s.ids[diff]), Similarity: simv, Cos: cs, Sin: ss})
+		// a difference variable is never rotated again: its variance is final
+		m.Variance[s.ids[diff]] = a[diff*stride+diff]
 		s.active[diff] = false
 		for k, v := range s.list {
 			if int(v) == diff {
@@ -559,15 +624,16 @@ func (st Settings) run(ctx context.Context, a []float64, n, stride int, keep boo
 		if len(s.list) > 1 {
 			s.rescan(sum)
 			bi = s.update(ctx, p, q, sum, cbest)
+			if !keep && s.n >= compactMin && 2*len(s.list) <= s.n {
+				bi = s.compact(bi)
+			}
 		}
 		if (lev+1)%every == 0 || lev == n-2 {
 			progress("treelets", lev+1, n-1)
 		}
 	}
-	m.Variance = make([]float64, n)
-	for i := range m.Variance {
-		m.Variance[i] = a[i*stride+i]
-	}
+	last := int(s.list[0]) // the top sum variable
+	m.Variance[s.ids[last]] = s.a[last*s.st+last]
 	return m, nil
 }
 
