@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/arbor-ml/arbor/internal/parallel"
 	"github.com/arbor-ml/arbor/kernel"
 	"gonum.org/v1/gonum/mat"
 )
@@ -138,6 +139,10 @@ func (p *Points) Fill(dst []float32, r int, cols []int) {
 }
 
 func (p *Points) fillSerial32(dst []float32, r int, cols []int) {
+	if k, ok := p.K.(kernel.Column32); ok {
+		k.Column32(dst, p.row(r), p.X, p.Stride, cols)
+		return
+	}
 	const chunk = 256
 	var buf [chunk]float64
 	for s := 0; s < len(cols); s += chunk {
@@ -200,6 +205,8 @@ type Cache struct {
 
 	budget int // float64 values still available
 	free   [][]float32
+
+	team *parallel.Team // set by Solve while it runs (nil: Source.Fill)
 }
 
 type cacheHead struct {
@@ -321,15 +328,30 @@ func (c *Cache) column(i, n int) []float32 {
 		} else {
 			h.data = h.data[:n]
 		}
-		c.src.Fill(h.data[have:n], c.pos[i], c.pos[have:n])
+		c.fill(h.data[have:n], c.pos[i], c.pos[have:n])
 		c.pushBack(int32(i))
 		return h.data
 	}
 	h.data = c.alloc(n)
 	h.cached = true
-	c.src.Fill(h.data, c.pos[i], c.pos[:n])
+	c.fill(h.data, c.pos[i], c.pos[:n])
 	c.pushBack(int32(i))
 	return h.data
+}
+
+// fill computes a column: through the solver's team for a long column of
+// a Points source (each entry is computed by the same code whoever runs
+// its chunk), otherwise by the source.
+func (c *Cache) fill(dst []float32, r int, cols []int) {
+	if p, ok := c.src.(*Points); ok && c.team != nil && len(cols)*(p.D+8) >= parWork {
+		nc := c.team.Workers() * chunksPerWorker
+		c.team.Run(nc, func(k int) {
+			lo, hi := chunkRange(k, nc, len(cols))
+			p.fillSerial32(dst[lo:hi], r, cols[lo:hi])
+		})
+		return
+	}
+	c.src.Fill(dst, r, cols)
 }
 
 func (c *Cache) swap(i, j int) {

@@ -3,6 +3,8 @@ package smo
 import (
 	"context"
 	"math"
+
+	"github.com/arbor-ml/arbor/internal/parallel"
 )
 
 // The SMO core.
@@ -122,6 +124,9 @@ type smo struct {
 
 	unshrink bool
 	pending  []int32 // queued Q-matrix swaps
+
+	team *parallel.Team // nil: one goroutine (see team.go)
+	part []chunkPart    // per-chunk results of the parallel passes
 }
 
 func (s *smo) setStatus(i int) {
@@ -194,6 +199,14 @@ func Solve(ctx context.Context, pr *Problem) (Result, error) {
 		s.ys[k] = float64(s.y[k])
 		s.set[k] = v
 		s.setStatus(k)
+	}
+	if t := newTeam(l); t != nil {
+		s.team, s.part = t, make([]chunkPart, t.Workers()*chunksPerWorker)
+		pr.Q.team = t
+		defer func() {
+			pr.Q.team = nil
+			t.Close()
+		}()
 	}
 	if w := pr.Warm; w != nil && len(w.kb) == l {
 		s.warmGradient(w)
@@ -367,10 +380,40 @@ func (s *smo) selectJ(gmax float64, i int) (int, int, bool) {
 	n := s.active
 	ki := s.q.column(i, n)[:n]
 	qdi := s.qd[i]
+	var gmax2, objMin float64
+	var gminIdx int
+	if nc := s.chunks(n); nc > 1 {
+		r := s.part[:nc]
+		s.team.Run(nc, func(c int) {
+			lo, hi := chunkRange(c, nc, n)
+			r[c].max, r[c].obj, r[c].idx = s.selectRange(lo, hi, ki, qdi, gmax)
+		})
+		// In chunk order: the same maximum and the same last minimiser as
+		// one pass over [0, n).
+		gmax2, objMin, gminIdx = math.Inf(-1), math.Inf(1), -1
+		for _, p := range r {
+			gmax2 = max(gmax2, p.max)
+			if p.idx >= 0 && p.obj <= objMin {
+				objMin, gminIdx = p.obj, p.idx
+			}
+		}
+	} else {
+		gmax2, _, gminIdx = s.selectRange(0, n, ki, qdi, gmax)
+	}
+	if gmax+gmax2 < s.tol || gminIdx == -1 {
+		return 0, 0, false
+	}
+	return i, gminIdx, true
+}
+
+// selectRange is selectJ's pass over positions [lo, hi): the largest g_j
+// over I_low and the last j minimising −b_ij²/a_ij (-1 if none).
+func (s *smo) selectRange(lo, hi int, ki []float32, qdi, gmax float64) (float64, float64, int) {
 	gmax2 := math.Inf(-1)
 	gminIdx := -1
 	objMin := math.Inf(1)
-	g, fl, qd := s.g[:n], s.flags[:n], s.qd[:n]
+	g, fl, qd, ki := s.g[lo:hi], s.flags[lo:hi], s.qd[lo:hi], ki[lo:hi]
+	fl, qd, ki = fl[:len(g)], qd[:len(g)], ki[:len(g)]
 	// thr = −objMin: a candidate can win only if gd²/quad ≥ thr. The
 	// division (LIBSVM's exact expression, which decides ties) is done only
 	// when the product test, loosened by 1e-9 to absorb its rounding,
@@ -400,10 +443,10 @@ func (s *smo) selectJ(gmax float64, i int) (int, int, bool) {
 			thr = -od
 		}
 	}
-	if gmax+gmax2 < s.tol || gminIdx == -1 {
-		return 0, 0, false
+	if gminIdx >= 0 {
+		gminIdx += lo
 	}
-	return i, gminIdx, true
+	return gmax2, objMin, gminIdx
 }
 
 // update optimises the pair (i, j) analytically (LIBSVM's clipping rules),
@@ -491,15 +534,22 @@ func (s *smo) update(i, j int) (float64, int) {
 	s.setStatus(i)
 	s.setStatus(j)
 
-	gmax, gidx := math.Inf(-1), -1
-	g, fl := s.g[:n], s.flags[:n]
-	ki, kj = ki[:n], kj[:n]
-	for k := range g {
-		v := g[k] + (float64(ki[k])*di + float64(kj[k])*dj)
-		g[k] = v
-		if fl[k]&inUp != 0 && -v >= gmax {
-			gmax, gidx = -v, k
+	var gmax float64
+	var gidx int
+	if nc := s.chunks(n); nc > 1 {
+		r := s.part[:nc]
+		s.team.Run(nc, func(c int) {
+			lo, hi := chunkRange(c, nc, n)
+			r[c].max, r[c].idx = s.updateRange(lo, hi, ki, kj, di, dj)
+		})
+		gmax, gidx = math.Inf(-1), -1
+		for _, p := range r {
+			if p.idx >= 0 && p.max >= gmax {
+				gmax, gidx = p.max, p.idx
+			}
 		}
+	} else {
+		gmax, gidx = s.updateRange(0, n, ki, kj, di, dj)
 	}
 
 	if nu := s.status[i] == atUpper; ui != nu {
@@ -511,12 +561,44 @@ func (s *smo) update(i, j int) (float64, int) {
 	return gmax, gidx
 }
 
+// updateRange adds K_{k,i}·di + K_{k,j}·dj to g_k for k in [lo, hi) and
+// returns the largest −g_k over I_up there and its last position (-1 if
+// none).
+func (s *smo) updateRange(lo, hi int, ki, kj []float32, di, dj float64) (float64, int) {
+	gmax, gidx := math.Inf(-1), -1
+	g, fl := s.g[lo:hi], s.flags[lo:hi]
+	fl, ki, kj = fl[:len(g)], ki[lo:hi][:len(g)], kj[lo:hi][:len(g)]
+	for k := range g {
+		v := g[k] + (float64(ki[k])*di + float64(kj[k])*dj)
+		g[k] = v
+		if fl[k]&inUp != 0 && -v >= gmax {
+			gmax, gidx = -v, k
+		}
+	}
+	if gidx >= 0 {
+		gidx += lo
+	}
+	return gmax, gidx
+}
+
 // updateGbar removes (wasUpper) or adds C_i·Q_{:,i} to Ḡ.
 func (s *smo) updateGbar(i int, wasUpper bool) {
 	l := s.l
 	k := s.q.column(i, l)[:l]
 	ci := s.c[i] * s.ys[i]
-	gb := s.gbar[:l]
+	if nc := s.chunks(l); nc > 1 {
+		s.team.Run(nc, func(c int) {
+			lo, hi := chunkRange(c, nc, l)
+			s.gbarRange(lo, hi, k, ci, wasUpper)
+		})
+		return
+	}
+	s.gbarRange(0, l, k, ci, wasUpper)
+}
+
+func (s *smo) gbarRange(lo, hi int, k []float32, ci float64, wasUpper bool) {
+	gb := s.gbar[lo:hi]
+	k = k[lo:hi][:len(gb)]
 	if wasUpper {
 		for t, v := range k {
 			gb[t] -= ci * float64(v)
