@@ -54,7 +54,8 @@
 //
 //	z = scale(x)
 //	f = map(z)                             (FeatureMap: kernel.Nystrom, f = k_L(z)·K_LL^{-1/2};
-//	                                        kernel.LandmarkISOMAP, landmark MDS of its geodesics)
+//	                                        kernel.LandmarkISOMAP, landmark MDS of its geodesics;
+//	                                        kernel.NystromMultiType, the multi-type kernel's features)
 //	label = model(f)                       (linsvm.Model, or knn.Model fitted on the features)
 //
 // or, for the anchor graph (propagate.AnchorModel: label propagation or
@@ -62,7 +63,7 @@
 //
 //	ARBOR-PIPELINE 2\n
 //	{manifest JSON on one line}\n         as above, "train" empty, and
-//	                                       "landmarks": "nystrom" | "landmark-isomap" | "anchor-graph",
+//	                                       "landmarks": "nystrom" | "landmark-isomap" | "nystrom-multitype" | "anchor-graph",
 //	                                       "map_bytes", "map_crc32": length and CRC-32 of the map
 //	map                                    the map's own Save output (absent for anchor-graph)
 //	learner payload                        "learner": "linsvm" | "knn" | "anchor-graph"

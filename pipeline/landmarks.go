@@ -18,7 +18,7 @@ import (
 )
 
 // FeatureMap is a fitted landmark feature map: *kernel.Nystrom (point and
-// cluster kernels) or *kernel.LandmarkISOMAP.
+// cluster kernels), *kernel.LandmarkISOMAP or *kernel.NystromMultiType.
 type FeatureMap interface {
 	Features(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error)
 	Save(w io.Writer) error
@@ -96,6 +96,8 @@ func mapName(fm FeatureMap) (string, error) {
 		return "nystrom", nil
 	case *kernel.LandmarkISOMAP:
 		return "landmark-isomap", nil
+	case *kernel.NystromMultiType:
+		return "nystrom-multitype", nil
 	}
 	return "", fmt.Errorf("%w: feature map %T", ErrLearner, fm)
 }
@@ -110,6 +112,8 @@ func loadLandmarks(mapKind string, mapBytes []byte, learner string, payload []by
 		lm.Map, err = kernel.LoadNystrom(bytes.NewReader(mapBytes))
 	case "landmark-isomap":
 		lm.Map, err = kernel.LoadLandmarkISOMAP(bytes.NewReader(mapBytes))
+	case "nystrom-multitype":
+		lm.Map, err = kernel.LoadNystromMultiType(bytes.NewReader(mapBytes))
 	default:
 		return nil, fmt.Errorf("%w: feature map %q", ErrLearner, mapKind)
 	}
@@ -179,7 +183,9 @@ func (lm *Landmarks) Predict(ctx context.Context, Xt *mat.Dense) ([]int, error) 
 //   - point kernels: kernel.NewNystrom, Z = K_NM·K_MM^{-1/2};
 //   - hck, hckg, connectivity (= hck:single): kernel.NewNystromHCK, the
 //     tree on the landmarks and the tree-aware rule for the other rows;
-//   - isomap: kernel.NewLandmarkISOMAP (de Silva & Tenenbaum).
+//   - isomap: kernel.NewLandmarkISOMAP (de Silva & Tenenbaum);
+//   - multitype: kernel.NewNystromMultiType (the transfer on the spectrum
+//     of the Nyström affinity, Fowlkes et al. 2004).
 //
 // Errors: ErrLearner for a kernel without a landmark form, and those of
 // the maps.
@@ -209,6 +215,12 @@ func FitMap(ctx context.Context, X *mat.Dense, spec kernel.Spec, landmarks []int
 			return nil, nil, 0, err
 		}
 		return iso, iso.Train(), 0, nil
+	case kernel.KindMultiType:
+		nm, F, err := kernel.NewNystromMultiType(ctx, X, *spec.Multi, landmarks, 0)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		return nm, F, 0, nil
 	default:
 		return nil, nil, 0, fmt.Errorf("%w: landmarks for the kernel %s", ErrLearner, spec)
 	}

@@ -52,7 +52,8 @@ func landmarkCases(t *testing.T) ([]landmarkCase, *mat.Dense) {
 		cases = append(cases, landmarkCase{name, p, want})
 	}
 	for _, ks := range []string{"linear", "rbf:0.5", "rbf:scale", "poly:0.5:1:3", "laplacian:0.5", "exponential:0.5",
-		"hck:average", "hck:single", "hck:complete", "hckg:average", "hckg:single", "connectivity", "isomap:knn:12"} {
+		"hck:average", "hck:single", "hck:complete", "hckg:average", "hckg:single", "connectivity", "isomap:knn:12",
+		"multitype:linstep:0.2:0.5", "multitype:poly:2:0.5"} {
 		spec, err := kernel.ParseSpec(ks)
 		if err != nil {
 			t.Fatal(err)

@@ -116,8 +116,9 @@ func TestClassifyLandmarks(t *testing.T) {
 			t.Errorf("%v: stdout %q stderr %q", args, stdout, stderr)
 		}
 	}
-	if _, _, err := arbor(t, "classify", "--data", trainPath, "--out", out, "--kernel", "multitype", "--landmarks", "50"); err == nil {
-		t.Error("--landmarks with multitype: no error (not implemented; must say so)")
+	if stdout, stderr, err := arbor(t, "classify", "--data", trainPath, "--out", out, "--kernel", "multitype:poly:2:2", "--landmarks", "50"); err != nil ||
+		!strings.Contains(stderr, "multi-type kernel on the Nyström affinity") || !strings.Contains(stdout, "predicted 192 unlabelled rows") {
+		t.Errorf("--landmarks with multitype: %v\n%s%s", err, stdout, stderr)
 	}
 	if stdout, stderr, err := arbor(t, "classify", "--data", trainPath, "--out", out, "--landmarks", "50", "--learner", "spreading"); err != nil ||
 		!strings.Contains(stderr, "label spreading (alpha 0.2) on the anchor graph") || !strings.Contains(stdout, "predicted 192 unlabelled rows") {

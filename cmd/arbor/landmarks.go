@@ -48,9 +48,9 @@ func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.S
 		return nil, nil, 0, "", usageError("--landmarks %d: more than the %d rows", l.m, n)
 	}
 	switch spec.Kind {
-	case kernel.KindPoint, kernel.KindHCK, kernel.KindConnectivity, kernel.KindISOMAP:
+	case kernel.KindPoint, kernel.KindHCK, kernel.KindConnectivity, kernel.KindISOMAP, kernel.KindMultiType:
 	default:
-		return nil, nil, 0, "", usageError("--landmarks works with point kernels, the cluster kernels (hck, hckg, connectivity) and isomap, not %s", spec)
+		return nil, nil, 0, "", usageError("--landmarks works with point kernels, the cluster kernels (hck, hckg, connectivity), isomap and multitype, not %s", spec)
 	}
 	lm, err := kernel.ChooseLandmarks(ctx, X, l.m, l.method, l.seed)
 	if err != nil {
@@ -67,6 +67,8 @@ func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.S
 			len(lm), l.method, l.seed, m.Rank, m.Clipped)
 	case *kernel.Nystrom:
 		desc = fmt.Sprintf("landmarks %d (%s, seed %d): Nyström rank %d (%d eigenvalues clipped)", len(lm), l.method, l.seed, m.Rank, m.Clipped)
+	case *kernel.NystromMultiType:
+		desc = fmt.Sprintf("landmarks %d (%s, seed %d): multi-type kernel on the Nyström affinity, %d features", len(lm), l.method, l.seed, m.Rank)
 	}
 	return fm, Z, gamma, desc, nil
 }

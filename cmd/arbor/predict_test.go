@@ -50,6 +50,7 @@ func TestPredictMatchesClassify(t *testing.T) {
 		// Landmark pipelines: every kernel family × learner classify takes.
 		{"rbf:scale", "svm", lm}, {"laplacian:0.5", "knn", lm}, {"hck:average", "svm", lm}, {"hckg:single", "knn", lm},
 		{"connectivity", "svm", lm}, {"isomap:knn:12", "svm", lm}, {"isomap:knn:12", "knn", lm},
+		{"multitype:linstep:0.2:0.5", "svm", lm}, {"multitype:poly:2:0.5", "knn", lm},
 		{"", "lp", lm}, {"", "spreading", append([]string{"--alpha", "0.5"}, lm...)},
 	} {
 		model := filepath.Join(dir, "m.arbor")
