@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-func benchProblem(b *testing.B, name string) (*mat.SymDense, []int) {
+func benchProblem(b testing.TB, name string) (*mat.SymDense, []int) {
 	ds, err := dataset.Embedded(name)
 	if err != nil {
 		b.Fatal(err)
@@ -47,7 +47,7 @@ func BenchmarkMCCK(b *testing.B) {
 
 // BenchmarkFit: the whole of HiBUST with S4VMs at the nodes.
 func BenchmarkFit(b *testing.B) {
-	for _, name := range []string{"iris", "wine"} {
+	for _, name := range []string{"iris", "wine", "usps"} {
 		K, y := benchProblem(b, name)
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()

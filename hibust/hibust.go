@@ -261,7 +261,7 @@ func (c Classifier) classify(ctx context.Context, g *gram, m *Model, i int, u []
 			s := c.S4VM
 			s.Seed += uint64(i)
 			s.Classes, s.Progress = nil, nil
-			node = LearnerNode{s.Learner()}
+			node = s // S4VM.Transduce: no predictor SVMs are trained
 		}
 		got, err := node.Transduce(ctx, g.subBlock(rows), side)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/arbor-ml/arbor/learner"
+	"github.com/arbor-ml/arbor/s4vm"
 	"github.com/arbor-ml/arbor/svm"
 	"gonum.org/v1/gonum/mat"
 )
@@ -19,6 +20,9 @@ import (
 type NodeLearner interface {
 	Transduce(ctx context.Context, K mat.Symmetric, y []int) ([]int, error)
 }
+
+// S4VM is the default node learner (its Transduce method).
+var _ NodeLearner = s4vm.S4VM{}
 
 // SVMNode is the inductive C-SVC as node learner: trained on the node's
 // labelled rows, applied to its unlabelled rows. It is HiBUST with the

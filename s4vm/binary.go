@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"github.com/arbor-ml/arbor/internal/smo"
 )
@@ -17,6 +18,9 @@ type bin struct {
 	n, l int
 	lab  []int8
 	set  resolved
+	m32  []float32 // float32 kernel block of the rows, or nil (see block32)
+	// noMachine skips the predictor SVM (Transduce).
+	noMachine bool
 }
 
 // resolved holds the settings with defaults filled in.
@@ -57,6 +61,7 @@ type fitter struct {
 	alpha   []float64
 	p       []float64
 	prevY   []int8
+	pool    *bufPool // column buffers shared with the problem's other candidates, or nil
 	last    fitOut
 	lastObj float64 // objective of the last solveOrdered
 	iter    int     // SMO iterations over all fits
@@ -71,6 +76,36 @@ func newFitter(src smo.Source, rows []int, c []float64, tol, mb float64, cold bo
 		ft.p[i] = -1
 	}
 	return ft
+}
+
+// release hands the column cache's buffers back to the pool (the fitter
+// keeps its counters; a later fit starts a new cache).
+func (ft *fitter) release() {
+	if ft.pool != nil && ft.q != nil {
+		ft.pool.put(ft.q.Release())
+	}
+	ft.q = nil
+}
+
+// bufPool holds column buffers between the candidates of one problem:
+// each candidate fills a full column cache, and reusing the memory of a
+// finished candidate avoids faulting in fresh pages (the contents are
+// always overwritten before being read, so results do not depend on it).
+type bufPool struct {
+	mu   sync.Mutex
+	bufs [][]float32
+}
+
+func (p *bufPool) put(b [][]float32) {
+	p.mu.Lock()
+	p.bufs = append(p.bufs, b...)
+	p.mu.Unlock()
+}
+
+func (p *bufPool) adopt(c *smo.Cache) {
+	p.mu.Lock()
+	p.bufs = c.Adopt(p.bufs)
+	p.mu.Unlock()
 }
 
 // fit trains on labels y (±1 per variable) and returns the decision values
@@ -102,6 +137,9 @@ func (ft *fitter) fitWarm(ctx context.Context, y []int8) (fitOut, error) {
 	l := len(ft.rows)
 	if ft.q == nil {
 		ft.q = smo.NewCache(ft.src, ft.rows, ft.mb)
+		if ft.pool != nil {
+			ft.pool.adopt(ft.q)
+		}
 		ft.alpha = make([]float64, l)
 	} else {
 		// A switched label makes the old α_i meaningless: start it at 0,
@@ -183,24 +221,27 @@ func newBalance(n int, lab []int8) balance {
 	return balance{h1, h2}
 }
 
-// relabel sets dst from decision values f: rows sorted by f descending
-// (stable), the first h1 → +1, the last h2 → −1, the rest sign(f) with
-// 0 → +1. idx is scratch of length n.
-func (b balance) relabel(dst []int8, f []float64, idx []int) {
+// relabel sets dst from decision values f: rows ordered by f descending
+// (ties by row index, the order of a stable sort), the first h1 → +1, the
+// last h2 → −1, the rest sign(f) with 0 → +1. keys is scratch of length
+// n. Sorting (f, row) pairs under that total order gives the stable
+// sort's permutation at pdqsort's cost.
+func (b balance) relabel(dst []int8, f []float64, keys []rankKey) {
 	n := len(f)
-	for i := range idx {
-		idx[i] = i
+	for i := range keys {
+		keys[i] = rankKey{f[i], int32(i)}
 	}
-	slices.SortStableFunc(idx, func(a, c int) int {
+	slices.SortFunc(keys, func(a, c rankKey) int {
 		switch {
-		case f[a] > f[c]:
+		case a.f > c.f:
 			return -1
-		case f[a] < f[c]:
+		case a.f < c.f:
 			return 1
 		}
-		return 0
+		return int(a.i - c.i)
 	})
-	for k, i := range idx {
+	for k, key := range keys {
+		i := key.i
 		switch {
 		case k < b.h1:
 			dst[i] = 1
@@ -212,6 +253,12 @@ func (b balance) relabel(dst []int8, f []float64, idx []int) {
 			dst[i] = -1
 		}
 	}
+}
+
+// rankKey is a row and its decision value, for relabel.
+type rankKey struct {
+	f float64
+	i int32
 }
 
 // changer marks the unlabelled rows that keep their labels from two steps
@@ -255,7 +302,7 @@ type descent struct {
 // objective repeat, or after maxSteps refits.
 func (b *bin) localDescent(ctx context.Context, ft *fitter, bal balance, start []int8, chg changer, maxSteps int) (descent, error) {
 	n, l := b.n, b.l
-	idx := make([]int, n)
+	idx := make([]rankKey, n)
 	lastLast := slices.Clone(start)
 	out, err := ft.fit(ctx, lastLast)
 	if err != nil {

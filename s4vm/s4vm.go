@@ -188,6 +188,22 @@ func (s S4VM) Fit(ctx context.Context, X *mat.Dense, y []int) (*Model, error) {
 // rows labelled with the two classes plus every unlabelled row) and
 // max-wins voting, ties to the lower class.
 func (s S4VM) FitGram(ctx context.Context, K mat.Symmetric, y []int) (*Model, error) {
+	return s.fitGram(ctx, K, y, true)
+}
+
+// Transduce runs S4VM on K and y as FitGram does and returns only the
+// transductive labels (Model.Transduction): the predictor SVMs that
+// Model.Predict needs are not trained. It is what a caller that labels
+// only the given rows wants (HiBUST's node learner).
+func (s S4VM) Transduce(ctx context.Context, K mat.Symmetric, y []int) ([]int, error) {
+	m, err := s.fitGram(ctx, K, y, false)
+	if err != nil {
+		return nil, err
+	}
+	return m.trans, nil
+}
+
+func (s S4VM) fitGram(ctx context.Context, K mat.Symmetric, y []int, predictor bool) (*Model, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -265,7 +281,7 @@ func (s S4VM) FitGram(ctx context.Context, K mat.Symmetric, y []int) (*Model, er
 		votes[j] = make([]int, len(classes))
 	}
 	for p, j := range jobs {
-		b := &bin{src: src, rows: j.rows, n: len(j.rows), l: len(j.lab), lab: j.lab, set: set}
+		b := &bin{src: src, rows: j.rows, n: len(j.rows), l: len(j.lab), lab: j.lab, set: set, noMachine: !predictor}
 		res, err := b.run(ctx, pcgDraws(set.seed, uint64(p)), progress)
 		if err != nil {
 			return nil, err
@@ -377,11 +393,15 @@ func gramSource(K mat.Symmetric) (smo.Source, int, error) {
 }
 
 // sub is a Source over some rows of another (one per goroutine: it has
-// scratch).
+// scratch). When m32 is set it holds float32(K) of the problem's rows in
+// problem order (row-major, shared read-only by all candidates of a
+// problem): Fill then gathers from it, the same values as converting the
+// source's float64 entries.
 type sub struct {
 	src  smo.Source
 	rows []int
 	buf  []int
+	m32  []float32
 }
 
 func (s *sub) mapCols(cols []int) []int {
@@ -395,10 +415,50 @@ func (s *sub) mapCols(cols []int) []int {
 	return b
 }
 
-func (s *sub) At(r, c int) float64                     { return s.src.At(s.rows[r], s.rows[c]) }
-func (s *sub) Fill(dst []float32, r int, cols []int)   { s.src.Fill(dst, s.rows[r], s.mapCols(cols)) }
+func (s *sub) At(r, c int) float64 { return s.src.At(s.rows[r], s.rows[c]) }
+func (s *sub) Fill(dst []float32, r int, cols []int) {
+	if s.m32 != nil {
+		n := len(s.rows)
+		row := s.m32[r*n : (r+1)*n]
+		dst = dst[:len(cols)]
+		for t, c := range cols {
+			dst[t] = row[c]
+		}
+		return
+	}
+	s.src.Fill(dst, s.rows[r], s.mapCols(cols))
+}
 func (s *sub) Fill64(dst []float64, r int, cols []int) { s.src.Fill64(dst, s.rows[r], s.mapCols(cols)) }
-func (b *bin) source() smo.Source                      { return &sub{src: b.src, rows: b.rows} }
+func (b *bin) source() smo.Source                      { return &sub{src: b.src, rows: b.rows, m32: b.m32} }
+
+// maxBlock32 bounds the entries of a problem's float32 kernel block
+// (256 MiB); larger problems fill cache columns from the source.
+const maxBlock32 = 1 << 26
+
+// block32 sets b.m32 to float32(K) over the problem's rows, in problem
+// order, when it fits in maxBlock32 entries: every candidate's column
+// cache then fills by one gather instead of re-reading and converting the
+// source. It is filled in parallel by rows (each row by one worker).
+func (b *bin) block32(ctx context.Context) error {
+	n := b.n
+	if n*n > maxBlock32 {
+		return nil
+	}
+	m := make([]float32, n*n)
+	const rowsPer = 64
+	err := parallel.For(ctx, (n+rowsPer-1)/rowsPer, func(k int) {
+		s := &sub{src: b.src, rows: b.rows}
+		cols := identity(n)
+		for r := k * rowsPer; r < min((k+1)*rowsPer, n); r++ {
+			s.Fill(m[r*n:(r+1)*n], r, cols)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	b.m32 = m
+	return nil
+}
 func identity(n int) []int {
 	r := make([]int, n)
 	for i := range r {
@@ -426,6 +486,9 @@ func (b *bin) run(ctx context.Context, dr draws, progress func()) (binResult, er
 			res.pair.Converged = false
 			res.warnings = append(res.warnings, fmt.Errorf("%w: %s", ErrNotConverged, what))
 		}
+	}
+	if err := b.block32(ctx); err != nil {
+		return res, err
 	}
 	// 1. The inductive SVM on the labelled rows.
 	ysvm, it, ok, err := b.inductive(ctx)
@@ -460,8 +523,11 @@ func (b *bin) run(ctx context.Context, dr draws, progress func()) (binResult, er
 			}
 		}
 		bal := newBalance(n, b.lab)
+		pool := &bufPool{}
 		err := parallel.For(ctx, nc, func(i int) {
 			ft := newFitter(b.source(), identity(n), cs, set.tol, set.cacheMB, set.cold)
+			ft.pool = pool
+			defer ft.release()
 			fits[i] = ft
 			startFn, chg := dr(i)
 			start := make([]int8, n)
@@ -506,6 +572,9 @@ func (b *bin) run(ctx context.Context, dr draws, progress func()) (binResult, er
 		res.pair.Theta, res.pair.Fallback = safeCombine(final[l:], sep, ysvm[l:], set.lambda)
 	}
 	res.labels = final
+	if b.noMachine {
+		return res, nil
+	}
 	// The predictor: an SVM on all rows with the final labels.
 	mc, it, ok, err := b.machine(ctx, final)
 	if err != nil {

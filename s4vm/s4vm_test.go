@@ -2,6 +2,7 @@ package s4vm
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"math"
@@ -72,6 +73,14 @@ func TestDeterministicAcrossProcs(t *testing.T) {
 		} else if !bytes.Equal(ref, buf.Bytes()) {
 			t.Fatalf("GOMAXPROCS=%d: model differs from GOMAXPROCS=1", p)
 		}
+		// Transduce (no predictor SVMs) gives FitGram's transduction.
+		tr, err := s.Transduce(context.Background(), K, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(tr, m.Transduction()) {
+			t.Fatalf("GOMAXPROCS=%d: Transduce differs from FitGram's Transduction", p)
+		}
 	}
 }
 
@@ -92,7 +101,20 @@ func TestBalance(t *testing.T) {
 			f[i] = float64(r.IntN(7) - 3) // ties
 		}
 		dst := make([]int8, n)
-		bal.relabel(dst, f, make([]int, n))
+		bal.relabel(dst, f, make([]rankKey, n))
+		// The reference's rule by a stable sort (R's order(-f) keeps tied
+		// rows in index order): the same labels.
+		ord := identity(n)
+		slices.SortStableFunc(ord, func(a, c int) int { return cmp.Compare(f[c], f[a]) })
+		for k, i := range ord {
+			want := int8(1)
+			if k >= n-bal.h2 || (k >= bal.h1 && f[i] < 0) {
+				want = -1
+			}
+			if dst[i] != want {
+				t.Fatalf("trial %d: row %d (rank %d, f %v) labelled %d, stable-sort rule %d", trial, i, k, f[i], dst[i], want)
+			}
+		}
 		pos, neg := 0, 0
 		for i, v := range dst {
 			if v > 0 {
@@ -252,7 +274,7 @@ func TestWarmEqualsCold(t *testing.T) {
 		yy[j] = int8(2*r.IntN(2) - 1)
 	}
 	bal := newBalance(n, lab)
-	idx := make([]int, n)
+	idx := make([]rankKey, n)
 	for step := range 8 {
 		w, err := warm.fit(ctx, yy)
 		if err != nil {

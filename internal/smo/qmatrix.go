@@ -452,6 +452,41 @@ func (c *Cache) swapMany(pairs []int32) {
 	}
 }
 
+// Release empties the cache and returns its column buffers (cached or
+// free) for another Cache's Adopt, so that a sequence of caches on
+// problems of one size reuses memory instead of touching fresh pages.
+func (c *Cache) Release() [][]float32 {
+	out := c.free
+	for h := c.lru.next; h != sentinel; {
+		e := &c.heads[h]
+		out = append(out, e.data[:0])
+		e.data, e.cached = nil, false
+		h = e.next
+	}
+	c.lru.prev, c.lru.next = sentinel, sentinel
+	c.free = nil
+	for i := range c.heads {
+		c.heads[i] = cacheHead{}
+	}
+	return out
+}
+
+// Adopt hands buffers (from Release) to the cache's free list, within its
+// memory budget; it returns the buffers it did not take. Buffer contents
+// are never read before being overwritten.
+func (c *Cache) Adopt(bufs [][]float32) [][]float32 {
+	for len(bufs) > 0 {
+		b := bufs[len(bufs)-1]
+		if cap(b) > c.budget {
+			break
+		}
+		c.budget -= cap(b)
+		c.free = append(c.free, b[:0])
+		bufs = bufs[:len(bufs)-1]
+	}
+	return bufs
+}
+
 // Diag returns K_ii for every variable i, in variable order.
 func (c *Cache) Diag() []float64 {
 	d := make([]float64, c.l)
