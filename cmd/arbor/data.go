@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -27,6 +28,10 @@ type dataFlags struct {
 
 	scaler *dataset.Scaler // the scaling fitted on the data, for new points
 
+	// flags is the command's flag set (when register got one): load reads
+	// its --quiet, which silences the reading notice but not its warnings.
+	flags *flag.FlagSet
+
 	// labelOptional (unsupervised commands): a file without a label
 	// column found by name is read as features only; an explicit
 	// --label NAME must still exist.
@@ -48,6 +53,9 @@ func (d *dataFlags) register(fsFlags interface {
 	StringVar(p *string, name, value, usage string)
 	BoolVar(p *bool, name string, value bool, usage string)
 }, defaultScale string) {
+	if fs, ok := fsFlags.(*flag.FlagSet); ok {
+		d.flags = fs
+	}
 	fsFlags.StringVar(&d.path, "data", "", "data file (delimited text: comma, tab, semicolon or blank separated, header optional; or LIBSVM text; .gz ok), or an embedded set: "+strings.Join(dataset.EmbeddedNames(), ", "))
 	fsFlags.StringVar(&d.label, "label", "", "label column: a header name or 1-based position, or none (default: a column named label, class, target or y, any case)")
 	fsFlags.StringVar(&d.id, "id", "", "ID column (name or position): never a feature, carried into every output file")
@@ -140,7 +148,7 @@ func (d *dataFlags) load(e *env) (*dataset.Dataset, error) {
 		return nil, fmt.Errorf("--data %s: %w (embedded sets: %s)", d.path, statErr, strings.Join(dataset.EmbeddedNames(), ", "))
 	}
 	if e != nil {
-		describeData(e.stderr, ds)
+		describeData(e.stderr, ds, d.quiet())
 	}
 	if !d.missingOK {
 		what := d.command
@@ -166,6 +174,15 @@ func (d *dataFlags) load(e *env) (*dataset.Dataset, error) {
 	}
 	d.scaler = sc
 	return ds, nil
+}
+
+// quiet reports whether the command's --quiet flag is set.
+func (d *dataFlags) quiet() bool {
+	if d.flags == nil {
+		return false
+	}
+	f := d.flags.Lookup("quiet")
+	return f != nil && f.Value.String() == "true"
 }
 
 // loadTest reads a file of new points with the data's column roles; its

@@ -14,7 +14,8 @@ import (
 // and ID columns, the ignored columns, every feature column, and the
 // missing values; then it warns about columns that look like a class or
 // an ID. Embedded sets (no Source) are described by the command itself.
-func describeData(w io.Writer, ds *dataset.Dataset) {
+// With quiet (--quiet) only the warnings are written.
+func describeData(w io.Writer, ds *dataset.Dataset, quiet bool) {
 	src := ds.Source
 	if src == nil {
 		return
@@ -87,6 +88,9 @@ func describeData(w io.Writer, ds *dataset.Dataset) {
 			cols[c.Col] = true
 		}
 		fmt.Fprintf(&b, "  missing   %d values (empty, NA, ? or NaN) in %d columns\n", len(ds.Missing), len(cols))
+	}
+	if quiet {
+		b.Reset()
 	}
 	for _, h := range columnHints(ds) {
 		fmt.Fprintf(&b, "warning: %s\n", h)
