@@ -38,7 +38,7 @@ func TestTargetColumnIsLabel(t *testing.T) {
 		x, y := blobXY(i, c)
 		return fmt.Sprintf("%g,%d,%g\n", x, c, y)
 	}))
-	out, stderr, err := arbor(t, "cluster", "--data", data, "--k", "2", "--quiet")
+	out, stderr, err := arbor(t, "cluster", "--data", data, "--k", "2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestHeaderlessFile(t *testing.T) {
 		return fmt.Sprintf("%g,%g\n", x+1, y+1)
 	})
 	data := writeFile(t, dir, "h.csv", body)
-	out, stderr, err := arbor(t, "cluster", "--data", data, "--k", "2", "--quiet")
+	out, stderr, err := arbor(t, "cluster", "--data", data, "--k", "2")
 	if err != nil || !strings.Contains(out, "(20 rows, 2 features)") || !strings.Contains(stderr, "no header row") {
 		t.Errorf("sniffed: %v\n%s\n%s", err, out, stderr)
 	}
@@ -90,7 +90,7 @@ func TestIDColumn(t *testing.T) {
 	}
 	out := filepath.Join(dir, "c.csv")
 	nwk := filepath.Join(dir, "t.nwk")
-	_, stderr, err := arbor(t, "cluster", "--data", data, "--k", "2", "--quiet", "--id", "sample", "--ignore", "note", "--out", out, "--newick", nwk)
+	_, stderr, err := arbor(t, "cluster", "--data", data, "--k", "2", "--id", "sample", "--ignore", "note", "--out", out, "--newick", nwk)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestOtherSeparators(t *testing.T) {
 		"blank.dat": twoBlobs("f1 f2 label\n", 5, row(" ", ".")),
 	} {
 		data := writeFile(t, dir, name, text)
-		_, stderr, err := arbor(t, "classify", "--data", data, "--learner", "knn", "--quiet")
+		_, stderr, err := arbor(t, "classify", "--data", data, "--learner", "knn")
 		out := stderr
 		if err != nil || !strings.Contains(out, "(10 rows, 2 labelled, 2 features, 2 classes)") || !strings.Contains(out, "0=4 1=4") {
 			t.Errorf("%s: %v\n%s\n%s", name, err, out, stderr)
@@ -160,11 +160,11 @@ func TestUnlabeledMarkerFlag(t *testing.T) {
 		}
 		return fmt.Sprintf("%g,%g,%s\n", x, y, lab)
 	}))
-	_, stderr, err := arbor(t, "classify", "--data", data, "--learner", "knn", "--quiet")
+	_, stderr, err := arbor(t, "classify", "--data", data, "--learner", "knn")
 	if err == nil || !strings.Contains(stderr, "--unlabeled-marker -1") {
 		t.Errorf("-1 as a class: %v\n%s", err, stderr)
 	}
-	out, stderr, err := arbor(t, "classify", "--data", data, "--learner", "knn", "--quiet", "--unlabeled-marker", "-1")
+	out, stderr, err := arbor(t, "classify", "--data", data, "--learner", "knn", "--unlabeled-marker", "-1")
 	out = stderr
 	if err != nil || !strings.Contains(out, "predicted 8 unlabelled rows: 0=4 1=4") || !strings.Contains(stderr, `unlabelled rows marked by an empty cell or "-1": 8`) {
 		t.Errorf("--unlabeled-marker -1: %v\n%s\n%s", err, out, stderr)
@@ -180,7 +180,7 @@ func TestClassifyStdout(t *testing.T) {
 	for _, args := range [][]string{nil, {"--out", "-"}} {
 		old, _ := os.Getwd()
 		os.Chdir(dir)
-		out, stderr, err := arbor(t, append([]string{"classify", "--data", data, "--learner", "knn", "--quiet", "--scale", "none"}, args...)...)
+		out, stderr, err := arbor(t, append([]string{"classify", "--data", data, "--learner", "knn", "--scale", "none"}, args...)...)
 		os.Chdir(old)
 		if err != nil {
 			t.Fatal(err)
@@ -229,7 +229,7 @@ func TestZeroBasedLIBSVM(t *testing.T) {
 		}
 	}
 	data := writeFile(t, dir, "z.svm", b.String())
-	out, stderr, err := arbor(t, "cluster", "--data", data, "--k", "2", "--quiet")
+	out, stderr, err := arbor(t, "cluster", "--data", data, "--k", "2")
 	if err != nil || !strings.Contains(out, "(10 rows, 2 features)") || !strings.Contains(out, "ARI 1.0000") || !strings.Contains(stderr, "indices start at 0") {
 		t.Errorf("0-based: %v\n%s\n%s", err, out, stderr)
 	}
@@ -260,7 +260,7 @@ func TestClassOrIDLookalikeWarning(t *testing.T) {
 		x, y := blobXY(i, c)
 		return fmt.Sprintf("%d,%g,%d,%g\n", 100+10*c+i, x, c+1, y)
 	}))
-	_, stderr, err := arbor(t, "cluster", "--data", data, "--k", "2", "--quiet")
+	_, stderr, err := arbor(t, "cluster", "--data", data, "--k", "2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +281,7 @@ func TestMiceProteinRoles(t *testing.T) {
 	if _, err := os.Stat(p); err != nil {
 		t.Skip("shared data not here")
 	}
-	_, stderr, err := arbor(t, "cluster", "--data", p, "--label", "class", "--ignore", "MouseID,Genotype,Treatment,Behavior", "--k", "8", "--quiet")
+	_, stderr, err := arbor(t, "cluster", "--data", p, "--label", "class", "--ignore", "MouseID,Genotype,Treatment,Behavior", "--k", "8")
 	if !errors.Is(err, dataset.ErrMissing) || !strings.Contains(err.Error(), "1396 missing values") || !strings.Contains(stderr, "features  77:") {
 		t.Errorf("%v\n%s", err, stderr)
 	}
