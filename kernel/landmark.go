@@ -185,6 +185,9 @@ type Nystrom struct {
 	h    HCK          // the cluster kernel of tree (Save)
 	t    *hclust.Tree // its tree on the landmarks (Save)
 	w    *mat.Dense   // M×r = U_r Λ_r^{-1/2}
+	// graft: the O(r)-per-point features of a grafting tree rule
+	// (landmark_graft.go), or nil.
+	graft *graftMap
 }
 
 // NewNystrom fits the Nyström map of the point kernel k on the landmark
@@ -272,6 +275,9 @@ func (ny *Nystrom) factor(ctx context.Context, K *mat.SymDense, rcond float64) e
 			ny.w.Set(i, c, V.At(i, j)*s)
 		}
 	}
+	if ny.tree != nil {
+		ny.graft = newGraftMap(ny.tree, ny.w)
+	}
 	return nil
 }
 
@@ -315,6 +321,13 @@ func (ny *Nystrom) Features(ctx context.Context, Xt mat.Matrix) (*mat.Dense, err
 	Z := mat.NewDense(max(t, 1), ny.Rank, nil)
 	if t == 0 {
 		return Z.Slice(0, 0, 0, ny.Rank).(*mat.Dense), nil
+	}
+	if ny.graft != nil {
+		x, err := newRows(Xt, "Xt")
+		if err != nil {
+			return nil, err
+		}
+		return Z, ny.graft.features(ctx, Z, x)
 	}
 	const block = 4096
 	for lo := 0; lo < t; lo += block {

@@ -126,6 +126,7 @@ func LoadNystrom(r io.Reader) (*Nystrom, error) {
 		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
 	}
 	ny.tree, ny.h, ny.t = ext, h, t
+	ny.graft = newGraftMap(ext, ny.w) // the fast features, as factor makes them
 	return ny, nil
 }
 

@@ -8,6 +8,14 @@
 //
 //	go run ./bench/million -n 1000000 -m 500
 //
+// With -arbor BIN it is the whole-process check instead: the data written
+// as CSV (x1..xd, truth, label; empty label = unlabelled) to -dir, then
+// BIN classify --landmarks M (hck:average + svm; lp on the anchor graph)
+// each under /usr/bin/time -v, reporting wall, CPU, peak RSS, accuracy and
+// the load average:
+//
+//	go build -o /tmp/arbor ./cmd/arbor && go run ./bench/million -n 1000000 -m 500 -arbor /tmp/arbor -dir /tmp
+//
 // Data: class c is a Gaussian cloud around a centre drawn from N(0, s²·I)
 // with s = -spread (default 1.2), unit variance per coordinate: the
 // classes overlap, so neither method reaches 100 %.
@@ -37,11 +45,18 @@ func main() {
 	m := flag.Int("m", 500, "landmarks")
 	spread := flag.Float64("spread", 1.2, "standard deviation of the class centres")
 	seed := flag.Uint64("seed", 1, "seed")
+	bin := flag.String("arbor", "", "arbor binary: run the whole-process check (CSV written to -dir, arbor classify under /usr/bin/time -v) instead of the in-process one")
+	dir := flag.String("dir", os.TempDir(), "directory of the CSV and prediction files (-arbor)")
+	niceness := flag.Int("nice", 10, "run arbor under nice -n this (0: not)")
 	flag.Parse()
 	ctx := context.Background()
 
 	X, truth, y := generate(*n, *d, *classes, *perClass, *spread, *seed)
-	fmt.Printf("data: N = %d, d = %d, %d classes, %d labelled; M = %d landmarks\n", *n, *d, *classes, *classes**perClass, *m)
+	fmt.Printf("data: N = %d, d = %d, %d classes, %d labelled; M = %d landmarks; load %s\n", *n, *d, *classes, *classes**perClass, *m, loadavg())
+	if *bin != "" {
+		check(runCLI(*bin, *dir, *m, *seed, *niceness, X, truth, y))
+		return
+	}
 
 	start := time.Now()
 	lm, err := kernel.ChooseLandmarks(ctx, X, *m, kernel.LandmarkKMeans, *seed)
