@@ -62,6 +62,7 @@ type fitter struct {
 	p       []float64
 	prevY   []int8
 	pool    *bufPool // column buffers shared with the problem's other candidates, or nil
+	serial  bool     // solve on the calling goroutine (candidates already run in parallel)
 	last    fitOut
 	lastObj float64 // objective of the last solveOrdered
 	iter    int     // SMO iterations over all fits
@@ -152,7 +153,7 @@ func (ft *fitter) fitWarm(ctx context.Context, y []int8) (fitOut, error) {
 		smo.Feasible(y, ft.c, ft.alpha, nil)
 	}
 	res, err := smo.Solve(ctx, &smo.Problem{Q: ft.q, P: ft.p, Y: y, C: ft.c, Alpha: ft.alpha,
-		Tol: ft.tol, Shrink: true, Warm: &ft.warm})
+		Tol: ft.tol, Shrink: true, Warm: &ft.warm, Serial: ft.serial})
 	if err != nil {
 		return fitOut{}, err
 	}

@@ -526,7 +526,7 @@ func (b *bin) run(ctx context.Context, dr draws, progress func()) (binResult, er
 		pool := &bufPool{}
 		err := parallel.For(ctx, nc, func(i int) {
 			ft := newFitter(b.source(), identity(n), cs, set.tol, set.cacheMB, set.cold)
-			ft.pool = pool
+			ft.pool, ft.serial = pool, true
 			defer ft.release()
 			fits[i] = ft
 			startFn, chg := dr(i)
@@ -733,7 +733,7 @@ func (ft *fitter) solveOrdered(ctx context.Context, y []int8) (order []int, sv [
 	}
 	alpha := make([]float64, l)
 	res, err := smo.Solve(ctx, &smo.Problem{Q: smo.NewCache(ft.src, rows, ft.mb), P: ft.p, Y: yy, C: cc, Alpha: alpha,
-		Tol: ft.tol, Shrink: true})
+		Tol: ft.tol, Shrink: true, Serial: ft.serial})
 	if err != nil {
 		return nil, nil, nil, 0, 0, false, err
 	}

@@ -74,6 +74,10 @@ type Problem struct {
 	// nonzero α_i, and stores the sums at the new solution. The iterates
 	// differ from a cold start only by rounding.
 	Warm *Warm
+	// Serial runs the solve on the calling goroutine only (no team for
+	// the passes): for callers that already run several solves at once,
+	// such as S4VM's candidates. The iterates are the same either way.
+	Serial bool
 }
 
 // Warm holds Σ_j y_jα_jK_ij and Σ_{α_j=C_j} y_jC_jK_ij for every variable i
@@ -200,7 +204,7 @@ func Solve(ctx context.Context, pr *Problem) (Result, error) {
 		s.set[k] = v
 		s.setStatus(k)
 	}
-	if t := newTeam(l); t != nil {
+	if t := newTeam(l, pr.Serial); t != nil {
 		s.team, s.part = t, make([]chunkPart, t.Workers()*chunksPerWorker)
 		pr.Q.team = t
 		defer func() {

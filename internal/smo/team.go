@@ -36,10 +36,10 @@ type chunkPart struct {
 }
 
 // newTeam returns a team for a problem with l variables, or nil when one
-// goroutine is used (GOMAXPROCS = 1 or a small problem).
-func newTeam(l int) *parallel.Team {
+// goroutine is used (Problem.Serial, GOMAXPROCS = 1 or a small problem).
+func newTeam(l int, serial bool) *parallel.Team {
 	w := min(runtime.GOMAXPROCS(0), maxWorkers)
-	if w < 2 || l < parMinActive {
+	if serial || w < 2 || l < parMinActive {
 		return nil
 	}
 	return parallel.NewTeam(w)
