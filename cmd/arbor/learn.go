@@ -304,7 +304,14 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	// A point kernel with the SVM computes kernel columns on demand
 	// (svmpoints.go): no N×N matrix.
 	onPoints := lmf.m == 0 && specs[0].Kind == kernel.KindPoint && strings.TrimSpace(strings.ToLower(lf.learner)) == "svm"
-	if err := classifyMemory(mf, lmf, ds, Xt, specs[0], lf.learner, onPoints); err != nil {
+	// kNN with a point kernel: only the query × labelled pairs (knnpoints.go).
+	knnSet, knnPoints := knnPointsSettings(ln, specs[0], lmf.m)
+	if knnPoints {
+		need, what := knnPointsBytes(ds, Xt)
+		if err := mf.check(need, what, ""); err != nil {
+			return err
+		}
+	} else if err := classifyMemory(mf, lmf, ds, Xt, specs[0], lf.learner, onPoints); err != nil {
 		return err
 	}
 	progress := e.progress(*quiet)
@@ -318,6 +325,12 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		// Kernel columns on demand, no N×N Gram (svmpoints.go).
 		built.Spec = specs[0]
 		pred, built.Gamma, model, err = svmOnPoints(ctx, e.stderr, ds, Xt, specs[0], lf)
+		if err != nil {
+			return err
+		}
+	} else if knnPoints {
+		built.Spec = specs[0]
+		pred, built.Gamma, model, err = knnOnPoints(ctx, ds, Xt, specs[0], knnSet, progress)
 		if err != nil {
 			return err
 		}

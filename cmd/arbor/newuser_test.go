@@ -4,10 +4,19 @@ package main
 // (notes/newuser.md): each test failed before its fix.
 
 import (
+	"context"
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/knn"
+	"github.com/arbor-ml/arbor/learner"
+	"github.com/arbor-ml/arbor/ssl"
 )
 
 // --quiet silences the data-reading notice, keeps its warnings, and never
@@ -48,5 +57,90 @@ func TestQuietSilencesDataNotice(t *testing.T) {
 	_, _, err := arbor(t, "cluster", "--data", bad, "--clusters", "2", "--out", out, "--quiet")
 	if err == nil || !strings.Contains(err.Error(), `bad.csv:3: column "x2"`) {
 		t.Errorf("--quiet on a bad file: %v, want the file, line and column", err)
+	}
+}
+
+// kNN with a point kernel labels the rows from the query × labelled kernel
+// values only (knnpoints.go) and gives the Gram path's labels, ties
+// included: an integer grid makes many equal distances and tied votes.
+func TestKNNOnPointsEqualsGram(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("x,y,label\n")
+	n := 0
+	var X []float64
+	var y []int
+	for i := 0; i < 9; i++ {
+		for j := 0; j < 7; j++ {
+			lab, c := "?", learner.Unlabeled
+			if (i*7+j)%4 == 0 {
+				c = (i/3 + j/4) % 3
+				lab = strconv.Itoa(c)
+			}
+			fmt.Fprintf(&b, "%d,%d,%s\n", i, j, lab)
+			X = append(X, float64(i), float64(j))
+			y = append(y, c)
+			n++
+		}
+	}
+	data := writeFile(t, dir, "grid.csv", b.String())
+	Xm := mat.NewDense(n, 2, X)
+	ctx := context.Background()
+	for _, kern := range []string{"linear", "rbf:0.3", "laplacian:0.5", "poly:0.5:1:2"} {
+		specs, err := kernel.ParseSpecs(kern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		built, err := kernel.BuildAll(ctx, Xm, specs, kernel.BuildOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []int{1, 2, 4} {
+			for _, w := range []string{"uniform", "distance", "similarity"} {
+				want, _, err := ssl.Transduce(ctx, ssl.KNN{Settings: knn.Classifier{K: k, Weights: w}}, ssl.Problem{X: Xm, K: built[0].K, Y: y})
+				if err != nil {
+					t.Fatal(err)
+				}
+				out := mustArbor(t, "classify", "--data", data, "--scale", "none", "--kernel", kern, "--learner", "knn",
+					"--k", strconv.Itoa(k), "--weights", w, "--quiet")
+				lines := strings.Split(strings.TrimSpace(out), "\n")[1:]
+				if len(lines) != n {
+					t.Fatalf("%d prediction lines, want %d", len(lines), n)
+				}
+				for i, l := range lines {
+					f := strings.Split(l, ",")
+					if f[2] != strconv.Itoa(want[i]) {
+						t.Errorf("%s k=%d %s: row %d labelled %s, Gram path %d", kern, k, w, i, f[2], want[i])
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// kNN with a point kernel needs no N×N matrix: under a budget the N×N
+// Gram matrix would exceed (3,000 rows: 72 MB), classify still runs.
+func TestKNNOnPointsMemory(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("a,b,c,label\n")
+	for i := 0; i < 3000; i++ {
+		lab := "?"
+		if i%50 == 0 {
+			lab = strconv.Itoa(i % 3)
+		}
+		fmt.Fprintf(&b, "%d,%d,%d,%s\n", i%17, i%13, i%11, lab)
+	}
+	data := writeFile(t, dir, "big.csv", b.String())
+	out := filepath.Join(dir, "p.csv")
+	if _, stderr, err := arbor(t, "classify", "--data", data, "--kernel", "rbf", "--learner", "knn", "--k", "3",
+		"--max-memory", "20M", "--out", out, "--quiet"); err != nil {
+		t.Fatalf("knn under a 20 MB budget: %v\n%s", err, stderr)
+	}
+	// The exact path's budget check still holds: an N×N kernel does not fit.
+	if _, _, err := arbor(t, "classify", "--data", data, "--kernel", "hck:average", "--learner", "knn",
+		"--max-memory", "20M", "--out", out, "--quiet"); err == nil || !strings.Contains(err.Error(), "not enough memory") {
+		t.Errorf("hck knn under a 20 MB budget: %v, want not enough memory", err)
 	}
 }
