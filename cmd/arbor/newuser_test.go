@@ -144,3 +144,18 @@ func TestKNNOnPointsMemory(t *testing.T) {
 		t.Errorf("hck knn under a 20 MB budget: %v, want not enough memory", err)
 	}
 }
+
+// classify --kernel rbf --learner svm resolves rbf:scale on the labelled
+// rows, as scikit-learn's SVC(gamma="scale").fit(X_l, y_l) and arbor eval
+// do: labelled (0,0) (2,0) (0,2) (2,2) have Var = 1, so γ = 1/(2·1) = 0.5;
+// over all rows (with the unlabelled ±10s) it would be 1/(2·Var) ≈ 0.0196.
+func TestClassifySVMScaleGammaFromLabelled(t *testing.T) {
+	data := writeFile(t, t.TempDir(), "g.csv", "x,y,label\n0,0,a\n2,0,b\n0,2,a\n2,2,b\n10,10,?\n-10,-10,?\n10,-10,?\n-10,10,?\n")
+	_, info, err := arbor(t, "classify", "--data", data, "--scale", "none", "--kernel", "rbf", "--learner", "svm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(info, "kernel   rbf:scale (gamma 0.5)\n") {
+		t.Errorf("want gamma 0.5 (labelled rows):\n%s", info)
+	}
+}

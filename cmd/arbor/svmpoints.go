@@ -23,7 +23,7 @@ func svmOnPoints(ctx context.Context, stderr io.Writer, ds, test *dataset.Datase
 	k := spec.Point
 	gamma := 0.0
 	if spec.Scale {
-		gamma = kernel.GammaScale(ds.X)
+		gamma = svmScaleGamma(ds) // the labelled rows' (scalegamma.go)
 		k = kernel.RBF{Gamma: gamma}
 	}
 	m, err := svm.Classifier{C: lf.C, Tol: lf.tol, MaxIter: lf.maxIter, Kernel: k}.Fit(ctx, ds.X, ds.Y)
