@@ -162,6 +162,33 @@ func (e *TreeExtension) Exact() bool { return e.exact }
 // scratch dmin and best of length 2N−1.
 func (e *TreeExtension) ultrametric(x []float64, u, dmin, best []float64, nb []neighbors.Neighbor) []neighbors.Neighbor {
 	n := e.x.n
+	if !e.all && e.k == 1 {
+		// The graft onto the nearest point i*: u(x, j) = max(d, h(lca(i*, j))).
+		// Mark i*'s ancestors, then give every node the height of its
+		// deepest marked ancestor, top-down: one pass instead of three
+		// (the same values: the min over common ancestors of max(d, h_a) is
+		// max(d, h at the lowest one), heights being monotone).
+		nb = e.ix.Query(x, 1, -1, nb)
+		i, d := int(nb[0].Index), math.Sqrt(nb[0].D2)
+		on := dmin // scratch: 1 on i*'s path to the root
+		clear(on)
+		for v := int32(i); v >= 0; v = e.parent[v] {
+			on[v] = 1
+		}
+		root := len(best) - 1
+		best[root] = e.height[root]
+		for v := root - 1; v >= 0; v-- {
+			if on[v] == 1 {
+				best[v] = e.height[v]
+			} else {
+				best[v] = best[e.parent[v]]
+			}
+		}
+		for j := 0; j < n; j++ {
+			u[j] = max(d, best[j])
+		}
+		return nb
+	}
 	inf := math.Inf(1)
 	for v := range dmin {
 		dmin[v] = inf

@@ -29,6 +29,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/arbor-ml/arbor/internal/parallel"
@@ -338,15 +339,17 @@ func (m *Model) Decision(dst []float64, X mat.Matrix) ([]float64, error) {
 	if dst == nil {
 		dst = make([]float64, n*p)
 	}
-	row := make([]float64, d)
+	xd, dense := X.(*mat.Dense)
+	buf := make([]float64, d)
 	for i := 0; i < n; i++ {
-		mat.Row(row, i, X)
+		row := buf
+		if dense {
+			row = xd.RawRowView(i)
+		} else {
+			mat.Row(buf, i, X)
+		}
 		for k, w := range m.w {
-			s := m.b[k]
-			for t, v := range row {
-				s += w[t] * v
-			}
-			dst[i*p+k] = s
+			dst[i*p+k] = m.b[k] + floats.Dot(w, row)
 		}
 	}
 	return dst, nil
