@@ -263,6 +263,7 @@ func registerBuiltins() {
 		},
 		Format: func(Spec) (string, bool) { return "connectivity", true },
 		Build:  buildHCK,
+		Extend: extendHCK,
 		Shares: sharesOf,
 	})
 	register(Family{
@@ -418,12 +419,17 @@ func buildHCK(ctx context.Context, X mat.Matrix, sp Spec, sh *Shared) (Built, er
 	return b, err
 }
 
-// extendHCK is the out-of-sample step of the cluster kernels: the tree
+// extendHCK is the out-of-sample step of the cluster kernels (hck, hckg,
+// connectivity = hck:single): the tree
 // rule (TreeExtension) unless rule is RuleLinear, else paper 000 §3.5, in
 // two steps through the ISOMAP kernel of the same graph for hckg.
 func extendHCK(ctx context.Context, X mat.Matrix, b Built, Xt mat.Matrix, rule string) (*mat.Dense, []float64, error) {
 	if rule != RuleLinear && b.Info.Tree != nil {
-		ext, err := NewTreeExtension(X, HCK{Method: b.Spec.Method, Graph: b.Spec.Graph}, b.Info.Tree, nil)
+		h := HCK{Method: b.Spec.Method, Graph: b.Spec.Graph}
+		if b.Spec.Kind == KindConnectivity {
+			h = HCK{Method: hclust.Single} // connectivity = hck:single
+		}
+		ext, err := NewTreeExtension(X, h, b.Info.Tree, nil)
 		if err != nil {
 			return nil, nil, err
 		}

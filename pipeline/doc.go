@@ -56,7 +56,8 @@
 //	f = map(z)                             (FeatureMap: kernel.Nystrom, f = k_L(z)·K_LL^{-1/2};
 //	                                        kernel.LandmarkISOMAP, landmark MDS of its geodesics;
 //	                                        kernel.NystromMultiType, the multi-type kernel's features)
-//	label = model(f)                       (linsvm.Model, or knn.Model fitted on the features)
+//	label = model(f)                       (svm.Model with the linear kernel, linsvm.Model, or
+//	                                        knn.Model fitted on the features)
 //
 // or, for the anchor graph (propagate.AnchorModel: label propagation or
 // spreading), label = model(z) from z's nearest anchors. The file is
@@ -66,7 +67,7 @@
 //	                                       "landmarks": "nystrom" | "landmark-isomap" | "nystrom-multitype" | "anchor-graph",
 //	                                       "map_bytes", "map_crc32": length and CRC-32 of the map
 //	map                                    the map's own Save output (absent for anchor-graph)
-//	learner payload                        "learner": "linsvm" | "knn" | "anchor-graph"
+//	learner payload                        "learner": "svm" | "linsvm" | "knn" | "anchor-graph"
 //
 // The map holds what rebuilds the features exactly: the M landmark rows and
 // K_LL^{-1/2} (U_r Λ_r^{-1/2}) with the point kernel's text, or with the

@@ -15,6 +15,7 @@ import (
 	"github.com/arbor-ml/arbor/knn"
 	"github.com/arbor-ml/arbor/linsvm"
 	"github.com/arbor-ml/arbor/propagate"
+	"github.com/arbor-ml/arbor/svm"
 )
 
 // FeatureMap is a fitted landmark feature map: *kernel.Nystrom (point and
@@ -31,9 +32,10 @@ type Landmarks struct {
 	// Map gives new points their features z(x) (nil for the anchor graph,
 	// which works on the scaled points themselves).
 	Map FeatureMap
-	// Model is *linsvm.Model or *knn.Model (fitted on the features by
-	// knn.Classifier.Fit) on z(x), or *propagate.AnchorModel on the
-	// scaled points.
+	// Model is *svm.Model (the C-SVC with the linear kernel, fitted on
+	// the features by svm.Classifier.Fit), *linsvm.Model or *knn.Model
+	// (fitted on the features by knn.Classifier.Fit) on z(x), or
+	// *propagate.AnchorModel on the scaled points.
 	Model Saver
 
 	once   sync.Once
@@ -77,7 +79,12 @@ func NewLandmarks(ds *dataset.Dataset, sc *dataset.Scaler, spec kernel.Spec, gam
 }
 
 func landmarkLearner(m Saver) (string, error) {
-	switch m.(type) {
+	switch m := m.(type) {
+	case *svm.Model:
+		if _, ok := m.Kernel.(kernel.Linear); !ok {
+			return "", fmt.Errorf("%w: svm with kernel %v on landmark features (want linear)", ErrLearner, m.Kernel)
+		}
+		return "svm", nil
 	case *linsvm.Model:
 		return "linsvm", nil
 	case *knn.Model:
@@ -122,6 +129,14 @@ func loadLandmarks(mapKind string, mapBytes []byte, learner string, payload []by
 	}
 	r := bytes.NewReader(payload)
 	switch learner {
+	case "svm":
+		var sm *svm.Model
+		if sm, err = svm.Load(r); err == nil {
+			if _, ok := sm.Kernel.(kernel.Linear); !ok {
+				err = fmt.Errorf("%w: svm with kernel %v on landmark features (want linear)", ErrLearner, sm.Kernel)
+			}
+		}
+		lm.Model = sm
 	case "linsvm":
 		lm.Model, err = linsvm.Load(r)
 	case "knn":
@@ -168,6 +183,8 @@ func (lm *Landmarks) Predict(ctx context.Context, Xt *mat.Dense) ([]int, error) 
 		return nil, err
 	}
 	switch m := lm.Model.(type) {
+	case *svm.Model:
+		return m.PredictPoints(ctx, nil, Z)
 	case *linsvm.Model:
 		return m.Predict(ctx, nil, Z)
 	case *knn.Model:

@@ -15,6 +15,7 @@ import (
 	"github.com/arbor-ml/arbor/linsvm"
 	"github.com/arbor-ml/arbor/pipeline"
 	"github.com/arbor-ml/arbor/propagate"
+	"github.com/arbor-ml/arbor/svm"
 )
 
 // landmarkCase is one fitted landmark pipeline with the labels the fitting
@@ -87,6 +88,16 @@ func landmarkCases(t *testing.T) ([]landmarkCase, *mat.Dense) {
 		}
 		p, err := pipeline.NewLandmarks(ds, sc, spec, gamma, fm, sv)
 		add(ks+"/linsvm", p, err, want)
+
+		cs, err := svm.Classifier{C: 1, Kernel: kernel.Linear{}}.Fit(ctx, Z, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want, err = cs.PredictPoints(ctx, nil, Zt); err != nil {
+			t.Fatal(err)
+		}
+		p, err = pipeline.NewLandmarks(ds, sc, spec, gamma, fm, cs)
+		add(ks+"/svm", p, err, want)
 
 		_, r := Z.Dims()
 		Zl := mat.NewDense(len(lab), r, nil)

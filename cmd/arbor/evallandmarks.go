@@ -8,14 +8,13 @@ import (
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
-	"github.com/arbor-ml/arbor/linsvm"
 	"github.com/arbor-ml/arbor/propagate"
 	"github.com/arbor-ml/arbor/ssl"
 )
 
 // evalLandmarks is arbor eval --landmarks M: for every kernel the landmark
 // features are built once (they do not depend on labels), then for every
-// split the learners run on them (svm: linsvm; knn: kNN on the features;
+// split the learners run on them (svm: the C-SVC on the features; knn: kNN on the features;
 // lp: the anchor graph of the landmarks, refitted per split) and are scored
 // on the rows outside the split, as ssl.Eval scores the exact methods.
 func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dataset, specs []kernel.Spec, lf learnerFlags, splits [][]int) ([]ssl.Result, error) {
@@ -113,15 +112,18 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 				switch name {
 				case "svm":
 					t1 := time.Now()
-					m, err := linsvm.Classifier{C: lf.C, Seed: l.seed}.Fit(ctx, Z, y)
+					m, err := landmarkSVM(ctx, Z, y, lf.C)
 					if err != nil {
 						return nil, fmt.Errorf("split %d: %w", si, err)
 					}
-					pred, err := m.Predict(ctx, nil, Z)
-					if err != nil {
-						return nil, err
+					pred := make([]int, n)
+					for lo := 0; lo < n; lo += 65536 {
+						hi := min(lo+65536, n)
+						if _, err := m.PredictPoints(ctx, pred[lo:hi], Z.Slice(lo, hi, 0, r)); err != nil {
+							return nil, err
+						}
 					}
-					res := ssl.Result{Kernel: kname, Learner: "svm (linear on Z)", Split: si, KernelS: kt, FitS: time.Since(t1).Seconds()}
+					res := ssl.Result{Kernel: kname, Learner: "svm (linear kernel on Z)", Split: si, KernelS: kt, FitS: time.Since(t1).Seconds()}
 					score(&res, pred, split)
 					out = append(out, res)
 				case "knn":

@@ -9,7 +9,6 @@ import (
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/knn"
-	"github.com/arbor-ml/arbor/linsvm"
 	"github.com/arbor-ml/arbor/pipeline"
 	"github.com/arbor-ml/arbor/propagate"
 	"github.com/arbor-ml/arbor/ssl"
@@ -31,12 +30,12 @@ func (l *landmarkFlags) register(fs interface {
 	StringVar(p *string, name, value, usage string)
 	Uint64Var(p *uint64, name string, value uint64, usage string)
 }) {
-	fs.IntVar(&l.m, "landmarks", 0, "use M landmark points instead of the N×N kernel matrix: Nyström features (point kernels; cluster kernels through the tree on the landmarks) and a learner on them in O(N·M) memory (svm: linear SVM by dual coordinate descent; knn: kNN on the features; lp, spreading: label propagation or spreading on the anchor graph of the landmarks); 0 = exact")
+	fs.IntVar(&l.m, "landmarks", 0, "use M landmark points instead of the N×N kernel matrix: Nyström features (point kernels; cluster kernels through the tree on the landmarks) and a learner on them in O(N·M) memory (svm: the C-SVC with the linear kernel on the features; knn: kNN on the features; lp, spreading: label propagation or spreading on the anchor graph of the landmarks); 0 = exact")
 	fs.StringVar(&l.method, "landmark-method", kernel.LandmarkKMeans, "how --landmarks are chosen: random or kmeans (rows nearest the k-means centres)")
 	if l.sharedSeed {
 		return // the command's own --seed sets l.seed
 	}
-	fs.Uint64Var(&l.seed, "seed", 0, "seed of the landmark choice and of the linear SVM's coordinate order")
+	fs.Uint64Var(&l.seed, "seed", 0, "seed of the landmark choice")
 }
 
 // features fits the landmark feature map of spec on M landmarks of X
@@ -144,7 +143,8 @@ func labelledRows(y []int) []int {
 }
 
 // classifyLandmarks labels every row of ds (and of test) with a learner on
-// landmark features: "svm" → linsvm (L2 loss, C), "knn" → kNN on the
+// landmark features: "svm" → the C-SVC with the linear kernel on the
+// features (landmarkSVM), "knn" → kNN on the
 // features (knn.Classifier), "lp"/"spreading" → the anchor graph.
 func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, ds, test *dataset.Dataset, spec kernel.Spec, ln ssl.Learner, learner string, C float64, k int) ([]int, *landmarkFit, error) {
 	switch learnerFamily(learner) {
@@ -163,15 +163,15 @@ func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, d
 	var predict func(dst []int, Z *mat.Dense) ([]int, error)
 	switch learnerFamily(learner) {
 	case "svm":
-		m, err := linsvm.Classifier{C: C, Seed: l.seed}.Fit(ctx, Z, ds.Y)
+		m, err := landmarkSVM(ctx, Z, ds.Y, C)
 		if err != nil {
 			return nil, nil, err
 		}
-		if !m.Converged {
-			fmt.Fprintf(stderr, "warning: linear SVM: not converged in %v passes\n", m.Iter)
+		for _, w := range m.Warnings {
+			fmt.Fprintln(stderr, "warning:", w)
 		}
 		fit.model = m
-		predict = func(dst []int, Z *mat.Dense) ([]int, error) { return m.Predict(ctx, dst, Z) }
+		predict = func(dst []int, Z *mat.Dense) ([]int, error) { return m.PredictPoints(ctx, dst, Z) }
 	case "knn":
 		m, err := landmarkKNN(ctx, Z, ds.Y, k)
 		if err != nil {
