@@ -171,7 +171,7 @@ func TestClusterLandmarks(t *testing.T) {
 func TestEvalLandmarks(t *testing.T) {
 	out := mustArbor(t, "eval", "--data", "two_moons", "--labeled-per-class", "5", "--repeats", "2", "--kernel", "rbf,hck:average",
 		"--learner", "svm,knn,lp", "--k", "3", "--landmarks", "80", "--quiet")
-	for _, want := range []string{"svm (linear on Z)", "knn k=3 (on Z)", "lp (anchor graph)", "hck:average M=80"} {
+	for _, want := range []string{"svm (linear kernel on Z)", "knn k=3 (on Z)", "lp (anchor graph)", "hck:average M=80"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("eval --landmarks: no %q in\n%s", want, out)
 		}
