@@ -51,6 +51,7 @@ func main() {
 	los := flag.String("lo", "10,20,30", "labelled objects per class")
 	reps := flag.Int("reps", 10, "repetitions (seeds 0..reps-1)")
 	theta := flag.Bool("theta", false, "run the θ study on usps instead of Table II")
+	thetaList := flag.String("thetas", "0.7,0.8,0.9,0", "θ values of the θ study (0 = no confidence labelling)")
 	fig1 := flag.String("fig1", "", "draw Fig. 1's example with HiBUST's regions to this .png/.svg and exit")
 	flag.Parse()
 	ctx := context.Background()
@@ -72,7 +73,16 @@ func main() {
 	}
 	var err error
 	if *theta {
-		err = thetaStudy(ctx, lo, *reps)
+		var ths []float64
+		for _, s := range strings.Split(*thetaList, ",") {
+			v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil || v < 0 || v > 1 {
+				fmt.Fprintf(os.Stderr, "-thetas: bad %q\n", s)
+				os.Exit(2)
+			}
+			ths = append(ths, v)
+		}
+		err = thetaStudy(ctx, lo, *reps, ths)
 	} else {
 		err = table2(ctx, strings.Split(*sets, ","), lo, *reps)
 	}
@@ -171,6 +181,8 @@ func table2(ctx context.Context, sets []string, lo []int, reps int) error {
 				ts, th = ts+t1.Sub(t0), th+t2.Sub(t1)
 				as = append(as, accuracy(ms.Transduction(), p.y, y))
 				ah = append(ah, accuracy(mh.Transduction(), p.y, y))
+				fmt.Fprintf(os.Stderr, "%s LO %d rep %d: S4VM %.4f (%.1f s), HiBUST %.4f (%.1f s)\n", p.name, l, r,
+					as[r], t1.Sub(t0).Seconds(), ah[r], t2.Sub(t1).Seconds())
 			}
 			ms, ss := meanSD(as)
 			mh, sh := meanSD(ah)
@@ -185,13 +197,12 @@ func table2(ctx context.Context, sets []string, lo []int, reps int) error {
 	return nil
 }
 
-func thetaStudy(ctx context.Context, lo []int, reps int) error {
+func thetaStudy(ctx context.Context, lo []int, reps int, thetas []float64) error {
 	p, err := load(ctx, "usps")
 	if err != nil {
 		return err
 	}
 	fmt.Printf("Paper 003 §4.3 (Fig. 6) on usps: HiBUST with confidence labelling, %d repetitions; accuracy (mean ± sd) and confidence-labelled rows (mean)\n\n", reps)
-	thetas := []float64{0.7, 0.8, 0.9, 0}
 	fmt.Printf("%-4s", "#LO")
 	for _, t := range thetas {
 		if t == 0 {
@@ -216,6 +227,7 @@ func thetaStudy(ctx context.Context, lo []int, reps int) error {
 				}
 				acc = append(acc, accuracy(m.Transduction(), p.y, y))
 				conf = append(conf, float64(len(m.Confident())))
+				fmt.Fprintf(os.Stderr, "usps LO %d θ %.1f rep %d: HiBUST %.4f, %d confidence-labelled\n", l, t, r, acc[len(acc)-1], len(m.Confident()))
 			}
 			ma, sa := meanSD(acc)
 			mc, _ := meanSD(conf)
