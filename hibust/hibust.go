@@ -47,7 +47,8 @@ type Classifier struct {
 	// Kernel is used by Fit (nil = kernel.Linear); FitGram ignores it.
 	Kernel kernel.Kernel
 	// Progress, if not nil, is called with stage "mcck" after each MCCK
-	// run and "tree" after each internal node.
+	// run, "tree" after each internal node and, when the node learner is
+	// the default S4VM, "node i s4vm" after each of node i's candidates.
 	Progress func(stage string, done, total int)
 
 	choices func(run int) chooser // tests: see MCCK.choices
@@ -261,6 +262,10 @@ func (c Classifier) classify(ctx context.Context, g *gram, m *Model, i int, u []
 			s := c.S4VM
 			s.Seed += uint64(i)
 			s.Classes, s.Progress = nil, nil
+			if c.Progress != nil {
+				stage := fmt.Sprintf("node %d s4vm", i)
+				s.Progress = func(_ string, done, total int) { c.Progress(stage, done, total) }
+			}
 			node = s // S4VM.Transduce: no predictor SVMs are trained
 		}
 		got, err := node.Transduce(ctx, g.subBlock(rows), side)

@@ -372,7 +372,9 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	}
 	p.Warn = func(err error) { fmt.Fprintln(e.stderr, "warning:", err) }
 	if pred == nil {
-		pred, model, err = ssl.Transduce(ctx, ln, p)
+		ls := []ssl.Learner{ln}
+		withProgress(ls, progress) // s4vm, hibust (transprogress.go)
+		pred, model, err = ssl.Transduce(ctx, ls[0], p)
 		if errors.Is(err, propagate.ErrNegative) {
 			return fmt.Errorf("%w: --affinity kernel needs a kernel with non-negative entries (rbf, laplacian, exponential), not %s", err, built.Spec)
 		}
@@ -573,7 +575,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if lmf.m > 0 {
 		res, err = evalLandmarks(ctx, e, lmf, ds, specs, lf, splits)
 	} else {
-		res, err = ssl.Eval{Kernels: specs, Learners: learners, Progress: e.progress(*quiet), Warn: warn}.Run(ctx, ds.X, ds.Y, splits)
+		prog := e.progress(*quiet)
+		withProgress(learners, prog) // s4vm, hibust (transprogress.go)
+		res, err = ssl.Eval{Kernels: specs, Learners: learners, Progress: prog, Warn: warn}.Run(ctx, ds.X, ds.Y, splits)
 	}
 	if err != nil {
 		return err
