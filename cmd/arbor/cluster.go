@@ -84,7 +84,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if tf.method == "treelets" {
-		return clusterTreelets(ctx, e, fs, &d, &tf, lmf.seed, *k, *height, *out, *zOut, *newick, *dendro, *quiet)
+		return clusterTreelets(ctx, e, fs, &d, &tf, lmf.seed, *k, *height, *out, *zOut, *newick, *dendro, *dendroLeaves, *quiet)
 	}
 	ds, err := d.load(e)
 	if err != nil {

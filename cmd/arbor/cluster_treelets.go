@@ -27,7 +27,7 @@ type clusterTreeletsFlags struct {
 }
 
 func (c *clusterTreeletsFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.method, "method", "hclust", "hclust (agglomerative, --linkage) or treelets (kernel treelets of paper 004 on --kernel; the labels are those of `arbor treelets` with the same flags, --seed 1 unless given)")
+	fs.StringVar(&c.method, "method", "hclust", "`NAME`: hclust (agglomerative, --linkage) or treelets (kernel treelets of paper 004 on --kernel; the labels are those of arbor treelets with the same flags, --seed 1 unless given)")
 	fs.StringVar(&c.kernel, "kernel", "", "--method treelets: kernel on the rows (linear, poly:A:B:D, rbf:GAMMA, rbf:scale, laplacian:G, exponential:G, rbf-missing:GAMMA)")
 	fs.Float64Var(&c.lambda, "lambda", 0, "--method treelets: λ ≥ 0, weight of |A_ij| in the similarity")
 	fs.StringVar(&c.similarity, "similarity", "abs", "--method treelets: pair rule abs, signed or raw (see arbor treelets --help)")
@@ -39,7 +39,7 @@ func (c *clusterTreeletsFlags) register(fs *flag.FlagSet) {
 // treelets; hclustOnly only with hclust.
 var (
 	treeletsOnly = []string{"kernel", "lambda", "similarity", "sample", "extend"}
-	hclustOnly   = []string{"linkage", "distance", "graph", "landmarks", "landmark-method", "cophenetic", "dendrogram-leaves"}
+	hclustOnly   = []string{"linkage", "distance", "graph", "landmarks", "landmark-method", "cophenetic"}
 )
 
 // checkMethodFlags rejects the flags of the other method.
@@ -70,7 +70,7 @@ func (c *clusterTreeletsFlags) check(fs *flag.FlagSet) error {
 // kernel treelets cut like any other tree (--clusters K, or --height H on
 // a full sample), printed and written as `arbor cluster` does.
 func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags, c *clusterTreeletsFlags,
-	seed uint64, k int, height float64, out, zOut, newick, dendro string, quiet bool) error {
+	seed uint64, k int, height float64, out, zOut, newick, dendro string, leaves int, quiet bool) error {
 	rule, err := treelets.ParseSimilarity(c.similarity)
 	if err != nil {
 		return usageError("--similarity: %v", err)
@@ -173,9 +173,12 @@ func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags
 	}
 	if dendro != "" {
 		opt := figure.DendrogramOptions{Title: fmt.Sprintf("%s: kernel treelets (%s)", displayName(ds.Name), rule),
-			YLabel: "height (running max of 1 − similarity)", K: min(k, m)}
+			YLabel: "height (running max of 1 − similarity)", K: min(k, m), Leaves: leaves}
 		if !math.IsNaN(height) {
 			opt.Cut = height
+		}
+		if ds.IDs != nil && m == n { // leaves named by --id
+			opt.Labels = ds.IDs
 		}
 		fig, err := figure.Dendrogram(tree, opt)
 		if err != nil {
