@@ -64,11 +64,11 @@ func (m *Model) Predict(ctx context.Context, dst []int, Kt mat.Matrix) ([]int, e
 // PredictPoints labels the rows of X with the model's point kernel
 // (support vectors only: O(t·nSV·d)). Errors as Decision, and ctx.Err().
 func (m *Model) PredictPoints(ctx context.Context, dst []int, X mat.Matrix) ([]int, error) {
-	kv, err := m.svKernel(ctx, X)
+	dec, err := m.decisionPoints(ctx, X)
 	if err != nil {
 		return nil, err
 	}
-	return m.voteInto(dst, m.decide(nil, kv))
+	return m.voteInto(dst, dec)
 }
 
 // PredictGram is Predict without a context or destination.

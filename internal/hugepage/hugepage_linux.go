@@ -22,3 +22,17 @@ func Float64s(n int) []float64 {
 	_ = syscall.Madvise(b, syscall.MADV_HUGEPAGE) // a hint: ignore refusal
 	return buf
 }
+
+// Float32s is Float64s for float32 values (the same size rule in bytes).
+func Float32s(n int) []float32 {
+	if n*4 < MinBytes {
+		return make([]float32, n)
+	}
+	raw := make([]float32, n+pageBytes/4)
+	p := uintptr(unsafe.Pointer(&raw[0]))
+	off := int((pageBytes - p%pageBytes) % pageBytes / 4)
+	buf := raw[off : off+n : off+n]
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&buf[0])), n*4)
+	_ = syscall.Madvise(b, syscall.MADV_HUGEPAGE) // a hint: ignore refusal
+	return buf
+}

@@ -25,15 +25,15 @@ import (
 // depend on the number of helpers or on the schedule. A Team is used by
 // one goroutine at a time; Close stops its helpers.
 type Team struct {
-	helpers  int
-	cur      atomic.Pointer[teamJob]
-	quit     atomic.Bool
-	sleeping atomic.Int32
-	stalls   atomic.Int64
-	runs     int
-	closed   bool
-	wake     chan struct{}
-	wg       sync.WaitGroup
+	helpers   int
+	cur       atomic.Pointer[teamJob]
+	quit      atomic.Bool
+	sleeping  atomic.Int32
+	stalls    int // written by Run's caller only
+	stallTime time.Duration
+	closed    bool
+	wake      chan struct{}
+	wg        sync.WaitGroup
 }
 
 type teamJob struct {
@@ -72,7 +72,6 @@ func (t *Team) Run(n int, fn func(task int)) {
 		}
 		return
 	}
-	t.runs++
 	j := &teamJob{fn: fn, n: int64(n)}
 	t0 := time.Now()
 	t.cur.Store(j)
@@ -94,8 +93,9 @@ func (t *Team) Run(n int, fn func(task int)) {
 	}
 	// A wait much longer than a task takes means a helper lost its
 	// processor in the middle of a task.
-	if own := t1.Sub(t0) / time.Duration(max(mine, 1)); time.Since(t1) > 4*own+stallSlack {
-		t.stalls.Add(1)
+	if own, w := t1.Sub(t0)/time.Duration(max(mine, 1)), time.Since(t1); w > 4*own+stallSlack {
+		t.stalls++
+		t.stallTime += w
 	}
 }
 
@@ -104,11 +104,9 @@ const stallSlack = 50 * time.Microsecond
 
 // Stalls is how many times Run waited for a helper much longer than a
 // task takes (a helper descheduled by a busy machine in the middle of a
-// task). A caller may then go on without the team.
-func (t *Team) Stalls() int { return int(t.stalls.Load()) }
-
-// Runs is how many calls of Run handed tasks to the helpers.
-func (t *Team) Runs() int { return t.runs }
+// task), and the time those waits took. A caller may then go on without
+// the team.
+func (t *Team) Stalls() (int, time.Duration) { return t.stalls, t.stallTime }
 
 // work runs tasks until none is left and returns how many it ran.
 func (j *teamJob) work() int {

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/arbor-ml/arbor/internal/hugepage"
 	"github.com/arbor-ml/arbor/internal/parallel"
 	"github.com/arbor-ml/arbor/kernel"
 	"gonum.org/v1/gonum/mat"
@@ -203,8 +204,10 @@ type Cache struct {
 	heads []cacheHead
 	lru   cacheHead // sentinel of the circular LRU list (most recent at lru.prev)
 
-	budget int // float64 values still available
-	free   [][]float32
+	budget   int // float64 values still available
+	free     [][]float32
+	slab     []float32 // the unused rest of the last slab (see carve)
+	slabLeft int       // float32 values that later slabs may still take
 
 	team *parallel.Team // set by Solve while it runs (nil: Source.Fill)
 }
@@ -238,6 +241,7 @@ func NewCache(src Source, rows []int, mb float64) *Cache {
 	c.lru.prev, c.lru.next = sentinel, sentinel
 	b := int(mb * (1 << 20) / 4)
 	c.budget = max(b, 3*l)
+	c.slabLeft = min(c.budget, l*l)
 	return c
 }
 
@@ -293,7 +297,7 @@ func (c *Cache) alloc(n int) []float32 {
 		}
 		if c.budget >= n {
 			c.budget -= n
-			return make([]float32, n)
+			return c.carve(n)
 		}
 		if len(c.free) > 0 {
 			// Free buffers are all too small: return their memory.
@@ -309,6 +313,38 @@ func (c *Cache) alloc(n int) []float32 {
 			panic("smo: column cache budget exhausted")
 		}
 	}
+}
+
+// slabFloats is the size of a slab (8 MiB), the unit in which carve
+// allocates memory for new columns.
+const slabFloats = 1 << 21
+
+// carve returns a new column buffer of length and capacity n. Buffers are
+// cut from slabs of up to 8 MiB, asked of the OS as huge pages where it
+// offers them (internal/hugepage, for slabs of 4 MiB or more): one page fault per 2 MiB instead of one per 4 KiB, which is
+// a large part of the cost of filling the cache in a fresh process. Slabs
+// add up to at most the initial budget (and l² values); after that,
+// buffers are allocated one by one. A buffer dropped to make room is
+// counted as returned (as before) although its slab stays allocated while
+// other buffers of it live, so memory stays below twice the budget.
+func (c *Cache) carve(n int) []float32 {
+	if len(c.slab) < n {
+		if rest := c.slab; len(rest) > 0 && len(rest) <= c.budget {
+			// Counted like any other buffer, then kept for shorter columns.
+			c.budget -= len(rest)
+			c.free = append(c.free, rest[:0:len(rest)])
+		}
+		c.slab = nil
+		size := min(slabFloats, c.slabLeft)
+		if size < n {
+			return make([]float32, n)
+		}
+		c.slab = hugepage.Float32s(size)
+		c.slabLeft -= size
+	}
+	b := c.slab[:n:n]
+	c.slab = c.slab[n:]
+	return b
 }
 
 func (c *Cache) column(i, n int) []float32 {

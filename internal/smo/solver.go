@@ -3,6 +3,7 @@ package smo
 import (
 	"context"
 	"math"
+	"time"
 
 	"github.com/arbor-ml/arbor/internal/parallel"
 )
@@ -129,8 +130,9 @@ type smo struct {
 	unshrink bool
 	pending  []int32 // queued Q-matrix swaps
 
-	team *parallel.Team // nil: one goroutine (see team.go)
-	part []chunkPart    // per-chunk results of the parallel passes
+	team  *parallel.Team // nil: one goroutine (see team.go)
+	start time.Time      // of the solve
+	part  []chunkPart    // per-chunk results of the parallel passes
 }
 
 func (s *smo) setStatus(i int) {
@@ -205,7 +207,7 @@ func Solve(ctx context.Context, pr *Problem) (Result, error) {
 		s.setStatus(k)
 	}
 	if t := newTeam(l, pr.Serial); t != nil {
-		s.team, s.part = t, make([]chunkPart, t.Workers()*chunksPerWorker)
+		s.team, s.part, s.start = t, make([]chunkPart, t.Workers()*chunksPerWorker), time.Now()
 		pr.Q.team = t
 		defer func() {
 			pr.Q.team = nil

@@ -2,6 +2,7 @@ package smo
 
 import (
 	"runtime"
+	"time"
 
 	"github.com/arbor-ml/arbor/internal/parallel"
 )
@@ -46,11 +47,12 @@ func newTeam(l int, serial bool) *parallel.Team {
 }
 
 // A helper that loses its processor in the middle of a task on a busy
-// machine makes the solver wait (parallel.Team.Stalls). More than 3 such
-// stalls plus one per 1,000 parallel passes make it go on alone.
+// machine makes the solver wait (parallel.Team.Stalls). Once such waits add
+// up to more than 2 ms plus 2 % of the solve's time so far, the solver
+// goes on alone.
 const (
-	maxStalls     = 3
-	stallsPerPass = 1000
+	stallBase     = 2 * time.Millisecond
+	stallFraction = 50
 )
 
 // chunks returns how many chunks a pass over n positions is split into
@@ -59,7 +61,7 @@ func (s *smo) chunks(n int) int {
 	if s.team == nil || n < parMinActive {
 		return 1
 	}
-	if s.team.Stalls() > maxStalls+s.team.Runs()/stallsPerPass {
+	if _, w := s.team.Stalls(); w > stallBase+time.Since(s.start)/stallFraction {
 		s.q.team = nil
 		s.team.Close()
 		s.team = nil
