@@ -22,13 +22,15 @@
 // incremental lower bound rd of Arya & Mount (squared gaps to the split
 // planes crossed, updated in O(1) per node) exceeds the current k-th
 // squared distance by more than a relative margin far above its rounding
-// error (see margin), and, when that bound does not prune, unless the
-// far child's bounding box lies strictly farther (summed like SqDist over
-// gaps never larger than a point's own: a true lower bound after rounding).
-// Pruning is therefore exact, not approximate. Build
-// O(N log N · d), query about O(log N) for small d and clustered data
-// (growing towards d = 20 on data of high intrinsic dimension), memory
-// O(N·d) for the reordered copy.
+// error (see margin). Pruning is therefore exact, not approximate. A leaf's
+// points are scanned four at a time, each distance summed as SqDist. (A
+// tight bounding-box test at each far child prunes about 15 % more points
+// but, reading one more block of memory per node, made 10⁶ points in
+// d = 10 about 1.4× slower; it was dropped.) All (every indexed point as a
+// query) runs the queries in tree order, so consecutive queries share most
+// of the leaves they read. Build O(N log N · d), query about O(log N) for
+// small d and clustered data (growing towards d = 20 on data of high
+// intrinsic dimension), memory O(N·d) for the reordered copy.
 //
 // Above MaxTreeDim a blocked brute force scans blocks of points against
 // blocks of queries (cache reuse), abandoning a candidate once its partial

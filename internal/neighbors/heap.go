@@ -7,6 +7,9 @@ type heap struct {
 	nb  []Neighbor
 }
 
+// newHeap returns an empty heap of capacity k over dst's storage.
+func newHeap(k int, dst []Neighbor) heap { return heap{cap: k, nb: dst[:0]} }
+
 // worse reports whether a ranks after b in (d², index) order.
 func worse(a, b Neighbor) bool {
 	return a.D2 > b.D2 || (a.D2 == b.D2 && a.Index > b.Index)
@@ -17,6 +20,15 @@ func (h *heap) full() bool { return len(h.nb) == h.cap }
 
 // top is the worst kept squared distance (valid when full).
 func (h *heap) top() float64 { return h.nb[0].D2 }
+
+// limit is the largest squared distance a pair can have and still rank
+// among the cap nearest: the worst kept one when full, else +Inf.
+func (h *heap) limit() float64 {
+	if len(h.nb) == h.cap {
+		return h.nb[0].D2
+	}
+	return inf
+}
 
 // offer keeps c if it ranks before the worst kept pair or the heap is not
 // full.
@@ -101,11 +113,8 @@ func (h *heap) scan(data []float64, d, p0, p1 int, x []float64, ex int32) {
 			continue
 		}
 		y := data[p*d : p*d+d]
-		if !h.full() {
-			h.offer(Neighbor{sqDistBound(x, y, inf), int32(p)})
-			continue
-		}
-		if s := sqDistBound(x, y, h.top()); s <= h.top() {
+		lim := h.limit()
+		if s := sqDistBound(x, y, lim); s <= lim {
 			h.offer(Neighbor{s, int32(p)})
 		}
 	}

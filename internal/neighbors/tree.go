@@ -7,8 +7,9 @@ import (
 
 var inf = math.Inf(1)
 
-// leafSize is the largest number of points in a k-d tree leaf.
-const leafSize = 24
+// leafSize is the largest number of points in a k-d tree leaf. Median
+// splits make leaves of between leafSize/2 and leafSize points.
+const leafSize = 32
 
 // tree is a k-d tree whose points are copied in tree order: node ranges
 // [lo, hi) index pts (rows) and perm (original row numbers).
@@ -17,7 +18,8 @@ type tree struct {
 	pts  []float64 // n×d, tree order
 	perm []int32   // tree position → original row
 	node []node
-	box  []float64 // node r: box[2rd : 2rd+d] = min, box[2rd+d : 2rd+2d] = max
+	bmin []float64 // scratch of the build: a node's bounding box
+	bmax []float64
 }
 
 type node struct {
@@ -33,7 +35,10 @@ func buildTree(data []float64, n, d int) *tree {
 		t.perm[i] = int32(i)
 	}
 	keys := make([]key, n)
+	t.node = make([]node, 0, 4*(n/leafSize+1))
+	t.bmin, t.bmax = make([]float64, d), make([]float64, d)
 	t.build(data, keys, 0, n)
+	t.bmin, t.bmax = nil, nil
 	t.pts = make([]float64, n*d)
 	for p, i := range t.perm {
 		copy(t.pts[p*d:p*d+d], data[int(i)*d:int(i)*d+d])
@@ -50,9 +55,10 @@ func (t *tree) build(data []float64, keys []key, lo, hi int) int32 {
 	d := t.d
 	id := int32(len(t.node))
 	t.node = append(t.node, node{lo: int32(lo), hi: int32(hi), left: -1, right: -1})
-	b := len(t.box)
-	t.box = append(t.box, make([]float64, 2*d)...)
-	bmin, bmax := t.box[b:b+d], t.box[b+d:b+2*d]
+	if hi-lo <= leafSize {
+		return id
+	}
+	bmin, bmax := t.bmin, t.bmax
 	for c := range bmin {
 		bmin[c], bmax[c] = inf, -inf
 	}
@@ -61,9 +67,6 @@ func (t *tree) build(data []float64, keys []key, lo, hi int) int32 {
 			bmin[c] = min(bmin[c], v)
 			bmax[c] = max(bmax[c], v)
 		}
-	}
-	if hi-lo <= leafSize {
-		return id
 	}
 	dim, wid := 0, -1.0
 	for c := range bmin {
@@ -157,21 +160,7 @@ func (t *tree) search(x []float64, ex int32, h *heap) {
 func (t *tree) visit(r int32, x []float64, ex int32, h *heap, rd float64, off []float64) {
 	nd := &t.node[r]
 	if nd.left < 0 {
-		d := t.d
-		for p := int(nd.lo); p < int(nd.hi); p++ {
-			i := t.perm[p]
-			if i == ex {
-				continue
-			}
-			y := t.pts[p*d : p*d+d]
-			if !h.full() {
-				h.offer(Neighbor{sqDistBound(x, y, inf), i})
-				continue
-			}
-			if s := sqDistBound(x, y, h.top()); s <= h.top() {
-				h.offer(Neighbor{s, i})
-			}
-		}
+		t.scanLeaf(x, int(nd.lo), int(nd.hi), ex, h)
 		return
 	}
 	diff := x[nd.dim] - nd.split
@@ -183,11 +172,11 @@ func (t *tree) visit(r int32, x []float64, ex int32, h *heap, rd float64, off []
 	old := off[nd.dim]
 	g := diff * diff
 	rdFar := rd - old + g
-	if h.full() && rdFar > h.top()*(1+margin) {
-		return
-	}
-	// The tight box is checked only when the O(1) bound did not prune.
-	if h.full() && t.boxDist2(far, x) > h.top() {
+	// Only the O(1) bound prunes: a tight bounding-box test would prune a
+	// few more points, but reading the far child's box from memory costs
+	// more than scanning them (10⁶ points in d = 10: about 1.4× slower
+	// with it).
+	if rdFar > h.limit()*(1+margin) {
 		return
 	}
 	off[nd.dim] = g
@@ -195,23 +184,39 @@ func (t *tree) visit(r int32, x []float64, ex int32, h *heap, rd float64, off []
 	off[nd.dim] = old
 }
 
-// boxDist2 is a lower bound of the squared distance from x to every point
-// in node r's bounding box, summed like distance.SqDist over per-coordinate
-// gaps never larger than the point's own (zero inside the box); rounding is
-// monotone, so it never exceeds any inside point's SqDist: exact pruning.
-func (t *tree) boxDist2(r int32, x []float64) float64 {
-	d := t.d
-	b := int(r) * 2 * d
-	bmin, bmax := t.box[b:b+d], t.box[b+d:b+2*d]
-	var s float64
-	for c, v := range x {
-		var u float64
-		if v < bmin[c] {
-			u = bmin[c] - v
-		} else if v > bmax[c] {
-			u = v - bmax[c]
+// scanLeaf offers the points at tree positions lo..hi-1 (but the one with
+// original row ex) to h. Four squared distances are summed side by side,
+// each with its own accumulator in index order (so each equals
+// distance.SqDist exactly), which lets the CPU overlap the four chains.
+func (t *tree) scanLeaf(x []float64, lo, hi int, ex int32, h *heap) {
+	d := len(x)
+	pts, perm := t.pts, t.perm
+	p := lo
+	for ; p+4 <= hi; p += 4 {
+		y0 := pts[p*d : p*d+d]
+		y1 := pts[(p+1)*d : (p+1)*d+d]
+		y2 := pts[(p+2)*d : (p+2)*d+d]
+		y3 := pts[(p+3)*d : (p+3)*d+d]
+		var s0, s1, s2, s3 float64
+		for c, v := range x {
+			u0, u1, u2, u3 := v-y0[c], v-y1[c], v-y2[c], v-y3[c]
+			s0 += float64(u0 * u0) // explicit conversions: no fused multiply-add
+			s1 += float64(u1 * u1)
+			s2 += float64(u2 * u2)
+			s3 += float64(u3 * u3)
 		}
-		s += float64(u * u)
+		for a, s := range [4]float64{s0, s1, s2, s3} {
+			if i := perm[p+a]; i != ex && s <= h.limit() {
+				h.offer(Neighbor{s, i})
+			}
+		}
 	}
-	return s
+	for ; p < hi; p++ {
+		if i := perm[p]; i != ex {
+			lim := h.limit()
+			if s := sqDistBound(x, pts[p*d:p*d+d], lim); s <= lim {
+				h.offer(Neighbor{s, i})
+			}
+		}
+	}
 }
