@@ -77,6 +77,7 @@ func run() error {
 	kernelFree := flag.String("kernel-free", "lp,spreading", "learners that use no kernel (exact: their own graph; landmarks: the anchor graph), one row each")
 	exactSkip := flag.String("exact-skip", "", "kernels whose exact version is not run (does not fit, or takes hours), comma-separated")
 	lmSkip := flag.String("landmark-skip", "", "kernels whose landmark version is not run")
+	modes := flag.String("modes", "both", "exact, landmarks or both; with landmarks the exact results come from -exact-cache only")
 	timeout := flag.Duration("timeout", 40*time.Minute, "limit per arbor process")
 	extra := flag.String("args", "", "extra arguments for every arbor eval, space-separated")
 	cachePath := flag.String("exact-cache", "", "JSON file of exact results: read if present, written after each exact run (the exact runs do not change when only the landmark code does)")
@@ -179,6 +180,9 @@ func run() error {
 			fmt.Fprintf(os.Stderr, "cached: %s\n", key)
 			return p
 		}
+		if *modes == "landmarks" {
+			return nil // not in the cache: not run
+		}
 		p := runArbor(ctx, *timeout, *arbor, args)
 		cache[key] = p
 		if *cachePath != "" {
@@ -198,7 +202,7 @@ func run() error {
 		if !skipE[k] {
 			ex = exact(args)
 		}
-		if !skipL[k] {
+		if !skipL[k] && *modes != "exact" {
 			lm = runArbor(ctx, *timeout, *arbor, append(args, lmArgs...))
 		}
 		note(k, "exact", ex)
@@ -207,13 +211,17 @@ func run() error {
 			row(k, l, ex, lm, find(ex, l), find(lm, l))
 		}
 	}
+
 	for _, l := range strings.Split(*kernelFree, ",") {
 		if l == "" {
 			continue
 		}
 		args := append(append([]string(nil), base...), "--learner", l)
 		ex := exact(args)
-		lm := runArbor(ctx, *timeout, *arbor, append(args, lmArgs...))
+		var lm *proc
+		if *modes != "exact" {
+			lm = runArbor(ctx, *timeout, *arbor, append(args, lmArgs...))
+		}
 		note(l, "exact", ex)
 		note(l, "landmarks", lm)
 		row("(graph)", l, ex, lm, find(ex, l), find(lm, l))

@@ -12,11 +12,12 @@ import (
 	"github.com/arbor-ml/arbor/ssl"
 )
 
-// evalLandmarks is arbor eval --landmarks M: for every kernel the landmark
-// features are built once (they do not depend on labels), then for every
-// split the learners run on them (svm: the C-SVC on the features; knn: kNN on the features;
-// lp: the anchor graph of the landmarks, refitted per split) and are scored
-// on the rows outside the split, as ssl.Eval scores the exact methods.
+// evalLandmarks is arbor eval --landmarks M: for every kernel and split
+// the landmark features are built with the split's labelled rows among the
+// landmarks (landmarkFlags.choose), then the learners run on them (svm:
+// the C-SVC on the features; knn: kNN on the features; lp, spreading: the
+// anchor graph of the landmarks) and are scored on the rows outside the
+// split, as ssl.Eval scores the exact methods.
 func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dataset, specs []kernel.Spec, lf learnerFlags, splits [][]int) ([]ssl.Result, error) {
 	var names []string
 	for _, s := range strings.Split(lf.learner, ",") {
@@ -61,13 +62,13 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 	var out []ssl.Result
 	for _, name := range names {
 		if name == "lp" || name == "propagation" || name == "spreading" {
-			lm, err := kernel.ChooseLandmarks(ctx, ds.X, l.m, l.method, l.seed)
-			if err != nil {
-				return nil, err
-			}
-			anchors := landmarkPoints(ds.X, lm)
 			for si, split := range splits {
 				t0 := time.Now()
+				lm, _, err := l.choose(ctx, ds.X, yFor(split))
+				if err != nil {
+					return nil, err
+				}
+				anchors := landmarkPoints(ds.X, lm)
 				var am *propagate.AnchorModel
 				if name == "spreading" {
 					am, err = propagate.AnchorSpreading{Alpha: lf.alpha}.Fit(ctx, ds.X, anchors, yFor(split))
@@ -97,18 +98,19 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 		if learners == 0 {
 			break
 		}
-		t0 := time.Now()
-		_, Z, _, desc, err := l.features(ctx, ds.X, spec)
-		if err != nil {
-			return nil, err
-		}
-		kt := time.Since(t0).Seconds()
-		fmt.Fprintln(e.stderr, desc)
 		kname := fmt.Sprintf("%s M=%d", spec, l.m)
-		_, r := Z.Dims()
-		for _, name := range names {
-			for si, split := range splits {
-				y := yFor(split)
+		// The features per split: its labelled rows are landmarks.
+		for si, split := range splits {
+			y := yFor(split)
+			t0 := time.Now()
+			_, Z, _, desc, err := l.features(ctx, ds.X, spec, y)
+			if err != nil {
+				return nil, err
+			}
+			kt := time.Since(t0).Seconds()
+			fmt.Fprintln(e.stderr, desc)
+			_, r := Z.Dims()
+			for _, name := range names {
 				switch name {
 				case "svm":
 					t1 := time.Now()

@@ -31,7 +31,7 @@ func (l *landmarkFlags) register(fs interface {
 	Uint64Var(p *uint64, name string, value uint64, usage string)
 }) {
 	fs.IntVar(&l.m, "landmarks", 0, "use M landmark points instead of the N×N kernel matrix: Nyström features (point kernels; cluster kernels through the tree on the landmarks) and a learner on them in O(N·M) memory (svm: the C-SVC with the linear kernel on the features; knn: kNN on the features; lp, spreading: label propagation or spreading on the anchor graph of the landmarks); 0 = exact")
-	fs.StringVar(&l.method, "landmark-method", kernel.LandmarkKMeans, "how --landmarks are chosen: random or kmeans (rows nearest the k-means centres)")
+	fs.StringVar(&l.method, "landmark-method", kernel.LandmarkKMeans, "how --landmarks are chosen besides the labelled rows (which are landmarks when fewer than M): random or kmeans (rows nearest the k-means centres)")
 	if l.sharedSeed {
 		return // the command's own --seed sets l.seed
 	}
@@ -41,7 +41,11 @@ func (l *landmarkFlags) register(fs interface {
 // features fits the landmark feature map of spec on M landmarks of X
 // (pipeline.FitMap) and returns it with the features of X, the gamma
 // rbf:scale resolved to, and a description for stderr.
-func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.Spec) (pipeline.FeatureMap, *mat.Dense, float64, string, error) {
+//
+// y, when not nil, gives the labels: the labelled rows are then landmarks
+// (l.choose), so that every kernel value the learners read between a row
+// and a labelled row is the kernel's own.
+func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.Spec, y []int) (pipeline.FeatureMap, *mat.Dense, float64, string, error) {
 	n, _ := X.Dims()
 	if l.m > n {
 		return nil, nil, 0, "", usageError("--landmarks %d: more than the %d rows", l.m, n)
@@ -51,7 +55,7 @@ func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.S
 	default:
 		return nil, nil, 0, "", usageError("--landmarks works with point kernels, the cluster kernels (hck, hckg, connectivity), isomap and multitype, not %s", spec)
 	}
-	lm, err := kernel.ChooseLandmarks(ctx, X, l.m, l.method, l.seed)
+	lm, which, err := l.choose(ctx, X, y)
 	if err != nil {
 		return nil, nil, 0, "", err
 	}
@@ -62,14 +66,33 @@ func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.S
 	var desc string
 	switch m := fm.(type) {
 	case *kernel.LandmarkISOMAP:
-		desc = fmt.Sprintf("landmarks %d (%s, seed %d): landmark ISOMAP (shortest paths from the landmarks, landmark MDS), rank %d (%d eigenvalues clipped)",
-			len(lm), l.method, l.seed, m.Rank, m.Clipped)
+		desc = fmt.Sprintf("landmarks %d (%s): landmark ISOMAP (shortest paths from the landmarks, landmark MDS), rank %d (%d eigenvalues clipped)",
+			len(lm), which, m.Rank, m.Clipped)
 	case *kernel.Nystrom:
-		desc = fmt.Sprintf("landmarks %d (%s, seed %d): Nyström rank %d (%d eigenvalues clipped)", len(lm), l.method, l.seed, m.Rank, m.Clipped)
+		desc = fmt.Sprintf("landmarks %d (%s): Nyström rank %d (%d eigenvalues clipped)", len(lm), which, m.Rank, m.Clipped)
 	case *kernel.NystromMultiType:
-		desc = fmt.Sprintf("landmarks %d (%s, seed %d): multi-type kernel on the Nyström affinity, %d features", len(lm), l.method, l.seed, m.Rank)
+		desc = fmt.Sprintf("landmarks %d (%s): multi-type kernel on the Nyström affinity, %d features", len(lm), which, m.Rank)
 	}
 	return fm, Z, gamma, desc, nil
+}
+
+// choose returns the landmark rows of X and how they were chosen: every
+// labelled row of y (when fewer than M; kernel.ChooseLandmarksIncluding)
+// and the rest by --landmark-method; with y nil, or M or more labelled
+// rows, all M by --landmark-method.
+func (l landmarkFlags) choose(ctx context.Context, X *mat.Dense, y []int) ([]int, string, error) {
+	lab := labelledRows(y)
+	lm, all, err := kernel.ChooseLandmarksIncluding(ctx, X, l.m, l.method, l.seed, lab)
+	if err != nil {
+		return nil, "", err
+	}
+	switch {
+	case len(lab) == 0:
+		return lm, fmt.Sprintf("%s, seed %d", l.method, l.seed), nil
+	case all:
+		return lm, fmt.Sprintf("the %d labelled rows and %d by %s, seed %d", len(lab), len(lm)-len(lab), l.method, l.seed), nil
+	}
+	return lm, fmt.Sprintf("%s, seed %d; the %d labelled rows are not all landmarks: as many as M or more", l.method, l.seed, len(lab)), nil
 }
 
 // landmarkFit is what classify --landmarks fitted, for --save-model.
@@ -87,7 +110,7 @@ func anchorFit(ctx context.Context, stderr io.Writer, l landmarkFlags, ds, test 
 	if l.m > ds.Len() {
 		return nil, nil, usageError("--landmarks %d: more than the %d rows", l.m, ds.Len())
 	}
-	lm, err := kernel.ChooseLandmarks(ctx, ds.X, l.m, l.method, l.seed)
+	lm, which, err := l.choose(ctx, ds.X, ds.Y)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -103,7 +126,7 @@ func anchorFit(ctx context.Context, stderr io.Writer, l landmarkFlags, ds, test 
 	if err != nil {
 		return nil, nil, err
 	}
-	fmt.Fprintf(stderr, "landmarks %d (%s, seed %d): %s on the anchor graph, each point tied to its 3 nearest anchors\n", len(lm), l.method, l.seed, what)
+	fmt.Fprintf(stderr, "landmarks %d (%s): %s on the anchor graph, each point tied to its 3 nearest anchors\n", len(lm), which, what)
 	pred := m.Transduction()
 	if test != nil {
 		pt, err := m.Predict(ctx, nil, test.X)
@@ -154,7 +177,7 @@ func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, d
 	default:
 		return nil, nil, usageError("--landmarks works with --learner svm, knn, lp or spreading, not %s", learner)
 	}
-	fm, Z, gamma, desc, err := l.features(ctx, ds.X, spec)
+	fm, Z, gamma, desc, err := l.features(ctx, ds.X, spec, ds.Y)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -234,7 +257,7 @@ func kernelLandmarks(ctx context.Context, e *env, l landmarkFlags, mf memFlags, 
 	if err := mf.check(landmarkBytes(ds.Len(), ds.Dim(), l.m), fmt.Sprintf("%d landmarks for %d rows", l.m, ds.Len()), "use fewer --landmarks"); err != nil {
 		return err
 	}
-	_, Z, gamma, desc, err := l.features(ctx, ds.X, spec)
+	_, Z, gamma, desc, err := l.features(ctx, ds.X, spec, nil)
 	if err != nil {
 		return err
 	}
