@@ -81,3 +81,20 @@ func TestNystromMultiTypeExact(t *testing.T) {
 		t.Errorf("ZeroDiag: %v, want ErrBadParam", err)
 	}
 }
+
+// BenchmarkNystromMultiType fits the landmark multi-type kernel on 20,000
+// points in 10-D with 300 landmarks (the fit returns the features).
+func BenchmarkNystromMultiType(b *testing.B) {
+	X := randPoints(20000, 10, 3)
+	ctx := context.Background()
+	lm, err := ChooseLandmarks(ctx, X, 300, LandmarkKMeans, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := NewNystromMultiType(ctx, X, MultiType{Gamma: 0.05, Transfer: TransferPoly, T: 2}, lm, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package propagate
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -266,4 +267,56 @@ func denseAnchorZ2(Xt, X, anchors *mat.Dense, s int) *mat.Dense {
 		}
 	}
 	return Z
+}
+
+func BenchmarkAnchorSpreading(b *testing.B) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	n, d, m := 100000, 10, 300
+	X := mat.NewDense(n, d, nil)
+	y := make([]int, n)
+	for i := 0; i < n; i++ {
+		y[i] = -1
+		if i < 50 {
+			y[i] = i % 5
+		}
+		for j := 0; j < d; j++ {
+			X.Set(i, j, rng.NormFloat64()+float64(i%5))
+		}
+	}
+	anchors := mat.NewDense(m, d, nil)
+	for k := 0; k < m; k++ {
+		anchors.SetRow(k, X.RawRowView(k*7))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := (AnchorSpreading{}).Fit(context.Background(), X, anchors, y); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestLoadAnchorErrors: a cut, foreign or newer anchor-graph file, or one
+// whose blocks do not fit its sizes, is ErrFormat.
+func TestLoadAnchorErrors(t *testing.T) {
+	X := mat.NewDense(6, 1, []float64{0, 0.1, 0.2, 5, 5.1, 5.2})
+	am, err := AnchorGraph{S: 2}.Fit(context.Background(), X, mat.NewDense(2, 1, []float64{0.1, 5.1}), []int{0, -1, -1, 1, -1, -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := am.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	full := buf.Bytes()
+	if q, err := LoadAnchor(bytes.NewReader(full)); err != nil || fmt.Sprint(q.Transduction()) != "[0 0 0 1 1 1]" {
+		t.Fatalf("round trip: %v %v", q, err)
+	}
+	for _, bad := range [][]byte{full[:len(full)/2], []byte(`{"format":"arbor-knn","version":1}`),
+		bytes.Replace(full, []byte(`"version": 1`), []byte(`"version": 2`), 1),
+		bytes.Replace(full, []byte(`"m": 2`), []byte(`"m": 3`), 1),
+		bytes.Replace(full, []byte(`"s": 2`), []byte(`"s": 0`), 1)} {
+		if _, err := LoadAnchor(bytes.NewReader(bad)); !errors.Is(err, ErrFormat) {
+			t.Errorf("%.60q: %v, want ErrFormat", bad, err)
+		}
+	}
 }
