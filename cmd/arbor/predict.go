@@ -83,7 +83,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	d.register(fs, "none")
 	model := fs.String("model", "", "pipeline file written by arbor classify --save-model")
 	out := fs.String("out", "-", "write predictions (CSV: row[,id],label; one row per input row, in order) to this file; - is standard output")
-	chunk := fs.Int("chunk", pipeline.DefaultChunk, "rows read and labelled at a time (memory: chunk × training rows kernel values)")
+	chunk := fs.Int("chunk", pipeline.DefaultChunk, "rows read and labelled at a time (memory: chunk × training rows kernel values, chunk × landmarks for a --landmarks model)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	if err := parseFlags(fs, args); err != nil {
 		return err
