@@ -302,7 +302,16 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 						}
 					}
 					if err != nil {
-						return nil, perr(lines[j], header[j], err)
+						pe := perr(lines[j], header[j], err).(*ParseError)
+						if labelCol >= 0 {
+							pe.LabelColumn = header[labelCol]
+						}
+						for k := j + 1; k < len(rec) && errors.Is(err, ErrNotNumber); k++ {
+							if colFeat[k] >= 0 && isTextCell(bytes.TrimSpace(rec[k]), decimalComma) {
+								pe.TextColumns = append(pe.TextColumns, header[k])
+							}
+						}
+						return nil, pe
 					}
 				}
 				row[f] = v
@@ -389,12 +398,13 @@ func parseFloat(s string) (float64, error) {
 	return v, nil
 }
 
-// listNames quotes up to max names for a message.
+// listNames quotes up to max names for a message, and the last one.
 func listNames(names []string, max int) string {
 	var b strings.Builder
 	for i, s := range names {
-		if i == max {
-			fmt.Fprintf(&b, ", ... (%d columns)", len(names))
+		if i == max && i < len(names)-1 {
+			// The last column too: it is where class columns usually are.
+			fmt.Fprintf(&b, ", ... (%d columns), %s", len(names), strconv.Quote(names[len(names)-1]))
 			break
 		}
 		if i > 0 {

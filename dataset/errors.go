@@ -58,6 +58,14 @@ type ParseError struct {
 	Line   int    // 1-based physical line, 0 if not applicable
 	Column string // column name (CSV header, "label", or LIBSVM index), "" if not applicable
 	Err    error  // wraps one of the sentinel errors above
+	// TextColumns, for ErrNotNumber in a delimited file, names the other
+	// feature columns whose cell on the same row is text too (not a number,
+	// not a missing-value marker), so that one message can name every
+	// column that needs a role (--id, --ignore, --label).
+	TextColumns []string
+	// LabelColumn, with TextColumns, is the label column in use ("" when
+	// the file is read without one).
+	LabelColumn string
 }
 
 func (e *ParseError) Error() string {

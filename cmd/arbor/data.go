@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -134,7 +135,7 @@ func (d *dataFlags) load(e *env) (*dataset.Dataset, error) {
 	case statErr == nil:
 		ds, err = dataset.Load(d.path, opt)
 		if err != nil {
-			return nil, explainReadError(err)
+			return nil, d.explainReadError(err)
 		}
 	case errors.Is(statErr, fs.ErrNotExist) && isEmbedded(d.path):
 		if f := d.fileFlagsGiven(); f != "" {
@@ -201,7 +202,7 @@ func (d *dataFlags) loadTest(path string) (*dataset.Dataset, error) {
 		ds, err = dataset.Load(path, opt)
 	}
 	if err != nil {
-		return nil, explainReadError(err)
+		return nil, d.explainReadError(err)
 	}
 	if !d.missingOK {
 		if err := ds.MissingError(d.command, missingHint); err != nil {
@@ -216,8 +217,11 @@ func (d *dataFlags) loadTest(path string) (*dataset.Dataset, error) {
 
 // explainReadError adds what to do to a reader's error: a text column
 // among the features wants a role.
-func explainReadError(err error) error {
+func (d *dataFlags) explainReadError(err error) error {
 	var pe *dataset.ParseError
+	if errors.As(err, &pe) && errors.Is(err, dataset.ErrNotNumber) && pe.Column != "" && pe.Column != "label" && len(pe.TextColumns) > 0 {
+		return textColumnsError(err, pe, d.id == "", d.label == "" && pe.LabelColumn == "")
+	}
 	if errors.As(err, &pe) && errors.Is(err, dataset.ErrNotNumber) && pe.Column != "" && pe.Column != "label" {
 		return fmt.Errorf("%w (if column %q is not a feature: --id %s keeps it as row IDs, --ignore %s skips it, --label %s makes it the classes)",
 			err, pe.Column, shellWord(pe.Column), shellWord(pe.Column), shellWord(pe.Column))
@@ -226,6 +230,39 @@ func explainReadError(err error) error {
 		return fmt.Errorf("%w; name it with --label NAME", err)
 	}
 	return err
+}
+
+// textColumnsError names every text column of the row at once (a file
+// with an ID, a date, a note and a class column would otherwise take four
+// runs to learn them), with an example of roles: the first as IDs, the
+// last as the classes, the others ignored.
+// An --id or --label the user gave is not suggested again.
+func textColumnsError(err error, pe *dataset.ParseError, suggestID, suggestLabel bool) error {
+	cols := append([]string{pe.Column}, pe.TextColumns...)
+	q := make([]string, len(cols))
+	for i, c := range cols {
+		q[i] = strconv.Quote(c)
+	}
+	list := strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+	var eg []string
+	rest := cols
+	if suggestID {
+		eg = append(eg, "--id "+shellWord(rest[0]))
+		rest = rest[1:]
+	}
+	var label string
+	if suggestLabel && len(rest) > 0 {
+		label = "--label " + shellWord(rest[len(rest)-1])
+		rest = rest[:len(rest)-1]
+	}
+	if len(rest) > 0 {
+		eg = append(eg, "--ignore "+shellWord(strings.Join(rest, ",")))
+	}
+	if label != "" {
+		eg = append(eg, label)
+	}
+	return fmt.Errorf("%w; columns %s hold text on that line: give each a role (--id NAME keeps one as row IDs, --ignore A,B skips columns, --label NAME makes one the classes), e.g. %s",
+		err, list, strings.Join(eg, " "))
 }
 
 // shellWord quotes s for a shell when it needs it.

@@ -159,3 +159,29 @@ func TestClassifySVMScaleGammaFromLabelled(t *testing.T) {
 		t.Errorf("want gamma 0.5 (labelled rows):\n%s", info)
 	}
 }
+
+// A file with an ID, a date, a note and a class column names all four in
+// one error (it took four runs), with roles to try; roles already given
+// are not suggested again.
+func TestTextColumnsNamedAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, dir, "p.csv", "patient id,visit date,x1,note,x2,diagnosis\n"+
+		"P1,2020-01-01,1,\"ok, checked\",2,benign\nP2,2020-01-02,3,seen,4,malignant\nP3,2020-01-03,5,x,1,benign\n")
+	out := filepath.Join(dir, "o.csv")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, `p.csv:2: column "patient id": not a number "P1"; columns "patient id", "visit date", "note" and "diagnosis" hold text on that line: ` +
+			`give each a role (--id NAME keeps one as row IDs, --ignore A,B skips columns, --label NAME makes one the classes), e.g. --id 'patient id' --ignore 'visit date,note' --label diagnosis`},
+		{[]string{"--id", "patient id", "--label", "diagnosis"}, `e.g. --ignore 'visit date,note'`},
+	} {
+		_, _, err := arbor(t, append([]string{"cluster", "--data", data, "--clusters", "2", "--out", out}, c.args...)...)
+		if err == nil || !strings.HasSuffix(err.Error(), c.want) {
+			t.Errorf("%q: %v\nwant suffix %s", c.args, err, c.want)
+		}
+	}
+	// The suggestion works.
+	mustArbor(t, "cluster", "--data", data, "--clusters", "2", "--out", out, "--quiet",
+		"--id", "patient id", "--ignore", "visit date,note", "--label", "diagnosis")
+}
