@@ -85,7 +85,7 @@ func TestIDColumn(t *testing.T) {
 		return fmt.Sprintf("s%d-%d,%g,%g,free text,%s\n", c, i, x, y, lab)
 	}))
 	_, _, err := arbor(t, "cluster", "--data", data, "--k", "2", "--quiet")
-	if err == nil || !strings.Contains(err.Error(), `column "sample": not a number "s0-0"`) || !strings.Contains(err.Error(), "--id sample") || !strings.Contains(err.Error(), "--ignore sample") {
+	if err == nil || !strings.Contains(err.Error(), `column "sample": not a number "s0-0"`) || !strings.Contains(err.Error(), "--id sample") || !strings.Contains(err.Error(), `columns "sample" and "note" hold text`) || !strings.Contains(err.Error(), "--ignore note") {
 		t.Errorf("text column: %v", err)
 	}
 	out := filepath.Join(dir, "c.csv")
