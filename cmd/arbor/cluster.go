@@ -217,7 +217,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if labels != nil {
-		fmt.Fprintf(e.stdout, "clusters   %d, sizes %v\n", maxInt(labels)+1, clusterSizes(labels))
+		fmt.Fprintf(e.stdout, "clusters   %d, sizes %s\n", maxInt(labels)+1, sizesText(clusterSizes(labels)))
 		if lab := ds.Labeled(); len(lab) > 1 {
 			truth := make([]int, len(lab))
 			pred := make([]int, len(lab))

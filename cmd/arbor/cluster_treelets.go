@@ -131,7 +131,7 @@ func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags
 	}
 	fmt.Fprintf(e.stdout, "\nheights    %.6g … %.6g (running max of 1 − similarity)\n", tree.Merges[0].Height, tree.Merges[len(tree.Merges)-1].Height)
 	if labels != nil {
-		fmt.Fprintf(e.stdout, "clusters   %d, sizes %v\n", maxInt(labels)+1, clusterSizes(labels))
+		fmt.Fprintf(e.stdout, "clusters   %d, sizes %s\n", maxInt(labels)+1, sizesText(clusterSizes(labels)))
 		if lab := ds.Labeled(); len(lab) > 1 {
 			truth := make([]int, len(lab))
 			pred := make([]int, len(lab))

@@ -185,3 +185,29 @@ func TestTextColumnsNamedAtOnce(t *testing.T) {
 	mustArbor(t, "cluster", "--data", data, "--clusters", "2", "--out", out, "--quiet",
 		"--id", "patient id", "--ignore", "visit date,note", "--label", "diagnosis")
 }
+
+// Summary lines list at most 12 cluster sizes: cluster --clusters 40 on 60
+// rows printed all 40.
+func TestSizesElided(t *testing.T) {
+	if got := sizesText([]int{3, 1, 2}); got != "[3 1 2]" {
+		t.Errorf("3 sizes: %s", got)
+	}
+	sizes := make([]int, 228)
+	for i := range sizes {
+		sizes[i] = 1
+	}
+	sizes[5], sizes[100] = 2772, 2
+	if got := sizesText(sizes); got != "[2772 2 1 1 1 1 1 1 1 1 … 218 more]" {
+		t.Errorf("228 sizes: %s", got)
+	}
+	var b strings.Builder
+	b.WriteString("x,y\n")
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "%d,%d\n", i*i, i%7)
+	}
+	data := writeFile(t, t.TempDir(), "s.csv", b.String())
+	out := mustArbor(t, "cluster", "--data", data, "--clusters", "40", "--quiet")
+	if !strings.Contains(out, "clusters   40, sizes [") || !strings.Contains(out, " … 30 more]") {
+		t.Errorf("cluster summary:\n%s", out)
+	}
+}

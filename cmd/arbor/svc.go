@@ -244,7 +244,7 @@ func printSVC(w io.Writer, r *svcluster.Clustering, ds *dataset.Dataset) {
 	fmt.Fprintf(w, "q = %.6g   C = %.6g   1/(N·C) = %.4g\n", r.Q, r.C, 1/(float64(len(r.Beta))*r.C))
 	fmt.Fprintf(w, "sphere     R = %.6g, n_sv = %d, n_bsv = %d, (n_sv+n_bsv)/N = %.4f (eq. 14), SVDD %d iterations\n",
 		r.R, r.NSV, r.NBSV, r.PError, r.Iter)
-	fmt.Fprintf(w, "clusters   %d, sizes %v", r.NClusters, r.Sizes)
+	fmt.Fprintf(w, "clusters   %d, sizes %s", r.NClusters, sizesText(r.Sizes))
 	if r.Singletons > 0 {
 		fmt.Fprintf(w, " (%d single-point)", r.Singletons)
 	}

@@ -154,7 +154,7 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	if *clusters == 0 {
 		fmt.Fprint(e.stdout, " (largest height gap; --clusters K to choose)")
 	}
-	fmt.Fprintf(e.stdout, ", sizes %v\n", clusterSizes(res.Labels))
+	fmt.Fprintf(e.stdout, ", sizes %s\n", sizesText(clusterSizes(res.Labels)))
 	if ds != nil {
 		if lab := ds.Labeled(); len(lab) > 1 {
 			truth := make([]int, len(lab))

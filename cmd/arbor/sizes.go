@@ -1,0 +1,28 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// sizesText prints cluster sizes for a summary line: all of them up to 12
+// clusters, else the 10 largest and how many more (an svc run at a large q
+// printed 228 sizes, 226 of them 1, on one line).
+func sizesText(sizes []int) string {
+	if len(sizes) <= 12 {
+		return fmt.Sprint(sizes)
+	}
+	s := slices.Clone(sizes)
+	slices.SortFunc(s, func(a, b int) int { return b - a })
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, v := range s[:10] {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprint(&b, v)
+	}
+	fmt.Fprintf(&b, " … %d more]", len(s)-10)
+	return b.String()
+}
