@@ -38,7 +38,10 @@
 //     reproduce the peer exactly);
 //   - among equal quantised distances the lower labelled row ranks first;
 //   - the class with the largest (weighted) vote wins; a tie between classes
-//     goes to the tied class whose member ranks first.
+//     goes to the tied class whose member ranks first (Ties = TiesLowest:
+//     to the lowest class label, as scikit-learn's KNeighborsClassifier,
+//     whose predictions it then equals wherever no two distances tie:
+//     testdata/ties_sklearn.py).
 //
 // With these rules uniform predictions equal the peer's on every row, and
 // equal scikit-learn's KNeighborsClassifier(metric="precomputed") wherever

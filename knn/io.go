@@ -24,6 +24,7 @@ type modelJSON struct {
 	Version      int         `json:"version"`
 	K            int         `json:"k"`
 	Weights      string      `json:"weights,omitempty"`
+	Ties         string      `json:"ties,omitempty"`
 	Soft         bool        `json:"soft,omitempty"`
 	Threshold    float64     `json:"threshold,omitempty"`
 	TopR         int         `json:"top_r,omitempty"`
@@ -42,7 +43,7 @@ type modelJSON struct {
 //
 //	{
 //	  "format": "arbor-knn", "version": 1,
-//	  "k": 3, "weights": "distance", "soft": false, "threshold": 0, "top_r": 0,
+//	  "k": 3, "weights": "distance", "ties": "lowest", "soft": false, "threshold": 0, "top_r": 0,
 //	  "kernel": "precomputed" | a point kernel spec ("linear", "rbf:0.5", ...),
 //	  "n": 150,                    // fitted rows (columns of Kt)
 //	  "n_classes": 3,              // score columns
@@ -58,7 +59,7 @@ type modelJSON struct {
 // Numbers use Go's shortest round-trip formatting. Errors: ErrFormat for a
 // kernel without a spec, or the writer's error.
 func (m *Model) Save(w io.Writer) error {
-	out := modelJSON{Format: modelFormat, Version: modelVersion, K: m.settings.K, Weights: m.settings.Weights,
+	out := modelJSON{Format: modelFormat, Version: modelVersion, K: m.settings.K, Weights: m.settings.Weights, Ties: m.settings.Ties,
 		Soft: m.settings.Soft, Threshold: m.settings.Threshold, TopR: m.settings.TopR, Kernel: "precomputed",
 		N: m.n, NClasses: m.NClasses, Labeled: m.Labeled, Y: m.y, Sets: m.sets, LDiag: m.ldiag,
 		Transduction: m.transduction}
@@ -85,7 +86,7 @@ func Load(r io.Reader) (*Model, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrFormat, fmt.Sprintf(format, args...))
 	}
-	c := Classifier{K: in.K, Weights: in.Weights, Soft: in.Soft, Threshold: in.Threshold, TopR: in.TopR}
+	c := Classifier{K: in.K, Weights: in.Weights, Ties: in.Ties, Soft: in.Soft, Threshold: in.Threshold, TopR: in.TopR}
 	if err := c.validate(); err != nil {
 		return nil, bad("settings: %v", err)
 	}

@@ -43,6 +43,12 @@ const (
 	Distance   = "distance"   // neighbour z counts 1/d(x, z), as scikit-learn weights="distance"
 )
 
+// Rules for a tied vote (Classifier.Ties).
+const (
+	TiesNearest = "nearest" // the tied class whose member ranks first (the peer's rule; the default, "")
+	TiesLowest  = "lowest"  // the lowest class label, as scikit-learn's KNeighborsClassifier
+)
+
 // Classifier holds kNN settings. It is never mutated; Fit and FitGram return
 // an immutable *Model.
 type Classifier struct {
@@ -50,6 +56,9 @@ type Classifier struct {
 	K int
 	// Weights is Uniform (default when empty), Similarity or Distance.
 	Weights string
+	// Ties decides a vote two or more classes share: TiesNearest (default
+	// when empty) or TiesLowest. Neighbour ranking is not affected.
+	Ties string
 	// Soft makes multi-label predictions from the soft-kNN scores (§2.1,
 	// §4): a label is predicted when its score is ≥ Threshold. Without Soft a
 	// label needs a strict weighted majority (score > 1/2). For single-label
@@ -76,6 +85,11 @@ func (c Classifier) validate() error {
 	case "", Uniform, Similarity, Distance:
 	default:
 		return fmt.Errorf("%w: %q (want uniform, similarity or distance)", ErrWeights, c.Weights)
+	}
+	switch c.Ties {
+	case "", TiesNearest, TiesLowest:
+	default:
+		return fmt.Errorf("%w: Ties = %q (want nearest or lowest)", ErrBadParam, c.Ties)
 	}
 	if c.Threshold < 0 || c.Threshold > 1 || math.IsNaN(c.Threshold) {
 		return fmt.Errorf("%w: Threshold = %v, want in (0, 1]", ErrBadParam, c.Threshold)

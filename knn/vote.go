@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
@@ -48,7 +49,8 @@ func (m *Model) weights(w []float64, nb []neighbour, name func() string) error {
 }
 
 // vote returns the class with the largest weight, ties to the tied class
-// whose member ranks first (the peer's rule). score (len C) receives the
+// whose member ranks first (the peer's rule) or, with TiesLowest, to the
+// lowest tied class (scikit-learn's). score (len C) receives the
 // normalised class weights.
 func (m *Model) vote(nb []neighbour, w, score []float64) int {
 	for c := range score {
@@ -64,10 +66,14 @@ func (m *Model) vote(nb []neighbour, w, score []float64) int {
 		best = max(best, s)
 	}
 	win := -1
-	for _, x := range nb {
-		if score[m.y[x.j]] == best {
-			win = m.y[x.j]
-			break
+	if m.settings.Ties == TiesLowest {
+		win = slices.Index(score, best)
+	} else {
+		for _, x := range nb {
+			if score[m.y[x.j]] == best {
+				win = m.y[x.j]
+				break
+			}
 		}
 	}
 	if sum > 0 {

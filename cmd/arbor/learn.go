@@ -36,6 +36,7 @@ type learnerFlags struct {
 	C            float64
 	k            string
 	weights      string
+	ties         string
 	soft         bool
 	affinity     string
 	method       string
@@ -58,6 +59,7 @@ func (l *learnerFlags) register(fs interface {
 	fs.Float64Var(&l.C, "C", 1, "svm: soft-margin penalty C")
 	fs.StringVar(&l.k, "k", "1", "knn: neighbours; a list such as 1,2,3,4,5 or a range 1-5 runs each")
 	fs.StringVar(&l.weights, "weights", "uniform", "knn: neighbour weights uniform, similarity (kernel value) or distance")
+	fs.StringVar(&l.ties, "ties", knn.TiesNearest, "knn: a tied vote goes to the class of the nearest tied neighbour (nearest, the reference pipeline's rule) or to the lowest class label (lowest, scikit-learn's KNeighborsClassifier)")
 	fs.BoolVar(&l.soft, "soft", false, "knn: soft kNN (weighted average of label vectors, paper 002 §2.1)")
 	fs.StringVar(&l.affinity, "affinity", "knn:10", "lp/spreading affinity: knn:K (symmetrised K-nearest-neighbour graph), rbf:GAMMA (dense; scikit-learn's default rbf:20 suits about two features), or kernel (the --kernel matrix)")
 	fs.StringVar(&l.method, "method", "iterative", "lp: closed (conjugate gradients on L_UU f_U = W_UL f_L) or iterative (scikit-learn's)")
@@ -109,8 +111,11 @@ func (l *learnerFlags) learners() ([]ssl.Learner, error) {
 			if err != nil {
 				return nil, err
 			}
+			if l.ties != knn.TiesNearest && l.ties != knn.TiesLowest {
+				return nil, usageError("--ties must be nearest or lowest, got %q", l.ties)
+			}
 			for _, k := range ks {
-				out = append(out, ssl.KNN{Settings: knn.Classifier{K: k, Weights: l.weights, Soft: l.soft}})
+				out = append(out, ssl.KNN{Settings: knn.Classifier{K: k, Weights: l.weights, Ties: l.ties, Soft: l.soft}})
 			}
 		case "lp", "propagation", "spreading":
 			ln, err := l.propagation(strings.TrimSpace(strings.ToLower(name)))

@@ -17,6 +17,7 @@ var learnerFlagUsers = map[string][]string{
 	"C":           {"svm"},
 	"k":           {"knn"},
 	"weights":     {"knn"},
+	"ties":        {"knn"},
 	"soft":        {"knn"},
 	"affinity":    {"lp", "spreading"},
 	"method":      {"lp"},

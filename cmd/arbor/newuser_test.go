@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -209,5 +210,38 @@ func TestSizesElided(t *testing.T) {
 	out := mustArbor(t, "cluster", "--data", data, "--clusters", "40", "--quiet")
 	if !strings.Contains(out, "clusters   40, sizes [") || !strings.Contains(out, " … 30 more]") {
 		t.Errorf("cluster summary:\n%s", out)
+	}
+}
+
+// classify --ties lowest gives scikit-learn's KNeighborsClassifier labels
+// (knn/testdata/ties_sklearn.py), the default the reference pipeline's.
+func TestClassifyTiesLowest(t *testing.T) {
+	fix := filepath.Join("..", "..", "knn", "testdata", "ties_sklearn.csv")
+	b, err := os.ReadFile(fix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(string(b)), "\n")[1:]
+	for _, c := range []struct {
+		ties string
+		col  int // uniform4
+		same bool
+	}{{"lowest", 5, true}, {"nearest", 5, false}} {
+		out := mustArbor(t, "classify", "--data", fix, "--features", "x1..x3", "--label", "y", "--unlabeled-marker", "-1",
+			"--scale", "none", "--learner", "knn", "--k", "4", "--ties", c.ties, "--quiet")
+		lines := strings.Split(strings.TrimSpace(out), "\n")[1:]
+		differ := 0
+		for i, l := range lines {
+			f, want := strings.Split(l, ","), strings.Split(rows[i], ",")
+			if want[3] == "-1" && f[2] != want[c.col] {
+				differ++
+			}
+		}
+		if (differ == 0) != c.same {
+			t.Errorf("--ties %s: %d unlabelled rows differ from scikit-learn", c.ties, differ)
+		}
+	}
+	if _, _, err := arbor(t, "classify", "--data", fix, "--label", "y", "--learner", "svm", "--ties", "lowest"); err == nil {
+		t.Error("--ties with svm: no error")
 	}
 }
