@@ -424,12 +424,13 @@ func (s *smo) selectRange(lo, hi int, ki []float32, qdi, gmax float64) (float64,
 	// division (LIBSVM's exact expression, which decides ties) is done only
 	// when the product test, loosened by 1e-9 to absorb its rounding,
 	// cannot exclude the candidate.
-	thr := math.Inf(-1)
+	thrm := math.Inf(-1) // thr·(1 − 1e-9)
+	//
+	// The membership test j ∈ I_low, a coin toss for the branch predictor,
+	// comes after the tests that rarely pass (a new maximum, a candidate
+	// not excluded by the bound): the same candidates, fewer mispredictions.
 	for j, gj := range g {
-		if fl[j]&inLow == 0 {
-			continue
-		}
-		if gj >= gmax2 {
+		if gj >= gmax2 && fl[j]&inLow != 0 {
 			gmax2 = gj
 		}
 		gd := gmax + gj
@@ -441,12 +442,12 @@ func (s *smo) selectRange(lo, hi int, ki []float32, qdi, gmax float64) (float64,
 			quad = tau
 		}
 		gd2 := gd * gd
-		if gd2 < thr*quad*(1-1e-9) {
+		if gd2 < thrm*quad || fl[j]&inLow == 0 {
 			continue
 		}
 		if od := -gd2 / quad; od <= objMin {
 			gminIdx, objMin = j, od
-			thr = -od
+			thrm = -od * (1 - 1e-9)
 		}
 	}
 	if gminIdx >= 0 {
@@ -577,7 +578,7 @@ func (s *smo) updateRange(lo, hi int, ki, kj []float32, di, dj float64) (float64
 	for k := range g {
 		v := g[k] + (float64(ki[k])*di + float64(kj[k])*dj)
 		g[k] = v
-		if fl[k]&inUp != 0 && -v >= gmax {
+		if -v >= gmax && fl[k]&inUp != 0 { // rarely true first: see selectRange
 			gmax, gidx = -v, k
 		}
 	}
