@@ -41,6 +41,12 @@ func withGram[T any](ctx context.Context, K mat.Symmetric, fit func(ctx context.
 	if n == 0 {
 		return zero, fmt.Errorf("%w: 0×0 kernel matrix", ErrEmpty)
 	}
+	if k32, ok := K.(*kernel.Sym32); ok {
+		if err := check32(k32, nil); err != nil {
+			return zero, err
+		}
+		return fit(ctx, smo.Gram32{K: k32}, n)
+	}
 	sd, ok := K.(*mat.SymDense)
 	if !ok {
 		for i := range n {
@@ -147,6 +153,11 @@ func subGram(K mat.Symmetric, rows []int) (smo.Source, error) {
 			}
 		}
 		base = g
+	} else if k32, ok := K.(*kernel.Sym32); ok {
+		if err := check32(k32, rows); err != nil {
+			return nil, err
+		}
+		base = smo.Gram32{K: k32}
 	} else {
 		for a, ra := range rows {
 			for _, rb := range rows[a:] {
@@ -158,6 +169,30 @@ func subGram(K mat.Symmetric, rows []int) (smo.Source, error) {
 		base = smo.SymGram{M: K}
 	}
 	return &subSource{src: base, rows: rows}, nil
+}
+
+// check32 checks the entries of a kernel.Sym32 among rows (all if nil)
+// for NaN/Inf (it is symmetric by construction).
+func check32(K *kernel.Sym32, rows []int) error {
+	if rows == nil {
+		for i := range K.SymmetricDim() {
+			for j, v := range K.Row(i)[i:] {
+				if v-v != 0 {
+					return fmt.Errorf("%w: K[%d][%d] = %v", ErrNonFinite, i, i+j, v)
+				}
+			}
+		}
+		return nil
+	}
+	for _, r := range rows {
+		row := K.Row(r)
+		for _, c := range rows {
+			if v := row[c]; v-v != 0 {
+				return fmt.Errorf("%w: K[%d][%d] = %v", ErrNonFinite, min(r, c), max(r, c), v)
+			}
+		}
+	}
+	return nil
 }
 
 // subSource is a source over a subset of another source's rows.

@@ -531,3 +531,25 @@ func (c *Cache) Diag() []float64 {
 	}
 	return d
 }
+
+// Gram32 is a float32 Gram matrix (kernel.Sym32): a column is a copy of a
+// stored row, the values LIBSVM's float cache would hold.
+type Gram32 struct{ K *kernel.Sym32 }
+
+func (g Gram32) At(r, c int) float64 { return g.K.At(r, c) }
+
+func (g Gram32) Fill(dst []float32, r int, cols []int) {
+	dst = dst[:len(cols)]
+	row := g.K.Row(r)
+	for t, c := range cols {
+		dst[t] = row[c]
+	}
+}
+
+func (g Gram32) Fill64(dst []float64, r int, cols []int) {
+	dst = dst[:len(cols)]
+	row := g.K.Row(r)
+	for t, c := range cols {
+		dst[t] = float64(row[c])
+	}
+}
