@@ -69,6 +69,16 @@
 // parallel, deterministic). HCK: O(N²d + N²) plus the graph's shortest
 // paths.
 //
+// # Float32 storage
+//
+// Sym32 is an N×N symmetric matrix in float32 (4N² bytes, half of a
+// SymDense), built for a point kernel by Gram32; entries are the float64
+// values rounded (relative error ≤ 2⁻²⁴). It implements mat.Symmetric, so
+// any learner takes it; the SVM reads its rows in place. Point kernels
+// with a Column32 method (RBF, Laplacian, Exponential) fill float32
+// columns with a division-free exp (expfast.go, within 0.51 ulp) whose
+// float32 rounding equals that of Eval.
+//
 // # Errors
 //
 // Bad input returns an error wrapping a sentinel: ErrBadParam (gamma ≤ 0,

@@ -16,7 +16,10 @@ import (
 type Problem struct {
 	X *mat.Dense    // features of every row (scaled as the user asked)
 	K *mat.SymDense // kernel over every row; nil for learners that need none
-	Y []int         // len n: class of labelled rows, learner.Unlabeled elsewhere
+	// K32, if not nil, is the kernel in float32 storage (kernel.Sym32, half
+	// the memory); kernel learners then fit on it instead of K.
+	K32 *kernel.Sym32
+	Y   []int // len n: class of labelled rows, learner.Unlabeled elsewhere
 
 	// Optional new points (inductive use): Kt is t×n with the kernel values
 	// of each new point against every row (for data-dependent kernels from
@@ -107,10 +110,13 @@ func Fit(ctx context.Context, l Learner, p Problem) (learner.Model, error) {
 			return nil, fmt.Errorf("ssl: %s needs the points", l.Name())
 		}
 		m, err = l.(PointLearner).Fit(ctx, p.X, p.Y)
-	case p.K == nil:
+	case p.K == nil && p.K32 == nil:
 		return nil, fmt.Errorf("ssl: %s needs a kernel", l.Name())
 	default:
 		var K mat.Symmetric = p.K
+		if p.K32 != nil {
+			K = p.K32
+		}
 		if ls, ok := l.(LabeledScale); ok && ls.ScaleFromLabeled() && p.Spec != nil && p.Spec.Kind == kernel.KindPoint && p.Spec.Scale && p.X != nil {
 			if p.Kt != nil {
 				return nil, fmt.Errorf("ssl: %s with rbf:scale on new points: give an explicit gamma", l.Name())

@@ -31,6 +31,7 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 	lmf.register(fs)
 	out := fs.String("out", "", "output file: .csv (comma-separated, full precision) or .npy (NumPy float64); with --landmarks the N×r landmark features Z (K ≈ Z·Zᵀ)")
 	embed := fs.Int("embed", 0, "also write the embedding Z = U·√S with this many dimensions (to --embed-out)")
+	f32 := fs.Bool("float32", false, float32Usage+"; a .npy output is then float32 ('<f4')")
 	embedOut := fs.String("embed-out", "", "embedding output file (.csv or .npy)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	if err := parseFlags(fs, args); err != nil {
@@ -73,7 +74,13 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 		}
 		return kernelLandmarks(ctx, e, lmf, mf, ds, specs[0], *out)
 	}
-	if err := mf.check(kernelBytes(specs[0], ds.Len()), fmt.Sprintf("the %s kernel matrix of %d rows", specs[0], ds.Len()), ""); err != nil {
+	if *f32 {
+		if *embed > 0 {
+			return usageError("--embed needs the float64 kernel matrix: leave out --float32")
+		}
+		return kernelFloat32(ctx, e, mf, ds, specs[0], *out, *quiet)
+	}
+	if err := mf.check(kernelBytes(specs[0], ds.Len()), fmt.Sprintf("the %s kernel matrix of %d rows", specs[0], ds.Len()), mf.float32Hint(kernelBytes32(specs[0], ds.Len()))); err != nil {
 		return err
 	}
 	if *embed > ds.Len() {
@@ -142,7 +149,11 @@ func checkMatrixExt(path string) error {
 func matrixWriter(ctx context.Context, path string, m mat.Matrix) func(f *os.File) error {
 	return func(f *os.File) error {
 		if strings.EqualFold(filepath.Ext(path), ".npy") {
-			if err := npy.Write(f, m); err != nil {
+			write := npy.Write
+			if _, ok := m.(*kernel.Sym32); ok {
+				write = npy.Write32 // --float32: a '<f4' file
+			}
+			if err := write(f, m); err != nil {
 				return err
 			}
 			return ctx.Err()

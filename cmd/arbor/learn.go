@@ -226,6 +226,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	extension := fs.String("extension", kernel.RuleTree, "out-of-sample rule of the cluster kernels (hck, hckg, connectivity) for --test: tree (the point enters the dendrogram through its nearest training point; exact for single linkage) or linear (paper 000 §3.5, linear in the features)")
 	out := fs.String("out", "-", "write predictions (CSV: set,row[,id],label,given) to this file; - is standard output (the summary then goes to stderr)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	f32 := fs.Bool("float32", false, float32Usage)
 	saveModel := fs.String("save-model", "", "save the fitted pipeline (scaling, kernel, training rows, model) to this file for arbor predict (format: package pipeline)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -316,7 +317,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		if err := mf.check(need, what, ""); err != nil {
 			return err
 		}
-	} else if err := classifyMemory(mf, lmf, ds, Xt, specs[0], lf.learner, onPoints); err != nil {
+	} else if err := classifyMemory(mf, lmf, ds, Xt, specs[0], lf.learner, onPoints, *f32); err != nil {
 		return err
 	}
 	progress := e.progress(*quiet)
@@ -348,6 +349,15 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		built.Gamma = lmFit.gamma
+	} else if ssl.UsesKernel(ln) && *f32 {
+		// The kernel matrix in float32 (float32.go).
+		built, p.K32, err = gram32(ctx, specs[0], ds.X)
+		if err == nil && Xt != nil {
+			p.Kt, p.TestDiag, err = built.Extend(ctx, ds.X, Xt.X, *extension)
+		}
+		if err != nil {
+			return err
+		}
 	} else if ssl.UsesKernel(ln) {
 		e.announceSpecs(*quiet, specs, ds.Len())
 		bs, err := kernel.BuildAll(ctx, ds.X, specs, kernel.BuildOptions{Progress: progress})

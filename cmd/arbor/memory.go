@@ -157,7 +157,8 @@ func (m memFlags) landmarkHint(n, d int) string {
 // the SVM's points and column cache on a point kernel (onPoints), the
 // landmark run's N×M blocks, or the exact kernel matrix (and a dense N×N
 // affinity for lp and spreading).
-func classifyMemory(mf memFlags, lmf landmarkFlags, ds, test *dataset.Dataset, spec kernel.Spec, learner string, onPoints bool) error {
+// With f32 (--float32) the kernel matrix is counted in float32.
+func classifyMemory(mf memFlags, lmf landmarkFlags, ds, test *dataset.Dataset, spec kernel.Spec, learner string, onPoints, f32 bool) error {
 	n := ds.Len()
 	if test != nil {
 		n += test.Len()
@@ -170,11 +171,20 @@ func classifyMemory(mf memFlags, lmf landmarkFlags, ds, test *dataset.Dataset, s
 	if lmf.m > 0 {
 		return mf.check(landmarkBytes(n, ds.Dim(), lmf.m), fmt.Sprintf("%d landmarks for %d rows", lmf.m, n), "use fewer --landmarks")
 	}
-	need := kernelBytes(spec, ds.Len())
+	need, need32 := kernelBytes(spec, ds.Len()), kernelBytes32(spec, ds.Len())
 	if learner == "lp" || learner == "spreading" {
-		need = 2 * 8 * float64(ds.Len()) * float64(ds.Len())
+		// The kernel and a dense float64 affinity matrix.
+		nn := 8 * float64(ds.Len()) * float64(ds.Len())
+		need = 2 * nn
+		if need32 > 0 {
+			need32 += nn
+		}
 	}
-	return mf.check(need, fmt.Sprintf("the exact %s run on %d rows", learner, ds.Len()), mf.landmarkHint(n, ds.Dim()))
+	what := fmt.Sprintf("the exact %s run on %d rows", learner, ds.Len())
+	if f32 && need32 > 0 {
+		return mf.check(need32, what+" (--float32)", mf.landmarkHint(n, ds.Dim()))
+	}
+	return mf.check(need, what, joinHints(mf.float32Hint(need32), mf.landmarkHint(n, ds.Dim())))
 }
 
 // svmCacheBytes is the SVM's default kernel column cache (svm.Classifier).

@@ -49,6 +49,34 @@ func Write(w io.Writer, m mat.Matrix) error {
 	return bw.Flush()
 }
 
+// Write32 writes m as a 2-d float32 array ('<f4'), each entry rounded to
+// float32 (for matrices kept in float32, such as kernel.Sym32: half the
+// file).
+func Write32(w io.Writer, m mat.Matrix) error {
+	r, c := m.Dims()
+	header := fmt.Sprintf("{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }", r, c)
+	total := 10 + len(header) + 1
+	pad := (64 - total%64) % 64
+	header += strings.Repeat(" ", pad) + "\n"
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.Write(magic)
+	bw.Write([]byte{1, 0})
+	var hl [2]byte
+	binary.LittleEndian.PutUint16(hl[:], uint16(len(header)))
+	bw.Write(hl[:])
+	bw.WriteString(header)
+	var buf [4]byte
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			binary.LittleEndian.PutUint32(buf[:], math.Float32bits(float32(m.At(i, j))))
+			if _, err := bw.Write(buf[:]); err != nil {
+				return err
+			}
+		}
+	}
+	return bw.Flush()
+}
+
 var shapeRE = regexp.MustCompile(`'shape':\s*\((\d+),\s*(\d*)\s*\)`)
 
 // Read reads a 2-d (or 1-d, as a column) '<f8' C-order array.
