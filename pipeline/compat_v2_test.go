@@ -1,0 +1,85 @@
+package pipeline_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/linsvm"
+	"github.com/arbor-ml/arbor/pipeline"
+)
+
+// savedIrisLandmarks is the version 2 fixture's pipeline: hck:average on
+// 30 k-means landmarks (seed 1) of scaled iris with every fifth row
+// labelled, linear SVM (C = 1, seed 1) on the Nyström features.
+func savedIrisLandmarks(t *testing.T) *pipeline.Pipeline {
+	t.Helper()
+	ctx := context.Background()
+	ds, sc, y, _ := fixture(t)
+	lm, err := kernel.ChooseLandmarks(ctx, ds.X, 30, kernel.LandmarkKMeans, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := kernel.ParseSpec("hck:average")
+	fm, Z, gamma, err := pipeline.FitMap(ctx, ds.X, spec, lm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := linsvm.Classifier{C: 1, Seed: 1}.Fit(ctx, Z, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := pipeline.NewLandmarks(ds, sc, spec, gamma, fm, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestVersion2File: a landmark pipeline written by format version 2 (made
+// by TestWriteV2Fixture with ARBOR_WRITE_FIXTURE=1) still loads and labels
+// new points as the same pipeline fitted now.
+func TestVersion2File(t *testing.T) {
+	f, err := os.ReadFile("testdata/iris_hck_linsvm_v2.arbor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := pipeline.Load(bytes.NewReader(f), "iris_hck_linsvm_v2.arbor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, newX := fixture(t)
+	got, err := p.Predict(context.Background(), newX)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := savedIrisLandmarks(t).Predict(context.Background(), newX)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("version 2 file: %v, fitted now: %v", got, want)
+	}
+}
+
+// TestWriteV2Fixture rewrites testdata/iris_hck_linsvm_v2.arbor when
+// ARBOR_WRITE_FIXTURE=1 (only while landmark pipelines are version 2).
+func TestWriteV2Fixture(t *testing.T) {
+	if os.Getenv("ARBOR_WRITE_FIXTURE") != "1" {
+		t.Skip("set ARBOR_WRITE_FIXTURE=1 to rewrite the version 2 fixture")
+	}
+	var buf bytes.Buffer
+	if err := savedIrisLandmarks(t).Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(buf.String(), "ARBOR-PIPELINE 2\n") {
+		t.Fatal("the fixture is of format version 2")
+	}
+	if err := os.WriteFile("testdata/iris_hck_linsvm_v2.arbor", buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
