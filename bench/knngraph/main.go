@@ -7,6 +7,15 @@
 //
 // The k-d tree's work grows with the intrinsic dimension of the data, not
 // with d: Gaussian clusters of full dimension 10 are its hard case.
+//
+// With -sklearn the same points are written to a file and
+// bench/knngraph/sklearn_knn.py times scikit-learn's kd_tree kneighbors
+// on them (fit + query, every point against all, itself excluded) right
+// after Arbor's internal/neighbors does the same search in this process;
+// both are reported with wall and CPU seconds, the ratio, and whether the
+// neighbour lists are identical:
+//
+//	go run ./bench/knngraph -n 200000 -d 10 -k 10 -sklearn
 package main
 
 import (
@@ -28,6 +37,7 @@ func main() {
 	k := flag.Int("k", 10, "neighbours")
 	m := flag.Int("intrinsic", 0, "intrinsic dimension m < d: clusters in R^m mapped linearly into R^d (0: m = d)")
 	seed := flag.Uint64("seed", 1, "seed")
+	sk := flag.Bool("sklearn", false, "also time scikit-learn's kd_tree on the same points (bench/knngraph/sklearn_knn.py) and compare the lists")
 	flag.Parse()
 	if *m <= 0 || *m > *d {
 		*m = *d
@@ -64,6 +74,10 @@ func main() {
 			data[i**d+j] = s
 		}
 	}
+	if *sk {
+		check(sideBySide(data, *n, *d, *k))
+		return
+	}
 	start := time.Now()
 	g, err := graph.KNN(context.Background(), mat.NewDense(*n, *d, data), *k)
 	if err != nil {
@@ -75,4 +89,11 @@ func main() {
 	runtime.ReadMemStats(&ms)
 	fmt.Printf("knn graph N=%d d=%d (intrinsic %d) k=%d: %d nodes, %d edges, %.1f s, GOMAXPROCS=%d, heap sys %.0f MiB\n",
 		*n, *d, *m, *k, g.N(), g.Edges(), el.Seconds(), runtime.GOMAXPROCS(0), float64(ms.Sys)/(1<<20))
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 }

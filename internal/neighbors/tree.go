@@ -193,10 +193,10 @@ func (t *tree) scanLeaf(x []float64, lo, hi int, ex int32, h *heap) {
 	pts, perm := t.pts, t.perm
 	p := lo
 	for ; p+4 <= hi; p += 4 {
-		y0 := pts[p*d : p*d+d]
-		y1 := pts[(p+1)*d : (p+1)*d+d]
-		y2 := pts[(p+2)*d : (p+2)*d+d]
-		y3 := pts[(p+3)*d : (p+3)*d+d]
+		y0 := pts[p*d:][:d] // [:d] lets the compiler drop the bounds checks below
+		y1 := pts[(p+1)*d:][:d]
+		y2 := pts[(p+2)*d:][:d]
+		y3 := pts[(p+3)*d:][:d]
 		var s0, s1, s2, s3 float64
 		for c, v := range x {
 			u0, u1, u2, u3 := v-y0[c], v-y1[c], v-y2[c], v-y3[c]
