@@ -48,7 +48,7 @@ type dataFlags struct {
 }
 
 // missingHint says which methods take missing values.
-const missingHint = "arbor treelets --kernel rbf-missing:GAMMA uses them (the missing-data RBF kernel of paper 004 §4.3); otherwise fill or drop those cells"
+const missingHint = "arbor treelets and arbor cluster --method treelets take them with --kernel rbf-missing:GAMMA (the missing-data RBF kernel of paper 004 §4.3); otherwise fill or drop those cells"
 
 func (d *dataFlags) register(fsFlags interface {
 	StringVar(p *string, name, value, usage string)
