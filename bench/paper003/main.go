@@ -16,6 +16,7 @@
 //	go run ./bench/paper003 -sets iris,wine -lo 10
 //	go run ./bench/paper003 -theta -reps 3       # the θ study only
 //	go run ./bench/paper003 -fig1 fig1.png
+//	go run ./bench/paper003 -nodes gauss9 -lo 10 -reps 5  # node learners compared
 package main
 
 import (
@@ -52,6 +53,7 @@ func main() {
 	reps := flag.Int("reps", 10, "repetitions (seeds 0..reps-1)")
 	theta := flag.Bool("theta", false, "run the θ study on usps instead of Table II")
 	thetaList := flag.String("thetas", "0.7,0.8,0.9,0", "θ values of the θ study (0 = no confidence labelling)")
+	nodes := flag.String("nodes", "", "compare S4VM and SVM node learners on the tree's node problems of this set (see nodes.go) and exit")
 	fig1 := flag.String("fig1", "", "draw Fig. 1's example with HiBUST's regions to this .png/.svg and exit")
 	flag.Parse()
 	ctx := context.Background()
@@ -72,7 +74,9 @@ func main() {
 		lo = append(lo, v)
 	}
 	var err error
-	if *theta {
+	if *nodes != "" {
+		err = nodeStudy(ctx, *nodes, lo[0], *reps)
+	} else if *theta {
 		var ths []float64
 		for _, s := range strings.Split(*thetaList, ",") {
 			v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
