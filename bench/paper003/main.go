@@ -26,6 +26,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -158,7 +159,7 @@ func meanSD(a []float64) (float64, float64) {
 func table2(ctx context.Context, sets []string, lo []int, reps int) error {
 	fmt.Printf("Paper 003 Table II on Arbor's sets: linear kernel, min-max scaled, %d repetitions, accuracy on the unlabelled rows (mean ± sd)\n\n", reps)
 	fmt.Printf("%-4s %-7s %-13s %-13s %-13s %-13s %9s %9s\n", "#LO", "set", "S4VM (OvO)", "HiBUST", "paper S4VM", "paper HiBUST", "s4vm s", "hibust s")
-	for li, l := range lo {
+	for _, l := range lo {
 		for _, name := range sets {
 			p, err := load(ctx, strings.TrimSpace(name))
 			if err != nil {
@@ -191,8 +192,10 @@ func table2(ctx context.Context, sets []string, lo []int, reps int) error {
 			ms, ss := meanSD(as)
 			mh, sh := meanSD(ah)
 			ref := [2]string{"-", "-"}
-			if v, ok := paper[p.name]; ok && li < 3 && l == []int{10, 20, 30}[li] {
-				ref = v[li]
+			if v, ok := paper[p.name]; ok {
+				if k := slices.Index([]int{10, 20, 30}, l); k >= 0 {
+					ref = v[k]
+				}
 			}
 			fmt.Printf("%-4d %-7s %.3f ± %.3f %.3f ± %.3f %-13s %-13s %9.2f %9.2f\n", l, p.name, ms, ss, mh, sh, ref[0], ref[1],
 				ts.Seconds()/float64(reps), th.Seconds()/float64(reps))
