@@ -210,6 +210,9 @@ type Cache struct {
 	slabLeft int       // float32 values that later slabs may still take
 
 	team *parallel.Team // set by Solve while it runs (nil: Source.Fill)
+	// serial: the solver found the machine too busy for helpers (see
+	// team.go); columns are then computed on the calling goroutine too.
+	serial bool
 }
 
 type cacheHead struct {
@@ -385,6 +388,10 @@ func (c *Cache) fill(dst []float32, r int, cols []int) {
 			lo, hi := chunkRange(k, nc, len(cols))
 			p.fillSerial32(dst[lo:hi], r, cols[lo:hi])
 		})
+		return
+	}
+	if p, ok := c.src.(*Points); ok && c.serial {
+		p.fillSerial32(dst, r, cols)
 		return
 	}
 	c.src.Fill(dst, r, cols)

@@ -208,7 +208,7 @@ func Solve(ctx context.Context, pr *Problem) (Result, error) {
 	}
 	if t := newTeam(l, pr.Serial); t != nil {
 		s.team, s.part, s.start = t, make([]chunkPart, t.Workers()*chunksPerWorker), time.Now()
-		pr.Q.team = t
+		pr.Q.team, pr.Q.serial = t, false
 		defer func() {
 			pr.Q.team = nil
 			t.Close()

@@ -49,7 +49,7 @@ func newTeam(l int, serial bool) *parallel.Team {
 // A helper that loses its processor in the middle of a task on a busy
 // machine makes the solver wait (parallel.Team.Stalls). Once such waits add
 // up to more than 2 ms plus 2 % of the solve's time so far, the solver
-// goes on alone.
+// goes on alone, kernel columns included, until the next Solve.
 const (
 	stallBase     = 2 * time.Millisecond
 	stallFraction = 50
@@ -62,7 +62,9 @@ func (s *smo) chunks(n int) int {
 		return 1
 	}
 	if _, w := s.team.Stalls(); w > stallBase+time.Since(s.start)/stallFraction {
-		s.q.team = nil
+		// Points columns too: Points.Fill's own goroutines would make the
+		// solver wait for a processor on every column.
+		s.q.team, s.q.serial = nil, true
 		s.team.Close()
 		s.team = nil
 		return 1
