@@ -181,6 +181,7 @@ func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, d
 	if err != nil {
 		return nil, nil, err
 	}
+	holdHeapNear() // Z stays live to the end: no room for a second one of garbage (heaplimit.go)
 	fmt.Fprintln(stderr, desc)
 	fit := &landmarkFit{spec: spec, gamma: gamma, fm: fm}
 	var predict func(dst []int, Z *mat.Dense) ([]int, error)
