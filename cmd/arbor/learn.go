@@ -317,6 +317,11 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		if err := mf.check(need, what, ""); err != nil {
 			return err
 		}
+	} else if need, what, ok := propagationBytes(ln, ds); ok && lmf.m == 0 {
+		// lp/spreading on a kNN graph: sparse (propmemory.go).
+		if err := mf.check(need, what, ""); err != nil {
+			return err
+		}
 	} else if err := classifyMemory(mf, lmf, ds, Xt, specs[0], lf.learner, onPoints, *f32); err != nil {
 		return err
 	}
@@ -521,7 +526,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if err := twoClasses(ds); err != nil {
 		return err
 	}
-	if need := evalBytes(specs, ds.Len()); need > 0 && lmf.m > 0 {
+	if need := evalNeed(learners, specs, ds); need > 0 && lmf.m > 0 {
 		if err := mf.check(landmarkBytes(ds.Len(), ds.Dim(), lmf.m), fmt.Sprintf("%d landmarks for %d rows", lmf.m, ds.Len()), "use fewer --landmarks"); err != nil {
 			return err
 		}

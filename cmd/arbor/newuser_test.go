@@ -245,3 +245,29 @@ func TestClassifyTiesLowest(t *testing.T) {
 		t.Error("--ties with svm: no error")
 	}
 }
+
+// lp and spreading on the default kNN affinity are sparse: 3,000 rows run
+// under a 20 MB budget (they were estimated at 2·8N² = 144 MB and
+// refused); the dense rbf affinity is still refused.
+func TestPropagationKNNMemory(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("a,b,c,label\n")
+	for i := 0; i < 3000; i++ {
+		lab := "?"
+		if i%50 == 0 {
+			lab = strconv.Itoa(i % 3)
+		}
+		fmt.Fprintf(&b, "%g,%g,%d,%s\n", float64(i%17)+float64(i)/7000, float64(i%13), i%11, lab)
+	}
+	data := writeFile(t, dir, "big.csv", b.String())
+	out := filepath.Join(dir, "p.csv")
+	for _, l := range []string{"lp", "spreading"} {
+		if _, stderr, err := arbor(t, "classify", "--data", data, "--learner", l, "--max-memory", "20M", "--out", out, "--quiet"); err != nil {
+			t.Errorf("%s on knn:10 under 20 MB: %v\n%s", l, err, stderr)
+		}
+		if _, _, err := arbor(t, "classify", "--data", data, "--learner", l, "--affinity", "rbf:1", "--max-memory", "20M", "--out", out, "--quiet"); err == nil || !strings.Contains(err.Error(), "not enough memory") {
+			t.Errorf("%s on rbf:1 under 20 MB: %v, want not enough memory", l, err)
+		}
+	}
+}
