@@ -77,10 +77,11 @@ func run() error {
 	kernelFree := flag.String("kernel-free", "lp,spreading", "learners that use no kernel (exact: their own graph; landmarks: the anchor graph), one row each")
 	exactSkip := flag.String("exact-skip", "", "kernels whose exact version is not run (does not fit, or takes hours), comma-separated")
 	lmSkip := flag.String("landmark-skip", "", "kernels whose landmark version is not run")
-	modes := flag.String("modes", "both", "exact, landmarks or both; with landmarks the exact results come from -exact-cache only")
+	modes := flag.String("modes", "both", "exact, landmarks or both: which runs are made (the others come from the caches only)")
 	timeout := flag.Duration("timeout", 40*time.Minute, "limit per arbor process")
 	extra := flag.String("args", "", "extra arguments for every arbor eval, space-separated")
 	cachePath := flag.String("exact-cache", "", "JSON file of exact results: read if present, written after each exact run (the exact runs do not change when only the landmark code does)")
+	lmCachePath := flag.String("landmark-cache", "", "JSON file of landmark results, as -exact-cache (clear it when the landmark code changes)")
 	flag.Parse()
 	if *data == "" {
 		return fmt.Errorf("-data is required")
@@ -164,35 +165,54 @@ func run() error {
 		}
 	}
 	ctx := context.Background()
-	cache := map[string]*proc{}
-	if *cachePath != "" {
-		if b, err := os.ReadFile(*cachePath); err == nil {
-			if err := json.Unmarshal(b, &cache); err != nil {
-				return fmt.Errorf("%s: %w", *cachePath, err)
+	// cached runs arbor once, or takes the result from the cache file path
+	// (keyed by the data, the labelled rows and the arguments); with
+	// onlyCached it runs nothing.
+	type cacheFile struct {
+		path string
+		m    map[string]*proc
+	}
+	loadCache := func(path string) (*cacheFile, error) {
+		c := &cacheFile{path: path, m: map[string]*proc{}}
+		if path == "" {
+			return c, nil
+		}
+		if b, err := os.ReadFile(path); err == nil {
+			if err := json.Unmarshal(b, &c.m); err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
 			}
 		}
+		return c, nil
 	}
-	// exact runs arbor once, or takes the result from the cache (keyed by
-	// the data, the labelled rows and the arguments).
-	exact := func(args []string) *proc {
+	exactCache, err := loadCache(*cachePath)
+	if err != nil {
+		return err
+	}
+	lmCache, err := loadCache(*lmCachePath)
+	if err != nil {
+		return err
+	}
+	cached := func(c *cacheFile, args []string, onlyCached bool) *proc {
 		key := fmt.Sprintf("%s|%s|%d|%s", *data, sb.String()[:min(len(sb.String()), 64)], len(split), strings.Join(args[len(base):], " "))
-		if p, ok := cache[key]; ok && p.Err == "" {
+		if p, ok := c.m[key]; ok && p.Err == "" {
 			fmt.Fprintf(os.Stderr, "cached: %s\n", key)
 			return p
 		}
-		if *modes == "landmarks" {
-			return nil // not in the cache: not run
+		if onlyCached {
+			return nil
 		}
 		p := runArbor(ctx, *timeout, *arbor, args)
-		cache[key] = p
-		if *cachePath != "" {
-			b, _ := json.MarshalIndent(cache, "", " ")
-			if err := os.WriteFile(*cachePath+".tmp", b, 0o644); err == nil {
-				os.Rename(*cachePath+".tmp", *cachePath)
+		c.m[key] = p
+		if c.path != "" {
+			b, _ := json.MarshalIndent(c.m, "", " ")
+			if err := os.WriteFile(c.path+".tmp", b, 0o644); err == nil {
+				os.Rename(c.path+".tmp", c.path)
 			}
 		}
 		return p
 	}
+	exact := func(args []string) *proc { return cached(exactCache, args, *modes == "landmarks") }
+	landmarks := func(args []string) *proc { return cached(lmCache, append(args, lmArgs...), *modes == "exact") }
 	for _, k := range strings.Split(*kernels, ",") {
 		if k == "laplacian" || k == "exponential" {
 			k += ":" + strconv.FormatFloat(1/float64(d), 'g', 6, 64) // scikit-learn's default gamma = 1/d
@@ -202,8 +222,8 @@ func run() error {
 		if !skipE[k] {
 			ex = exact(args)
 		}
-		if !skipL[k] && *modes != "exact" {
-			lm = runArbor(ctx, *timeout, *arbor, append(args, lmArgs...))
+		if !skipL[k] {
+			lm = landmarks(args)
 		}
 		note(k, "exact", ex)
 		note(k, "landmarks", lm)
@@ -218,10 +238,7 @@ func run() error {
 		}
 		args := append(append([]string(nil), base...), "--learner", l)
 		ex := exact(args)
-		var lm *proc
-		if *modes != "exact" {
-			lm = runArbor(ctx, *timeout, *arbor, append(args, lmArgs...))
-		}
+		lm := landmarks(args)
 		note(l, "exact", ex)
 		note(l, "landmarks", lm)
 		row("(graph)", l, ex, lm, find(ex, l), find(lm, l))
