@@ -38,9 +38,10 @@ type Landmarks struct {
 	// *propagate.AnchorModel on the scaled points.
 	Model Saver
 
-	once   sync.Once
-	folded *linsvm.Model // linsvm composed with the map's projection
-	err    error
+	once      sync.Once
+	folded    *linsvm.Model // linsvm composed with the map's projection
+	svmFolded *svm.Model    // the C-SVC (linear kernel) composed with it
+	err       error
 }
 
 // linearMap is a feature map that is a linear map (Projection, M×r) of
@@ -157,13 +158,27 @@ func loadLandmarks(mapKind string, mapBytes []byte, learner string, payload []by
 
 // Predict labels the scaled rows Xt (the fitting process labels its
 // --test rows with it too): the anchor graph from the points; kNN from the
-// features z(Xt); the linear SVM from the base rows of the map with the
-// SVM's weights composed with the map's projection (linsvm.Model.Compose:
-// M·C work per point instead of M·r; labels equal those from z(Xt) but for
-// decision values within rounding of a tie).
+// features z(Xt); the SVMs (svm with the linear kernel, linsvm) from the
+// base rows of the map with the SVM's weights composed with the map's
+// projection (svm.Model.Compose, linsvm.Model.Compose: M·P work per point
+// instead of M·r; labels equal those from z(Xt) but for decision values
+// within rounding of a tie).
 func (lm *Landmarks) Predict(ctx context.Context, Xt *mat.Dense) ([]int, error) {
 	if am, ok := lm.Model.(*propagate.AnchorModel); ok {
 		return am.Predict(ctx, nil, Xt)
+	}
+	if sv, ok := lm.Model.(*svm.Model); ok {
+		if lin, ok := lm.Map.(linearMap); ok {
+			lm.once.Do(func() { lm.svmFolded, lm.err = sv.Compose(lin.Projection()) })
+			if lm.err != nil {
+				return nil, lm.err
+			}
+			B, err := lin.Base(ctx, Xt)
+			if err != nil {
+				return nil, err
+			}
+			return lm.svmFolded.PredictPoints(ctx, nil, B)
+		}
 	}
 	if sv, ok := lm.Model.(*linsvm.Model); ok {
 		if lin, ok := lm.Map.(linearMap); ok {

@@ -93,6 +93,8 @@ func landmarkCases(t *testing.T) ([]landmarkCase, *mat.Dense) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The C-SVC on the features z(Xt); the pipeline composes it with
+		// the map (svm.Model.Compose) and must label alike.
 		if want, err = cs.PredictPoints(ctx, nil, Zt); err != nil {
 			t.Fatal(err)
 		}
