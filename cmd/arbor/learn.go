@@ -390,7 +390,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	} else if Xt != nil {
 		return usageError("--test is not supported by %s (a transductive learner): add the points to --data unlabelled", ln.Name())
 	}
-	p.Warn = func(err error) { fmt.Fprintln(e.stderr, "warning:", err) }
+	p.Warn = func(err error) { fmt.Fprintln(e.stderr, "warning:", warnText(err)) }
 	if pred == nil {
 		ls := []ssl.Learner{ln}
 		withProgress(ls, progress) // s4vm, hibust (transprogress.go)
@@ -588,7 +588,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		return runEvalBEP(ctx, e, ds, specs, &lf, splits, protocol, d.scale, *asJSON, *quiet)
 	}
 	start := time.Now()
-	warn := func(err error) { fmt.Fprintln(e.stderr, "warning:", err) }
+	warn := func(err error) { fmt.Fprintln(e.stderr, "warning:", warnText(err)) }
 	e.announceSpecs(*quiet, specs, ds.Len())
 	var res []ssl.Result
 	lmf.seed = uint64(*seed)

@@ -271,3 +271,26 @@ func TestPropagationKNNMemory(t *testing.T) {
 		}
 	}
 }
+
+// The iterative propagation's "not converged" warning says what to do.
+func TestNotConvergedWarningHint(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x,label\n")
+	for i := 0; i < 30; i++ {
+		lab := "?"
+		if i == 0 {
+			lab = "a"
+		} else if i == 29 {
+			lab = "b"
+		}
+		fmt.Fprintf(&b, "%d,%s\n", i, lab)
+	}
+	data := writeFile(t, t.TempDir(), "chain.csv", b.String())
+	_, stderr, err := arbor(t, "classify", "--data", data, "--learner", "lp", "--affinity", "knn:3", "--max-iter", "3", "--quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "not converged: MaxIter = 3 reached") || !strings.Contains(stderr, "--method closed") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+}
