@@ -77,7 +77,7 @@ func run() error {
 	kernelFree := flag.String("kernel-free", "lp,spreading", "learners that use no kernel (exact: their own graph; landmarks: the anchor graph), one row each")
 	exactSkip := flag.String("exact-skip", "", "kernels whose exact version is not run (does not fit, or takes hours), comma-separated")
 	lmSkip := flag.String("landmark-skip", "", "kernels whose landmark version is not run")
-	modes := flag.String("modes", "both", "exact, landmarks or both: which runs are made (the others come from the caches only)")
+	modes := flag.String("modes", "both", "exact, landmarks, both or cached (none): which runs are made (the others come from the caches only)")
 	timeout := flag.Duration("timeout", 40*time.Minute, "limit per arbor process")
 	extra := flag.String("args", "", "extra arguments for every arbor eval, space-separated")
 	cachePath := flag.String("exact-cache", "", "JSON file of exact results: read if present, written after each exact run (the exact runs do not change when only the landmark code does)")
@@ -211,8 +211,12 @@ func run() error {
 		}
 		return p
 	}
-	exact := func(args []string) *proc { return cached(exactCache, args, *modes == "landmarks") }
-	landmarks := func(args []string) *proc { return cached(lmCache, append(args, lmArgs...), *modes == "exact") }
+	exact := func(args []string) *proc {
+		return cached(exactCache, args, *modes == "landmarks" || *modes == "cached")
+	}
+	landmarks := func(args []string) *proc {
+		return cached(lmCache, append(args, lmArgs...), *modes == "exact" || *modes == "cached")
+	}
 	for _, k := range strings.Split(*kernels, ",") {
 		if k == "laplacian" || k == "exponential" {
 			k += ":" + strconv.FormatFloat(1/float64(d), 'g', 6, 64) // scikit-learn's default gamma = 1/d
