@@ -29,8 +29,10 @@ type Team struct {
 	cur       atomic.Pointer[teamJob]
 	quit      atomic.Bool
 	sleeping  atomic.Int32
-	stalls    int // written by Run's caller only
+	stalls    int // written by Run's caller only, as are the next three
 	stallTime time.Duration
+	tasks     int
+	helped    int
 	closed    bool
 	wake      chan struct{}
 	wg        sync.WaitGroup
@@ -82,6 +84,8 @@ func (t *Team) Run(n int, fn func(task int)) {
 		}
 	}
 	mine := j.work()
+	t.tasks += n
+	t.helped += n - mine
 	if j.done.Load() == j.n {
 		return
 	}
@@ -101,6 +105,12 @@ func (t *Team) Run(n int, fn func(task int)) {
 
 // stallSlack is the wait beyond four tasks' time that counts as a stall.
 const stallSlack = 50 * time.Microsecond
+
+// Helped returns how many tasks Run has handed out and how many of them
+// the helpers ran. A helper that shares one processor with the caller
+// (a busy machine) runs few: the caller does the work while the helper
+// waits for a turn, and its polling only takes the caller's time.
+func (t *Team) Helped() (tasks, helped int) { return t.tasks, t.helped }
 
 // Stalls is how many times Run waited for a helper much longer than a
 // task takes (a helper descheduled by a busy machine in the middle of a

@@ -50,9 +50,16 @@ func newTeam(l int, serial bool) *parallel.Team {
 // machine makes the solver wait (parallel.Team.Stalls). Once such waits add
 // up to more than 2 ms plus 2 % of the solve's time so far, the solver
 // goes on alone, kernel columns included, until the next Solve.
+//
+// So does a team whose helpers ran fewer than 1 in minShare of the first
+// minShareTasks tasks or more (about half on two idle processors): on a
+// busy machine a helper may get its turns on the caller's processor only,
+// and then its polling takes the caller's time.
 const (
 	stallBase     = 2 * time.Millisecond
 	stallFraction = 50
+	minShare      = 5
+	minShareTasks = 4000
 )
 
 // chunks returns how many chunks a pass over n positions is split into
@@ -61,7 +68,9 @@ func (s *smo) chunks(n int) int {
 	if s.team == nil || n < parMinActive {
 		return 1
 	}
-	if _, w := s.team.Stalls(); w > stallBase+time.Since(s.start)/stallFraction {
+	_, w := s.team.Stalls()
+	tasks, helped := s.team.Helped()
+	if w > stallBase+time.Since(s.start)/stallFraction || (tasks >= minShareTasks && helped*minShare < tasks) {
 		// Points columns too: Points.Fill's own goroutines would make the
 		// solver wait for a processor on every column.
 		s.q.team, s.q.serial = nil, true
