@@ -14,6 +14,7 @@
 //	m.Classes(), m.Save(w), s4vm.Load(r)
 //	m.Pairs[p]                  // per binary problem: θ, fallback, the inductive labels, counts
 //	s4vm.Learner{S4VM: s}       // the learner.Learner adapter (also s.Learner())
+//	lab, err := s.Transduce(ctx, K, y) // FitGram's Transduction only: no predictor SVMs are trained
 //
 // Settings (zero = the reference's default): C1 = 100 (labelled rows), C2
 // = 0.1 (unlabelled rows), Samples = sampleTime = 100, Lambda = λ = 3,
