@@ -341,7 +341,7 @@ func TestOutputsCheckedFirst(t *testing.T) {
 }
 
 // --test files: features alone are fine (labels are ignored), reordered
-// columns are an error, labels that are not training classes a warning.
+// columns are matched by name, labels that are not training classes a warning.
 func TestClassifyTestFile(t *testing.T) {
 	dir := t.TempDir()
 	train := writeFile(t, dir, "train.csv", "a,b,label\n1,2,cat\n2,3,dog\n3,1,cat\n5,5,dog\n1,1,\n2,2,?\n")
@@ -355,9 +355,14 @@ func TestClassifyTestFile(t *testing.T) {
 	if !strings.Contains(string(b), "test,0,cat,0\ntest,1,dog,0\n") {
 		t.Errorf("predictions:\n%s", b)
 	}
+	// Reordered columns are matched by name, as arbor predict does
+	// (testalign.go): the same points, the same labels.
 	swapped := writeFile(t, dir, "swapped.csv", "b,a\n2,1\n5,5\n")
-	if _, _, err := arbor(t, "classify", "--data", train, "--test", swapped, "--out", out, "--quiet"); err == nil || !strings.Contains(err.Error(), `column "b"`) {
-		t.Errorf("reordered columns: err = %v", err)
+	if _, stderr, err := arbor(t, "classify", "--data", train, "--scale", "none", "--test", swapped, "--out", out, "--quiet"); err != nil || !strings.Contains(stderr, "matched to") {
+		t.Errorf("reordered columns: err = %v, stderr %q", err, stderr)
+	}
+	if b, _ := os.ReadFile(out); !strings.Contains(string(b), "test,0,cat,0\ntest,1,dog,0\n") {
+		t.Errorf("reordered columns: predictions:\n%s", b)
 	}
 	numeric := writeFile(t, dir, "numeric.csv", "a,b,label\n1,2,0\n5,5,1\n")
 	_, stderr, err := arbor(t, "classify", "--data", train, "--test", numeric, "--out", out, "--quiet")

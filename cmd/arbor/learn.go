@@ -296,6 +296,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		if Xt.Dim() != ds.Dim() {
 			return fmt.Errorf("%s: %d features, but %s has %d", *test, Xt.Dim(), ds.Name, ds.Dim())
 		}
+		alignTestColumns(e.stderr, ds, Xt) // by name, as predict (testalign.go)
 		if err := ds.CheckColumns(Xt); err != nil {
 			return err
 		}
