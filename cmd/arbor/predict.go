@@ -7,6 +7,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -132,6 +133,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 		in = gz
 	}
 	start := time.Now()
+	last := start // progress lines at most once a second (a 10⁷-row file has 2,400 chunks)
 	write := func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
 		cw := csv.NewWriter(bw)
@@ -176,13 +178,19 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 			if err := cw.Error(); err != nil {
 				return err
 			}
-			if !*quiet {
-				fmt.Fprintf(e.stderr, "predict: %d rows labelled (%.1fs)\n", row, time.Since(start).Seconds())
+			if now := time.Now(); !*quiet && now.Sub(last) >= time.Second {
+				last = now
+				el := now.Sub(start).Seconds()
+				fmt.Fprintf(e.stderr, "predict: %d rows labelled (%.1fs, %.0f rows/s)\n", row, el, float64(row)/el)
 			}
 			return nil
 		})
 		if err != nil {
 			return err
+		}
+		if !*quiet {
+			el := time.Since(start).Seconds()
+			fmt.Fprintf(e.stderr, "predict: %d rows labelled in %.1fs (%.0f rows/s)\n", row, el, float64(row)/math.Max(el, 1e-9))
 		}
 		return bw.Flush()
 	}
