@@ -2,7 +2,6 @@ package propagate
 
 import (
 	"context"
-	"fmt"
 )
 
 // iterate is scikit-learn's LabelPropagation loop: F ← rownorm(W·F) on the
@@ -104,7 +103,7 @@ func (p Propagation) iterate(ctx context.Context, g *graph, pr *problem, on []bo
 	res.Iter = it
 	if !res.Converged {
 		res.Change = sumAbsDiff(F, prev)
-		res.Warnings = append(res.Warnings, fmt.Errorf("%w: MaxIter = %d reached with Σ|ΔF| = %.3g ≥ Tol = %g", ErrNotConverged, maxIter, res.Change, tol))
+		res.Warnings = append(res.Warnings, notConverged(maxIter, res.Change, tol))
 	}
 	return F, nil
 }

@@ -153,7 +153,7 @@ func (s Spreading) fit(ctx context.Context, X mat.Matrix, K mat.Symmetric, y []i
 		res.Iter = it
 		if !res.Converged {
 			res.Change = sumAbsDiff(F, prev)
-			res.Warnings = append(res.Warnings, fmt.Errorf("%w: MaxIter = %d reached with Σ|ΔF| = %.3g ≥ Tol = %g", ErrNotConverged, maxIter, res.Change, tol))
+			res.Warnings = append(res.Warnings, notConverged(maxIter, res.Change, tol))
 		}
 	}
 	if err := checkScores(F, C); err != nil {

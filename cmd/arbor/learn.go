@@ -207,7 +207,7 @@ func writePredictionsTo(dst io.Writer, ds, test *dataset.Dataset, pred []int) er
 }
 
 func runClassify(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "classify", "--data F --kernel K [params] --learner svm|knn|lp|spreading [--test F2] --out predictions.csv")
+	fs := newFlags(e, "classify", "--data F --kernel K [params] --learner svm|knn|lp|spreading|s4vm|hibust [--test F2] --out predictions.csv")
 	var d dataFlags
 	d.register(fs, "std")
 	var mf memFlags
