@@ -29,11 +29,8 @@ import (
 // A new point's geodesic distances run through its graph neighbours among
 // the training points: δ_x,l = min over neighbours p of (‖x − p‖ + G(l, p))².
 // Cost: the graph (internal/neighbors for knn), M shortest-path searches,
-// O(M³); memory O(N·M). A graph of several components is joined by paper
-// 000 Eq. 4 as ISOMAP.Gram joins it, the joins added as edges
-// (graph.JoinFromSources: exact when every point is a landmark; otherwise
-// only the starting g_max, the largest geodesic inside the components, is
-// taken from the landmarks' paths); O(N²·d) extra, up to graph.MaxJoinRows.
+// O(M³); memory O(N·M). Unlike ISOMAP.Gram, a graph of several components
+// is an error (Eq. 4's joins need all pairs).
 type LandmarkISOMAP struct {
 	// Landmarks are the landmark rows (ascending), Rank the feature count,
 	// Clipped the eigenvalues of B dropped.
@@ -73,19 +70,12 @@ func NewLandmarkISOMAP(ctx context.Context, X mat.Matrix, spec graph.Spec, landm
 	if err != nil {
 		return nil, fmt.Errorf("kernel: landmark isomap: %w", err)
 	}
+	if nc, _ := g.Components(); nc > 1 {
+		return nil, fmt.Errorf("%w: landmark isomap: the %s graph has %d components; use more neighbours", ErrBadParam, spec, nc)
+	}
 	geo, err := graph.DistancesFrom(ctx, g, landmarks)
 	if err != nil {
 		return nil, err
-	}
-	if nc, _ := g.Components(); nc > 1 {
-		// Eq. 4's joins as edges (graph.JoinFromSources), then the paths
-		// again: a new point reaches the landmarks through the joined graph.
-		if g, _, err = graph.JoinFromSources(ctx, g, data, d, geo.RawMatrix().Data); err != nil {
-			return nil, fmt.Errorf("%w: landmark isomap: %w", ErrBadParam, err)
-		}
-		if geo, err = graph.DistancesFrom(ctx, g, landmarks); err != nil {
-			return nil, err
-		}
 	}
 	m := len(landmarks)
 	// Δ among the landmarks, symmetrised (paths summed from either end).
