@@ -83,34 +83,11 @@ func (g AnchorGraph) Fit(ctx context.Context, X, anchors *mat.Dense, y []int) (*
 	if err := g.Validate(); err != nil {
 		return nil, err
 	}
-	n, d := X.Dims()
-	m, da := anchors.Dims()
-	if da != d || len(y) != n || n == 0 {
-		return nil, fmt.Errorf("%w: X %d×%d, anchors %d×%d, %d labels", ErrShape, n, d, m, da, len(y))
+	n, m, classes, err := checkAnchorInput(X, anchors, y)
+	if err != nil {
+		return nil, err
 	}
 	s := min(g.s(), m)
-	classes := 0
-	nl := 0
-	for i, c := range y {
-		if c < -1 {
-			return nil, fmt.Errorf("%w: y[%d] = %d", ErrBadLabel, i, c)
-		}
-		if c >= 0 {
-			classes = max(classes, c+1)
-			nl++
-		}
-	}
-	if nl == 0 {
-		return nil, ErrNoLabels
-	}
-	if classes < 2 {
-		return nil, ErrOneClass
-	}
-	for _, v := range X.RawMatrix().Data {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%w: X has %v", ErrNonFinite, v)
-		}
-	}
 	am, idx, z, err := anchorWeights(ctx, X, anchors, s)
 	if err != nil {
 		return nil, err
@@ -233,6 +210,38 @@ func anchorWeights(ctx context.Context, X, anchors *mat.Dense, s int) (*AnchorMo
 		am.weights(z[i*s:i*s+s], d2[i*s:i*s+s])
 	}
 	return am, idx, z, nil
+}
+
+// checkAnchorInput checks the shapes, labels and finiteness of an anchor
+// graph fit and returns n, the anchor count m and the class count.
+func checkAnchorInput(X, anchors *mat.Dense, y []int) (n, m, classes int, err error) {
+	n, d := X.Dims()
+	m, da := anchors.Dims()
+	if da != d || len(y) != n || n == 0 {
+		return 0, 0, 0, fmt.Errorf("%w: X %d×%d, anchors %d×%d, %d labels", ErrShape, n, d, m, da, len(y))
+	}
+	nl := 0
+	for i, c := range y {
+		if c < -1 {
+			return 0, 0, 0, fmt.Errorf("%w: y[%d] = %d", ErrBadLabel, i, c)
+		}
+		if c >= 0 {
+			classes = max(classes, c+1)
+			nl++
+		}
+	}
+	if nl == 0 {
+		return 0, 0, 0, ErrNoLabels
+	}
+	if classes < 2 {
+		return 0, 0, 0, ErrOneClass
+	}
+	for _, v := range denseData(X) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, 0, 0, fmt.Errorf("%w: X has %v", ErrNonFinite, v)
+		}
+	}
+	return n, m, classes, nil
 }
 
 func denseData(X *mat.Dense) []float64 {

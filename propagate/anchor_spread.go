@@ -64,33 +64,11 @@ func (g AnchorSpreading) Fit(ctx context.Context, X, anchors *mat.Dense, y []int
 	if err := g.Validate(); err != nil {
 		return nil, err
 	}
-	n, d := X.Dims()
-	m, da := anchors.Dims()
-	if da != d || len(y) != n || n == 0 {
-		return nil, fmt.Errorf("%w: X %d×%d, anchors %d×%d, %d labels", ErrShape, n, d, m, da, len(y))
+	n, m, classes, err := checkAnchorInput(X, anchors, y)
+	if err != nil {
+		return nil, err
 	}
 	s := min(AnchorGraph{S: g.S}.s(), m)
-	classes, nl := 0, 0
-	for i, c := range y {
-		if c < -1 {
-			return nil, fmt.Errorf("%w: y[%d] = %d", ErrBadLabel, i, c)
-		}
-		if c >= 0 {
-			classes = max(classes, c+1)
-			nl++
-		}
-	}
-	if nl == 0 {
-		return nil, ErrNoLabels
-	}
-	if classes < 2 {
-		return nil, ErrOneClass
-	}
-	for _, v := range denseData(X) {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%w: X has %v", ErrNonFinite, v)
-		}
-	}
 	am, idx, z, err := anchorWeights(ctx, X, anchors, s)
 	if err != nil {
 		return nil, err

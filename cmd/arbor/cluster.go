@@ -217,22 +217,8 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if labels != nil {
-		fmt.Fprintf(e.stdout, "clusters   %d, sizes %s\n", maxInt(labels)+1, sizesText(clusterSizes(labels)))
-		if lab := ds.Labeled(); len(lab) > 1 {
-			truth := make([]int, len(lab))
-			pred := make([]int, len(lab))
-			for i, r := range lab {
-				truth[i], pred[i] = ds.Y[r], labels[r]
-			}
-			ari, err := metrics.ARI(truth, pred)
-			if err != nil {
-				return err
-			}
-			nmi, err := metrics.NMI(truth, pred)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(e.stdout, "vs labels  ARI %.4f, NMI %.4f (%d labelled rows)\n", ari, nmi, len(lab))
+		if err := e.printClusters(ds, labels); err != nil {
+			return err
 		}
 	} else if *out != "" {
 		return usageError("--out needs --clusters or --height to cut the tree")
@@ -349,4 +335,29 @@ func leafIDs(ds *dataset.Dataset, lm []int) []string {
 		out[i] = ds.IDs[r]
 	}
 	return out
+}
+
+// printClusters prints the cluster count and sizes of labels and, when the
+// file has two or more labelled rows, the ARI and NMI against them.
+func (e *env) printClusters(ds *dataset.Dataset, labels []int) error {
+	fmt.Fprintf(e.stdout, "clusters   %d, sizes %s\n", maxInt(labels)+1, sizesText(clusterSizes(labels)))
+	lab := ds.Labeled()
+	if len(lab) < 2 {
+		return nil
+	}
+	truth := make([]int, len(lab))
+	pred := make([]int, len(lab))
+	for i, r := range lab {
+		truth[i], pred[i] = ds.Y[r], labels[r]
+	}
+	ari, err := metrics.ARI(truth, pred)
+	if err != nil {
+		return err
+	}
+	nmi, err := metrics.NMI(truth, pred)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "vs labels  ARI %.4f, NMI %.4f (%d labelled rows)\n", ari, nmi, len(lab))
+	return nil
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/arbor-ml/arbor/figure"
-	"github.com/arbor-ml/arbor/metrics"
 	"github.com/arbor-ml/arbor/treelets"
 )
 
@@ -131,22 +130,8 @@ func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags
 	}
 	fmt.Fprintf(e.stdout, "\nheights    %.6g … %.6g (running max of 1 − similarity)\n", tree.Merges[0].Height, tree.Merges[len(tree.Merges)-1].Height)
 	if labels != nil {
-		fmt.Fprintf(e.stdout, "clusters   %d, sizes %s\n", maxInt(labels)+1, sizesText(clusterSizes(labels)))
-		if lab := ds.Labeled(); len(lab) > 1 {
-			truth := make([]int, len(lab))
-			pred := make([]int, len(lab))
-			for i, r := range lab {
-				truth[i], pred[i] = ds.Y[r], labels[r]
-			}
-			ari, err := metrics.ARI(truth, pred)
-			if err != nil {
-				return err
-			}
-			nmi, err := metrics.NMI(truth, pred)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(e.stdout, "vs labels  ARI %.4f, NMI %.4f (%d labelled rows)\n", ari, nmi, len(lab))
+		if err := e.printClusters(ds, labels); err != nil {
+			return err
 		}
 	} else if out != "" {
 		return usageError("--out needs --clusters or --height to cut the tree")

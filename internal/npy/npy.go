@@ -24,8 +24,25 @@ var ErrFormat = errors.New("npy: unsupported format")
 
 // Write writes m as a 2-d float64 array.
 func Write(w io.Writer, m mat.Matrix) error {
+	return write(w, m, "<f8", 8, func(b []byte, v float64) {
+		binary.LittleEndian.PutUint64(b, math.Float64bits(v))
+	})
+}
+
+// Write32 writes m as a 2-d float32 array ('<f4'), each entry rounded to
+// float32 (for matrices kept in float32, such as kernel.Sym32: half the
+// file).
+func Write32(w io.Writer, m mat.Matrix) error {
+	return write(w, m, "<f4", 4, func(b []byte, v float64) {
+		binary.LittleEndian.PutUint32(b, math.Float32bits(float32(v)))
+	})
+}
+
+// write writes the version-1.0 header of a C-order 2-d array of dtype
+// descr and then m's entries row by row, each put into size bytes.
+func write(w io.Writer, m mat.Matrix, descr string, size int, put func([]byte, float64)) error {
 	r, c := m.Dims()
-	header := fmt.Sprintf("{'descr': '<f8', 'fortran_order': False, 'shape': (%d, %d), }", r, c)
+	header := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%d, %d), }", descr, r, c)
 	// Pad so that magic(6)+version(2)+len(2)+header+'\n' is a multiple of 64.
 	total := 10 + len(header) + 1
 	pad := (64 - total%64) % 64
@@ -37,39 +54,11 @@ func Write(w io.Writer, m mat.Matrix) error {
 	binary.LittleEndian.PutUint16(hl[:], uint16(len(header)))
 	bw.Write(hl[:])
 	bw.WriteString(header)
-	var buf [8]byte
+	buf := make([]byte, size)
 	for i := 0; i < r; i++ {
 		for j := 0; j < c; j++ {
-			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(m.At(i, j)))
-			if _, err := bw.Write(buf[:]); err != nil {
-				return err
-			}
-		}
-	}
-	return bw.Flush()
-}
-
-// Write32 writes m as a 2-d float32 array ('<f4'), each entry rounded to
-// float32 (for matrices kept in float32, such as kernel.Sym32: half the
-// file).
-func Write32(w io.Writer, m mat.Matrix) error {
-	r, c := m.Dims()
-	header := fmt.Sprintf("{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }", r, c)
-	total := 10 + len(header) + 1
-	pad := (64 - total%64) % 64
-	header += strings.Repeat(" ", pad) + "\n"
-	bw := bufio.NewWriterSize(w, 1<<16)
-	bw.Write(magic)
-	bw.Write([]byte{1, 0})
-	var hl [2]byte
-	binary.LittleEndian.PutUint16(hl[:], uint16(len(header)))
-	bw.Write(hl[:])
-	bw.WriteString(header)
-	var buf [4]byte
-	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			binary.LittleEndian.PutUint32(buf[:], math.Float32bits(float32(m.At(i, j))))
-			if _, err := bw.Write(buf[:]); err != nil {
+			put(buf, m.At(i, j))
+			if _, err := bw.Write(buf); err != nil {
 				return err
 			}
 		}
