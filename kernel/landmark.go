@@ -188,6 +188,10 @@ type Nystrom struct {
 	// graft: the O(r)-per-point features of a grafting tree rule
 	// (landmark_graft.go), or nil.
 	graft *graftMap
+	// geo: the geodesic distances to the landmarks of the graph variants
+	// (NewNystromGraphHCK), or nil; joins the Eq. 4 joins it made.
+	geo   *geoSource
+	joins int
 }
 
 // NewNystrom fits the Nyström map of the point kernel k on the landmark
@@ -289,6 +293,20 @@ func (ny *Nystrom) LandmarkPoints() *mat.Dense { return mat.DenseCopyOf(ny.lm) }
 
 // Rows returns the t×M kernel rows of the rows of Xt against the landmarks.
 func (ny *Nystrom) Rows(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error) {
+	if ny.geo != nil {
+		xt, err := newRows(Xt, "Xt")
+		if err != nil {
+			return nil, err
+		}
+		if xt.d != ny.Dim() {
+			return nil, fmt.Errorf("%w: Nyström: %d columns, landmarks have %d", ErrShape, xt.d, ny.Dim())
+		}
+		out := mat.NewDense(max(xt.n, 1), len(ny.Landmarks), nil)
+		if xt.n == 0 {
+			return out.Slice(0, 0, 0, len(ny.Landmarks)).(*mat.Dense), nil
+		}
+		return out, ny.geoRows(ctx, out, xt.n, ny.geoNew(xt))
+	}
 	if ny.tree != nil {
 		return ny.tree.Rows(ctx, Xt)
 	}
@@ -321,6 +339,13 @@ func (ny *Nystrom) Features(ctx context.Context, Xt mat.Matrix) (*mat.Dense, err
 	Z := mat.NewDense(max(t, 1), ny.Rank, nil)
 	if t == 0 {
 		return Z.Slice(0, 0, 0, ny.Rank).(*mat.Dense), nil
+	}
+	if ny.geo != nil {
+		x, err := newRows(Xt, "Xt")
+		if err != nil {
+			return nil, err
+		}
+		return Z, ny.geoFeatures(ctx, Z, t, ny.geoNew(x))
 	}
 	if ny.graft != nil {
 		x, err := newRows(Xt, "Xt")

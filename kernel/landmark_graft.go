@@ -127,7 +127,7 @@ func newGraftMap(e *TreeExtension, w *mat.Dense) *graftMap {
 
 // features sets the rows of Z (t×r) to the features of the t rows of x.
 func (g *graftMap) features(ctx context.Context, Z *mat.Dense, x rows) error {
-	e, r := g.e, g.r
+	e := g.e
 	return parallel.Chunks(ctx, x.n, 1024, func(lo, hi int) {
 		q := make([]float64, (hi-lo)*x.d)
 		for i := lo; i < hi; i++ {
@@ -137,16 +137,21 @@ func (g *graftMap) features(ctx context.Context, Z *mat.Dense, x rows) error {
 		for a := 0; a < hi-lo; a++ {
 			// The nearest landmark (ties to the lower index), as ultrametric.
 			nb = e.ix.Query(q[a*x.d:a*x.d+x.d], 1, -1, nb)
-			delta := max(math.Sqrt(nb[0].D2), 0)
-			v := nb[0].Index
-			for p := e.parent[v]; p >= 0 && e.height[p] <= delta; p = e.parent[p] {
-				v = p
-			}
-			z := Z.RawRowView(lo + a)
-			al, be := g.alpha[int(v)*r:int(v)*r+r], g.beta[int(v)*r:int(v)*r+r]
-			for t := range z {
-				z[t] = al[t] + delta*be[t]
-			}
+			g.row(Z.RawRowView(lo+a), nb[0].Index, max(math.Sqrt(nb[0].D2), 0))
 		}
 	})
+}
+
+// row sets z to the features of a point grafted onto landmark l at
+// height delta ≥ 0.
+func (g *graftMap) row(z []float64, l int32, delta float64) {
+	e, r := g.e, g.r
+	v := l
+	for p := e.parent[v]; p >= 0 && e.height[p] <= delta; p = e.parent[p] {
+		v = p
+	}
+	al, be := g.alpha[int(v)*r:int(v)*r+r], g.beta[int(v)*r:int(v)*r+r]
+	for t := range z {
+		z[t] = al[t] + delta*be[t]
+	}
 }

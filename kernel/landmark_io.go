@@ -46,11 +46,19 @@ type nystromJSON struct {
 	MergeB    []int          `json:"merge_b,omitempty"`
 	MergeSize []int          `json:"merge_size,omitempty"`
 	Heights   modelio.Floats `json:"heights,omitempty"`
+	// The graph variants' geodesics (NewNystromGraphHCK): the N training
+	// rows a new point reaches the landmarks through, and the M×N shortest
+	// paths from the landmarks. Absent in maps of the earlier graph rule
+	// (the graph among the landmarks), which load as they were.
+	N     int            `json:"n,omitempty"`
+	Train modelio.Floats `json:"train,omitempty"` // N×dim
+	Geo   modelio.Floats `json:"geo,omitempty"`   // M×N
 }
 
 // Save writes the map (format "arbor-nystrom", version 1, package
 // internal/modelio; floats bit-exact), so that LoadNystrom gives new points
-// the same features. Size O(M·(d + r)). Errors: ErrFormat for a point
+// the same features. Size O(M·(d + r)), plus O(N·(d + M)) for the graph
+// variants (the training rows and the geodesics from the landmarks). Errors: ErrFormat for a point
 // kernel without a text form (a user-defined Kernel).
 func (ny *Nystrom) Save(w io.Writer) error {
 	m, d := ny.lm.Dims()
@@ -72,6 +80,10 @@ func (ny *Nystrom) Save(w io.Writer) error {
 			out.MergeB = append(out.MergeB, mg.B)
 			out.MergeSize = append(out.MergeSize, mg.Size)
 			out.Heights = append(out.Heights, mg.Height)
+		}
+		if ny.geo != nil {
+			g := ny.geo
+			out.N, out.Train, out.Geo = g.x.n, g.data, mat.DenseCopyOf(g.geo).RawMatrix().Data
 		}
 	}
 	return modelio.Encode(w, out)
@@ -127,6 +139,16 @@ func LoadNystrom(r io.Reader) (*Nystrom, error) {
 	}
 	ny.tree, ny.h, ny.t = ext, h, t
 	ny.graft = newGraftMap(ext, ny.w) // the fast features, as factor makes them
+	if in.Geo != nil || in.Train != nil || in.N != 0 {
+		if h.Graph == nil || in.N < in.M || len(in.Train) != in.N*in.Dim || len(in.Geo) != in.M*in.N {
+			return nil, fmt.Errorf("%w: graph geodesics of %d rows × %d features from %d landmarks: blocks of %d and %d values", ErrFormat,
+				in.N, in.Dim, in.M, len(in.Train), len(in.Geo))
+		}
+		if err := allFinite(in.Train, in.Geo); err != nil {
+			return nil, err
+		}
+		ny.geo = newGeoSource(in.Train, in.N, in.Dim, *h.Graph, mat.NewDense(in.M, in.N, in.Geo))
+	}
 	return ny, nil
 }
 

@@ -39,6 +39,14 @@ func TestLandmarkMapSaveLoad(t *testing.T) {
 		"hckg:single": func() (*Nystrom, error) {
 			return NewNystromHCK(ctx, X, HCK{Method: hclust.Single, Graph: &knn5}, lm, 0)
 		},
+		"hckg:single geodesic": func() (*Nystrom, error) {
+			ny, _, err := NewNystromGraphHCK(ctx, X, HCK{Method: hclust.Single, Graph: &knn5}, lm, 0)
+			return ny, err
+		},
+		"hckg:average geodesic": func() (*Nystrom, error) {
+			ny, _, err := NewNystromGraphHCK(ctx, X, HCK{Method: hclust.Average, Graph: &graph.Spec{}}, lm, 0)
+			return ny, err
+		},
 	}
 	for name, fit := range nys {
 		cases = append(cases, mapCase{name, func() (featuresFunc, func(*bytes.Buffer) error, error) {

@@ -169,24 +169,7 @@ func (e *TreeExtension) ultrametric(x []float64, u, dmin, best []float64, nb []n
 		// (the same values: the min over common ancestors of max(d, h_a) is
 		// max(d, h at the lowest one), heights being monotone).
 		nb = e.ix.Query(x, 1, -1, nb)
-		i, d := int(nb[0].Index), math.Sqrt(nb[0].D2)
-		on := dmin // scratch: 1 on i*'s path to the root
-		clear(on)
-		for v := int32(i); v >= 0; v = e.parent[v] {
-			on[v] = 1
-		}
-		root := len(best) - 1
-		best[root] = e.height[root]
-		for v := root - 1; v >= 0; v-- {
-			if on[v] == 1 {
-				best[v] = e.height[v]
-			} else {
-				best[v] = best[e.parent[v]]
-			}
-		}
-		for j := 0; j < n; j++ {
-			u[j] = max(d, best[j])
-		}
+		e.graftRow(int(nb[0].Index), math.Sqrt(nb[0].D2), u, dmin, best)
 		return nb
 	}
 	inf := math.Inf(1)
@@ -221,6 +204,39 @@ func (e *TreeExtension) ultrametric(x []float64, u, dmin, best []float64, nb []n
 			dmin[i] = max(dmin[i], 0)
 		}
 	}
+	e.minMaxRow(dmin, best, u)
+	return nb
+}
+
+// graftRow sets u[j] = max(d, M(i, j)) for every training point j: the
+// graft onto point i at height d. on and best are scratch of length 2N−1.
+func (e *TreeExtension) graftRow(i int, d float64, u, on, best []float64) {
+	// Mark i's ancestors, then give every node the height of its deepest
+	// marked ancestor, top-down: one pass instead of three (the same
+	// values: the min over common ancestors of max(d, h_a) is max(d, h at
+	// the lowest one), heights being monotone).
+	clear(on)
+	for v := int32(i); v >= 0; v = e.parent[v] {
+		on[v] = 1
+	}
+	root := len(best) - 1
+	best[root] = e.height[root]
+	for v := root - 1; v >= 0; v-- {
+		if on[v] == 1 {
+			best[v] = e.height[v]
+		} else {
+			best[v] = best[e.parent[v]]
+		}
+	}
+	for j := range u {
+		u[j] = max(d, best[j])
+	}
+}
+
+// minMaxRow sets u[j] = min over training points i of max(dmin[i], M(i, j))
+// from the leaves' entries dmin[:N] (+Inf for points outside S(x));
+// dmin's node entries and best (length 2N−1) are overwritten.
+func (e *TreeExtension) minMaxRow(dmin, best, u []float64) {
 	// Bottom-up: dmin of a node is the smallest over its leaves in S(x).
 	for v := 0; v < len(dmin)-1; v++ {
 		p := e.parent[v]
@@ -232,8 +248,7 @@ func (e *TreeExtension) ultrametric(x []float64, u, dmin, best []float64, nb []n
 	for v := root - 1; v >= 0; v-- {
 		best[v] = min(best[e.parent[v]], max(dmin[v], e.height[v]))
 	}
-	copy(u, best[:n])
-	return nb
+	copy(u, best[:len(u)])
 }
 
 // Rows returns the t×ℓ kernel values of the rows of Xt against the training

@@ -213,8 +213,10 @@ func (lm *Landmarks) Predict(ctx context.Context, Xt *mat.Dense) ([]int, error) 
 // rows of X and the gamma rbf:scale resolved to (0 otherwise):
 //
 //   - point kernels: kernel.NewNystrom, Z = K_NM·K_MM^{-1/2};
-//   - hck, hckg, connectivity (= hck:single): kernel.NewNystromHCK, the
-//     tree on the landmarks and the tree-aware rule for the other rows;
+//   - hck, connectivity (= hck:single): kernel.NewNystromHCK, the tree on
+//     the landmarks and the tree-aware rule for the other rows;
+//   - hckg: kernel.NewNystromGraphHCK, the same on the geodesics from the
+//     landmarks over the graph of all rows (components joined by Eq. 4);
 //   - isomap: kernel.NewLandmarkISOMAP (de Silva & Tenenbaum);
 //   - multitype: kernel.NewNystromMultiType (the transfer on the spectrum
 //     of the Nyström affinity, Fowlkes et al. 2004).
@@ -234,7 +236,16 @@ func FitMap(ctx context.Context, X *mat.Dense, spec kernel.Spec, landmarks []int
 		}
 		ny, err = kernel.NewNystrom(ctx, X, k, landmarks, 0)
 	case kernel.KindHCK:
-		ny, err = kernel.NewNystromHCK(ctx, X, kernel.HCK{Method: spec.Method, Graph: spec.Graph}, landmarks, 0)
+		h := kernel.HCK{Method: spec.Method, Graph: spec.Graph}
+		if spec.Graph != nil {
+			// Geodesics on the graph of all rows (components joined by Eq. 4).
+			gy, Z, err := kernel.NewNystromGraphHCK(ctx, X, h, landmarks, 0)
+			if err != nil {
+				return nil, nil, 0, err
+			}
+			return gy, Z, 0, nil
+		}
+		ny, err = kernel.NewNystromHCK(ctx, X, h, landmarks, 0)
 	case kernel.KindConnectivity:
 		ny, err = kernel.NewNystromHCK(ctx, X, kernel.HCK{Method: hclust.Single}, landmarks, 0)
 	case kernel.KindISOMAP:

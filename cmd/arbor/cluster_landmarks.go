@@ -22,7 +22,7 @@ func landmarkPoints(X *mat.Dense, lm []int) *mat.Dense {
 
 // landmarkGeodesics returns the condensed geodesic distances among the
 // landmarks on the graph of all rows (shortest paths from the landmarks
-// only, symmetrised).
+// only, symmetrised; components joined by Eq. 4 as the exact geodesics).
 func landmarkGeodesics(ctx context.Context, X *mat.Dense, spec string, lm []int) (distance.Condensed, error) {
 	gs, err := graph.ParseSpec(spec)
 	if err != nil {
@@ -32,13 +32,14 @@ func landmarkGeodesics(ctx context.Context, X *mat.Dense, spec string, lm []int)
 	if err != nil {
 		return distance.Condensed{}, err
 	}
-	if nc, _ := g.Components(); nc > 1 {
-		return distance.Condensed{}, fmt.Errorf("--landmarks with --distance graph: the %s graph of the %d rows has %d components; use more neighbours", spec, g.N(), nc)
-	}
-	G, err := graph.DistancesFrom(ctx, g, lm)
+	// Components joined by paper 000 Eq. 4, as the exact --distance graph.
+	Xc := mat.DenseCopyOf(X)
+	_, d := Xc.Dims()
+	j, err := graph.JoinedDistancesFrom(ctx, g, Xc.RawMatrix().Data, d, lm)
 	if err != nil {
-		return distance.Condensed{}, err
+		return distance.Condensed{}, fmt.Errorf("--landmarks with --distance graph: %w", err)
 	}
+	G := j.From
 	m := len(lm)
 	S := mat.NewSymDense(m, nil)
 	for a := 0; a < m; a++ {

@@ -144,14 +144,20 @@ func TestKernelLandmarks(t *testing.T) {
 
 // TestClusterLandmarks: with every row a landmark the landmark clustering
 // is the exact one (same rows, same tree, each row its own nearest
-// landmark); with fewer it labels every row and says how.
+// landmark), also on a disconnected graph; with fewer it labels every row
+// and says how.
 func TestClusterLandmarks(t *testing.T) {
 	dir := t.TempDir()
 	exact := filepath.Join(dir, "exact.csv")
 	lm := filepath.Join(dir, "lm.csv")
-	for _, dist := range [][]string{{"--distance", "euclidean"}, {"--distance", "graph", "--graph", "knn:7"}} {
-		mustArbor(t, append([]string{"cluster", "--data", "two_moons", "--linkage", "average", "--k", "2", "--out", exact, "--quiet"}, dist...)...)
-		mustArbor(t, append([]string{"cluster", "--data", "two_moons", "--linkage", "average", "--k", "2", "--out", lm, "--quiet", "--landmarks", "400", "--landmark-method", "random"}, dist...)...)
+	split, _ := splitMoonsFiles(t, dir) // a 7-NN graph of several components, joined by Eq. 4
+	for _, dist := range [][]string{{"--distance", "euclidean"}, {"--distance", "graph", "--graph", "knn:7"}, {"--data", split, "--distance", "graph", "--graph", "knn:7"}} {
+		data, m, k := "two_moons", "400", "2"
+		if dist[0] == "--data" {
+			data, m, k, dist = dist[1], "200", "5", dist[2:6]
+		}
+		mustArbor(t, append([]string{"cluster", "--data", data, "--linkage", "average", "--k", k, "--out", exact, "--quiet"}, dist...)...)
+		mustArbor(t, append([]string{"cluster", "--data", data, "--linkage", "average", "--k", k, "--out", lm, "--quiet", "--landmarks", m, "--landmark-method", "random"}, dist...)...)
 		a, _ := os.ReadFile(exact)
 		b, _ := os.ReadFile(lm)
 		if string(a) != string(b) || len(a) == 0 {
