@@ -97,3 +97,63 @@ func cpuNow() int64 {
 	}
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }
+
+// passInput is one SMO iteration's pass inputs over n active variables
+// (random gradient, flags and float32 kernel columns).
+func passInput(n int) (g []float64, fl []uint8, qd []float64, ki, kj []float32) {
+	r := rand.New(rand.NewPCG(11, 1))
+	g, fl, qd = make([]float64, n), make([]uint8, n), make([]float64, n)
+	ki, kj = make([]float32, n), make([]float32, n)
+	for i := range n {
+		g[i] = r.NormFloat64()
+		fl[i] = uint8(1 + r.IntN(3))
+		qd[i] = 1 + r.Float64()
+		ki[i], kj[i] = float32(r.Float64()), float32(r.Float64())
+	}
+	return
+}
+
+// benchKernels runs f with the AVX2 kernels (when the CPU has them) and
+// with the Go loops.
+func benchKernels(b *testing.B, f func(b *testing.B)) {
+	for _, asm := range []bool{true, false} {
+		name := "go"
+		if asm {
+			if !useAVX2 {
+				continue
+			}
+			name = "avx2"
+		}
+		b.Run(name, func(b *testing.B) {
+			if !asm {
+				defer setAVX2(setAVX2(false))
+			}
+			f(b)
+		})
+	}
+}
+
+// BenchmarkUpdatePass is the gradient update with the next first-pass
+// maximum over n = 1,500 active variables (HiBUST's USPS nodes).
+func BenchmarkUpdatePass(b *testing.B) {
+	g, fl, _, ki, kj := passInput(1500)
+	benchKernels(b, func(b *testing.B) {
+		c0 := cpuNow()
+		for b.Loop() {
+			updatePass(g, fl, ki, kj, 1e-9, -1e-9)
+		}
+		b.ReportMetric(float64(cpuNow()-c0)/float64(b.N*len(g)), "cpu-ns/entry")
+	})
+}
+
+// BenchmarkSelectPass is the second pass of WSS3 over n = 1,500.
+func BenchmarkSelectPass(b *testing.B) {
+	g, fl, qd, ki, _ := passInput(1500)
+	benchKernels(b, func(b *testing.B) {
+		c0 := cpuNow()
+		for b.Loop() {
+			selectPass(g, fl, qd, ki, 1.5, 1)
+		}
+		b.ReportMetric(float64(cpuNow()-c0)/float64(b.N*len(g)), "cpu-ns/entry")
+	})
+}

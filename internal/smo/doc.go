@@ -30,4 +30,19 @@
 // so the iterates do not depend on the number of workers. Points uses a
 // kernel's kernel.Column32 fast path when it has one (RBF, Laplacian,
 // Exponential: a division-free exp rounded to float32 as before).
+//
+// On amd64 with AVX2 (detected at run time: CPUID and XGETBV) the two
+// passes of every iteration run as assembly kernels (passes_amd64.s, pure
+// Go assembly, no cgo): the gradient update with the next first-pass
+// maximum, and the WSS3 second pass. They do the Go loops' operations in
+// the same order, each rounded (no fused multiply-add), over four or
+// eight lanes; each lane keeps its own extremum with its position, and
+// the lanes are combined choosing the largest position among equal
+// extrema, which is the serial loops' "last index wins" (≥, ≤), signed
+// zeros included; the remainder after the last full vector is finished
+// by the Go loop. So the iterates are the same bits with or without them
+// (passes_test.go checks the kernels against the loops on random inputs
+// with planted ties, infinities and quad ≤ 0, and whole solves). The Go
+// loops (passes.go) are used on other architectures and with the build
+// tag purego (go test -tags purego tests them).
 package smo

@@ -415,41 +415,7 @@ func (s *smo) selectJ(gmax float64, i int) (int, int, bool) {
 // selectRange is selectJ's pass over positions [lo, hi): the largest g_j
 // over I_low and the last j minimising −b_ij²/a_ij (-1 if none).
 func (s *smo) selectRange(lo, hi int, ki []float32, qdi, gmax float64) (float64, float64, int) {
-	gmax2 := math.Inf(-1)
-	gminIdx := -1
-	objMin := math.Inf(1)
-	g, fl, qd, ki := s.g[lo:hi], s.flags[lo:hi], s.qd[lo:hi], ki[lo:hi]
-	fl, qd, ki = fl[:len(g)], qd[:len(g)], ki[:len(g)]
-	// thr = −objMin: a candidate can win only if gd²/quad ≥ thr. The
-	// division (LIBSVM's exact expression, which decides ties) is done only
-	// when the product test, loosened by 1e-9 to absorb its rounding,
-	// cannot exclude the candidate.
-	thrm := math.Inf(-1) // thr·(1 − 1e-9)
-	//
-	// The membership test j ∈ I_low, a coin toss for the branch predictor,
-	// comes after the tests that rarely pass (a new maximum, a candidate
-	// not excluded by the bound): the same candidates, fewer mispredictions.
-	for j, gj := range g {
-		if gj >= gmax2 && fl[j]&inLow != 0 {
-			gmax2 = gj
-		}
-		gd := gmax + gj
-		if gd <= 0 {
-			continue
-		}
-		quad := qdi + qd[j] - 2.0*float64(ki[j])
-		if !(quad > 0) {
-			quad = tau
-		}
-		gd2 := gd * gd
-		if gd2 < thrm*quad || fl[j]&inLow == 0 {
-			continue
-		}
-		if od := -gd2 / quad; od <= objMin {
-			gminIdx, objMin = j, od
-			thrm = -od * (1 - 1e-9)
-		}
-	}
+	gmax2, objMin, gminIdx := selectPass(s.g[lo:hi], s.flags[lo:hi], s.qd[lo:hi], ki[lo:hi], qdi, gmax)
 	if gminIdx >= 0 {
 		gminIdx += lo
 	}
@@ -572,16 +538,7 @@ func (s *smo) update(i, j int) (float64, int) {
 // returns the largest −g_k over I_up there and its last position (-1 if
 // none).
 func (s *smo) updateRange(lo, hi int, ki, kj []float32, di, dj float64) (float64, int) {
-	gmax, gidx := math.Inf(-1), -1
-	g, fl := s.g[lo:hi], s.flags[lo:hi]
-	fl, ki, kj = fl[:len(g)], ki[lo:hi][:len(g)], kj[lo:hi][:len(g)]
-	for k := range g {
-		v := g[k] + (float64(ki[k])*di + float64(kj[k])*dj)
-		g[k] = v
-		if -v >= gmax && fl[k]&inUp != 0 { // rarely true first: see selectRange
-			gmax, gidx = -v, k
-		}
-	}
+	gmax, gidx := updatePass(s.g[lo:hi], s.flags[lo:hi], ki[lo:hi], kj[lo:hi], di, dj)
 	if gidx >= 0 {
 		gidx += lo
 	}
