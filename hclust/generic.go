@@ -13,7 +13,7 @@ import (
 // lazily refreshing stale candidates. Merges come out in the order they
 // happen (no sort: these methods are not monotone). O(n²) typical, O(n³)
 // worst-case time.
-func generic(ctx context.Context, sq *square, m Method) (*Tree, error) {
+func generic[E float](ctx context.Context, sq *square[E], m Method) (*Tree, error) {
 	n := sq.n
 	d := sq.d
 	size := make([]int32, n)
@@ -27,13 +27,13 @@ func generic(ctx context.Context, sq *square, m Method) (*Tree, error) {
 	// findMin is the nearest live cluster above x (first index on ties).
 	findMin := func(x int) (int, float64) {
 		row := d[x*n : x*n+n]
-		best, y := math.Inf(1), -1
+		best, y := E(math.Inf(1)), -1
 		for i := x + 1; i < n; i++ {
 			if size[i] != 0 && row[i] < best {
 				best, y = row[i], i
 			}
 		}
-		return y, best
+		return y, float64(best)
 	}
 	for x := 0; x < n-1; x++ {
 		y, v := findMin(x)
@@ -55,7 +55,7 @@ func generic(ctx context.Context, sq *square, m Method) (*Tree, error) {
 		for i := 0; i < n-k; i++ {
 			x, dist = h.min()
 			y = int(neighbor[x])
-			if dist == d[x*n+y] {
+			if dist == float64(d[x*n+y]) {
 				break
 			}
 			y, dist = findMin(x)
@@ -83,18 +83,19 @@ func generic(ctx context.Context, sq *square, m Method) (*Tree, error) {
 			if size[z] == 0 || z == y {
 				continue
 			}
-			dzx, dzy := d[z*n+x], d[z*n+y]
+			dzx, dzy := float64(d[z*n+x]), float64(d[z*n+y])
 			var v float64
 			if m == Centroid {
 				v = sqrtClamp((float64(float64(fx*dzx)*dzx) + float64(float64(fy*dzy)*dzy) - cxy) / fxy)
 			} else {
 				v = sqrtClamp(float64(0.5*(float64(dzx*dzx)+float64(dzy*dzy))) - float64(float64(0.25*dist)*dist))
 			}
-			if !(v <= math.MaxFloat64) {
+			ev := E(v) // float32 storage: rounded once
+			if !(float64(ev) <= math.MaxFloat64) {
 				return nil, errOverflow()
 			}
-			d[z*n+y] = v
-			d[y*n+z] = v
+			d[z*n+y] = ev
+			d[y*n+z] = ev
 		}
 		for z := 0; z < x; z++ {
 			if size[z] > 0 && int(neighbor[z]) == x {
@@ -105,7 +106,7 @@ func generic(ctx context.Context, sq *square, m Method) (*Tree, error) {
 			if size[z] == 0 {
 				continue
 			}
-			if v := d[z*n+y]; v < minDist[z] {
+			if v := float64(d[z*n+y]); v < minDist[z] {
 				neighbor[z], minDist[z] = int32(y), v
 				h.change(z, v)
 			}

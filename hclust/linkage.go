@@ -102,8 +102,8 @@ func Linkage(ctx context.Context, d distance.Condensed, m Method) (*Tree, error)
 		}
 		return relabel(n, raw), nil
 	}
-	sq := newSquare(n)
-	if !sq.fillCondensed(d.Data) {
+	sq := newSquare[float64](n)
+	if !fillCondensed(sq, d.Data) {
 		return nil, badDistance(d)
 	}
 	return linkageSquare(ctx, sq, m)
@@ -152,14 +152,14 @@ func FromPoints(ctx context.Context, X mat.Matrix, m Method) (*Tree, error) {
 		}
 		return relabel(n, raw), nil
 	}
-	sq := newSquare(n)
+	sq := newSquare[float64](n)
 	if !sq.fillPoints(pts, dim) {
 		return nil, fmt.Errorf("hclust: Euclidean distance overflows float64: %w", ErrNonFinite)
 	}
 	return linkageSquare(ctx, sq, m)
 }
 
-func linkageSquare(ctx context.Context, sq *square, m Method) (*Tree, error) {
+func linkageSquare[E float](ctx context.Context, sq *square[E], m Method) (*Tree, error) {
 	if m.reducible() {
 		raw, err := nnChain(ctx, sq, m)
 		if err != nil {

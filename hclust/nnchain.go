@@ -32,9 +32,9 @@ import (
 //
 // Time O(n²) (at most 3n chain steps, each a row scan; each merge one row
 // update), memory the n×n matrix plus O(n).
-func nnChain(ctx context.Context, sq *square, m Method) ([]rawMerge, error) {
+func nnChain[E float](ctx context.Context, sq *square[E], m Method) ([]rawMerge, error) {
 	n := sq.n
-	s := &chain{
+	s := &chain[E]{
 		d:     sq.d,
 		P:     n,
 		orig:  make([]int32, n),
@@ -75,7 +75,7 @@ func nnChain(ctx context.Context, sq *square, m Method) ([]rawMerge, error) {
 			if len(stack) > 1 {
 				prev := int(stack[len(stack)-2])
 				if row[prev] <= mv {
-					y, h = prev, row[prev]
+					y, h = prev, float64(row[prev])
 					break
 				}
 			}
@@ -109,8 +109,8 @@ func nnChain(ctx context.Context, sq *square, m Method) ([]rawMerge, error) {
 
 // chain is the state of nnChain. Times count merges: leaves are born at 0,
 // merge t (1-based) kills one cluster and creates one born at t.
-type chain struct {
-	d     []float64 // P×P, row-major; +Inf on the diagonal and dead columns
+type chain[E float] struct {
+	d     []E // P×P, row-major; +Inf on the diagonal and dead columns
 	P     int
 	orig  []int32 // position → original (leaf) index of the cluster's representative
 	size  []int32 // position → cluster size (0 once dead)
@@ -121,13 +121,13 @@ type chain struct {
 	buf   []int32 // scratch for repair
 }
 
-func (s *chain) now() int32 { return int32(len(s.birth)) }
+func (s *chain[E]) now() int32 { return int32(len(s.birth)) }
 
 // row returns row r of the working matrix.
-func (s *chain) row(r int) []float64 { return s.d[r*s.P : r*s.P+s.P] }
+func (s *chain[E]) row(r int) []E { return s.d[r*s.P : r*s.P+s.P] }
 
 // scan repairs row x and returns its minimum and the first index of it.
-func (s *chain) scan(x int) (float64, int) {
+func (s *chain[E]) scan(x int) (E, int) {
 	s.repair(x)
 	return argminFirst(s.row(x))
 }
@@ -135,7 +135,7 @@ func (s *chain) scan(x int) (float64, int) {
 // repair makes row r exact by replaying the merges since fresh[r]. The
 // born clusters are listed first so that the strided gather runs without
 // branches and its cache misses overlap.
-func (s *chain) repair(r int) {
+func (s *chain[E]) repair(r int) {
 	now := s.now()
 	f := s.fresh[r]
 	if f == now {
@@ -143,7 +143,7 @@ func (s *chain) repair(r int) {
 	}
 	P := s.P
 	row := s.d[r*P : r*P+P]
-	inf := math.Inf(1)
+	inf := E(math.Inf(1))
 	for _, j := range s.death[f:now] {
 		if j >= 0 {
 			row[j] = inf
@@ -168,7 +168,7 @@ func (s *chain) repair(r int) {
 // that results agree to the bit. The pass runs over the whole row: dead
 // columns hold +Inf in both input rows and every formula maps (+Inf, +Inf)
 // to +Inf, so they stay dead.
-func (s *chain) merge(x, y int, h float64, m Method) {
+func (s *chain[E]) merge(x, y int, h float64, m Method) {
 	P := s.P
 	rx := s.d[x*P : x*P+P]
 	ry := s.d[y*P : y*P+P]
@@ -176,7 +176,7 @@ func (s *chain) merge(x, y int, h float64, m Method) {
 	s.repair(x)
 	s.repair(y)
 	lanceWilliams(m, rx, ry, s.size[:P], nx, ny, h)
-	inf := math.Inf(1)
+	inf := E(math.Inf(1))
 	ry[x], ry[y] = inf, inf
 	s.size[x] = 0
 	s.size[y] = nx + ny
@@ -197,8 +197,9 @@ func (s *chain) merge(x, y int, h float64, m Method) {
 // of x and y (sizes nx, ny, distance h), from rx[i] = d(x,i), ry[i] = d(y,i)
 // and size[i] = |i|, with SciPy's formulas evaluated in SciPy's order
 // (explicit conversions forbid fused multiply-adds), so results agree to the
-// bit.
-func lanceWilliams(m Method, rx, ry []float64, size []int32, nx, ny int32, h float64) {
+// bit. With float32 storage each update is computed in float64 from the
+// stored values and rounded once.
+func lanceWilliams[E float](m Method, rx, ry []E, size []int32, nx, ny int32, h float64) {
 	ry = ry[:len(rx)]
 	fx, fy := float64(nx), float64(ny)
 	fxy := float64(nx + ny)
@@ -209,11 +210,11 @@ func lanceWilliams(m Method, rx, ry []float64, size []int32, nx, ny int32, h flo
 		}
 	case Average:
 		for i, dxi := range rx {
-			ry[i] = (float64(fx*dxi) + float64(fy*ry[i])) / fxy
+			ry[i] = E((float64(fx*float64(dxi)) + float64(fy*float64(ry[i]))) / fxy)
 		}
 	case Weighted:
 		for i, dxi := range rx {
-			ry[i] = 0.5 * (dxi + ry[i])
+			ry[i] = E(0.5 * (float64(dxi) + float64(ry[i])))
 		}
 	case Single:
 		for i, dxi := range rx {
@@ -221,13 +222,13 @@ func lanceWilliams(m Method, rx, ry []float64, size []int32, nx, ny int32, h flo
 		}
 	case Ward:
 		size = size[:len(rx)]
-		for i, dxi := range rx {
-			dyi := ry[i]
+		for i, e := range rx {
+			dxi, dyi := float64(e), float64(ry[i])
 			ni := size[i]
 			t := 1.0 / float64(nx+ny+ni)
 			v := float64(float64(float64(float64(ni+nx)*t)*dxi)*dxi) +
 				float64(float64(float64(float64(ni+ny)*t)*dyi)*dyi)
-			ry[i] = sqrtClamp(v - float64(float64(float64(float64(ni)*t)*h)*h))
+			ry[i] = E(sqrtClamp(v - float64(float64(float64(float64(ni)*t)*h)*h)))
 		}
 	default:
 		panic("hclust: nnChain on a non-reducible method")
@@ -236,7 +237,7 @@ func lanceWilliams(m Method, rx, ry []float64, size []int32, nx, ny int32, h flo
 
 // compact drops the dead rows and columns in place, keeping order;
 // newpos[old] receives the new position of each live cluster.
-func (s *chain) compact(newpos []int32) {
+func (s *chain[E]) compact(newpos []int32) {
 	P := s.P
 	live := s.buf[:0]
 	for p := 0; p < P; p++ {
@@ -276,8 +277,8 @@ func (s *chain) compact(newpos []int32) {
 // argminFirst returns the smallest value in row and the first index where
 // it occurs (−1 if no value is below +Inf). Four interleaved minima break the
 // dependency chain; combining them by (value, index) keeps "first index".
-func argminFirst(row []float64) (float64, int) {
-	inf := math.Inf(1)
+func argminFirst[E float](row []E) (E, int) {
+	inf := E(math.Inf(1))
 	b0, b1, b2, b3 := inf, inf, inf, inf
 	i0, i1, i2, i3 := -1, -1, -1, -1
 	i := 0
@@ -303,7 +304,7 @@ func argminFirst(row []float64) (float64, int) {
 	}
 	best, bi := b0, i0
 	for _, c := range [3]struct {
-		v float64
+		v E
 		i int
 	}{{b1, i1}, {b2, i2}, {b3, i3}} {
 		if c.v < best || (c.v == best && c.i >= 0 && c.i < bi) {

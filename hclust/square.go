@@ -5,21 +5,33 @@ import (
 	"math"
 	"sync/atomic"
 
+	"github.com/arbor-ml/arbor/internal/hugepage"
 	"github.com/arbor-ml/arbor/internal/parallel"
 )
+
+// float is the storage type of a working matrix: float64 (the default,
+// equal to SciPy to the bit) or float32 (FromPoints32, LinkageSym32: half
+// the memory; each distance and each Lance–Williams update is computed in
+// float64 from the stored values and rounded once to float32).
+type float interface{ ~float32 | ~float64 }
 
 // square is the n×n working matrix of the chain and generic algorithms:
 // row-major, stride n, symmetric, with +Inf on the diagonal so that a row
 // scan needs no test for "i == x".
-type square struct {
+type square[E float] struct {
 	n int
-	d []float64
+	d []E
 }
 
-func newSquare(n int) *square {
-	d := make([]float64, n*n)
-	adviseHuge(d)
-	return &square{n: n, d: d}
+func newSquare[E float](n int) *square[E] {
+	var d []E
+	if _, ok := any(d).([]float32); ok {
+		d = any(hugepage.Float32s(n * n)).([]E)
+	} else {
+		d = make([]E, n*n)
+		adviseHuge(any(d).([]float64))
+	}
+	return &square[E]{n: n, d: d}
 }
 
 // tile is the block edge of the cache-blocked transposes (64×64 doubles =
@@ -38,7 +50,7 @@ func validDistance(v float64) bool { return v >= 0 && v <= math.MaxFloat64 }
 // in one long contiguous copy each, then transposed tile by tile through a
 // small buffer into the lower triangle, so every write is a contiguous run.
 // It reports false if any entry is NaN, infinite or negative.
-func (s *square) fillCondensed(c []float64) bool {
+func fillCondensed(s *square[float64], c []float64) bool {
 	n := s.n
 	const T = 32
 	nb := (n + T - 1) / T
@@ -83,18 +95,19 @@ func (s *square) fillCondensed(c []float64) bool {
 // row-major n×dim matrix pts, tile by tile: each distance is computed once,
 // stored in the upper triangle and transposed through a small buffer. It
 // reports false if a distance overflows.
-func (s *square) fillPoints(pts []float64, dim int) bool {
+func (s *square[E]) fillPoints(pts []float64, dim int) bool {
 	n := s.n
 	const T = 32
 	nb := (n + T - 1) / T
 	var bad atomic.Bool
 	_ = parallel.For(context.Background(), nb, func(ib int) {
-		var buf [T * T]float64
+		var buf [T * T]E
 		var seq [T]int32
+		var tmp [T]float64
 		i0, i1 := ib*T, min(ib*T+T, n)
 		ok := true
 		for i := i0; i < i1; i++ {
-			s.d[i*n+i] = math.Inf(1)
+			s.d[i*n+i] = E(math.Inf(1))
 		}
 		for jb := ib; jb < nb; jb++ {
 			j0, j1 := jb*T, min(jb*T+T, n)
@@ -111,9 +124,9 @@ func (s *square) fillPoints(pts []float64, dim int) bool {
 					idx[k] = int32(js + k)
 				}
 				out := row[js:j1]
-				euclidMany(xi, pts, dim, idx, out)
+				euclidInto(xi, pts, dim, idx, out, &tmp)
 				for k, v := range out {
-					if v > math.MaxFloat64 {
+					if float64(v) > math.MaxFloat64 {
 						ok = false
 					}
 					bi[(js-j0+k)*T] = v
@@ -129,6 +142,20 @@ func (s *square) fillPoints(pts []float64, dim int) bool {
 		}
 	})
 	return !bad.Load()
+}
+
+// euclidInto is euclidMany into a row of the working matrix: in place for
+// float64, through tmp and rounded once for float32.
+func euclidInto[E float](x, pts []float64, dim int, idx []int32, out []E, tmp *[32]float64) {
+	if o, ok := any(out).([]float64); ok {
+		euclidMany(x, pts, dim, idx, o)
+		return
+	}
+	t := tmp[:len(out)]
+	euclidMany(x, pts, dim, idx, t)
+	for k, v := range t {
+		out[k] = E(v)
+	}
 }
 
 // transposeCondensed returns the strict lower triangle of the condensed
