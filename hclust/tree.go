@@ -181,6 +181,26 @@ func (t *Tree) Ultrametric(dst *mat.SymDense) *mat.SymDense {
 	return dst
 }
 
+// UltrametricRows calls fn(i, row) for every leaf i with row i of the
+// ultrametric matrix (Ultrametric's values, row[i] = 0) in a buffer owned
+// by the call: rows are never stored together, so a caller can reduce or
+// convert them (a float32 kernel) in O(N) memory per worker. Calls run in
+// parallel for different rows (fn must write only what row i owns) and
+// return ctx.Err() when cancelled.
+func (t *Tree) UltrametricRows(ctx context.Context, fn func(i int, row []float64)) error {
+	n := t.N
+	l := t.layout()
+	const rowsPerTask = 16
+	return parallel.For(ctx, (n+rowsPerTask-1)/rowsPerTask, func(task int) {
+		buf := make([]float64, n)
+		for i := task * rowsPerTask; i < min(n, task*rowsPerTask+rowsPerTask); i++ {
+			t.fillRow(l, i, buf)
+			buf[i] = 0
+			fn(i, buf)
+		}
+	})
+}
+
 // Cophenetic returns the cophenetic distances in condensed form, equal to
 // scipy.cluster.hierarchy.cophenet(Z). O(N²) time, parallel over rows.
 func (t *Tree) Cophenetic() distance.Condensed {

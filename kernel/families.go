@@ -440,6 +440,9 @@ func extendHCK(ctx context.Context, X mat.Matrix, b Built, Xt mat.Matrix, rule s
 		diag, err := ext.Diag(ctx, Xt)
 		return Kt, diag, err
 	}
+	if b.K == nil {
+		return nil, nil, fmt.Errorf("%w: the linear out-of-sample rule of %s needs the float64 kernel matrix (Build32 keeps none); use the tree rule", ErrFloat32, b.Spec)
+	}
 	opt := ExtendOptions{}
 	if b.Spec.Graph != nil {
 		iso, err := BuildAll(ctx, X, []Spec{{Kind: KindISOMAP, Graph: b.Spec.Graph}}, BuildOptions{})
