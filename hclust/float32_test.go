@@ -148,3 +148,42 @@ func BenchmarkFromPoints32(b *testing.B) {
 		}
 	}
 }
+
+// TestCopheneticCorrelationRows: the one-pass correlation from rows of
+// distances equals CopheneticCorrelation on the condensed matrix to 1e-12
+// (same pairs, different summation), for every fixture and method.
+func TestCopheneticCorrelationRows(t *testing.T) {
+	ctx := context.Background()
+	checked := 0
+	for _, c := range loadFixtures(t) {
+		d := c.condensed()
+		for _, m := range Methods() {
+			if _, ok := c.Methods[m.String()]; !ok {
+				continue
+			}
+			tr, err := Linkage(ctx, d, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := tr.CopheneticCorrelation(ctx, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := tr.CopheneticCorrelationRows(ctx, func(i int, row []float64) {
+				for j := i + 1; j < d.N; j++ {
+					row[j] = d.At(i, j)
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !(math.Abs(got-want) <= 1e-12) && !(math.IsNaN(got) && math.IsNaN(want)) {
+				t.Errorf("%s/%v: %v, condensed %v", c.Name, m, got, want)
+			}
+			checked++
+		}
+	}
+	if checked < 40 {
+		t.Fatalf("only %d checked", checked)
+	}
+}

@@ -3,6 +3,7 @@ package ssl
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/arbor-ml/arbor/kernel"
@@ -23,6 +24,12 @@ type Eval struct {
 	Progress func(stage string, done, total int)
 	// Warn, if not nil, receives the learners' non-fatal problems.
 	Warn func(error)
+	// Float32, if set, builds each kernel in float32 storage
+	// (kernel.Build32; Problem.K32) one at a time, runs every split and
+	// learner on it and frees it before the next: the peak is one float32
+	// matrix (4N² bytes) instead of all the float64 ones. Results come in
+	// the same order as without it.
+	Float32 bool
 }
 
 // Result is the accuracy of one learner with one kernel on one split.
@@ -75,7 +82,13 @@ func (e Eval) Run(ctx context.Context, X *mat.Dense, y []int, splits [][]int) ([
 	}
 	var built []kernel.Built
 	var kernelSecs []float64
-	if len(kernelLearners) > 0 {
+	if len(kernelLearners) > 0 && e.Float32 {
+		if len(e.Kernels) == 0 {
+			return nil, fmt.Errorf("ssl: learners %s need a kernel", kernelLearners[0].Name())
+		}
+		built = make([]kernel.Built, len(e.Kernels)) // filled one at a time below
+		kernelSecs = make([]float64, len(e.Kernels))
+	} else if len(kernelLearners) > 0 {
 		if len(e.Kernels) == 0 {
 			return nil, fmt.Errorf("ssl: learners %s need a kernel", kernelLearners[0].Name())
 		}
@@ -95,7 +108,7 @@ func (e Eval) Run(ctx context.Context, X *mat.Dense, y []int, splits [][]int) ([
 	total := len(splits) * (len(built)*len(kernelLearners) + len(freeLearners))
 	done := 0
 	var out []Result
-	for s, l := range splits {
+	labelsOf := func(l []int) []int {
 		yl := make([]int, n)
 		for i := range yl {
 			yl[i] = learner.Unlabeled
@@ -103,41 +116,54 @@ func (e Eval) Run(ctx context.Context, X *mat.Dense, y []int, splits [][]int) ([
 		for _, r := range l {
 			yl[r] = y[r]
 		}
+		return yl
+	}
+	var K32 *kernel.Sym32 // Float32: the one kernel in memory
+	for bi := range built {
+		if !e.Float32 {
+			break
+		}
+		t0 := time.Now()
+		var err error
+		built[bi], K32, err = kernel.Build32(ctx, X, e.Kernels[bi], kernel.BuildOptions{Progress: e.Progress})
+		if err != nil {
+			return nil, err
+		}
+		kernelSecs[bi] = time.Since(t0).Seconds()
+		for s, l := range splits {
+			for _, ln := range kernelLearners {
+				yl := labelsOf(l)
+				r, err := e.score(ctx, s, l, y, yl, built[bi].Spec.String(), kernelSecs[bi], ln, Problem{X: X, K32: K32, Y: yl, Spec: &built[bi].Spec})
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, r)
+				done++
+				if e.Progress != nil {
+					e.Progress("eval", done, total)
+				}
+			}
+		}
+		K32 = nil
+	}
+	for s, l := range splits {
+		yl := labelsOf(l)
 		score := func(kname string, ks float64, ln Learner, p Problem) error {
-			if e.Warn != nil {
-				p.Warn = func(err error) { e.Warn(fmt.Errorf("%s, kernel %s, split %d: %w", ln.Name(), kname, s, err)) }
-			}
-			t0 := time.Now()
-			pred, m, err := Transduce(ctx, ln, p)
+			r, err := e.score(ctx, s, l, y, yl, kname, ks, ln, p)
 			if err != nil {
-				return fmt.Errorf("%s with kernel %s, split %d: %w", ln.Name(), kname, s, err)
+				return err
 			}
-			r := Result{Kernel: kname, Learner: ln.Name(), Split: s, Labeled: len(l),
-				FitS: time.Since(t0).Seconds(), KernelS: ks}
-			if pm, ok := m.(*propagate.Model); ok {
-				for _, i := range pm.Unreachable {
-					if yl[i] == learner.Unlabeled {
-						r.Unreached++
-					}
-				}
-			}
-			for i := range y {
-				if yl[i] == learner.Unlabeled {
-					r.Total++
-					if pred[i] == y[i] {
-						r.Correct++
-					}
-				}
-			}
-			r.Accuracy = float64(r.Correct) / float64(r.Total)
 			out = append(out, r)
 			done++
 			if e.Progress != nil {
 				e.Progress("eval", done, total)
 			}
-			return ctx.Err()
+			return nil
 		}
 		for bi, b := range built {
+			if e.Float32 {
+				break // scored above, one kernel at a time
+			}
 			for _, ln := range kernelLearners {
 				if err := score(b.Spec.String(), kernelSecs[bi], ln, Problem{X: X, K: b.K, Y: yl, Spec: &built[bi].Spec}); err != nil {
 					return nil, err
@@ -150,7 +176,43 @@ func (e Eval) Run(ctx context.Context, X *mat.Dense, y []int, splits [][]int) ([
 			}
 		}
 	}
+	if e.Float32 {
+		// the order of the float64 path: split, then kernel, then learner
+		sort.SliceStable(out, func(a, b int) bool { return out[a].Split < out[b].Split })
+	}
 	return out, nil
+}
+
+// score fits ln on p (the labels yl of split s) and scores it on the rows
+// outside the split.
+func (e Eval) score(ctx context.Context, s int, l, y, yl []int, kname string, ks float64, ln Learner, p Problem) (Result, error) {
+	if e.Warn != nil {
+		p.Warn = func(err error) { e.Warn(fmt.Errorf("%s, kernel %s, split %d: %w", ln.Name(), kname, s, err)) }
+	}
+	t0 := time.Now()
+	pred, m, err := Transduce(ctx, ln, p)
+	if err != nil {
+		return Result{}, fmt.Errorf("%s with kernel %s, split %d: %w", ln.Name(), kname, s, err)
+	}
+	r := Result{Kernel: kname, Learner: ln.Name(), Split: s, Labeled: len(l),
+		FitS: time.Since(t0).Seconds(), KernelS: ks}
+	if pm, ok := m.(*propagate.Model); ok {
+		for _, i := range pm.Unreachable {
+			if yl[i] == learner.Unlabeled {
+				r.Unreached++
+			}
+		}
+	}
+	for i := range y {
+		if yl[i] == learner.Unlabeled {
+			r.Total++
+			if pred[i] == y[i] {
+				r.Correct++
+			}
+		}
+	}
+	r.Accuracy = float64(r.Correct) / float64(r.Total)
+	return r, ctx.Err()
 }
 
 func checkSplit(l []int, n int) error {

@@ -49,6 +49,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	dendroLeaves := fs.Int("dendrogram-leaves", 0, "leaves the dendrogram draws, as SciPy's truncate_mode='lastp' (0: every leaf up to 50 rows, else 30; -1: every leaf)")
 	cophenetic := fs.Bool("cophenetic", true, "report the cophenetic correlation (O(N²) time, O(N) memory); --cophenetic=false skips it")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	f32 := fs.Bool("float32", false, clusterFloat32Usage)
 	var tf clusterTreeletsFlags
 	tf.register(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -83,6 +84,11 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if err := checkOutputs("data", d.path, "out", *out, "linkage-out", *zOut, "newick", *newick, "dendrogram", *dendro); err != nil {
 		return err
 	}
+	if *f32 {
+		if err := clusterFloat32Check(lmf.m, tf.method); err != nil {
+			return err
+		}
+	}
 	if tf.method == "treelets" {
 		return clusterTreelets(ctx, e, fs, &d, &tf, lmf.seed, *k, *height, *out, *zOut, *newick, *dendro, *dendroLeaves, *quiet)
 	}
@@ -116,7 +122,13 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 		need = need * float64(lmf.m) * float64(lmf.m) / (float64(n) * float64(n))
 		hint = "use fewer --landmarks"
 	}
-	if err := mf.check(need, fmt.Sprintf("clustering %d rows", n), hint); err != nil {
+	what := fmt.Sprintf("clustering %d rows", n)
+	if *f32 {
+		need, what = clusterBytes32(n, ds.Dim(), method, *dist), what+" (--float32)"
+	} else if lmf.m == 0 {
+		hint = joinHints(mf.float32ClusterHint(n, ds.Dim(), method, *dist), hint)
+	}
+	if err := mf.check(need, what, hint); err != nil {
 		return err
 	}
 	progress := e.progress(*quiet)
@@ -134,6 +146,8 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "landmarks %d (%s, seed %d): the tree is built on them; every row joins its nearest landmark's cluster\n", len(lm), lmf.method, lmf.seed)
 	}
 	switch {
+	case *f32:
+		// float32 working matrix, no distance matrix (cluster32.go)
 	case *dist == "euclidean":
 		// The tree comes straight from the points (hclust.FromPoints: the
 		// same distances, the same tree, no condensed copy); the condensed
@@ -161,11 +175,14 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if progress != nil {
+	if progress != nil && !*f32 {
 		progress(method.String()+" linkage", 0, 0)
 	}
 	var tree *hclust.Tree
-	if *dist == "euclidean" {
+	ccc := math.NaN()
+	if *f32 {
+		tree, ccc, joins, err = clusterTree32(ctx, ds.X, method, *dist, *graphSpec, *cophenetic, progress)
+	} else if *dist == "euclidean" {
 		tree, err = hclust.FromPoints(ctx, X, method)
 		if err == nil && *cophenetic {
 			runtime.GC() // the linkage's working matrix is garbage: reuse its pages for D
@@ -180,8 +197,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	ccc := math.NaN()
-	if *cophenetic {
+	if *cophenetic && !*f32 {
 		if progress != nil {
 			progress("cophenetic correlation", 0, 0)
 		}

@@ -7,39 +7,33 @@ import (
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/ssl"
 	"gonum.org/v1/gonum/mat"
 )
 
-// --float32: the N×N kernel matrix in float32 storage (kernel.Sym32), half
-// the memory of the float64 matrix, for the point kernels. The SVM and kNN
-// on a point kernel form no N×N matrix at all (svmpoints.go,
-// knnpoints.go), so the option matters for the learners that read K:
-// label propagation and spreading, S4VM, HiBUST, and kernel itself.
+// --float32: the N×N kernel matrix in float32 storage (kernel.Build32:
+// kernel.Sym32), half the memory of the float64 matrix, for the point
+// kernels and the cluster kernels (hck, hckg, connectivity: their linkage
+// runs on a float32 working matrix too, hclust.FromPoints32). ISOMAP and
+// multitype need a float64 eigendecomposition of the N×N matrix and refuse
+// it. The SVM and kNN on a point kernel form no N×N matrix at all
+// (svmpoints.go, knnpoints.go), so there the option changes nothing.
 
-const float32Usage = "store the N×N kernel matrix in float32: half the memory, entries rounded to float32 (relative error ≤ 6e-8); point kernels (linear, poly, rbf, laplacian, exponential); the svm and knn on a point kernel need no N×N matrix at all"
+const float32Usage = "store the N×N kernel matrix in float32: half the memory, entries rounded to float32 (relative error ≤ 6e-8); point kernels and the cluster kernels hck, hckg, connectivity (their linkage also runs in float32; not isomap or multitype, whose eigendecomposition needs float64); the svm and knn on a point kernel need no N×N matrix at all"
 
-// gram32 computes the float32 kernel matrix of a point kernel over X
-// (rbf:scale resolved on X as the float64 path does).
+// gram32 computes the float32 kernel matrix of spec over X
+// (kernel.Build32; rbf:scale resolved on X as the float64 path does).
 func gram32(ctx context.Context, spec kernel.Spec, X *mat.Dense) (kernel.Built, *kernel.Sym32, error) {
-	if spec.Kind != kernel.KindPoint {
-		return kernel.Built{}, nil, usageError("--float32 takes a point kernel (linear, poly, rbf, laplacian, exponential), not %s", spec)
+	if kernel.Bytes32(spec, 2) == 0 {
+		return kernel.Built{}, nil, usageError("--float32 takes a point kernel or hck, hckg, connectivity, not %s (its eigendecomposition needs the float64 matrix; use --landmarks)", spec)
 	}
-	b := kernel.Built{Spec: spec}
-	_, b.Gamma = spec.Resolve(X)
-	K, err := kernel.Gram32(ctx, nil, b.Kernel(), X)
-	if err != nil {
-		return kernel.Built{}, nil, err
-	}
-	return b, K, nil
+	return kernel.Build32(ctx, X, spec, kernel.BuildOptions{})
 }
 
 // kernelBytes32 estimates the peak memory of spec's kernel matrix with
 // --float32 (0: not available for this kernel).
 func kernelBytes32(spec kernel.Spec, n int) float64 {
-	if spec.Kind != kernel.KindPoint {
-		return 0
-	}
-	return kernel.Sym32Bytes(n)
+	return kernel.Bytes32(spec, n)
 }
 
 // float32Hint names --float32 with the memory it needs when it is an
@@ -99,4 +93,85 @@ func kernelFloat32(ctx context.Context, e *env, mf memFlags, ds *dataset.Dataset
 	}
 	fmt.Fprintf(e.stdout, "wrote   %s\n", out)
 	return nil
+}
+
+// evalNeed32 is evalNeed with --float32: one float32 kernel matrix at a
+// time (ssl.Eval.Float32), plus the dense float64 affinity of lp and
+// spreading on the kernel; 0 when a kernel learner meets a kernel without
+// float32 storage (isomap, multitype): then --float32 is not an option.
+func evalNeed32(learners []ssl.Learner, specs []kernel.Spec, ds *dataset.Dataset) float64 {
+	n := float64(ds.Len())
+	k32 := 0.0
+	for _, s := range specs {
+		b := kernel.Bytes32(s, ds.Len())
+		if b == 0 {
+			k32 = -1
+			break
+		}
+		k32 = max(k32, b)
+	}
+	need := 0.0
+	for _, l := range learners {
+		switch b, _, sparse := propagationBytes(l, ds); {
+		case ssl.UsesKernel(l):
+			if k32 < 0 {
+				return 0
+			}
+			need = max(need, k32+affinityBytes(l, n))
+		case sparse:
+			need = max(need, b)
+		default:
+			need = max(need, 2*8*n*n)
+		}
+	}
+	return need
+}
+
+// affinityBytes is the dense float64 affinity that lp and spreading make
+// from the kernel matrix (8N²), 0 for the other learners.
+func affinityBytes(l ssl.Learner, n float64) float64 {
+	switch l.(type) {
+	case ssl.Propagation, ssl.Spreading:
+		return 8 * n * n
+	}
+	return 0
+}
+
+// evalFloat32Check refuses eval --float32 where it cannot apply: with
+// --landmarks, --metric bep, or a kernel without float32 storage.
+func evalFloat32Check(specs []kernel.Spec, landmarks int, metric string) error {
+	if landmarks > 0 {
+		return usageError("--float32 and --landmarks: the landmark features are N×M, not an N×N matrix; leave out --float32")
+	}
+	if metric == "bep" {
+		return usageError("--float32 is not available with --metric bep (its scorers take float64 kernels)")
+	}
+	for _, s := range specs {
+		if kernel.Bytes32(s, 2) == 0 {
+			return usageError("--float32 takes point kernels and hck, hckg, connectivity, not %s (its eigendecomposition needs the float64 matrix; use --landmarks)", s)
+		}
+	}
+	return nil
+}
+
+// evalHint32 is the memory --float32 would need where it is an option for
+// this eval (0 otherwise: no kernel learner, a kernel without float32
+// storage, --metric bep, or no saving over need).
+func evalHint32(learners []ssl.Learner, specs []kernel.Spec, ds *dataset.Dataset, need float64, metric string) float64 {
+	if metric == "bep" || !anyUsesKernel(learners) {
+		return 0
+	}
+	if n32 := evalNeed32(learners, specs, ds); n32 < need {
+		return n32
+	}
+	return 0
+}
+
+func anyUsesKernel(learners []ssl.Learner) bool {
+	for _, l := range learners {
+		if ssl.UsesKernel(l) {
+			return true
+		}
+	}
+	return false
 }

@@ -80,7 +80,11 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 		}
 		return kernelFloat32(ctx, e, mf, ds, specs[0], *out, *quiet)
 	}
-	if err := mf.check(kernelBytes(specs[0], ds.Len()), fmt.Sprintf("the %s kernel matrix of %d rows", specs[0], ds.Len()), mf.float32Hint(kernelBytes32(specs[0], ds.Len()))); err != nil {
+	hint := "" // --embed needs the float64 matrix and takes no landmarks
+	if *embed == 0 {
+		hint = joinHints(mf.float32Hint(kernelBytes32(specs[0], ds.Len())), mf.landmarkHint(ds.Len(), ds.Dim()))
+	}
+	if err := mf.check(kernelBytes(specs[0], ds.Len()), fmt.Sprintf("the %s kernel matrix of %d rows", specs[0], ds.Len()), hint); err != nil {
 		return err
 	}
 	if *embed > ds.Len() {

@@ -323,7 +323,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		if err := mf.check(need, what, ""); err != nil {
 			return err
 		}
-	} else if err := classifyMemory(mf, lmf, ds, Xt, specs[0], lf.learner, onPoints, *f32); err != nil {
+	} else if err := classifyMemory(mf, lmf, ds, Xt, specs[0], lf.learner, ssl.UsesKernel(ln), onPoints, *f32); err != nil {
 		return err
 	}
 	progress := e.progress(*quiet)
@@ -357,6 +357,10 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		built.Gamma = lmFit.gamma
 	} else if ssl.UsesKernel(ln) && *f32 {
 		// The kernel matrix in float32 (float32.go).
+		if Xt != nil && *extension == kernel.RuleLinear && specs[0].Kind != kernel.KindPoint {
+			return usageError("--extension linear needs the float64 kernel matrix: leave out --float32 or use --extension tree")
+		}
+		e.announceSpecs(*quiet, specs, ds.Len())
 		built, p.K32, err = gram32(ctx, specs[0], ds.X)
 		if err == nil && Xt != nil {
 			p.Kt, p.TestDiag, err = built.Extend(ctx, ds.X, Xt.X, *extension)
@@ -491,6 +495,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON object per method and split instead of the table")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	metric := fs.String("metric", "accuracy", "accuracy, or bep: micro/macro precision–recall breakeven from class scores (knn, lp; multi-label data too, paper 002 Table 2)")
+	f32 := fs.Bool("float32", false, float32Usage+"; eval builds one kernel at a time")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -519,6 +524,11 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *f32 {
+		if err := evalFloat32Check(specs, lmf.m, *metric); err != nil {
+			return err
+		}
+	}
 	d.missingOK = specsTakeMissing(specs, allUseKernel(learners))
 	ds, err := d.load(e)
 	if err != nil {
@@ -531,8 +541,12 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		if err := mf.check(landmarkBytes(ds.Len(), ds.Dim(), lmf.m), fmt.Sprintf("%d landmarks for %d rows", lmf.m, ds.Len()), "use fewer --landmarks"); err != nil {
 			return err
 		}
+	} else if *f32 {
+		if err := mf.check(evalNeed32(learners, specs, ds), fmt.Sprintf("the kernel matrices of %d rows (--float32)", ds.Len()), mf.landmarkHint(ds.Len(), ds.Dim())); err != nil {
+			return err
+		}
 	} else if need > 0 {
-		if err := mf.check(need, fmt.Sprintf("the kernel matrices of %d rows", ds.Len()), mf.landmarkHint(ds.Len(), ds.Dim())); err != nil {
+		if err := mf.check(need, fmt.Sprintf("the kernel matrices of %d rows", ds.Len()), joinHints(mf.float32Hint(evalHint32(learners, specs, ds, need, *metric)), mf.landmarkHint(ds.Len(), ds.Dim()))); err != nil {
 			return err
 		}
 	}
@@ -598,7 +612,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	} else {
 		prog := e.progress(*quiet)
 		withProgress(learners, prog) // s4vm, hibust (transprogress.go)
-		res, err = ssl.Eval{Kernels: specs, Learners: learners, Progress: prog, Warn: warn}.Run(ctx, ds.X, ds.Y, splits)
+		res, err = ssl.Eval{Kernels: specs, Learners: learners, Progress: prog, Warn: warn, Float32: *f32}.Run(ctx, ds.X, ds.Y, splits)
 	}
 	if err != nil {
 		return err

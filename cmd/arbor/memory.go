@@ -158,7 +158,7 @@ func (m memFlags) landmarkHint(n, d int) string {
 // landmark run's N×M blocks, or the exact kernel matrix (and a dense N×N
 // affinity for lp and spreading).
 // With f32 (--float32) the kernel matrix is counted in float32.
-func classifyMemory(mf memFlags, lmf landmarkFlags, ds, test *dataset.Dataset, spec kernel.Spec, learner string, onPoints, f32 bool) error {
+func classifyMemory(mf memFlags, lmf landmarkFlags, ds, test *dataset.Dataset, spec kernel.Spec, learner string, usesKernel, onPoints, f32 bool) error {
 	n := ds.Len()
 	if test != nil {
 		n += test.Len()
@@ -172,6 +172,11 @@ func classifyMemory(mf memFlags, lmf landmarkFlags, ds, test *dataset.Dataset, s
 		return mf.check(landmarkBytes(n, ds.Dim(), lmf.m), fmt.Sprintf("%d landmarks for %d rows", lmf.m, n), "use fewer --landmarks")
 	}
 	need, need32 := kernelBytes(spec, ds.Len()), kernelBytes32(spec, ds.Len())
+	if !usesKernel {
+		need32 = 0 // --float32 stores a kernel matrix; this learner has none
+	} else if f32 && need32 == 0 {
+		return usageError("--float32 takes a point kernel or hck, hckg, connectivity, not %s (its eigendecomposition needs the float64 matrix); %s", spec, mf.landmarkHint(n, ds.Dim()))
+	}
 	if learner == "lp" || learner == "spreading" {
 		// The kernel and a dense float64 affinity matrix.
 		nn := 8 * float64(ds.Len()) * float64(ds.Len())

@@ -1,0 +1,79 @@
+package hclust
+
+import (
+	"context"
+	"math"
+
+	"github.com/arbor-ml/arbor/internal/parallel"
+)
+
+// CopheneticCorrelationRows is CopheneticCorrelation with the distances
+// supplied a row at a time: dist(i, row) must set row[j] = D_ij for every
+// j > i (it may be called concurrently for different i, and row[:i+1] is
+// scratch). No N(N−1)/2 distance matrix is needed: distances made on the
+// fly from the points, or read from the rows of a square matrix, keep the
+// memory at O(N) per worker (what arbor cluster --float32 needs).
+//
+// One pass over the pairs: the sums are taken about the mean cophenetic
+// distance m_c (known from the merges before the pass), Σ(D−m_c),
+// Σ(D−m_c)² and Σ(D−m_c)(C−m_c), and the Pearson correlation follows from
+// them; shifting by m_c, which is of the size of D's mean, keeps the
+// cancellation in Σ(D−m_d)² = Σ(D−m_c)² − (Σ(D−m_c))²/P small. Agrees with
+// CopheneticCorrelation to about 1e-12 (TestCopheneticCorrelationRows).
+// Time O(N²) plus N(N−1)/2 calls' worth of dist work; parallel over rows,
+// reduced in row order (independent of GOMAXPROCS). Errors: ctx's error.
+func (t *Tree) CopheneticCorrelationRows(ctx context.Context, dist func(i int, row []float64)) (float64, error) {
+	n := t.N
+	if n < 2 {
+		return math.NaN(), nil
+	}
+	pairs := float64(n) * float64(n-1) / 2
+	size := func(c int) float64 {
+		if c < n {
+			return 1
+		}
+		return float64(t.Merges[c-n].Size)
+	}
+	var sc float64
+	for _, m := range t.Merges {
+		sc += m.Height * size(m.A) * size(m.B)
+	}
+	mc := sc / pairs
+	var scc, s1 float64 // Σ(C−m_c)², Σ(C−m_c) (0 up to rounding)
+	for _, m := range t.Merges {
+		w := size(m.A) * size(m.B)
+		scc += (m.Height - mc) * (m.Height - mc) * w
+		s1 += (m.Height - mc) * w
+	}
+	l := t.layout()
+	sa, sb, sx := make([]float64, n), make([]float64, n), make([]float64, n)
+	const rowsPerTask = 16
+	err := parallel.For(ctx, (n+rowsPerTask-1)/rowsPerTask, func(task int) {
+		coph := make([]float64, n)
+		d := make([]float64, n)
+		for i := task * rowsPerTask; i < min(n-1, task*rowsPerTask+rowsPerTask); i++ {
+			t.fillRow(l, i, coph)
+			dist(i, d)
+			var a, b, x float64
+			for j := i + 1; j < n; j++ {
+				u := d[j] - mc
+				a += u
+				b += u * u
+				x += u * (coph[j] - mc)
+			}
+			sa[i], sb[i], sx[i] = a, b, x
+		}
+	})
+	if err != nil {
+		return 0, err
+	}
+	var a, b, x float64
+	for i := range sa {
+		a += sa[i]
+		b += sb[i]
+		x += sx[i]
+	}
+	cov := x - a/pairs*s1
+	vd := b - a*a/pairs
+	return cov / math.Sqrt(vd*scc), nil
+}
