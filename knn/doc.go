@@ -34,7 +34,9 @@
 //
 //   - d² values are quantised as round(d²/(1e-9·m)), m = the largest d² over
 //     the query batch and the labelled points, so values equal within 1e-9·m
-//     are ties (m is over the batch: query the unlabelled rows together to
+//     are ties (2⁻²⁰·m on a float32 kernel.Sym32, whose entries are rounded
+//     to 2⁻²⁴: exact ties of an ultrametric kernel stay ties; m is over
+//     the batch: query the unlabelled rows together to
 //     reproduce the peer exactly);
 //   - among equal quantised distances the lower labelled row ranks first;
 //   - the class with the largest (weighted) vote wins; a tie between classes

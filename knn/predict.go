@@ -242,6 +242,11 @@ func (m *Model) search(ctx context.Context, q Query, emit func(i int, nb []neigh
 		mx = max(mx, v)
 	}
 	tol := 1e-9 * max(mx, 1e-300)
+	if _, ok := m.gram.m.(*kernel.Sym32); ok {
+		// float32 storage: entries rounded to 2⁻²⁴, d² = K_ii + K_jj − 2K_ij
+		// within about 2⁻²³·m; ties of the float64 kernel stay ties
+		tol = 0x1p-20 * max(mx, 1e-300)
+	}
 	prog := m.settings.Progress
 	if prog != nil {
 		prog("neighbours", 0, src.n)

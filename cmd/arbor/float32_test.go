@@ -15,7 +15,7 @@ import (
 // TestFloat32Classify: label propagation and spreading on the float32 kernel
 // matrix write the same predictions as on the float64 one (two moons, rbf:
 // the entries differ by at most 6e-8 relative, far inside the margins of
-// these labellings), and a data-dependent kernel is a usage error.
+// these labellings), and ISOMAP (no float32 storage) is a usage error.
 func TestFloat32Classify(t *testing.T) {
 	dir := t.TempDir()
 	train, _ := moonsFiles(t, dir)
@@ -33,9 +33,9 @@ func TestFloat32Classify(t *testing.T) {
 			t.Errorf("%v: --float32 predictions differ from float64", args)
 		}
 	}
-	_, _, err := arbor(t, "classify", "--data", train, "--kernel", "hck:average", "--learner", "lp", "--affinity", "kernel", "--float32", "--out", filepath.Join(dir, "p.csv"))
-	if err == nil || !strings.Contains(err.Error(), "--float32 takes a point kernel") {
-		t.Errorf("hck with --float32: %v", err)
+	_, _, err := arbor(t, "classify", "--data", train, "--kernel", "isomap", "--learner", "knn", "--float32", "--out", filepath.Join(dir, "p.csv"))
+	if err == nil || !strings.Contains(err.Error(), "--float32 takes a point kernel or hck, hckg, connectivity") {
+		t.Errorf("isomap with --float32: %v", err)
 	}
 }
 
