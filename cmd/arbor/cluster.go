@@ -90,6 +90,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if tf.method == "treelets" {
+		tf.mem = mf
 		return clusterTreelets(ctx, e, fs, &d, &tf, lmf.seed, *k, *height, *out, *zOut, *newick, *dendro, *dendroLeaves, *quiet)
 	}
 	ds, err := d.load(e)

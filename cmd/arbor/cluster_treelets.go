@@ -23,6 +23,7 @@ type clusterTreeletsFlags struct {
 	similarity string
 	sample     int
 	extend     string
+	mem        memFlags // cluster's --max-memory (treeletsmemory.go)
 }
 
 func (c *clusterTreeletsFlags) register(fs *flag.FlagSet) {
@@ -107,6 +108,9 @@ func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags
 	}
 	if m < n && k == 0 {
 		return usageError("--sample %d needs --clusters K (the extension labels the other rows by the K clusters of the sample)", m)
+	}
+	if err := c.mem.treeletsCheck(n, m); err != nil {
+		return err
 	}
 	progress := e.progress(quiet)
 	start := time.Now()

@@ -218,6 +218,9 @@ func TestFloat32MemoryErrors(t *testing.T) {
 		{[]string{"cluster", "--data", train, "--linkage", "average", "--distance", "graph", "--clusters", "2"}, "600K", true, "--landmarks", ""},
 		{[]string{"cluster", "--data", train, "--linkage", "average", "--clusters", "2", "--landmarks", "150"}, "100K", false, "fewer --landmarks", "--float32 and --landmarks"},
 		{[]string{"svc", "--data", train, "--q", "1", "--C", "1", "--out", out}, "250K", false, "--landmarks", "flag provided but not defined: --float32"},
+		// kernel treelets rotate their matrix in place: --sample fits, not --float32
+		{[]string{"treelets", "--data", train, "--kernel", "rbf:scale", "--out", out}, "250K", false, "--sample ", "flag provided but not defined: --float32"},
+		{[]string{"cluster", "--data", train, "--method", "treelets", "--kernel", "rbf:scale", "--clusters", "2", "--out", out}, "250K", false, "--sample ", "--float32 is not available with --method treelets"},
 	} {
 		args := append(c.args, "--max-memory", c.budget, "--quiet")
 		_, _, err := arbor(t, args...)

@@ -25,6 +25,8 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "treelets", "(--data F --kernel SPEC | --graph-edges F) [--lambda L] [--similarity abs|signed|raw] [--sample M --extend svm|knn --seed S] [--clusters K] --out labels.csv [--linkage-out Z.csv] [--newick T] [--dendrogram P] [--roc roc.png --roc-against labels|graph]")
 	var d dataFlags
 	d.register(fs, "none")
+	var mf memFlags
+	mf.register(fs)
 	d.labelOptional = true
 	d.command = "arbor treelets"
 	kspec := fs.String("kernel", "", "kernel on the rows of --data: linear, poly:A:B:D, rbf:GAMMA, rbf:scale, laplacian:G, exponential:G, or rbf-missing:GAMMA (paper §4.3: columns z-scored over observed cells, exp(−γ·mean squared difference over the columns both rows have); empty, NA and ? cells are missing)")
@@ -132,6 +134,9 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	}
 	if *clusters > m {
 		return usageError("--clusters %d is larger than the number of sampled rows (%d)", *clusters, m)
+	}
+	if err := mf.treeletsCheck(n, m); err != nil {
+		return err
 	}
 	s := treelets.Sample{
 		Settings: treelets.Settings{Lambda: *lambda, Similarity: rule, Progress: progress},
