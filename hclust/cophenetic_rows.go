@@ -3,6 +3,7 @@ package hclust
 import (
 	"context"
 	"math"
+	"runtime"
 
 	"github.com/arbor-ml/arbor/internal/parallel"
 )
@@ -48,9 +49,13 @@ func (t *Tree) CopheneticCorrelationRows(ctx context.Context, dist func(i int, r
 	l := t.layout()
 	sa, sb, sx := make([]float64, n), make([]float64, n), make([]float64, n)
 	const rowsPerTask = 16
-	err := parallel.For(ctx, (n+rowsPerTask-1)/rowsPerTask, func(task int) {
-		coph := make([]float64, n)
-		d := make([]float64, n)
+	workers := runtime.GOMAXPROCS(0)
+	bufs := make([][]float64, workers) // per worker: O(N) garbage, not per task
+	err := parallel.ForWorkers(ctx, (n+rowsPerTask-1)/rowsPerTask, workers, func(w, task int) {
+		if bufs[w] == nil {
+			bufs[w] = make([]float64, 2*n)
+		}
+		coph, d := bufs[w][:n], bufs[w][n:]
 		for i := task * rowsPerTask; i < min(n-1, task*rowsPerTask+rowsPerTask); i++ {
 			t.fillRow(l, i, coph)
 			dist(i, d)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -191,8 +192,13 @@ func (t *Tree) UltrametricRows(ctx context.Context, fn func(i int, row []float64
 	n := t.N
 	l := t.layout()
 	const rowsPerTask = 16
-	return parallel.For(ctx, (n+rowsPerTask-1)/rowsPerTask, func(task int) {
-		buf := make([]float64, n)
+	workers := runtime.GOMAXPROCS(0)
+	bufs := make([][]float64, workers) // per worker: O(N) garbage, not per task
+	return parallel.ForWorkers(ctx, (n+rowsPerTask-1)/rowsPerTask, workers, func(w, task int) {
+		if bufs[w] == nil {
+			bufs[w] = make([]float64, n)
+		}
+		buf := bufs[w]
 		for i := task * rowsPerTask; i < min(n, task*rowsPerTask+rowsPerTask); i++ {
 			t.fillRow(l, i, buf)
 			buf[i] = 0

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 
 	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/hclust"
@@ -87,6 +88,11 @@ func Build32(ctx context.Context, X mat.Matrix, sp Spec, opt BuildOptions) (Buil
 		}
 	}
 	progress(sp.String()+" linkage (float32)", 1, 1)
+	// The linkage's working matrix (and hckg's geodesics) are garbage now:
+	// collect them before the kernel takes its 4N² bytes, so that the peak
+	// is one of them, not both (the runtime would otherwise collect only
+	// when the heap doubles).
+	runtime.GC()
 	K, err := treeKernel32(ctx, b.Info.Tree)
 	if err != nil {
 		return Built{}, nil, err

@@ -210,6 +210,9 @@ func TestFloat32MemoryErrors(t *testing.T) {
 		{cl("--kernel", "hckg:single", "--learner", "knn"), "600K", true, "--landmarks", ""},
 		{cl("--kernel", "rbf", "--learner", "lp", "--affinity", "kernel"), "550K", true, "--landmarks", ""},
 		{cl("--kernel", "isomap", "--learner", "svm"), "600K", false, "--landmarks", "--float32 takes a point kernel or hck"},
+		// lp on a dense rbf affinity of the points uses no kernel matrix:
+		// --float32 is not named and changes nothing
+		{cl("--learner", "lp", "--affinity", "rbf:20"), "550K", false, "", "needs about"},
 		// eval: the embedded two moons, 400 rows (8N² = 1.2 MiB)
 		{[]string{"eval", "--data", "two_moons", "--labeled-per-class", "3", "--repeats", "1", "--kernel", "rbf,hck:average", "--learner", "svm,knn"}, "1M", true, "--landmarks", ""},
 		{[]string{"eval", "--data", "two_moons", "--labeled-per-class", "3", "--repeats", "1", "--kernel", "isomap", "--learner", "knn"}, "2M", false, "--landmarks", "--float32 takes point kernels and hck"},
