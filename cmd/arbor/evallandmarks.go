@@ -10,6 +10,7 @@ import (
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/propagate"
 	"github.com/arbor-ml/arbor/ssl"
+	"gonum.org/v1/gonum/mat"
 )
 
 // evalLandmarks is arbor eval --landmarks M: for every kernel and split
@@ -102,15 +103,37 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 		// The features per split: its labelled rows are landmarks.
 		for si, split := range splits {
 			y := yFor(split)
-			t0 := time.Now()
-			_, Z, _, desc, err := l.features(ctx, ds.X, spec, y)
-			if err != nil {
-				return nil, err
+			// The features, made once; with rbf:scale once per gamma (the
+			// SVM's from the labelled rows, kNN's from all rows, as the
+			// exact learners; landmarkFlags.features).
+			var zs [2]*mat.Dense
+			var kts [2]float64
+			feat := func(svm bool) (*mat.Dense, float64, error) {
+				i := 0
+				if svm && spec.Kind == kernel.KindPoint && spec.Scale {
+					i = 1
+				}
+				if zs[i] == nil {
+					t0 := time.Now()
+					_, Z, _, desc, err := l.features(ctx, ds.X, spec, y, i == 1)
+					if err != nil {
+						return nil, 0, err
+					}
+					kts[i] = time.Since(t0).Seconds()
+					fmt.Fprintln(e.stderr, desc)
+					zs[i] = Z
+				}
+				return zs[i], kts[i], nil
 			}
-			kt := time.Since(t0).Seconds()
-			fmt.Fprintln(e.stderr, desc)
-			_, r := Z.Dims()
 			for _, name := range names {
+				if name != "svm" && name != "knn" {
+					continue
+				}
+				Z, kt, err := feat(name == "svm")
+				if err != nil {
+					return nil, err
+				}
+				_, r := Z.Dims()
 				switch name {
 				case "svm":
 					t1 := time.Now()

@@ -117,7 +117,7 @@ func splitMoonsFiles(t *testing.T, dir string) (string, string) {
 func TestLandmarksLabelledExact(t *testing.T) {
 	dir := t.TempDir()
 	trainPath, testPath := moonsFiles(t, dir)
-	for _, kern := range []string{"linear", "rbf:2", "poly:1:1:3", "laplacian:1"} {
+	for _, kern := range []string{"linear", "rbf:2", "rbf:scale", "poly:1:1:3", "laplacian:1"} {
 		for _, learner := range [][]string{{"--learner", "svm"}, {"--learner", "svm", "--C", "100"}, {"--learner", "knn", "--k", "3"}} {
 			for _, method := range []string{"kmeans", "random"} {
 				args := append([]string{"classify", "--data", trainPath, "--test", testPath, "--kernel", kern, "--scale", "none", "--quiet"}, learner...)

@@ -45,7 +45,14 @@ func (l *landmarkFlags) register(fs interface {
 // y, when not nil, gives the labels: the labelled rows are then landmarks
 // (l.choose), so that every kernel value the learners read between a row
 // and a labelled row is the kernel's own.
-func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.Spec, y []int) (pipeline.FeatureMap, *mat.Dense, float64, string, error) {
+//
+// labelledScale: rbf:scale takes gamma from the labelled rows of y, as the
+// exact SVM does (svmScaleGamma, ssl.SVM); otherwise from all rows, as the
+// exact kNN and the kernel command do. With the labelled rows among the
+// landmarks the landmark SVM and kNN are then the exact ones for rbf:scale
+// too (gamma matters to kNN only through rounding: exp(−γd²) underflows
+// for a large gamma, and the tied zeros rank by index).
+func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.Spec, y []int, labelledScale bool) (pipeline.FeatureMap, *mat.Dense, float64, string, error) {
 	n, _ := X.Dims()
 	if l.m > n {
 		return nil, nil, 0, "", usageError("--landmarks %d: more than the %d rows", l.m, n)
@@ -59,9 +66,19 @@ func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.S
 	if err != nil {
 		return nil, nil, 0, "", err
 	}
+	scaled := 0.0
+	if spec.Kind == kernel.KindPoint && spec.Scale && labelledScale {
+		if g, ok := labelledScaleGamma(X, y); ok {
+			scaled = g
+			spec.Point, spec.Scale = kernel.RBF{Gamma: g}, false
+		}
+	}
 	fm, Z, gamma, err := pipeline.FitMap(ctx, X, spec, lm)
 	if err != nil {
 		return nil, nil, 0, "", err
+	}
+	if scaled > 0 {
+		gamma = scaled
 	}
 	var desc string
 	switch m := fm.(type) {
@@ -177,7 +194,7 @@ func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, d
 	default:
 		return nil, nil, usageError("--landmarks works with --learner svm, knn, lp or spreading, not %s", learner)
 	}
-	fm, Z, gamma, desc, err := l.features(ctx, ds.X, spec, ds.Y)
+	fm, Z, gamma, desc, err := l.features(ctx, ds.X, spec, ds.Y, learnerFamily(learner) == "svm")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -258,7 +275,7 @@ func kernelLandmarks(ctx context.Context, e *env, l landmarkFlags, mf memFlags, 
 	if err := mf.check(landmarkBytes(ds.Len(), ds.Dim(), l.m), fmt.Sprintf("%d landmarks for %d rows", l.m, ds.Len()), "use fewer --landmarks"); err != nil {
 		return err
 	}
-	_, Z, gamma, desc, err := l.features(ctx, ds.X, spec, nil)
+	_, Z, gamma, desc, err := l.features(ctx, ds.X, spec, nil, false)
 	if err != nil {
 		return err
 	}

@@ -12,13 +12,28 @@ import (
 // the value arbor eval uses (ssl.SVM resolves it on the labelled rows too),
 // so classify, eval and scikit-learn train the same SVM.
 func svmScaleGamma(ds *dataset.Dataset) float64 {
-	lab := ds.Labeled()
-	if len(lab) == ds.Len() {
-		return kernel.GammaScale(ds.X)
+	if g, ok := labelledScaleGamma(ds.X, ds.Y); ok {
+		return g
 	}
-	Xl := mat.NewDense(len(lab), ds.Dim(), nil)
-	for i, r := range lab {
-		Xl.SetRow(i, ds.X.RawRowView(r))
+	return kernel.GammaScale(ds.X)
+}
+
+// labelledScaleGamma is rbf:scale over the labelled rows of X (y[i] ≥ 0),
+// as svmScaleGamma; ok is false when no row is labelled.
+func labelledScaleGamma(X *mat.Dense, y []int) (gamma float64, ok bool) {
+	var lab []int
+	for i, c := range y {
+		if c != dataset.Unlabeled {
+			lab = append(lab, i)
+		}
 	}
-	return kernel.GammaScale(Xl)
+	if len(lab) == 0 {
+		return 0, false
+	}
+	_, d := X.Dims()
+	Xl := mat.NewDense(len(lab), d, nil)
+	for a, r := range lab {
+		Xl.SetRow(a, X.RawRowView(r))
+	}
+	return kernel.GammaScale(Xl), true
 }
