@@ -225,17 +225,9 @@ func Solve(ctx context.Context, pr *Problem) (Result, error) {
 				continue
 			}
 			ki := s.q.column(i, l)
-			ai := s.alpha[i] * s.ys[i]
-			g := s.g[:l]
-			for j, v := range ki[:l] {
-				g[j] += ai * float64(v)
-			}
+			axpy32(s.g[:l], s.alpha[i]*s.ys[i], ki)
 			if s.status[i] == atUpper {
-				ci := s.c[i] * s.ys[i]
-				gb := s.gbar[:l]
-				for j, v := range ki[:l] {
-					gb[j] += ci * float64(v)
-				}
+				axpy32(s.gbar[:l], s.c[i]*s.ys[i], ki)
 			}
 			if i&1023 == 1023 {
 				if err := ctx.Err(); err != nil {
@@ -332,16 +324,10 @@ func (s *smo) warmGradient(w *Warm) {
 		}
 		col := s.q.column(k, l)[:l]
 		if db != 0 {
-			g := s.g[:l]
-			for j, x := range col {
-				g[j] += db * float64(x)
-			}
+			axpy32(s.g[:l], db, col)
 		}
 		if dbar != 0 {
-			gb := s.gbar[:l]
-			for j, x := range col {
-				gb[j] += dbar * float64(x)
-			}
+			axpy32(s.gbar[:l], dbar, col)
 		}
 	}
 }
@@ -561,17 +547,12 @@ func (s *smo) updateGbar(i int, wasUpper bool) {
 }
 
 func (s *smo) gbarRange(lo, hi int, k []float32, ci float64, wasUpper bool) {
-	gb := s.gbar[lo:hi]
-	k = k[lo:hi][:len(gb)]
+	// Ḡ − ci·K equals Ḡ + (−ci)·K bit for bit (IEEE 754 defines x − y as
+	// x + (−y), and (−ci)·v = −(ci·v)).
 	if wasUpper {
-		for t, v := range k {
-			gb[t] -= ci * float64(v)
-		}
-	} else {
-		for t, v := range k {
-			gb[t] += ci * float64(v)
-		}
+		ci = -ci
 	}
+	axpy32(s.gbar[lo:hi], ci, k[lo:hi])
 }
 
 // reconstruct recomputes the gradient of the inactive variables from Ḡ and
@@ -607,11 +588,7 @@ func (s *smo) reconstruct() {
 				continue
 			}
 			ki := s.q.column(i, l)[:l]
-			ai := s.alpha[i] * s.ys[i]
-			g := s.g[:l]
-			for j := n; j < l; j++ {
-				g[j] += ai * float64(ki[j])
-			}
+			axpy32(s.g[n:l], s.alpha[i]*s.ys[i], ki[n:l])
 		}
 	}
 }
