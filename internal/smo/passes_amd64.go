@@ -40,10 +40,9 @@ func xgetbv() (eax, edx uint32)
 func updateAVX2(grad *float64, fl *uint8, ki, kj *float32, n int, di, dj float64, out *lanes8)
 
 // selectAVX2 runs selectTail's loop over the first n entries (n a multiple
-// of 4) in four lanes: per lane the largest g over I_low (≥, with its
-// position), and the last minimiser of od with od (+Inf, −1 when none).
-// Each lane excludes candidates with its own threshold, which excludes
-// only candidates that cannot reach the lane's minimum.
+// of 8) in eight lanes (lane t takes the positions ≡ t mod 8): per lane the
+// largest g over I_low (the sign of a zero maximum unsettled), and the last
+// minimiser of od with od (+Inf, −1 when none).
 //
 //go:noescape
 func selectAVX2(grad *float64, fl *uint8, qd *float64, ki *float32, n int, qdi, gmax, tau, thrFactor float64, out *selLanes)
@@ -59,10 +58,9 @@ type lanes8 struct {
 }
 
 type selLanes struct {
-	max2    [4]float64
-	max2Idx [4]int64
-	obj     [4]float64
-	objIdx  [4]int64
+	max2   [8]float64
+	obj    [8]float64
+	objIdx [8]int64
 }
 
 // updatePass is updateTail over all of g from (−Inf, −1): the AVX2 kernel
@@ -90,25 +88,28 @@ func updatePass(g []float64, fl []uint8, ki, kj []float32, di, dj float64) (floa
 }
 
 // selectPass is selectTail over all of g from (−Inf, +Inf, −1): the AVX2
-// kernel on the first multiple of 4 entries, the lanes combined in the
-// serial pass's order (largest g with the last position's bits; smallest
-// od, the last position on ties), then the Go loop on the rest.
+// kernel on the first multiple of 8 entries, the lanes combined in the
+// serial pass's order (largest g; smallest od, the last position on ties),
+// then the Go loop on the rest.
 func selectPass(g []float64, fl []uint8, qd []float64, ki []float32, qdi, gmax float64) (float64, float64, int) {
 	gmax2, objMin, idx := math.Inf(-1), math.Inf(1), -1
-	n := len(g) &^ 3
+	n := len(g) &^ 7
 	if !useAVX2 || n == 0 {
 		return selectTail(g, fl, qd, ki, qdi, gmax, 0, gmax2, objMin, idx)
 	}
 	fl, qd, ki = fl[:len(g)], qd[:len(g)], ki[:len(g)]
 	var r selLanes
 	selectAVX2(&g[0], &fl[0], &qd[0], &ki[0], n, qdi, gmax, tau, thrFactor, &r)
-	m2 := -1
-	for t, i := range r.max2Idx {
-		if i < 0 {
-			continue
-		}
-		if v := r.max2[t]; m2 < 0 || v > gmax2 || (v == gmax2 && int(i) > m2) {
-			gmax2, m2 = v, int(i)
+	for _, v := range r.max2 {
+		gmax2 = max(gmax2, v)
+	}
+	if gmax2 == 0 {
+		// The serial pass keeps the bits of the last zero over I_low.
+		for j := n - 1; j >= 0; j-- {
+			if g[j] == 0 && fl[j]&inLow != 0 {
+				gmax2 = g[j]
+				break
+			}
 		}
 	}
 	for t, i := range r.objIdx {

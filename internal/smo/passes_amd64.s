@@ -116,10 +116,22 @@ udone:
 
 // func selectAVX2(grad *float64, fl *uint8, qd *float64, ki *float32, n int, qdi, gmax, tau, thrFactor float64, out *selLanes)
 //
-// Four lanes. Registers: Y15 gmax, Y14 qdi, Y13 zero, Y12 τ, Y11 positions,
-// Y10 step 4, Y9 max g over I_low, Y8 its positions, Y7 the lanes' division
-// thresholds thrm = −objMin·thrFactor (−Inf at first). The lanes' objMin and
-// position live in out (touched only when some lane is not excluded).
+// Two sets of four lanes (positions 8m+0..3 and 8m+4..7). Per lane: the
+// largest g over I_low (VMAXPD keeps the lane's value on equality and on
+// NaN; selectPass settles the sign of a zero maximum), and the last
+// minimiser of od with od (in out: touched only when some lane may hold a
+// candidate).
+//
+// The common path computes no quad floor and no division: a lane may hold
+// a candidate only if gd's sign bit is clear, j ∈ I_low and
+// !(gd² < thrm·quad), with quad unfloored and thrm = −objMin·thrFactor ≥ 0
+// (0 before the lane's first candidate). This keeps every lane that
+// selectTail's test keeps (a quad ≤ 0 gives a bound ≤ 0 or NaN, kept), so
+// the exact rule, applied to all eight lanes when any lane is kept, picks
+// what selectTail picks.
+//
+// Registers: Y15 gmax, Y14 qdi, Y13 −Inf, Y12/Y11 thrm (sets A/B),
+// Y10/Y9 largest g over I_low (A/B).
 TEXT ·selectAVX2(SB), NOSPLIT, $0-80
 	MOVQ grad+0(FP), DI
 	MOVQ fl+8(FP), DX
@@ -128,83 +140,119 @@ TEXT ·selectAVX2(SB), NOSPLIT, $0-80
 	MOVQ n+32(FP), CX
 	VBROADCASTSD qdi+40(FP), Y14
 	VBROADCASTSD gmax+48(FP), Y15
-	VBROADCASTSD tau+56(FP), Y12
 	MOVQ out+72(FP), R10
 
-	VXORPD Y13, Y13, Y13
-	VMOVDQU iota4<>(SB), Y11
-	MOVQ $4, AX
-	MOVQ AX, X10
-	VPBROADCASTQ X10, Y10
 	MOVQ NEGINF, AX
-	MOVQ AX, X9
-	VPBROADCASTQ X9, Y9           // max = −Inf
-	VMOVDQU Y9, Y7                // thrm = −Inf
-	VPCMPEQQ Y8, Y8, Y8           // positions −1
+	MOVQ AX, X13
+	VPBROADCASTQ X13, Y13
+	VMOVDQU Y13, Y10
+	VMOVDQU Y13, Y9
+	VXORPD Y12, Y12, Y12          // thrm = 0
+	VXORPD Y11, Y11, Y11
 	MOVQ POSINF, AX
 	MOVQ AX, X0
 	VPBROADCASTQ X0, Y0
 	VMOVUPD Y0, 64(R10)           // objMin = +Inf
-	VMOVDQU Y8, 96(R10)           // its positions −1
+	VMOVUPD Y0, 96(R10)
+	VPCMPEQQ Y0, Y0, Y0
+	VMOVDQU Y0, 128(R10)          // positions −1
+	VMOVDQU Y0, 160(R10)
 
 	XORQ SI, SI
 	TESTQ CX, CX
 	JEQ sdone
 
 sloop:
-	VMOVUPD (DI)(SI*8), Y0        // g
+	VMOVUPD (DI)(SI*8), Y0        // g (A)
+	VMOVUPD 32(DI)(SI*8), Y4      // g (B)
 	VPMOVZXBQ (DX)(SI*1), Y1
+	VPMOVZXBQ 4(DX)(SI*1), Y5
 	VPSLLQ $62, Y1, Y1            // inLow (bit 1) in the sign bit
-	VCMPPD $0x1d, Y9, Y0, Y2      // g ≥ max (GE_OQ)
-	VANDPD Y1, Y2, Y2
-	VBLENDVPD Y2, Y0, Y9, Y9
-	VBLENDVPD Y2, Y11, Y8, Y8
+	VPSLLQ $62, Y5, Y5
+	VBLENDVPD Y1, Y0, Y13, Y2     // g or −Inf
+	VBLENDVPD Y5, Y4, Y13, Y6
+	VMAXPD Y10, Y2, Y10           // Y2 > max ? Y2 : max
+	VMAXPD Y9, Y6, Y9
 	VADDPD Y15, Y0, Y0            // gd = gmax + g
+	VADDPD Y15, Y4, Y4
 	VCVTPS2PD (R8)(SI*4), Y2
-	VADDPD Y2, Y2, Y2             // 2·k (exact)
+	VCVTPS2PD 16(R8)(SI*4), Y6
+	VADDPD Y2, Y2, Y2             // 2·k
+	VADDPD Y6, Y6, Y6
 	VADDPD (R9)(SI*8), Y14, Y3    // qdi + qd
-	VSUBPD Y2, Y3, Y3             // quad = (qdi + qd) − 2·k
-	VCMPPD $0x1e, Y13, Y3, Y2     // quad > 0 (GT_OQ)
-	VBLENDVPD Y2, Y3, Y12, Y3     // else τ
-	VMULPD Y0, Y0, Y4             // gd²
-	VCMPPD $0x1e, Y13, Y0, Y0     // gd > 0 (GT_OQ)
-	VMULPD Y3, Y7, Y5             // thrm·quad
-	VCMPPD $0x15, Y5, Y4, Y5      // !(gd² < thrm·quad) (NLT_UQ)
-	VANDPD Y0, Y5, Y5
-	VANDPD Y1, Y5, Y5             // candidates (sign bits)
-	VMOVMSKPD Y5, AX
+	VADDPD 32(R9)(SI*8), Y14, Y7
+	VSUBPD Y2, Y3, Y3             // quad (unfloored)
+	VSUBPD Y6, Y7, Y7
+	VMULPD Y3, Y12, Y3            // thrm·quad
+	VMULPD Y7, Y11, Y7
+	VMULPD Y0, Y0, Y2             // gd²
+	VMULPD Y4, Y4, Y6
+	VCMPPD $0x15, Y3, Y2, Y2      // !(gd² < thrm·quad) (NLT_UQ)
+	VCMPPD $0x15, Y7, Y6, Y6
+	VANDNPD Y2, Y0, Y2            // and gd's sign clear
+	VANDNPD Y6, Y4, Y6
+	VANDPD Y1, Y2, Y8             // and j ∈ I_low
+	VANDPD Y5, Y6, Y6
+	VORPD Y6, Y8, Y8
+	VMOVMSKPD Y8, AX
 	TESTL AX, AX
 	JNE scand
 
 snext:
-	VPADDQ Y10, Y11, Y11
-	ADDQ $4, SI
+	ADDQ $8, SI
 	CMPQ SI, CX
 	JLT sloop
 
 sdone:
-	VMOVUPD Y9, (R10)
-	VMOVDQU Y8, 32(R10)
+	VMOVUPD Y10, (R10)
+	VMOVUPD Y9, 32(R10)
 	VZEROUPPER
 	RET
 
+// EXACT applies selectTail's rule to the four lanes at position SI+off:
+// od = −gd²/quad (quad floored at τ) where gd > 0 and j ∈ I_low, kept
+// when od ≤ objMin (the lane's, at out+obj), with its position (out+pos);
+// the lane's thrm becomes −od·thrFactor.
+#define EXACT(off, obj, pos, thrm) \
+	VMOVUPD (off*8)(DI)(SI*8), Y0 \
+	VPMOVZXBQ off(DX)(SI*1), Y1 \
+	VPSLLQ $62, Y1, Y1 \
+	VADDPD Y15, Y0, Y0 \
+	VCVTPS2PD (off*4)(R8)(SI*4), Y2 \
+	VADDPD Y2, Y2, Y2 \
+	VADDPD (off*8)(R9)(SI*8), Y14, Y3 \
+	VSUBPD Y2, Y3, Y3 \
+	VXORPD Y2, Y2, Y2 \
+	VCMPPD $0x1e, Y2, Y3, Y4 \
+	VBROADCASTSD tau+56(FP), Y5 \
+	VBLENDVPD Y4, Y3, Y5, Y3 \
+	VCMPPD $0x1e, Y2, Y0, Y4 \
+	VANDPD Y1, Y4, Y4 \
+	VMULPD Y0, Y0, Y0 \
+	VPCMPEQQ Y5, Y5, Y5 \
+	VPSLLQ $63, Y5, Y5 \
+	VXORPD Y5, Y0, Y0 \
+	VDIVPD Y3, Y0, Y0 \
+	VMOVUPD obj(R10), Y2 \
+	VCMPPD $0x12, Y2, Y0, Y3 \
+	VANDPD Y4, Y3, Y3 \
+	VBLENDVPD Y3, Y0, Y2, Y2 \
+	VMOVUPD Y2, obj(R10) \
+	LEAQ off(SI), AX \
+	MOVQ AX, X2 \
+	VPBROADCASTQ X2, Y2 \
+	VPADDQ iota4<>(SB), Y2, Y2 \
+	VMOVDQU pos(R10), Y4 \
+	VBLENDVPD Y3, Y2, Y4, Y4 \
+	VMOVDQU Y4, pos(R10) \
+	VXORPD Y5, Y0, Y0 \
+	VBROADCASTSD thrFactor+64(FP), Y2 \
+	VMULPD Y2, Y0, Y0 \
+	VBLENDVPD Y3, Y0, thrm, thrm
+
 scand:
-	VPCMPEQQ Y6, Y6, Y6
-	VPSLLQ $63, Y6, Y6            // sign bits
-	VXORPD Y6, Y4, Y4             // −gd²
-	VDIVPD Y3, Y4, Y4             // od = −gd² / quad
-	VMOVUPD 64(R10), Y2
-	VCMPPD $0x12, Y2, Y4, Y0      // od ≤ objMin (LE_OQ)
-	VANDPD Y5, Y0, Y0
-	VBLENDVPD Y0, Y4, Y2, Y2
-	VMOVUPD Y2, 64(R10)
-	VMOVDQU 96(R10), Y2
-	VBLENDVPD Y0, Y11, Y2, Y2
-	VMOVDQU Y2, 96(R10)
-	VXORPD Y6, Y4, Y4             // −od
-	VBROADCASTSD thrFactor+64(FP), Y2
-	VMULPD Y2, Y4, Y4             // −od·thrFactor
-	VBLENDVPD Y0, Y4, Y7, Y7
+	EXACT(0, 64, 128, Y12)
+	EXACT(4, 96, 160, Y11)
 	JMP snext
 
 // func axpyAVX2(dst *float64, x *float32, n int, a float64)

@@ -232,15 +232,24 @@ func TestSelectPassTies(t *testing.T) {
 		if trial%2 == 1 { // the maximum over I_low is a zero of either sign
 			gs = []float64{-1, math.Copysign(0, -1), 0, -0.5}
 		}
+		qds, kis, qdi := []float64{1, 2}, []float32{0.25, 0.5, 1.5}, 1.0
+		gmax := []float64{0, 0.5, 1, 2}[r.IntN(4)]
+		if trial%3 == 2 {
+			// Ties of inexact quotients: −od·quad may round above gd², which
+			// the exclusion test's 1e-9 slack must absorb.
+			gs = []float64{r.Float64(), r.Float64(), r.Float64()}
+			qds = []float64{1 + r.Float64(), 1 + r.Float64()}
+			kis = []float32{float32(r.Float64()), float32(r.Float64())}
+			qdi, gmax = 1+r.Float64(), r.Float64()
+		}
 		for i := range g {
 			g[i] = gs[r.IntN(len(gs))]
 			fl[i] = uint8(r.IntN(4))
-			qd[i] = []float64{1, 2}[r.IntN(2)]
-			ki[i] = []float32{0.25, 0.5, 1.5}[r.IntN(3)]
+			qd[i] = qds[r.IntN(len(qds))]
+			ki[i] = kis[r.IntN(len(kis))]
 		}
-		gmax := []float64{0, 0.5, 1, 2}[r.IntN(4)]
-		w2, wobj, widx := selectNaive(g, fl, qd, ki, 1, gmax)
-		g2, obj, idx := selectPass(g, fl, qd, ki, 1, gmax)
+		w2, wobj, widx := selectNaive(g, fl, qd, ki, qdi, gmax)
+		g2, obj, idx := selectPass(g, fl, qd, ki, qdi, gmax)
 		if !same(g2, w2) || !same(obj, wobj) || idx != widx {
 			t.Fatalf("trial %d (n=%d): (%v, %v, %d), want (%v, %v, %d)", trial, n, g2, obj, idx, w2, wobj, widx)
 		}
