@@ -36,11 +36,28 @@ type AnchorGraph struct {
 	S int
 	// Gamma is the graph regularisation γ (default 0.01).
 	Gamma float64
+	// Sigma is the width σ of the Gaussian anchor weights; 0 means the
+	// paper's choice, the mean distance of the points to their S-th
+	// nearest anchor. To approximate an exact graph, take its scale:
+	// 1/√γ for the RBF affinity exp(−γd²), KNNRadius for the kNN graph
+	// (what arbor classify --landmarks does; see the package doc).
+	Sigma float64
+	// Unreachable is the policy for points no labelled point reaches
+	// (the component of the anchor graph through their anchors holds no
+	// label; their soft labels are exactly 0): UnreachableError (default,
+	// ""), UnreachableUnlabeled or UnreachableFirst, as Propagation.
+	Unreachable string
 }
 
 // AnchorModel is a fitted anchor-graph propagation: immutable, safe for
 // concurrent use.
 type AnchorModel struct {
+	// Unreachable lists the unlabelled rows no label reaches (with
+	// Unreachable = UnreachableUnlabeled: learner.Unlabeled in the
+	// transduction; UnreachableFirst: class 0); Warnings says so.
+	Unreachable []int
+	Warnings    []error
+
 	anchors *mat.Dense // M×d
 	s       int
 	sigma2  float64
@@ -72,7 +89,19 @@ func (g AnchorGraph) Validate() error {
 	if !(g.Gamma >= 0) || math.IsInf(g.Gamma, 0) {
 		return fmt.Errorf("%w: anchor graph Gamma = %v, want > 0", ErrBadParam, g.Gamma)
 	}
-	return nil
+	return checkAnchorCommon(g.Sigma, g.Unreachable)
+}
+
+// checkAnchorCommon checks the settings AnchorGraph and AnchorSpreading share.
+func checkAnchorCommon(sigma float64, unreachable string) error {
+	if !(sigma >= 0) || math.IsInf(sigma, 0) {
+		return fmt.Errorf("%w: anchor graph Sigma = %v, want ≥ 0 (0: the paper's width)", ErrBadParam, sigma)
+	}
+	switch unreachable {
+	case "", UnreachableError, UnreachableUnlabeled, UnreachableFirst:
+		return nil
+	}
+	return fmt.Errorf("%w: Unreachable = %q (want error, unlabeled or first)", ErrBadParam, unreachable)
 }
 
 // Fit labels the rows of X from the labelled ones (y[i] a class 0..C−1, or
@@ -88,7 +117,7 @@ func (g AnchorGraph) Fit(ctx context.Context, X, anchors *mat.Dense, y []int) (*
 		return nil, err
 	}
 	s := min(g.s(), m)
-	am, idx, z, err := anchorWeights(ctx, X, anchors, s)
+	am, idx, z, err := anchorWeights(ctx, X, anchors, s, g.Sigma)
 	if err != nil {
 		return nil, err
 	}
@@ -174,19 +203,64 @@ func (g AnchorGraph) Fit(ctx context.Context, X, anchors *mat.Dense, y []int) (*
 		}
 	}
 	am.labels = make([]int, n)
+	reached := make([]bool, n)
 	for i := 0; i < n; i++ {
 		am.labels[i] = am.classify(idx[i*s:i*s+s], z[i*s:i*s+s])
+		reached[i] = am.reached(idx[i*s:i*s+s], z[i*s:i*s+s])
 		if y[i] >= 0 {
 			am.labels[i] = y[i]
 		}
 	}
+	if err := am.applyUnreachable(reached, y, g.Unreachable); err != nil {
+		return nil, err
+	}
 	return am, nil
+}
+
+// reached reports whether a row with anchors ki and weights zi has a
+// non-zero soft label: an anchor component without labels solves to
+// exactly 0 (its block of the system decouples with a zero right side).
+func (am *AnchorModel) reached(ki []int32, zi []float64) bool {
+	for a, k := range ki {
+		if zi[a] == 0 {
+			continue
+		}
+		for j := range am.lambda {
+			if am.a.At(int(k), j) != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// applyUnreachable applies the policy to the unlabelled rows no label
+// reaches (reached false): an error, or learner.Unlabeled / class 0 in the
+// transduction with a warning.
+func (am *AnchorModel) applyUnreachable(reached []bool, y []int, policy string) error {
+	labeled := make([]bool, len(y))
+	for i, c := range y {
+		labeled[i] = c >= 0
+	}
+	u, warn, err := unreachable(reached, labeled, policy)
+	if err != nil {
+		return err
+	}
+	for _, i := range u {
+		am.labels[i] = -1
+		if policy == UnreachableFirst {
+			am.labels[i] = 0
+		}
+	}
+	am.Unreachable, am.Warnings = u, warn
+	return nil
 }
 
 // anchorWeights returns a model holding the anchors, S and σ², and for
 // every row of X its s nearest anchors idx (n×s) and their normalised
-// weights z (n×s): the sparse Z of the anchor graph.
-func anchorWeights(ctx context.Context, X, anchors *mat.Dense, s int) (*AnchorModel, []int32, []float64, error) {
+// weights z (n×s): the sparse Z of the anchor graph. σ is width, or when
+// 0 the mean distance of the rows to their s-th anchor.
+func anchorWeights(ctx context.Context, X, anchors *mat.Dense, s int, width float64) (*AnchorModel, []int32, []float64, error) {
 	n, d := X.Dims()
 	m, _ := anchors.Dims()
 	am := &AnchorModel{anchors: mat.DenseCopyOf(anchors), s: s}
@@ -201,6 +275,9 @@ func anchorWeights(ctx context.Context, X, anchors *mat.Dense, s int) (*AnchorMo
 		sum += math.Sqrt(d2[i*s+s-1])
 	}
 	sigma := sum / float64(n)
+	if width > 0 {
+		sigma = width
+	}
 	if sigma == 0 {
 		sigma = 1
 	}
@@ -311,4 +388,46 @@ func (am *AnchorModel) Predict(ctx context.Context, dst []int, X *mat.Dense) ([]
 			dst[i] = am.classify(ki, z)
 		}
 	})
+}
+
+// radiusSample is the number of rows KNNRadius averages over.
+const radiusSample = 2000
+
+// KNNRadius returns the mean distance from a row of X to its k-th nearest
+// row, the row itself counted as the first (as the KNN affinity counts
+// it): the radius of the neighbourhoods of the kNN graph, the anchor
+// graph's width (AnchorGraph.Sigma) that matches it. The mean is over
+// up to 2,000 evenly spaced rows (all when fewer); one k-d tree over the
+// rows (internal/neighbors), O(N log N). Errors: ErrBadParam (k not in
+// 1..N), ErrShape (no rows), ErrNonFinite, ctx.Err().
+func KNNRadius(ctx context.Context, X *mat.Dense, k int) (float64, error) {
+	n, d := X.Dims()
+	if n == 0 {
+		return 0, fmt.Errorf("%w: no rows", ErrShape)
+	}
+	if k < 1 || k > n {
+		return 0, fmt.Errorf("%w: k = %d, want 1..%d", ErrBadParam, k, n)
+	}
+	data := denseData(X)
+	for _, v := range data {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("%w: X has %v", ErrNonFinite, v)
+		}
+	}
+	q := min(n, radiusSample)
+	Q := make([]float64, q*d)
+	for a := 0; a < q; a++ {
+		i := int(int64(a) * int64(n) / int64(q))
+		copy(Q[a*d:a*d+d], data[i*d:i*d+d])
+	}
+	idx := make([]int32, q*k)
+	d2 := make([]float64, q*k)
+	if err := neighbors.New(data, n, d).Search(ctx, Q, k, idx, d2); err != nil {
+		return 0, err
+	}
+	sum := 0.0
+	for a := 0; a < q; a++ {
+		sum += math.Sqrt(d2[a*k+k-1])
+	}
+	return sum / float64(q), nil
 }

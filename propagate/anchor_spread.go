@@ -27,8 +27,8 @@ import (
 // [[E, U], [Uᵀ, Λ/α]]): O(N·S²) to form it, O(M³) to solve it, O(N·S + M²)
 // memory. It equals LabelSpreading's closed form on the dense N×N anchor
 // affinity (tested). A row's class is the argmax of F (first on ties); a
-// row with F = 0 (its anchors' component holds no label) is left
-// Unlabeled (−1). A new point x is labelled as LabelSpreading.predict
+// row with F = 0 (its anchors' component holds no label) is unreachable:
+// an error, Unlabeled (−1) or class 0 by the Unreachable policy. A new point x is labelled as LabelSpreading.predict
 // does, from its affinities w(x, j) = z(x) Λ⁻¹ z_jᵀ to the fitted rows and
 // their normalised soft labels F̂: argmax z(x)·B with B = Λ⁻¹ Zᵀ F̂ (M×C).
 type AnchorSpreading struct {
@@ -37,6 +37,9 @@ type AnchorSpreading struct {
 	// Alpha is the clamping factor α in (0, 1) (default 0.2, as
 	// scikit-learn).
 	Alpha float64
+	// Sigma and Unreachable: as AnchorGraph's.
+	Sigma       float64
+	Unreachable string
 }
 
 func (g AnchorSpreading) alpha() float64 {
@@ -54,7 +57,7 @@ func (g AnchorSpreading) Validate() error {
 	if !(g.Alpha >= 0 && g.Alpha < 1) {
 		return fmt.Errorf("%w: anchor spreading Alpha = %v, want in (0, 1)", ErrBadParam, g.Alpha)
 	}
-	return nil
+	return checkAnchorCommon(g.Sigma, g.Unreachable)
 }
 
 // Fit spreads the labels y (a class 0..C−1, or −1 for unlabelled) over the
@@ -69,7 +72,7 @@ func (g AnchorSpreading) Fit(ctx context.Context, X, anchors *mat.Dense, y []int
 		return nil, err
 	}
 	s := min(AnchorGraph{S: g.S}.s(), m)
-	am, idx, z, err := anchorWeights(ctx, X, anchors, s)
+	am, idx, z, err := anchorWeights(ctx, X, anchors, s, g.Sigma)
 	if err != nil {
 		return nil, err
 	}
@@ -142,6 +145,7 @@ func (g AnchorSpreading) Fit(ctx context.Context, X, anchors *mat.Dense, y []int
 	// The Woodbury form above, row by row: F_i = E_i⁻¹·(R_i + (z_i/√D_i)·X),
 	// X the solution; then B accumulates z_iᵀ F̂_i.
 	am.labels = make([]int, n)
+	reached := make([]bool, n)
 	am.a = mat.NewDense(m, classes, nil) // B = Λ⁻¹ Zᵀ F̂
 	f := make([]float64, classes)
 	for i := 0; i < n; i++ {
@@ -167,9 +171,9 @@ func (g AnchorSpreading) Fit(ctx context.Context, X, anchors *mat.Dense, y []int
 			}
 		}
 		if tot == 0 {
-			am.labels[i] = -1
-			continue
+			continue // no label reaches row i (applyUnreachable)
 		}
+		reached[i] = true
 		am.labels[i] = best
 		for a, ka := range ki {
 			for c, v := range f {
@@ -187,6 +191,9 @@ func (g AnchorSpreading) Fit(ctx context.Context, X, anchors *mat.Dense, y []int
 	am.lambda = make([]float64, classes)
 	for c := range am.lambda {
 		am.lambda[c] = 1
+	}
+	if err := am.applyUnreachable(reached, y, g.Unreachable); err != nil {
+		return nil, err
 	}
 	return am, nil
 }

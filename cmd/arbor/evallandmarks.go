@@ -8,7 +8,6 @@ import (
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
-	"github.com/arbor-ml/arbor/propagate"
 	"github.com/arbor-ml/arbor/ssl"
 	"gonum.org/v1/gonum/mat"
 )
@@ -69,17 +68,18 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 				if err != nil {
 					return nil, err
 				}
-				anchors := landmarkPoints(ds.X, lm)
-				var am *propagate.AnchorModel
-				if name == "spreading" {
-					am, err = propagate.AnchorSpreading{Alpha: lf.alpha}.Fit(ctx, ds.X, anchors, yFor(split))
-				} else {
-					am, err = propagate.AnchorGraph{}.Fit(ctx, ds.X, anchors, yFor(split))
+				ln, err := lf.propagation(name)
+				if err != nil {
+					return nil, err
 				}
+				am, what, err := anchorFitRows(ctx, ds.X, landmarkPoints(ds.X, lm), yFor(split), ln)
 				if err != nil {
 					return nil, fmt.Errorf("split %d: %w", si, err)
 				}
-				r := ssl.Result{Kernel: fmt.Sprintf("anchors M=%d", len(lm)), Learner: learnerFamily(name) + " (anchor graph)", Split: si, FitS: time.Since(t0).Seconds()}
+				if si == 0 {
+					fmt.Fprintf(e.stderr, "landmarks %d: %s\n", len(lm), what)
+				}
+				r := ssl.Result{Kernel: fmt.Sprintf("anchors M=%d", len(lm)), Learner: learnerFamily(name) + " (anchor graph)", Split: si, FitS: time.Since(t0).Seconds(), Unreached: len(am.Unreachable)}
 				score(&r, am.Transduction(), split)
 				out = append(out, r)
 			}

@@ -10,7 +10,6 @@ import (
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/knn"
 	"github.com/arbor-ml/arbor/pipeline"
-	"github.com/arbor-ml/arbor/propagate"
 	"github.com/arbor-ml/arbor/ssl"
 	"gonum.org/v1/gonum/mat"
 )
@@ -131,19 +130,14 @@ func anchorFit(ctx context.Context, stderr io.Writer, l landmarkFlags, ds, test 
 	if err != nil {
 		return nil, nil, err
 	}
-	anchors := landmarkPoints(ds.X, lm)
-	var m *propagate.AnchorModel
-	what := "label propagation"
-	if sp, ok := ln.(ssl.Spreading); ok {
-		what = fmt.Sprintf("label spreading (alpha %g)", sp.Settings.Alpha)
-		m, err = propagate.AnchorSpreading{Alpha: sp.Settings.Alpha}.Fit(ctx, ds.X, anchors, ds.Y)
-	} else {
-		m, err = propagate.AnchorGraph{}.Fit(ctx, ds.X, anchors, ds.Y)
-	}
+	m, what, err := anchorFitRows(ctx, ds.X, landmarkPoints(ds.X, lm), ds.Y, ln)
 	if err != nil {
 		return nil, nil, err
 	}
-	fmt.Fprintf(stderr, "landmarks %d (%s): %s on the anchor graph, each point tied to its 3 nearest anchors\n", len(lm), which, what)
+	fmt.Fprintf(stderr, "landmarks %d (%s): %s\n", len(lm), which, what)
+	for _, w := range m.Warnings {
+		fmt.Fprintln(stderr, "warning:", w)
+	}
 	pred := m.Transduction()
 	if test != nil {
 		pt, err := m.Predict(ctx, nil, test.X)
