@@ -3,6 +3,7 @@ package kernel
 import (
 	"context"
 	"fmt"
+	"runtime"
 
 	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/graph"
@@ -150,6 +151,11 @@ func treeKernel(ctx context.Context, t *hclust.Tree) (*mat.SymDense, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// The linkage's N×N working matrix is garbage by now: collect it before
+	// M takes its 8N² bytes, or the runtime (which collects when the heap
+	// doubles) holds both: arbor classify --kernel hck:average at N = 20,000
+	// peaked at 7.7 GiB instead of 4.8 (bench/float32/measure.py).
+	runtime.GC()
 	M := t.Ultrametric(nil)
 	return Center(M, M), ctx.Err()
 }

@@ -195,11 +195,17 @@ func classifyMemory(mf memFlags, lmf landmarkFlags, ds, test *dataset.Dataset, s
 // svmCacheBytes is the SVM's default kernel column cache (svm.Classifier).
 const svmCacheBytes = 200 << 20
 
-// evalBytes is the largest kernel matrix eval builds (one at a time).
+// evalBytes is eval's kernel matrices: kernel.BuildAll returns all of
+// them and eval keeps them for every split (8N² each), plus the largest
+// transient of one build (pdist, a linkage's working matrix, geodesics).
+// (It counted the largest one alone; with --float32 eval builds one at a
+// time, evalNeed32.)
 func evalBytes(specs []kernel.Spec, n int) float64 {
-	need := 0.0
+	nn := 8 * float64(n) * float64(n)
+	held, transient := 0.0, 0.0
 	for _, s := range specs {
-		need = max(need, kernelBytes(s, n))
+		held += nn
+		transient = max(transient, kernelBytes(s, n)-nn)
 	}
-	return need
+	return held + transient
 }
