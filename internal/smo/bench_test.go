@@ -157,3 +157,67 @@ func BenchmarkSelectPass(b *testing.B) {
 		b.ReportMetric(float64(cpuNow()-c0)/float64(b.N*len(g)), "cpu-ns/entry")
 	})
 }
+
+// BenchmarkSolveS4VM is one solve shaped like an S4VM refit on a HiBUST
+// node (1,500 rows, linear kernel, C = 100 on 20 labelled rows and 0.1 on
+// the rest, kernel columns from a float32 Gram matrix read in place, no
+// team), with the AVX2 kernels and with the Go loops: the same iterations,
+// the time of the passes as they occur in a solve.
+func BenchmarkSolveS4VM(b *testing.B) {
+	const n, d = 1500, 10
+	src, y := benchProblem(n)
+	k := kernel.Linear{}
+	g32 := make([]float32, n*n)
+	for i := range n {
+		for j := range n {
+			g32[i*n+j] = float32(k.Eval(src.row(i), src.row(j)))
+		}
+	}
+	rows := make([]int, n)
+	for i := range rows {
+		rows[i] = i
+	}
+	benchKernels(b, func(b *testing.B) {
+		var res Result
+		var bufs [][]float32 // column buffers handed from solve to solve, as s4vm does
+		c0 := cpuNow()
+		for b.Loop() {
+			q := NewCache(&float32Gram{g32, n}, rows, 100)
+			q.Adopt(bufs)
+			pr := &Problem{Q: q, P: make([]float64, n), Y: y, C: make([]float64, n), Alpha: make([]float64, n), Tol: 1e-3, Shrink: true, Serial: true}
+			for i := range pr.P {
+				pr.P[i], pr.C[i] = -1, 0.1
+				if i < 20 {
+					pr.C[i] = 100
+				}
+			}
+			var err error
+			if res, err = Solve(context.Background(), pr); err != nil {
+				b.Fatal(err)
+			}
+			bufs = q.Release()
+		}
+		b.ReportMetric(float64(cpuNow()-c0)/float64(b.N)/1e6, "cpu-ms/op")
+		b.ReportMetric(float64(res.Iter), "iter")
+	})
+}
+
+// float32Gram is a dense float32 Gram matrix (as s4vm's shared block).
+type float32Gram struct {
+	k []float32
+	n int
+}
+
+func (g *float32Gram) At(r, c int) float64 { return float64(g.k[r*g.n+c]) }
+func (g *float32Gram) Fill(dst []float32, r int, cols []int) {
+	row := g.k[r*g.n : (r+1)*g.n]
+	for t, c := range cols {
+		dst[t] = row[c]
+	}
+}
+func (g *float32Gram) Fill64(dst []float64, r int, cols []int) {
+	row := g.k[r*g.n : (r+1)*g.n]
+	for t, c := range cols {
+		dst[t] = float64(row[c])
+	}
+}

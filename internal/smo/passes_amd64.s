@@ -122,16 +122,18 @@ udone:
 // minimiser of od with od (in out: touched only when some lane may hold a
 // candidate).
 //
-// The common path computes no quad floor and no division: a lane may hold
-// a candidate only if gd's sign bit is clear, j ∈ I_low and
-// !(gd² < thrm·quad), with quad unfloored and thrm = −objMin·thrFactor ≥ 0
-// (0 before the lane's first candidate). This keeps every lane that
-// selectTail's test keeps (a quad ≤ 0 gives a bound ≤ 0 or NaN, kept), so
-// the exact rule, applied to all eight lanes when any lane is kept, picks
-// what selectTail picks.
+// The common path computes no quad floor and no division: position j may
+// hold a candidate only if gd's sign bit is clear, j ∈ I_low and
+// !(gd² < thrm·quad), with quad unfloored and thrm = −objMin·thrFactor
+// for the smallest od found so far in any lane (0 before the first). That
+// keeps every j that can still equal or beat the overall minimum (a
+// quad ≤ 0 gives a bound ≤ 0 or NaN: kept), so the exact rule, applied to
+// the four lanes of a set when one of them is kept, leaves in the lanes
+// every position whose od equals the final minimum, the last of each lane
+// last: selectPass's combination then picks what selectTail picks.
 //
-// Registers: Y15 gmax, Y14 qdi, Y13 −Inf, Y12/Y11 thrm (sets A/B),
-// Y10/Y9 largest g over I_low (A/B).
+// Registers: Y15 gmax, Y14 qdi, Y13 −Inf, Y12 thrm, Y11 zero,
+// Y10/Y9 largest g over I_low (sets A/B).
 TEXT ·selectAVX2(SB), NOSPLIT, $0-80
 	MOVQ grad+0(FP), DI
 	MOVQ fl+8(FP), DX
@@ -184,7 +186,7 @@ sloop:
 	VSUBPD Y2, Y3, Y3             // quad (unfloored)
 	VSUBPD Y6, Y7, Y7
 	VMULPD Y3, Y12, Y3            // thrm·quad
-	VMULPD Y7, Y11, Y7
+	VMULPD Y7, Y12, Y7
 	VMULPD Y0, Y0, Y2             // gd²
 	VMULPD Y4, Y4, Y6
 	VCMPPD $0x15, Y3, Y2, Y2      // !(gd² < thrm·quad) (NLT_UQ)
@@ -193,9 +195,10 @@ sloop:
 	VANDNPD Y6, Y4, Y6
 	VANDPD Y1, Y2, Y8             // and j ∈ I_low
 	VANDPD Y5, Y6, Y6
-	VORPD Y6, Y8, Y8
 	VMOVMSKPD Y8, AX
-	TESTL AX, AX
+	VMOVMSKPD Y6, BX
+	MOVL AX, R11
+	ORL BX, R11
 	JNE scand
 
 snext:
@@ -211,9 +214,8 @@ sdone:
 
 // EXACT applies selectTail's rule to the four lanes at position SI+off:
 // od = −gd²/quad (quad floored at τ) where gd > 0 and j ∈ I_low, kept
-// when od ≤ objMin (the lane's, at out+obj), with its position (out+pos);
-// the lane's thrm becomes −od·thrFactor.
-#define EXACT(off, obj, pos, thrm) \
+// when od ≤ objMin (the lane's, at out+obj), with its position (out+pos).
+#define EXACT(off, obj, pos) \
 	VMOVUPD (off*8)(DI)(SI*8), Y0 \
 	VPMOVZXBQ off(DX)(SI*1), Y1 \
 	VPSLLQ $62, Y1, Y1 \
@@ -222,11 +224,10 @@ sdone:
 	VADDPD Y2, Y2, Y2 \
 	VADDPD (off*8)(R9)(SI*8), Y14, Y3 \
 	VSUBPD Y2, Y3, Y3 \
-	VXORPD Y2, Y2, Y2 \
-	VCMPPD $0x1e, Y2, Y3, Y4 \
+	VCMPPD $0x1e, Y11, Y3, Y4 \
 	VBROADCASTSD tau+56(FP), Y5 \
 	VBLENDVPD Y4, Y3, Y5, Y3 \
-	VCMPPD $0x1e, Y2, Y0, Y4 \
+	VCMPPD $0x1e, Y11, Y0, Y4 \
 	VANDPD Y1, Y4, Y4 \
 	VMULPD Y0, Y0, Y0 \
 	VPCMPEQQ Y5, Y5, Y5 \
@@ -238,21 +239,40 @@ sdone:
 	VANDPD Y4, Y3, Y3 \
 	VBLENDVPD Y3, Y0, Y2, Y2 \
 	VMOVUPD Y2, obj(R10) \
-	LEAQ off(SI), AX \
-	MOVQ AX, X2 \
+	LEAQ off(SI), R11 \
+	MOVQ R11, X2 \
 	VPBROADCASTQ X2, Y2 \
 	VPADDQ iota4<>(SB), Y2, Y2 \
 	VMOVDQU pos(R10), Y4 \
 	VBLENDVPD Y3, Y2, Y4, Y4 \
-	VMOVDQU Y4, pos(R10) \
-	VXORPD Y5, Y0, Y0 \
-	VBROADCASTSD thrFactor+64(FP), Y2 \
-	VMULPD Y2, Y0, Y0 \
-	VBLENDVPD Y3, Y0, thrm, thrm
+	VMOVDQU Y4, pos(R10)
 
 scand:
-	EXACT(0, 64, 128, Y12)
-	EXACT(4, 96, 160, Y11)
+	TESTL AX, AX
+	JEQ scandB
+	EXACT(0, 64, 128)
+
+scandB:
+	TESTL BX, BX
+	JEQ sthr
+	EXACT(4, 96, 160)
+
+sthr:
+	// thrm = max(0, −objMin·thrFactor) for the smallest od of all lanes
+	// (+Inf when none yet: thrm 0).
+	VMOVUPD 64(R10), Y0
+	VMINPD 96(R10), Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VMINPD X1, X0, X0
+	VPERMILPD $1, X0, X1
+	VMINSD X1, X0, X0
+	VPCMPEQQ X5, X5, X5
+	VPSLLQ $63, X5, X5
+	VXORPD X5, X0, X0             // −objMin
+	VMOVSD thrFactor+64(FP), X1
+	VMULSD X1, X0, X0             // −objMin·thrFactor
+	VMAXSD X11, X0, X0
+	VBROADCASTSD X0, Y12
 	JMP snext
 
 // func axpyAVX2(dst *float64, x *float32, n int, a float64)
