@@ -96,8 +96,8 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	// The SVDD's kernel matrix and the labelling's pair tests: N×N float64
-	// (M×M for a sample of --landmarks M rows).
+	// The SVDD's column cache and the labelling's capped tables, no N×N
+	// matrix (svcmemory.go; a sample of --landmarks M rows fits M).
 	fitRows := ds.Len()
 	hint := "cluster a sample of the rows"
 	if m := min(2000, ds.Len()/4); m >= 2 {
@@ -112,7 +112,7 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 		}
 		fitRows, hint = lmf.m, "use fewer --landmarks"
 	}
-	if err := mf.check(8*float64(fitRows)*float64(fitRows), fmt.Sprintf("support vector clustering of %d rows", fitRows), hint); err != nil {
+	if err := mf.check(svcBytes(fitRows, ds.Dim()), fmt.Sprintf("support vector clustering of %d rows", fitRows), hint); err != nil {
 		return err
 	}
 	X := ds.X
