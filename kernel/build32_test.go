@@ -128,3 +128,26 @@ func TestBuild32Refuses(t *testing.T) {
 		t.Errorf("tree rule on a float32 build: %v", err)
 	}
 }
+
+// BenchmarkBuild32 times the float32 cluster kernels beside the float64
+// build (BenchmarkHCK): hck:average at n = 2000, 10-D.
+func BenchmarkBuild32(b *testing.B) {
+	X := mat.NewDense(2000, 10, nil)
+	for i := range X.RawMatrix().Data {
+		X.RawMatrix().Data[i] = math.Sin(float64(i) * 0.7311) // fixed, no ties
+	}
+	for _, s := range []string{"hck:average", "hck:single", "rbf"} {
+		sp, err := kernel.ParseSpec(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("spec="+s, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := kernel.Build32(context.Background(), X, sp, kernel.BuildOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

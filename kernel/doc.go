@@ -77,7 +77,14 @@
 // any learner takes it; the SVM reads its rows in place. Point kernels
 // with a Column32 method (RBF, Laplacian, Exponential) fill float32
 // columns with a division-free exp (expfast.go, within 0.51 ulp) whose
-// float32 rounding equals that of Eval.
+// float32 rounding equals that of Eval. Build32 gives the float32 matrix
+// of a point kernel (Gram32) or of a cluster kernel (hck, hckg,
+// connectivity): the tree from hclust's float32 working matrix
+// (FromPoints32, LinkageSym32), then K_ij = −½·((M_ij − (r_i + r_j)) + g)
+// written row by row from the tree's ultrametric rows (r the row means, g
+// the grand mean, in float64), so no float64 N×N matrix is ever held:
+// peak 4N² bytes (hckg: 12N², its float64 geodesics). ISOMAP and
+// multitype need a float64 eigendecomposition and return ErrFloat32.
 //
 // # Errors
 //

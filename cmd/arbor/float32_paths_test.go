@@ -220,6 +220,8 @@ func TestFloat32MemoryErrors(t *testing.T) {
 		{[]string{"cluster", "--data", train, "--linkage", "single", "--clusters", "2"}, "100K", true, "--landmarks", ""},
 		{[]string{"cluster", "--data", train, "--linkage", "average", "--distance", "graph", "--clusters", "2"}, "600K", true, "--landmarks", ""},
 		{[]string{"cluster", "--data", train, "--linkage", "average", "--clusters", "2", "--landmarks", "150"}, "100K", false, "fewer --landmarks", "--float32 and --landmarks"},
+		{cl("--kernel", "hck:average", "--learner", "svm", "--landmarks", "150"), "100K", false, "fewer --landmarks", "--float32 and --landmarks"},
+		{[]string{"kernel", "--data", train, "--kernel", "rbf", "--landmarks", "150", "--out", out}, "100K", false, "fewer --landmarks", "--float32 and --landmarks"},
 		{[]string{"svc", "--data", train, "--q", "1", "--C", "1", "--out", out}, "250K", false, "--landmarks", "flag provided but not defined: --float32"},
 		// kernel treelets rotate their matrix in place: --sample fits, not --float32
 		{[]string{"treelets", "--data", train, "--kernel", "rbf:scale", "--out", out}, "250K", false, "--sample ", "flag provided but not defined: --float32"},

@@ -69,6 +69,9 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if lmf.m > 0 {
+		if *f32 {
+			return usageError("--float32 and --landmarks: the landmark features are N×M, not an N×N matrix; leave out --float32")
+		}
 		if *embed > 0 {
 			return usageError("--landmarks writes the N×r features Z (K ≈ Z·Zᵀ), an embedding already: --embed does not apply")
 		}

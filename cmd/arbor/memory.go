@@ -169,6 +169,9 @@ func classifyMemory(mf memFlags, lmf landmarkFlags, ds, test *dataset.Dataset, s
 		return mf.check(need, fmt.Sprintf("the svm on %d rows (kernel columns on demand)", n), "")
 	}
 	if lmf.m > 0 {
+		if f32 {
+			return usageError("--float32 and --landmarks: the landmark features are N×M, not an N×N matrix; leave out --float32")
+		}
 		return mf.check(landmarkBytes(n, ds.Dim(), lmf.m), fmt.Sprintf("%d landmarks for %d rows", lmf.m, n), "use fewer --landmarks")
 	}
 	need, need32 := kernelBytes(spec, ds.Len()), kernelBytes32(spec, ds.Len())
