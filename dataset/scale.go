@@ -21,6 +21,9 @@ type Scaler struct {
 	How    string    // "none", "std" or "minmax"
 	Shift  []float64 // per column
 	Factor []float64 // per column, > 0
+	// Impute, if not nil, fills missing values (NaN) before scaling, with
+	// the values fitted on the data (FitImputer); nil keeps NaN as NaN.
+	Impute *Imputer `json:",omitempty"`
 }
 
 // FitScaler computes the statistics of the named scaling over all rows of
@@ -111,9 +114,15 @@ func (s *Scaler) Transform(dst, X *mat.Dense) (*mat.Dense, error) {
 	} else if r, c := dst.Dims(); r != n || c != d {
 		return nil, fmt.Errorf("dataset: scaler: %w: destination %d×%d for %d×%d", ErrInconsistent, r, c, n, d)
 	}
+	if im := s.Impute; im != nil && len(im.Fill) != d {
+		return nil, fmt.Errorf("dataset: scaler: %w: imputer for %d columns, scaler for %d", ErrInconsistent, len(im.Fill), d)
+	}
 	for i := 0; i < n; i++ {
 		src, out := X.RawRowView(i), dst.RawRowView(i)
 		for j, v := range src {
+			if math.IsNaN(v) && s.Impute != nil {
+				v = s.Impute.Fill[j]
+			}
 			out[j] = (v - s.Shift[j]) / s.Factor[j]
 		}
 	}

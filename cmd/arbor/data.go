@@ -26,6 +26,7 @@ type dataFlags struct {
 	sep      string
 	markers  string
 	scale    string
+	impute   string
 
 	scaler *dataset.Scaler // the scaling fitted on the data, for new points
 
@@ -48,7 +49,7 @@ type dataFlags struct {
 }
 
 // missingHint says which methods take missing values.
-const missingHint = "arbor treelets and arbor cluster --method treelets take them with --kernel rbf-missing:GAMMA (the missing-data RBF kernel of paper 004 §4.3); otherwise fill or drop those cells"
+const missingHint = "--impute mean (or median, most_frequent, zero) fills them as scikit-learn's SimpleImputer, and a saved model fills new rows the same way; arbor treelets and arbor cluster --method treelets also take them as they are with --kernel rbf-missing:GAMMA (the missing-data RBF kernel of paper 004 §4.3)"
 
 func (d *dataFlags) register(fsFlags interface {
 	StringVar(p *string, name, value, usage string)
@@ -66,6 +67,7 @@ func (d *dataFlags) register(fsFlags interface {
 	fsFlags.StringVar(&d.sep, "sep", "", "separator: comma, tab, semicolon, pipe or whitespace (default: found from the first lines)")
 	fsFlags.StringVar(&d.markers, "unlabeled-marker", "", `label cells that mark an unlabelled row, comma-separated, e.g. -1 (scikit-learn) or NA; an empty cell always does (default "?,NA")`)
 	fsFlags.StringVar(&d.scale, "scale", defaultScale, "feature scaling: none, std (z-score over all rows) or minmax")
+	fsFlags.StringVar(&d.impute, "impute", "none", "fill missing feature values (empty, NA, ?, NaN cells) before scaling: none (missing values are an error, except for rbf-missing), mean, median, most_frequent (each column's, over all rows, as scikit-learn's SimpleImputer) or zero; new points and saved models use the same values")
 }
 
 // options turns the flags into reader options.
@@ -151,6 +153,10 @@ func (d *dataFlags) load(e *env) (*dataset.Dataset, error) {
 	if e != nil {
 		describeData(e.stderr, ds, d.quiet())
 	}
+	imp, err := d.imputeData(e, ds)
+	if err != nil {
+		return nil, err
+	}
 	if !d.missingOK {
 		what := d.command
 		if what == "" {
@@ -170,6 +176,7 @@ func (d *dataFlags) load(e *env) (*dataset.Dataset, error) {
 	if err != nil {
 		return nil, usageError("--scale: %v", err)
 	}
+	sc.Impute = imp
 	if ds.X, err = sc.Transform(nil, ds.X); err != nil {
 		return nil, err
 	}
@@ -204,6 +211,10 @@ func (d *dataFlags) loadTest(path string) (*dataset.Dataset, error) {
 	if err != nil {
 		return nil, d.explainReadError(err)
 	}
+	if d.scaler != nil && d.scaler.Impute != nil {
+		// Filled by scaleNew with the data's values.
+		ds.Missing = nil
+	}
 	if !d.missingOK {
 		if err := ds.MissingError(d.command, missingHint); err != nil {
 			return nil, err
@@ -213,6 +224,35 @@ func (d *dataFlags) loadTest(path string) (*dataset.Dataset, error) {
 		return nil, err
 	}
 	return ds, nil
+}
+
+// imputeData fits --impute's values on ds and fills its missing cells
+// (nil, nil for --impute none), saying on stderr how many it filled.
+func (d *dataFlags) imputeData(e *env, ds *dataset.Dataset) (*dataset.Imputer, error) {
+	imp, err := dataset.FitImputer(ds.X, d.impute, ds.Features)
+	if err != nil {
+		if errors.Is(err, dataset.ErrUnknownImpute) {
+			return nil, usageError("--impute: %v", err)
+		}
+		return nil, fmt.Errorf("%s: %w", ds.Name, err)
+	}
+	if imp == nil {
+		return nil, nil
+	}
+	n, err := imp.Transform(ds.X)
+	if err != nil {
+		return nil, err
+	}
+	cols := map[int]bool{}
+	for _, c := range ds.Missing {
+		cols[c.Col] = true
+	}
+	ds.Missing = nil
+	if e != nil && !d.quiet() && n > 0 {
+		by := map[string]string{"mean": "each column's mean", "median": "each column's median", "most_frequent": "each column's most frequent value", "zero": "0"}[d.impute]
+		fmt.Fprintf(e.stderr, "  imputed   %d missing values in %d columns by %s (--impute %s)\n", n, len(cols), by, d.impute)
+	}
+	return imp, nil
 }
 
 // explainReadError adds what to do to a reader's error: a text column

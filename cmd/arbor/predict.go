@@ -5,10 +5,12 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -98,6 +100,9 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	if d.scale != "none" {
 		return usageError("--scale: predict applies the scaling saved in the model")
 	}
+	if d.impute != "none" {
+		return usageError("--impute: predict fills missing values as the model was fitted (classify --impute)")
+	}
 	if *chunk < 1 {
 		return usageError("--chunk must be ≥ 1, got %d", *chunk)
 	}
@@ -139,8 +144,10 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 		cw := csv.NewWriter(bw)
 		row, idName := 0, ""
 		err := pipeline.Stream(ctx, in, d.path, opt, *chunk, func(ds *dataset.Dataset) error {
-			if err := ds.MissingError("arbor predict", "fill or drop those cells"); err != nil {
-				return err
+			if p.Scaler == nil || p.Scaler.Impute == nil {
+				if err := ds.MissingError("arbor predict", "fill or drop those cells, or refit the model with --impute"); err != nil {
+					return err
+				}
 			}
 			X, err := p.Columns(ds)
 			if err != nil {
@@ -186,7 +193,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 			return nil
 		})
 		if err != nil {
-			return err
+			return predictReadError(&d, p, err)
 		}
 		if !*quiet {
 			el := time.Since(start).Seconds()
@@ -205,3 +212,27 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	}
 	return nil
 }
+
+// predictReadError explains a reader error on the new points: a text
+// column wants a role, and the model says which columns were the ID and
+// the label when it was fitted.
+func predictReadError(d *dataFlags, p *pipeline.Pipeline, err error) error {
+	var pe *dataset.ParseError
+	if !errors.As(err, &pe) || !errors.Is(err, dataset.ErrNotNumber) {
+		return err
+	}
+	var roles []string
+	if p.IDName != "" && d.id == "" {
+		roles = append(roles, "--id "+shellWord(p.IDName))
+	}
+	if p.LabelName != "" && d.label == "" && !slices.Contains(autoLabelNames, strings.ToLower(p.LabelName)) {
+		roles = append(roles, "--label "+shellWord(p.LabelName))
+	}
+	if len(roles) > 0 && (pe.Column == p.IDName || pe.Column == p.LabelName || slices.Contains(pe.TextColumns, p.IDName) || slices.Contains(pe.TextColumns, p.LabelName)) {
+		return fmt.Errorf("%w (the model was fitted with %s: give the same here)", err, strings.Join(roles, " "))
+	}
+	return d.explainReadError(err)
+}
+
+// autoLabelNames are the label column names the reader finds by itself.
+var autoLabelNames = []string{"label", "class", "target", "y"}
