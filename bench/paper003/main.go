@@ -51,7 +51,8 @@ var paper = map[string][3][2]string{
 func main() {
 	sets := flag.String("sets", "iris,wine,gauss9,usps", "data sets (embedded)")
 	los := flag.String("lo", "10,20,30", "labelled objects per class")
-	reps := flag.Int("reps", 10, "repetitions (seeds 0..reps-1)")
+	reps := flag.Int("reps", 10, "repetitions (seeds from..from+reps-1)")
+	flag.IntVar(&from, "from", 0, "first seed (to split a long run; the stderr lines of the parts give the whole table)")
 	theta := flag.Bool("theta", false, "run the θ study on usps instead of Table II")
 	maxIter = flag.Int("maxiter", 0, "MCCK's MaxIter (0 = hibust's default, 100)")
 	hibustOnly = flag.Bool("hibust-only", false, "Table II: skip S4VM one-vs-one (its column is then meaningless)")
@@ -103,6 +104,7 @@ func main() {
 var (
 	maxIter             *int
 	hibustOnly, nodeSVM *bool
+	from                int
 )
 
 type problem struct {
@@ -175,7 +177,7 @@ func table2(ctx context.Context, sets []string, lo []int, reps int) error {
 			}
 			var as, ah []float64
 			var ts, th time.Duration
-			for r := 0; r < reps; r++ {
+			for r := from; r < from+reps; r++ {
 				y, err := p.split(l, r)
 				if err != nil {
 					return err
@@ -202,12 +204,13 @@ func table2(ctx context.Context, sets []string, lo []int, reps int) error {
 				ts, th = ts+t1.Sub(t0), th+t2.Sub(t1)
 				as = append(as, accuracy(sTrans, p.y, y))
 				ah = append(ah, accuracy(mh.Transduction(), p.y, y))
-				s4 := fmt.Sprintf("%.4f", as[r])
+				k := len(ah) - 1
+				s4 := fmt.Sprintf("%.4f", as[len(as)-1])
 				if *hibustOnly {
 					s4 = "-"
 				}
 				fmt.Fprintf(os.Stderr, "%s LO %d rep %d: S4VM %s (%.1f s), HiBUST %.4f (%.1f s), %d clusters, MCCK passes %d\n", p.name, l, r,
-					s4, t1.Sub(t0).Seconds(), ah[r], t2.Sub(t1).Seconds(), mh.Clusters, mh.Iter)
+					s4, t1.Sub(t0).Seconds(), ah[k], t2.Sub(t1).Seconds(), mh.Clusters, mh.Iter)
 			}
 			ms, ss := meanSD(as)
 			mh, sh := meanSD(ah)
@@ -247,7 +250,7 @@ func thetaStudy(ctx context.Context, lo []int, reps int, thetas []float64) error
 		fmt.Printf("%-4d", l)
 		for _, t := range thetas {
 			var acc, conf []float64
-			for r := 0; r < reps; r++ {
+			for r := from; r < from+reps; r++ {
 				y, err := p.split(l, r)
 				if err != nil {
 					return err
