@@ -3,6 +3,7 @@ package ssl
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sort"
 	"time"
 
@@ -144,7 +145,10 @@ func (e Eval) Run(ctx context.Context, X *mat.Dense, y []int, splits [][]int) ([
 				}
 			}
 		}
+		// collect this kernel before the next is built, or the runtime
+		// (which collects when the heap doubles) holds two of them
 		K32 = nil
+		runtime.GC()
 	}
 	for s, l := range splits {
 		yl := labelsOf(l)
