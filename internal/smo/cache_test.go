@@ -2,6 +2,7 @@ package smo
 
 import (
 	"context"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -34,6 +35,55 @@ func TestCacheSizeDoesNotChangeIterates(t *testing.T) {
 		}
 		if res.Iter != ref.Iter || res.Rho != ref.Rho || !slices.Equal(pr.Alpha, refAlpha) {
 			t.Errorf("cache %g MB: iter %d ρ %v; 200 MB: iter %d ρ %v (α equal: %v)", mb, res.Iter, res.Rho, ref.Iter, ref.Rho, slices.Equal(pr.Alpha, refAlpha))
+		}
+	}
+}
+
+// TestCacheSwaps: after any sequence of swap batches (with repeated
+// positions, i = j, pairs beyond a column's length) every column read holds
+// the source's values at the current positions, for budgets that evict and
+// budgets that do not.
+func TestCacheSwaps(t *testing.T) {
+	const l = 60
+	r := rand.New(rand.NewPCG(8, 1))
+	k := make([]float64, l*l)
+	for i := range l {
+		for j := range i + 1 {
+			v := r.NormFloat64()
+			k[i*l+j], k[j*l+i] = v, v
+		}
+	}
+	src := &DenseGram{Data: k, Stride: l, N: l, Mirrored: true}
+	rows := make([]int, l)
+	for i := range rows {
+		rows[i] = i
+	}
+	for _, mb := range []float64{0, 1} {
+		c := NewCache(src, rows, mb)
+		for step := range 3000 {
+			if r.IntN(4) == 0 {
+				var pairs []int32
+				for range r.IntN(3 * l) {
+					i := int32(r.IntN(l))
+					j := i
+					if r.IntN(10) > 0 {
+						j = int32(r.IntN(l))
+					}
+					pairs = append(pairs, i, j)
+				}
+				c.swapMany(pairs)
+				continue
+			}
+			i, n := r.IntN(l), 1+r.IntN(l)
+			col := c.column(i, n)
+			if len(col) != n {
+				t.Fatalf("mb %g step %d: column(%d, %d) has %d entries", mb, step, i, n, len(col))
+			}
+			for p, v := range col {
+				if want := float32(k[c.pos[i]*l+c.pos[p]]); v != want {
+					t.Fatalf("mb %g step %d: column %d entry %d = %v, want K(%d, %d) = %v", mb, step, i, p, v, c.pos[i], c.pos[p], want)
+				}
+			}
 		}
 	}
 }
