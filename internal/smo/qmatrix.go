@@ -1,6 +1,7 @@
 package smo
 
 import (
+	"math"
 	"runtime"
 	"sync"
 
@@ -208,6 +209,8 @@ type Cache struct {
 	free     [][]float32
 	slab     []float32 // the unused rest of the last slab (see carve)
 	slabLeft int       // float32 values that later slabs may still take
+
+	norm []int32 // swapMany's scratch
 
 	team *parallel.Team // set by Solve while it runs (nil: Source.Fill)
 	// serial: the solver found the machine too busy for helpers (see
@@ -442,14 +445,42 @@ func (c *Cache) swapMany(pairs []int32) {
 	if len(pairs) == 0 {
 		return
 	}
+	// The pairs as (i < j), trivial ones left out, and their range.
+	norm := c.norm[:0]
+	minI, maxJ := int32(math.MaxInt32), int32(-1)
+	for k := 0; k+1 < len(pairs); k += 2 {
+		i, j := pairs[k], pairs[k+1]
+		if i == j {
+			continue
+		}
+		if i > j {
+			i, j = j, i
+		}
+		norm = append(norm, i, j)
+		minI, maxJ = min(minI, i), max(maxJ, j)
+	}
+	c.norm = norm
 	// 1. Permute the entries of every cached column, column by column
 	// (cache friendly), applying LIBSVM's rule per swap: a column holding
-	// i but not j is dropped.
+	// i but not j is dropped. Most columns hold every position swapped, or
+	// none.
 	for h := c.lru.next; h != sentinel; {
 		e := &c.heads[h]
 		next := e.next
 		d := e.data
 		n := int32(len(d))
+		if n > maxJ {
+			for k := 0; k+1 < len(norm); k += 2 {
+				i, j := norm[k], norm[k+1]
+				d[i], d[j] = d[j], d[i]
+			}
+			h = next
+			continue
+		}
+		if n <= minI {
+			h = next
+			continue
+		}
 		for k := 0; k < len(pairs); k += 2 {
 			i, j := pairs[k], pairs[k+1]
 			if i > j {

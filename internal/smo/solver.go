@@ -82,14 +82,37 @@ type Problem struct {
 }
 
 // Warm holds Σ_j y_jα_jK_ij and Σ_{α_j=C_j} y_jC_jK_ij for every variable i
-// at a solution, with the y, C and α they were formed from. The zero value
-// is empty.
+// at a solution, with the y, C and α they were formed from, and the
+// solver's working arrays for the next solve (no allocation per refit). The
+// zero value is empty; one Warm serves one sequence of solves at a time.
 type Warm struct {
 	y     []int8
 	c     []float64
 	alpha []float64
 	kb    []float64 // Σ_j y_jα_jK_ij
 	kbar  []float64 // Σ_{α_j = C_j} y_jC_jK_ij
+	buf   solveBuf
+}
+
+// solveBuf holds a solve's working arrays; a Warm keeps them for the next
+// solve. Every entry is set by Solve before it is read.
+type solveBuf struct {
+	y             []int8
+	status, flags []uint8
+	ys, p, c      []float64
+	alpha, g      []float64
+	gbar          []float64
+	set           []int
+}
+
+func (b *solveBuf) resize(l int) {
+	if len(b.y) == l {
+		return
+	}
+	b.y, b.status, b.flags = make([]int8, l), make([]uint8, l), make([]uint8, l)
+	b.ys, b.p, b.c = make([]float64, l), make([]float64, l), make([]float64, l)
+	b.alpha, b.g, b.gbar = make([]float64, l), make([]float64, l), make([]float64, l)
+	b.set = make([]int, l)
 }
 
 // Result is what a solve reports besides α.
@@ -186,19 +209,16 @@ func Solve(ctx context.Context, pr *Problem) (Result, error) {
 	}
 	l := len(pr.Alpha)
 	vars := pr.Q.vars
+	b := new(solveBuf)
+	if pr.Warm != nil {
+		b = &pr.Warm.buf // reused from solve to solve
+	}
+	b.resize(l)
 	s := &smo{
 		q: pr.Q, l: l, active: l, tol: pr.Tol,
-		y:      make([]int8, l),
-		ys:     make([]float64, l),
-		p:      make([]float64, l),
-		c:      make([]float64, l),
-		alpha:  make([]float64, l),
-		status: make([]uint8, l),
-		flags:  make([]uint8, l),
-		g:      make([]float64, l),
-		gbar:   make([]float64, l),
-		set:    make([]int, l),
-		qd:     pr.Q.diag(),
+		y: b.y, ys: b.ys, p: b.p, c: b.c, alpha: b.alpha, status: b.status,
+		flags: b.flags, g: b.g, gbar: b.gbar, set: b.set,
+		qd: pr.Q.diag(),
 	}
 	for k, v := range vars {
 		s.y[k], s.p[k], s.c[k], s.alpha[k] = pr.Y[v], pr.P[v], pr.C[v], pr.Alpha[v]
@@ -217,6 +237,7 @@ func Solve(ctx context.Context, pr *Problem) (Result, error) {
 	if w := pr.Warm; w != nil && len(w.kb) == l {
 		s.warmGradient(w)
 	} else {
+		clear(s.gbar)
 		for i := range l {
 			s.g[i] = s.ys[i] * s.p[i]
 		}
