@@ -369,3 +369,32 @@ func newickName(names []string, i int) string {
 	}
 	return s
 }
+
+// UltrametricOf calls fn(c, row) for every c with row the ultrametric row
+// of leaf leaves[c] (its distances to every leaf, row[leaves[c]] = 0; by
+// symmetry also its column) in a buffer owned by the call. O(N) per leaf,
+// in parallel over the leaves (fn must write only what c owns); returns
+// ctx.Err() when cancelled.
+func (t *Tree) UltrametricOf(ctx context.Context, leaves []int, fn func(c int, row []float64)) error {
+	n := t.N
+	for _, i := range leaves {
+		if i < 0 || i >= n {
+			return fmt.Errorf("hclust: leaf %d of a tree with %d leaves: %w", i, n, ErrShape)
+		}
+	}
+	l := t.layout()
+	const perTask = 8
+	workers := runtime.GOMAXPROCS(0)
+	bufs := make([][]float64, workers)
+	return parallel.ForWorkers(ctx, (len(leaves)+perTask-1)/perTask, workers, func(w, task int) {
+		if bufs[w] == nil {
+			bufs[w] = make([]float64, n)
+		}
+		buf := bufs[w]
+		for c := task * perTask; c < min(len(leaves), task*perTask+perTask); c++ {
+			t.fillRow(l, leaves[c], buf)
+			buf[leaves[c]] = 0
+			fn(c, buf)
+		}
+	})
+}

@@ -178,6 +178,10 @@ type Nystrom struct {
 	Rank int
 	// Clipped is M − r, the eigenvalues of K_LL set to zero.
 	Clipped int
+	// AllRows: the tree is the single-linkage tree of all training rows
+	// restricted to the landmarks (NewNystromSingle), not one built on
+	// the landmarks alone.
+	AllRows bool
 
 	lm   *mat.Dense // M×d landmark points
 	k    Kernel     // point kernel, or nil

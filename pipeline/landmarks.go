@@ -214,7 +214,9 @@ func (lm *Landmarks) Predict(ctx context.Context, Xt *mat.Dense) ([]int, error) 
 //
 //   - point kernels: kernel.NewNystrom, Z = K_NM·K_MM^{-1/2};
 //   - hck, connectivity (= hck:single): kernel.NewNystromHCK, the tree on
-//     the landmarks and the tree-aware rule for the other rows;
+//     the landmarks and the tree-aware rule for the other rows; single
+//     linkage up to kernel.SingleAllRowsMaxN rows: kernel.NewNystromSingle,
+//     the exact tree of all rows (Prim, O(N) memory) and exact rows;
 //   - hckg: kernel.NewNystromGraphHCK, the same on the geodesics from the
 //     landmarks over the graph of all rows (components joined by Eq. 4);
 //   - isomap: kernel.NewLandmarkISOMAP (de Silva & Tenenbaum);
@@ -245,8 +247,14 @@ func FitMap(ctx context.Context, X *mat.Dense, spec kernel.Spec, landmarks []int
 			}
 			return gy, Z, 0, nil
 		}
+		if n, _ := X.Dims(); h.Method == hclust.Single && n <= kernel.SingleAllRowsMaxN {
+			return singleAllRows(ctx, X, landmarks)
+		}
 		ny, err = kernel.NewNystromHCK(ctx, X, h, landmarks, 0)
 	case kernel.KindConnectivity:
+		if n, _ := X.Dims(); n <= kernel.SingleAllRowsMaxN {
+			return singleAllRows(ctx, X, landmarks)
+		}
 		ny, err = kernel.NewNystromHCK(ctx, X, kernel.HCK{Method: hclust.Single}, landmarks, 0)
 	case kernel.KindISOMAP:
 		g := kernel.DefaultGraph()
@@ -275,4 +283,14 @@ func FitMap(ctx context.Context, X *mat.Dense, spec kernel.Spec, landmarks []int
 		return nil, nil, 0, err
 	}
 	return ny, Z, gamma, nil
+}
+
+// singleAllRows is the landmark single-linkage kernel on the tree of all
+// rows (kernel.NewNystromSingle).
+func singleAllRows(ctx context.Context, X *mat.Dense, landmarks []int) (FeatureMap, *mat.Dense, float64, error) {
+	ny, Z, err := kernel.NewNystromSingle(ctx, X, landmarks, 0)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return ny, Z, 0, nil
 }

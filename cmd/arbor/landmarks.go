@@ -86,6 +86,9 @@ func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.S
 			len(lm), which, m.Rank, m.Clipped)
 	case *kernel.Nystrom:
 		desc = fmt.Sprintf("landmarks %d (%s): Nyström rank %d (%d eigenvalues clipped)", len(lm), which, m.Rank, m.Clipped)
+		if m.AllRows {
+			desc += fmt.Sprintf("; the single-linkage tree of all %d rows (Prim, O(N) memory): exact kernel rows against the landmarks", n)
+		}
 	case *kernel.NystromMultiType:
 		desc = fmt.Sprintf("landmarks %d (%s): multi-type kernel on the Nyström affinity, %d features", len(lm), which, m.Rank)
 	}
