@@ -17,6 +17,11 @@ import (
 type graph struct {
 	n     int
 	dense []float64 // n×n row-major, both triangles, or nil
+	// dense32 replaces dense for a float32 kernel matrix used as the
+	// affinity (kernel.Sym32, --float32): the same weights, 4n² bytes; all
+	// arithmetic widens them to float64, so results equal those of a
+	// float64 copy of the same values.
+	dense32 []float32
 	// CSR
 	ptr []int
 	col []int32
@@ -71,12 +76,21 @@ func (g *graph) selfLoops() []float64 {
 	return self
 }
 
+// isDense reports a dense W (float64 or float32 storage).
+func (g *graph) isDense() bool { return g.dense != nil || g.dense32 != nil }
+
 // dropSelfLoops sets W_ii = 0 in place (the graph owns its storage: the
 // builders copy or compute it).
 func (g *graph) dropSelfLoops() {
 	if g.dense != nil {
 		for i := 0; i < g.n; i++ {
 			g.dense[i*g.n+i] = 0
+		}
+		return
+	}
+	if g.dense32 != nil {
+		for i := 0; i < g.n; i++ {
+			g.dense32[i*g.n+i] = 0
 		}
 		return
 	}
@@ -93,6 +107,9 @@ func (g *graph) dropSelfLoops() {
 func (g *graph) at(i, j int) float64 {
 	if g.dense != nil {
 		return g.dense[i*g.n+j]
+	}
+	if g.dense32 != nil {
+		return float64(g.dense32[i*g.n+j])
 	}
 	for t := g.ptr[i]; t < g.ptr[i+1]; t++ {
 		if int(g.col[t]) == j {
@@ -172,6 +189,22 @@ func (a Affinity) fromGram(ctx context.Context, K mat.Symmetric) (*graph, error)
 	if n == 0 {
 		return nil, fmt.Errorf("%w: empty matrix", ErrShape)
 	}
+	if k32, ok := K.(*kernel.Sym32); ok && (a.Kind == "" || a.Kind == Precomputed) {
+		// the float32 matrix as W: a float32 copy (the graph owns its
+		// storage: self-loops are dropped in place), half of a float64 one
+		w := make([]float32, n*n)
+		for i := 0; i < n; i++ {
+			row := k32.Row(i)
+			for j, v := range row {
+				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+					return nil, fmt.Errorf("%w: matrix entry (%d, %d) = %v", ErrNonFinite, i, j, v)
+				}
+			}
+			copy(w[i*n:(i+1)*n], row)
+		}
+		g := &graph{n: n, dense32: w, sym: true}
+		return g, g.checkDense(ctx)
+	}
 	// Full copy of both triangles (the lower triangle of a *mat.SymDense's
 	// storage is not necessarily filled).
 	full := make([]float64, n*n)
@@ -236,6 +269,15 @@ func (g *graph) checkDense(ctx context.Context) error {
 	bad := make([]int, n)
 	err := parallel.For(ctx, n, func(i int) {
 		bad[i] = -1
+		if g.dense32 != nil {
+			for j, v := range g.dense32[i*n : (i+1)*n] {
+				if v < 0 || v != v {
+					bad[i] = j
+					return
+				}
+			}
+			return
+		}
 		for j, v := range g.dense[i*n : (i+1)*n] {
 			if v < 0 || math.IsNaN(v) {
 				bad[i] = j
@@ -248,7 +290,7 @@ func (g *graph) checkDense(ctx context.Context) error {
 	}
 	for i, j := range bad {
 		if j >= 0 {
-			return fmt.Errorf("%w: W[%d,%d] = %v (weights must be ≥ 0)", ErrNegative, i, j, g.dense[i*n+j])
+			return fmt.Errorf("%w: W[%d,%d] = %v (weights must be ≥ 0)", ErrNegative, i, j, g.at(i, j))
 		}
 	}
 	return nil

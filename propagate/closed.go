@@ -11,7 +11,7 @@ import (
 // reachable unlabelled points by Jacobi-preconditioned conjugate gradients
 // (BiCGSTAB for the directed kNN graph).
 func (p Propagation) closed(ctx context.Context, g *graph, pr *problem, on []bool, res *Model) ([]float64, error) {
-	if g.dense != nil {
+	if g.isDense() {
 		return p.closedSolve(ctx, g, pr, on, res)
 	}
 	if !p.noDirect {
@@ -105,7 +105,7 @@ func (p Propagation) closedSolve(ctx context.Context, g *graph, pr *problem, on 
 		maxIter = nu + 100
 	}
 	var prec func(out, in []float64)
-	if g.dense != nil {
+	if g.isDense() {
 		prec = func(out, in []float64) { // Jacobi
 			for i := 0; i < n; i++ {
 				if uon[i] {

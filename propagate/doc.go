@@ -15,7 +15,10 @@
 //     the lower index (scikit-learn leaves them unspecified). A k-d tree finds
 //     the neighbours for d ≤ 8, a parallel scan otherwise.
 //   - Kernel: W = the Gram matrix of a kernel.Kernel (entries must be ≥ 0).
-//   - Precomputed (FitGram): W = the given matrix (≥ 0).
+//   - Precomputed (FitGram): W = the given matrix (≥ 0). A float32
+//     kernel.Sym32 stays float32 (a 4N² copy instead of 8N²); its weights
+//     are widened to float64 wherever they are used, in the same order, so
+//     the fit equals that on a float64 copy of the same values.
 //
 // With FitGram, RBF and KNN use the kernel-induced distance
 // d² = K_ii + K_jj − 2K_ij, so any kernel, data-dependent ones included,

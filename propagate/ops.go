@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/arbor-ml/arbor/internal/parallel"
-	"github.com/arbor-ml/arbor/internal/vec"
 )
 
 // mul sets y_i = Σ_j W_ij·x_j (x, y: n×C row-major) for the rows i with
@@ -15,7 +14,7 @@ import (
 func (g *graph) mul(ctx context.Context, y, x []float64, C int, on []bool) error {
 	n := g.n
 	chunk := 16
-	if g.dense == nil {
+	if !g.isDense() {
 		chunk = 1024
 	}
 	return parallel.Chunks(ctx, n, chunk, func(i0, i1 int) {
@@ -25,6 +24,10 @@ func (g *graph) mul(ctx context.Context, y, x []float64, C int, on []bool) error
 				continue
 			}
 			yi := y[i*C : (i+1)*C]
+			if g.dense32 != nil {
+				mulRow(g.dense32[i*n:(i+1)*n], x, yi, &acc)
+				continue
+			}
 			if g.dense == nil {
 				cols, vals := g.col[g.ptr[i]:g.ptr[i+1]], g.val[g.ptr[i]:g.ptr[i+1]]
 				if C == 1 {
@@ -55,47 +58,74 @@ func (g *graph) mul(ctx context.Context, y, x []float64, C int, on []bool) error
 				}
 				continue
 			}
-			wi := g.dense[i*n : (i+1)*n]
-			switch {
-			case C == 1:
-				yi[0] = vec.Dot(wi, x)
-			case C == 2:
-				yi[0], yi[1] = dot2(wi, x)
-			case C == 3:
-				yi[0], yi[1], yi[2] = dot3(wi, x)
-			case C <= len(acc):
-				a := acc[:C]
-				for c := range a {
-					a[c] = 0
-				}
-				for j, w := range wi {
-					xj := x[j*C : j*C+C]
-					for c, v := range xj {
-						a[c] += w * v
-					}
-				}
-				copy(yi, a)
-			default:
-				for c := range yi {
-					yi[c] = 0
-				}
-				for j, w := range wi {
-					xj := x[j*C : j*C+C]
-					for c, v := range xj {
-						yi[c] += w * v
-					}
-				}
-			}
+			mulRow(g.dense[i*n:(i+1)*n], x, yi, &acc)
 		}
 	})
 }
 
-func dot2(w, x []float64) (float64, float64) {
+// mulRow sets yi = Σ_j w_j·x_j (x: n×C row-major, C = len(yi)) for one
+// dense row w of float64 or float32 weights (widened: the same sums in
+// the same order as for a float64 copy of the row).
+func mulRow[E float32 | float64](wi []E, x, yi []float64, acc *[8]float64) {
+	C := len(yi)
+	switch {
+	case C == 1:
+		yi[0] = dot(wi, x)
+	case C == 2:
+		yi[0], yi[1] = dot2(wi, x)
+	case C == 3:
+		yi[0], yi[1], yi[2] = dot3(wi, x)
+	case C <= len(acc):
+		a := acc[:C]
+		for c := range a {
+			a[c] = 0
+		}
+		for j, e := range wi {
+			w := float64(e)
+			xj := x[j*C : j*C+C]
+			for c, v := range xj {
+				a[c] += w * v
+			}
+		}
+		copy(yi, a)
+	default:
+		for c := range yi {
+			yi[c] = 0
+		}
+		for j, e := range wi {
+			w := float64(e)
+			xj := x[j*C : j*C+C]
+			for c, v := range xj {
+				yi[c] += w * v
+			}
+		}
+	}
+}
+
+// dot is vec.Dot (the same four partial sums, combined the same way) for
+// float64 or float32 weights.
+func dot[E float32 | float64](w []E, x []float64) float64 {
+	x = x[:len(w)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(w); i += 4 {
+		s0 += float64(w[i]) * x[i]
+		s1 += float64(w[i+1]) * x[i+1]
+		s2 += float64(w[i+2]) * x[i+2]
+		s3 += float64(w[i+3]) * x[i+3]
+	}
+	for ; i < len(w); i++ {
+		s0 += float64(w[i]) * x[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+func dot2[E float32 | float64](w []E, x []float64) (float64, float64) {
 	x = x[:2*len(w)]
 	var a0, a1, b0, b1 float64
 	j := 0
 	for ; j+2 <= len(w); j += 2 {
-		w0, w1 := w[j], w[j+1]
+		w0, w1 := float64(w[j]), float64(w[j+1])
 		x4 := x[2*j : 2*j+4]
 		a0 += w0 * x4[0]
 		b0 += w0 * x4[1]
@@ -103,22 +133,32 @@ func dot2(w, x []float64) (float64, float64) {
 		b1 += w1 * x4[3]
 	}
 	for ; j < len(w); j++ {
-		a0 += w[j] * x[2*j]
-		b0 += w[j] * x[2*j+1]
+		a0 += float64(w[j]) * x[2*j]
+		b0 += float64(w[j]) * x[2*j+1]
 	}
 	return a0 + a1, b0 + b1
 }
 
-func dot3(w, x []float64) (float64, float64, float64) {
+func dot3[E float32 | float64](w []E, x []float64) (float64, float64, float64) {
 	x = x[:3*len(w)]
 	var a, b, c float64
-	for j, wj := range w {
-		x3 := x[3*j : 3*j+3]
+	for _, e := range w {
+		wj := float64(e)
+		x3 := x[:3]
+		x = x[3:]
 		a += wj * x3[0]
 		b += wj * x3[1]
 		c += wj * x3[2]
 	}
 	return a, b, c
+}
+
+// denseAt is W_ij of a dense graph.
+func (g *graph) denseAt(i, j int) float64 {
+	if g.dense32 != nil {
+		return float64(g.dense32[i*g.n+j])
+	}
+	return g.dense[i*g.n+j]
 }
 
 // reach marks the points that can reach a labelled point along edges i→j
@@ -133,14 +173,13 @@ func (g *graph) reach(labeled []bool) []bool {
 			queue = append(queue, i)
 		}
 	}
-	if g.dense != nil && g.sym {
+	if g.isDense() && g.sym {
 		left := n - len(queue) // points not yet reached
 		for len(queue) > 0 && left > 0 {
 			v := queue[0]
 			queue = queue[1:]
-			row := g.dense[v*n : (v+1)*n]
-			for u, w := range row {
-				if w > 0 && !on[u] {
+			for u := 0; u < n; u++ {
+				if !on[u] && g.denseAt(v, u) > 0 {
 					on[u] = true
 					queue = append(queue, u)
 					left--
@@ -191,6 +230,17 @@ func (g *graph) rowSums(on []bool) (deg, self []float64) {
 	deg = make([]float64, n)
 	self = make([]float64, n)
 	for i := 0; i < n; i++ {
+		if g.dense32 != nil {
+			row := g.dense32[i*n : (i+1)*n]
+			s := 0.0
+			for j, w := range row {
+				if on[j] {
+					s += float64(w)
+				}
+			}
+			deg[i], self[i] = s, float64(row[i])
+			continue
+		}
 		if g.dense != nil {
 			row := g.dense[i*n : (i+1)*n]
 			s := 0.0
@@ -222,6 +272,18 @@ func (g *graph) rowSums(on []bool) (deg, self []float64) {
 func (g *graph) colSums() []float64 {
 	n := g.n
 	w := make([]float64, n)
+	if g.dense32 != nil {
+		// column sums in row order: deterministic
+		for i := 0; i < n; i++ {
+			row := g.dense32[i*n : (i+1)*n]
+			for j, v := range row {
+				if j != i {
+					w[j] += float64(v)
+				}
+			}
+		}
+		return w
+	}
 	if g.dense != nil {
 		// column sums in row order: deterministic
 		for i := 0; i < n; i++ {

@@ -96,7 +96,7 @@ func kernelFloat32(ctx context.Context, e *env, mf memFlags, ds *dataset.Dataset
 }
 
 // evalNeed32 is evalNeed with --float32: one float32 kernel matrix at a
-// time (ssl.Eval.Float32), plus the dense float64 affinity of lp and
+// time (ssl.Eval.Float32), plus the dense float32 affinity of lp and
 // spreading on the kernel; 0 when a kernel learner meets a kernel without
 // float32 storage (isomap, multitype): then --float32 is not an option.
 func evalNeed32(learners []ssl.Learner, specs []kernel.Spec, ds *dataset.Dataset) float64 {
@@ -127,12 +127,13 @@ func evalNeed32(learners []ssl.Learner, specs []kernel.Spec, ds *dataset.Dataset
 	return need
 }
 
-// affinityBytes is the dense float64 affinity that lp and spreading make
-// from the kernel matrix (8N²), 0 for the other learners.
+// affinityBytes is the dense affinity that lp and spreading copy from the
+// float32 kernel matrix (4N², kept in float32 by propagate), 0 for the
+// other learners.
 func affinityBytes(l ssl.Learner, n float64) float64 {
 	switch l.(type) {
 	case ssl.Propagation, ssl.Spreading:
-		return 8 * n * n
+		return 4 * n * n
 	}
 	return 0
 }

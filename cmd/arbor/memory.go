@@ -185,11 +185,12 @@ func classifyMemory(mf memFlags, lmf landmarkFlags, ds, test *dataset.Dataset, s
 		return usageError("--float32 takes a point kernel or hck, hckg, connectivity, not %s (its eigendecomposition needs the float64 matrix); %s", spec, mf.landmarkHint(n, ds.Dim()))
 	}
 	if learner == "lp" || learner == "spreading" {
-		// The kernel and a dense float64 affinity matrix.
+		// The kernel and a dense affinity matrix (float32 from a float32
+		// kernel: propagate keeps it in float32).
 		nn := 8 * float64(ds.Len()) * float64(ds.Len())
 		need = 2 * nn
 		if need32 > 0 {
-			need32 += nn
+			need32 += nn / 2
 		}
 	}
 	what := fmt.Sprintf("the exact %s run on %d rows", learner, ds.Len())
