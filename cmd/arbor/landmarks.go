@@ -89,6 +89,9 @@ func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.S
 		if m.AllRows {
 			desc += fmt.Sprintf("; the single-linkage tree of all %d rows (Prim, O(N) memory): exact kernel rows against the landmarks", n)
 		}
+		if j := m.Joins(); j > 0 {
+			desc += fmt.Sprintf("; geodesics from the landmarks on the graph of all %d rows, %d components joined by paper 000 Eq. 4", n, j+1)
+		}
 	case *kernel.NystromMultiType:
 		desc = fmt.Sprintf("landmarks %d (%s): multi-type kernel on the Nyström affinity, %d features", len(lm), which, m.Rank)
 	}
