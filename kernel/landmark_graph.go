@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -11,6 +12,7 @@ import (
 	"github.com/arbor-ml/arbor/internal/neighbors"
 	"github.com/arbor-ml/arbor/internal/parallel"
 	"gonum.org/v1/gonum/mat"
+	"slices"
 )
 
 // geoSource gives points their geodesic distances to the landmarks: a
@@ -138,6 +140,24 @@ func NewNystromGraphHCK(ctx context.Context, X mat.Matrix, h HCK, landmarks []in
 	}
 	geo := joined.From
 	m := len(landmarks)
+	if h.Method == hclust.Single && n <= SingleAllRowsMaxN && m >= 2 {
+		// Single linkage on geodesics is single linkage on the graph's
+		// edges (every geodesic is a path of edges no longer than it), so
+		// the exact tree of ALL rows is the joined graph's minimum spanning
+		// tree: the landmark kernel is then the exact one restricted to the
+		// landmarks, and every training row's values against them exact.
+		full, err := graphSingleTree(joined.Graph)
+		if err != nil {
+			return nil, nil, fmt.Errorf("kernel: landmark hckg:single: %w", err)
+		}
+		h.Graph = &spec
+		ny, Z, err := nystromFromFullTree(ctx, lm, n, full, h, landmarks, rcond, newGeoSource(data, n, d, spec, geo))
+		if err != nil {
+			return nil, nil, err
+		}
+		ny.joins = len(joined.JoinEdges)
+		return ny, Z, nil
+	}
 	// Geodesics among the landmarks, symmetrised as ShortestPaths does.
 	S := mat.NewSymDense(m, nil)
 	for a := 0; a < m; a++ {
@@ -174,6 +194,52 @@ func NewNystromGraphHCK(ctx context.Context, X mat.Matrix, h HCK, landmarks []in
 		return nil, nil, err
 	}
 	return ny, Z, nil
+}
+
+// graphSingleTree returns the single-linkage tree of a connected graph:
+// Kruskal's order on its edges (by length, then I, then J), each edge that
+// joins two clusters a merge at its length.
+func graphSingleTree(g *graph.Graph) (*hclust.Tree, error) {
+	n := g.N()
+	edges := g.EdgeList()
+	slices.SortFunc(edges, func(a, b graph.Edge) int {
+		if c := cmp.Compare(a.W, b.W); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.I, b.I); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.J, b.J)
+	})
+	parent := make([]int32, n)
+	id := make([]int, n) // root → its cluster id (leaf i, merge k: n+k)
+	size := make([]int, n)
+	for i := range parent {
+		parent[i], id[i], size[i] = int32(i), i, 1
+	}
+	find := func(i int) int {
+		for int(parent[i]) != i {
+			parent[i] = parent[parent[i]]
+			i = int(parent[i])
+		}
+		return i
+	}
+	t := &hclust.Tree{N: n, Merges: make([]hclust.Merge, 0, n-1)}
+	for _, e := range edges {
+		a, b := find(e.I), find(e.J)
+		if a == b {
+			continue
+		}
+		ia, ib := id[a], id[b]
+		t.Merges = append(t.Merges, hclust.Merge{A: min(ia, ib), B: max(ia, ib), Height: e.W, Size: size[a] + size[b]})
+		parent[b] = int32(a)
+		size[a] += size[b]
+		id[a] = n + len(t.Merges) - 1
+	}
+	if len(t.Merges) != n-1 {
+		return nil, fmt.Errorf("%w: the graph is not connected", ErrBadParam)
+	}
+	return t, t.Validate()
 }
 
 // Joins returns the number of Eq. 4 join edges the graph variant added to

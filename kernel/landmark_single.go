@@ -55,9 +55,17 @@ func NewNystromSingle(ctx context.Context, X mat.Matrix, landmarks []int, rcond 
 	if err != nil {
 		return nil, nil, fmt.Errorf("kernel: hck:single: %w", err)
 	}
+	return nystromFromFullTree(ctx, lm, n, full, HCK{Method: hclust.Single}, landmarks, rcond, nil)
+}
+
+// nystromFromFullTree is NewNystromSingle after the tree: full is the
+// single-linkage tree of all n rows, lm the landmark points; geo (graph
+// variants) gives new points their geodesics to the landmarks.
+func nystromFromFullTree(ctx context.Context, lm *mat.Dense, n int, full *hclust.Tree, h HCK, landmarks []int, rcond float64, geo *geoSource) (*Nystrom, *mat.Dense, error) {
+	m := len(landmarks)
 	// M_LL, condensed, from the landmarks' ultrametric rows.
 	cond := make([]float64, m*(m-1)/2)
-	err = full.UltrametricOf(ctx, landmarks, func(c int, row []float64) {
+	err := full.UltrametricOf(ctx, landmarks, func(c int, row []float64) {
 		off := m*c - c*(c+1)/2
 		for c2 := c + 1; c2 < m; c2++ {
 			cond[off+c2-c-1] = row[landmarks[c2]]
@@ -70,7 +78,6 @@ func NewNystromSingle(ctx context.Context, X mat.Matrix, landmarks []int, rcond 
 	if err != nil {
 		return nil, nil, fmt.Errorf("kernel: hck:single on the landmarks: %w", err)
 	}
-	h := HCK{Method: hclust.Single}
 	ext, err := NewTreeExtension(lm, h, lt, nil)
 	if err != nil {
 		return nil, nil, err
@@ -79,7 +86,7 @@ func NewNystromSingle(ctx context.Context, X mat.Matrix, landmarks []int, rcond 
 	if err != nil {
 		return nil, nil, err
 	}
-	ny := &Nystrom{Landmarks: append([]int(nil), landmarks...), lm: lm, tree: ext, h: h, t: lt, AllRows: true}
+	ny := &Nystrom{Landmarks: append([]int(nil), landmarks...), lm: lm, tree: ext, h: h, t: lt, AllRows: true, geo: geo}
 	if err := ny.factor(ctx, K, rcond); err != nil {
 		return nil, nil, err
 	}
