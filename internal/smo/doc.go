@@ -31,18 +31,23 @@
 // kernel's kernel.Column32 fast path when it has one (RBF, Laplacian,
 // Exponential: a division-free exp rounded to float32 as before).
 //
-// On amd64 with AVX2 (detected at run time: CPUID and XGETBV) the two
-// passes of every iteration run as assembly kernels (passes_amd64.s, pure
-// Go assembly, no cgo): the gradient update with the next first-pass
-// maximum, and the WSS3 second pass. They do the Go loops' operations in
-// the same order, each rounded (no fused multiply-add), over four or
-// eight lanes; each lane keeps its own extremum with its position, and
-// the lanes are combined choosing the largest position among equal
-// extrema, which is the serial loops' "last index wins" (≥, ≤), signed
-// zeros included; the remainder after the last full vector is finished
-// by the Go loop. So the iterates are the same bits with or without them
-// (passes_test.go checks the kernels against the loops on random inputs
-// with planted ties, infinities and quad ≤ 0, and whole solves). The Go
-// loops (passes.go) are used on other architectures and with the build
-// tag purego (go test -tags purego tests them).
+// On amd64 with AVX2 (detected at run time: CPUID and XGETBV) the passes
+// over the active set run as assembly kernels (passes_amd64.s, Go
+// assembly, no cgo): the gradient update with the next first-pass maximum,
+// the WSS3 second pass, and the axpy of the warm-start gradient, Ḡ and
+// reconstruction. They do the Go loops' operations in the same order, each
+// rounded (no fused multiply-add), over eight lanes; each lane keeps its
+// own extremum with its position, and the lanes are combined choosing the
+// largest position among equal extrema, which is the serial loops' "last
+// index wins" (≥, ≤); a zero maximum takes the last zero's sign, and the
+// remainder after the last full vector is finished by the Go loop. The
+// second pass divides only where a lane may hold a candidate: the
+// division-free bound is loosened as in the Go loop and shared by the
+// lanes, so it never excludes a position whose −b²/a could equal the final
+// minimum. So the iterates are the same bits with or without the kernels
+// (passes_test.go checks the kernels against plain definitions on random
+// inputs with planted ties, signed zeros, infinities and quad ≤ 0, and
+// whole warm-started solves). The Go loops (passes.go) are used on other
+// architectures and with the build tag purego (go test -tags purego tests
+// them).
 package smo
