@@ -34,7 +34,7 @@ func TestLandmarksAllRowsExact(t *testing.T) {
 	trainPath, testPath := moonsFiles(t, dir)
 	splitTrain, splitTest := splitMoonsFiles(t, dir)
 	type set struct{ train, test string }
-	for _, kern := range []string{"linear", "rbf:2", "poly:1:1:3", "hck:average", "hck:single", "hckg:average:knn:7", "connectivity", "split hckg:average:knn:7", "split hckg:single:knn:7"} {
+	for _, kern := range []string{"linear", "rbf:2", "poly:1:1:3", "hck:average", "hck:ward", "hck:single", "hckg:average:knn:7", "connectivity", "split hckg:average:knn:7", "split hckg:single:knn:7"} {
 		files := set{trainPath, testPath}
 		if k, ok := strings.CutPrefix(kern, "split "); ok {
 			kern, files = k, set{splitTrain, splitTest}
