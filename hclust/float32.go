@@ -27,30 +27,8 @@ func FromPoints32(ctx context.Context, X mat.Matrix, m Method) (*Tree, error) {
 	if m == Single {
 		return FromPoints(ctx, X, m)
 	}
-	if !m.valid() {
-		return nil, fmt.Errorf("hclust: linkage method %d: %w", int(m), ErrMethod)
-	}
-	if X == nil {
-		return nil, fmt.Errorf("hclust: nil point matrix: %w", ErrShape)
-	}
-	n, dim := X.Dims()
-	if n < 2 {
-		return nil, fmt.Errorf("hclust: %d points: %w", n, ErrTooFewRows)
-	}
-	if dim < 1 {
-		return nil, fmt.Errorf("hclust: points have %d coordinates: %w", dim, ErrShape)
-	}
-	pts := make([]float64, n*dim)
-	for i := 0; i < n; i++ {
-		for j := 0; j < dim; j++ {
-			v := X.At(i, j)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("hclust: point %d coordinate %d is %v: %w", i, j, v, ErrNonFinite)
-			}
-			pts[i*dim+j] = v
-		}
-	}
-	if err := ctx.Err(); err != nil {
+	pts, n, dim, err := points(ctx, X, m)
+	if err != nil {
 		return nil, err
 	}
 	sq := newSquare[float32](n)

@@ -119,30 +119,8 @@ func Linkage(ctx context.Context, d distance.Condensed, m Method) (*Tree, error)
 // Errors: as Linkage, plus ErrShape for an empty X and ErrNonFinite naming
 // the first NaN or ±Inf coordinate.
 func FromPoints(ctx context.Context, X mat.Matrix, m Method) (*Tree, error) {
-	if !m.valid() {
-		return nil, fmt.Errorf("hclust: linkage method %d: %w", int(m), ErrMethod)
-	}
-	if X == nil {
-		return nil, fmt.Errorf("hclust: nil point matrix: %w", ErrShape)
-	}
-	n, dim := X.Dims()
-	if n < 2 {
-		return nil, fmt.Errorf("hclust: %d points: %w", n, ErrTooFewRows)
-	}
-	if dim < 1 {
-		return nil, fmt.Errorf("hclust: points have %d coordinates: %w", dim, ErrShape)
-	}
-	pts := make([]float64, n*dim)
-	for i := 0; i < n; i++ {
-		for j := 0; j < dim; j++ {
-			v := X.At(i, j)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("hclust: point %d coordinate %d is %v: %w", i, j, v, ErrNonFinite)
-			}
-			pts[i*dim+j] = v
-		}
-	}
-	if err := ctx.Err(); err != nil {
+	pts, n, dim, err := points(ctx, X, m)
+	if err != nil {
 		return nil, err
 	}
 	if m == Single {
@@ -251,4 +229,33 @@ func label(n int, raw []rawMerge) *Tree {
 		t.Merges[k] = Merge{A: int(a), B: int(b), Height: r.h, Size: int(size[id])}
 	}
 	return t
+}
+
+// points checks the method and the points of FromPoints and FromPoints32
+// and returns X's rows, row-major, with its dimensions.
+func points(ctx context.Context, X mat.Matrix, m Method) ([]float64, int, int, error) {
+	if !m.valid() {
+		return nil, 0, 0, fmt.Errorf("hclust: linkage method %d: %w", int(m), ErrMethod)
+	}
+	if X == nil {
+		return nil, 0, 0, fmt.Errorf("hclust: nil point matrix: %w", ErrShape)
+	}
+	n, dim := X.Dims()
+	if n < 2 {
+		return nil, 0, 0, fmt.Errorf("hclust: %d points: %w", n, ErrTooFewRows)
+	}
+	if dim < 1 {
+		return nil, 0, 0, fmt.Errorf("hclust: points have %d coordinates: %w", dim, ErrShape)
+	}
+	pts := make([]float64, n*dim)
+	for i := 0; i < n; i++ {
+		for j := 0; j < dim; j++ {
+			v := X.At(i, j)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, 0, 0, fmt.Errorf("hclust: point %d coordinate %d is %v: %w", i, j, v, ErrNonFinite)
+			}
+			pts[i*dim+j] = v
+		}
+	}
+	return pts, n, dim, ctx.Err()
 }
