@@ -154,6 +154,9 @@ func (m memFlags) landmarkHint(n, d int) string {
 			return fmt.Sprintf("use --landmarks %d (about %s)", lm, humanBytes(landmarkBytes(n, d, lm)))
 		}
 	}
+	if n <= 200 {
+		return fmt.Sprintf("--landmarks cannot help with %d rows: raise --max-memory", n)
+	}
 	return "even --landmarks 200 does not fit: use a sample of the rows"
 }
 

@@ -38,6 +38,8 @@ func TestMaxMemory(t *testing.T) {
 		{[]string{"cluster", "--data", train, "--k", "2", "--max-memory", "100K"}, "--landmarks 50"},
 		{[]string{"kernel", "--data", train, "--kernel", "hck", "--max-memory", "100K", "--out", out}, ""},
 		{[]string{"eval", "--data", "two_moons", "--labeled-per-class", "5", "--kernel", "rbf", "--max-memory", "100K"}, "--landmarks"},
+		// Too few rows for landmarks to help: say so, not "even --landmarks 200 does not fit".
+		{[]string{"eval", "--data", "iris", "--labeled-per-class", "5", "--kernel", "hck:average", "--max-memory", "10K"}, "--landmarks cannot help with 150 rows: raise --max-memory"},
 	} {
 		_, _, err := arbor(t, c.args...)
 		if !errors.Is(err, errMemory) {
