@@ -71,6 +71,17 @@ type CSVOptions struct {
 // autoLabels are the names a label column is recognised by, in order.
 var autoLabels = []string{"label", "class", "target", "y"}
 
+// IsAutoLabel reports whether a column of this name is taken as the label
+// without --label (any case).
+func IsAutoLabel(name string) bool {
+	for _, a := range autoLabels {
+		if strings.EqualFold(a, strings.TrimSpace(name)) {
+			return true
+		}
+	}
+	return false
+}
+
 // utf8BOM is the byte-order mark some editors put at the start of a CSV file.
 const utf8BOM = "\xef\xbb\xbf"
 

@@ -34,16 +34,8 @@ func knnOnPoints(ctx context.Context, ds, test *dataset.Dataset, spec kernel.Spe
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	pred := m.Transduction()
-	keepGiven(pred, ds.Y)
-	if test != nil {
-		pt, err := m.PredictPoints(ctx, nil, test.X)
-		if err != nil {
-			return nil, 0, nil, err
-		}
-		pred = append(pred, pt...)
-	}
-	return pred, gamma, m, nil
+	pred, err := pointsLabels(ctx, m, ds, test)
+	return pred, gamma, m, err
 }
 
 // knnPointsSettings returns the kNN settings of ln when classify can take

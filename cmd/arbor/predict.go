@@ -225,7 +225,7 @@ func predictReadError(d *dataFlags, p *pipeline.Pipeline, err error) error {
 	if p.IDName != "" && d.id == "" {
 		roles = append(roles, "--id "+shellWord(p.IDName))
 	}
-	if p.LabelName != "" && d.label == "" && !slices.Contains(autoLabelNames, strings.ToLower(p.LabelName)) {
+	if p.LabelName != "" && d.label == "" && !dataset.IsAutoLabel(p.LabelName) {
 		roles = append(roles, "--label "+shellWord(p.LabelName))
 	}
 	if len(roles) > 0 && (pe.Column == p.IDName || pe.Column == p.LabelName || slices.Contains(pe.TextColumns, p.IDName) || slices.Contains(pe.TextColumns, p.LabelName)) {
@@ -233,6 +233,3 @@ func predictReadError(d *dataFlags, p *pipeline.Pipeline, err error) error {
 	}
 	return d.explainReadError(err)
 }
-
-// autoLabelNames are the label column names the reader finds by itself.
-var autoLabelNames = []string{"label", "class", "target", "y"}

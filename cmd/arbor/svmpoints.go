@@ -8,6 +8,7 @@ import (
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/svm"
+	"gonum.org/v1/gonum/mat"
 )
 
 // svmOnPoints is classify's path for a point kernel with the SVM: the
@@ -33,14 +34,28 @@ func svmOnPoints(ctx context.Context, stderr io.Writer, ds, test *dataset.Datase
 	for _, w := range m.Warnings {
 		fmt.Fprintln(stderr, "warning:", w)
 	}
+	pred, err := pointsLabels(ctx, m, ds, test)
+	return pred, gamma, m, err
+}
+
+// pointsModel is a model fitted on the points (svm, knn): its labels of
+// the training rows and of new points.
+type pointsModel interface {
+	Transduction() []int
+	PredictPoints(ctx context.Context, dst []int, X mat.Matrix) ([]int, error)
+}
+
+// pointsLabels returns the labels of ds's rows (labelled rows keep theirs)
+// followed by those of test's rows (if any).
+func pointsLabels(ctx context.Context, m pointsModel, ds, test *dataset.Dataset) ([]int, error) {
 	pred := m.Transduction()
 	keepGiven(pred, ds.Y)
 	if test != nil {
 		pt, err := m.PredictPoints(ctx, nil, test.X)
 		if err != nil {
-			return nil, 0, nil, err
+			return nil, err
 		}
 		pred = append(pred, pt...)
 	}
-	return pred, gamma, m, nil
+	return pred, nil
 }
