@@ -31,6 +31,9 @@
 //	Complete, Average,
 //	Weighted, Ward               nearest-neighbour chain      O(n²) time   n² floats (3.2 GB at n = 20 000)
 //	Centroid, Median             Müllner's generic            O(n²)…O(n³)  n² floats
+//	FromPointsLowMemory:
+//	Ward                         chain on centroids           O(n²d) time  O(n·d)
+//	Centroid, Median             generic on centroids         O(n²d)…      O(n·d)
 //
 // Single linkage from a condensed matrix runs SLINK (Sibson 1973) in one
 // sequential pass; its dendrogram is unique, hence equal to SciPy's,
@@ -50,6 +53,30 @@
 // results are identical for any GOMAXPROCS. The chain itself is serial: its
 // steps take microseconds, and handing them to a second core lost more to
 // synchronisation on a busy machine than it gained.
+//
+// # Without the matrix
+//
+// FromPointsLowMemory clusters points for Ward, centroid and median
+// linkage in O(n·d) memory, as fastcluster's linkage_vector does
+// (Müllner 2013, J. Stat. Softw. 53(9), §2): these linkages depend on
+// clusters only through their centroids c and sizes, and
+//
+//	Ward      D(A,B) = sqrt(2|A||B|/(|A|+|B|)) · ‖c_A − c_B‖
+//	Centroid  D(A,B) = ‖c_A − c_B‖           (c of a union: size-weighted mean)
+//	Median    D(A,B) = ‖c_A − c_B‖           (c of a union: midpoint)
+//
+// equal the Lance–Williams recurrences of Method on Euclidean leaf
+// distances (SciPy's heights). The nearest-neighbour chain (Ward) and the
+// generic algorithm (centroid, median) run as on the matrix, with every
+// distance computed from two centroids when needed (‖c_A − c_B‖² summed
+// from coordinate differences, never through norms); a chain step scans
+// all live centroids, O(live·d), in fixed blocks on GOMAXPROCS goroutines
+// reduced in block order. The tree is FromPoints's with heights within a
+// few ulps, except where two candidate distances are within rounding of
+// each other. At n = 20 000, d = 16 it needs 2.6 MB for the centroids
+// instead of FromPoints's 3.2 GB matrix. Callers that hold a sample of
+// points (the landmark cluster kernels) use it for Ward whenever the n×n
+// matrix does not fit.
 //
 // # Float32 storage
 //
