@@ -36,7 +36,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	lmf.register(fs)
 	d.labelOptional = true
 	d.command = "arbor cluster"
-	linkage := fs.String("linkage", "average", "single, complete, average, weighted, ward, centroid or median")
+	linkage := fs.String("linkage", "average", clusterLinkageUsage)
 	dist := fs.String("distance", "euclidean", "pointwise distance: euclidean or graph (shortest paths on --graph)")
 	graphSpec := fs.String("graph", "knn:7", "neighbourhood graph for --distance graph: knn:K (symmetrised) or eps:E")
 	k := fs.Int("clusters", 0, "cut the tree into this many clusters")
@@ -127,7 +127,13 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if *f32 {
 		need, what = clusterBytes32(n, ds.Dim(), method, *dist), what+" (--float32)"
 	} else if lmf.m == 0 {
-		hint = joinHints(mf.float32ClusterHint(n, ds.Dim(), method, *dist), hint)
+		hint = joinHints(mf.float32ClusterHint(n, ds.Dim(), method, *dist), hint, lowMemoryHint(method, *dist, lmf.m))
+	}
+	// single, ward, centroid, median: the O(N·d) path when the matrix does not fit (cluster_lowmem.go)
+	lowMem := mf.clusterLowMemory(need, method, *dist, lmf.m)
+	if lowMem {
+		fmt.Fprintln(e.stderr, lowMemoryNotice(method, need, mf))
+		need, what, *f32 = clusterBytesLow(n, ds.Dim()), what+" in O(N·d) memory", false
 	}
 	if err := mf.check(need, what, hint); err != nil {
 		return err
@@ -176,12 +182,14 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if progress != nil && !*f32 {
+	if progress != nil && !*f32 && !lowMem {
 		progress(method.String()+" linkage", 0, 0)
 	}
 	var tree *hclust.Tree
 	ccc := math.NaN()
-	if *f32 {
+	if lowMem {
+		tree, ccc, err = clusterTreeLowMemory(ctx, ds.X, method, *cophenetic, progress)
+	} else if *f32 {
 		tree, ccc, joins, err = clusterTree32(ctx, ds.X, method, *dist, *graphSpec, *cophenetic, progress)
 	} else if *dist == "euclidean" {
 		tree, err = hclust.FromPoints(ctx, X, method)
@@ -198,7 +206,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *cophenetic && !*f32 {
+	if *cophenetic && !*f32 && !lowMem {
 		if progress != nil {
 			progress("cophenetic correlation", 0, 0)
 		}
