@@ -60,14 +60,17 @@
 //	                                        knn.Model fitted on the features)
 //
 // or, for the anchor graph (propagate.AnchorModel: label propagation or
-// spreading), label = model(z) from z's nearest anchors. The file is
+// spreading), label = model(z) from z's nearest anchors, and for label
+// spreading on the kNN graph of all rows (propagate.KNNModel, which keeps
+// the N training rows and their soft labels: an O(N·(d + C)) file),
+// label = model(z) from z's K nearest training rows. The file is
 //
 //	ARBOR-PIPELINE 2\n
 //	{manifest JSON on one line}\n         as above, "train" empty, and
-//	                                       "landmarks": "nystrom" | "landmark-isomap" | "nystrom-multitype" | "anchor-graph",
+//	                                       "landmarks": "nystrom" | "landmark-isomap" | "nystrom-multitype" | "anchor-graph" | "knn-graph",
 //	                                       "map_bytes", "map_crc32": length and CRC-32 of the map
-//	map                                    the map's own Save output (absent for anchor-graph)
-//	learner payload                        "learner": "svm" | "linsvm" | "knn" | "anchor-graph"
+//	map                                    the map's own Save output (absent for anchor-graph, knn-graph)
+//	learner payload                        "learner": "svm" | "linsvm" | "knn" | "anchor-graph" | "knn-graph"
 //
 // The map holds what rebuilds the features exactly: the M landmark rows and
 // K_LL^{-1/2} (U_r Λ_r^{-1/2}) with the point kernel's text, or with the

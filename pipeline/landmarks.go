@@ -29,13 +29,14 @@ type FeatureMap interface {
 // instead of the N×N kernel (arbor classify --landmarks M): the feature
 // map of the kernel and a learner on the features, or the anchor graph.
 type Landmarks struct {
-	// Map gives new points their features z(x) (nil for the anchor graph,
-	// which works on the scaled points themselves).
+	// Map gives new points their features z(x) (nil for the anchor graph
+	// and the kNN graph, which work on the scaled points themselves).
 	Map FeatureMap
 	// Model is *svm.Model (the C-SVC with the linear kernel, fitted on
 	// the features by svm.Classifier.Fit), *linsvm.Model or *knn.Model
-	// (fitted on the features by knn.Classifier.Fit) on z(x), or
-	// *propagate.AnchorModel on the scaled points.
+	// (fitted on the features by knn.Classifier.Fit) on z(x), or, on the
+	// scaled points, *propagate.AnchorModel (the anchor graph) or
+	// *propagate.KNNModel (label spreading on the kNN graph of all rows).
 	Model Saver
 
 	once      sync.Once
@@ -63,7 +64,7 @@ func NewLandmarks(ds *dataset.Dataset, sc *dataset.Scaler, spec kernel.Spec, gam
 	if _, err := landmarkLearner(m); err != nil {
 		return nil, err
 	}
-	if _, ok := m.(*propagate.AnchorModel); ok != (fm == nil) {
+	if onPoints(m) != (fm == nil) {
 		return nil, fmt.Errorf("%w: %T with feature map %T", ErrLearner, m, fm)
 	}
 	if _, err := mapName(fm); err != nil {
@@ -92,8 +93,21 @@ func landmarkLearner(m Saver) (string, error) {
 		return "knn", nil
 	case *propagate.AnchorModel:
 		return "anchor-graph", nil
+	case *propagate.KNNModel:
+		return "knn-graph", nil
 	}
 	return "", fmt.Errorf("%w: %T on landmark features", ErrLearner, m)
+}
+
+// onPoints reports a model that labels the scaled points themselves (no
+// feature map): the anchor graph and the kNN graph. Its learner name is
+// also the manifest's "landmarks" kind.
+func onPoints(m Saver) bool {
+	switch m.(type) {
+	case *propagate.AnchorModel, *propagate.KNNModel:
+		return true
+	}
+	return false
 }
 
 func mapName(fm FeatureMap) (string, error) {
@@ -144,20 +158,23 @@ func loadLandmarks(mapKind string, mapBytes []byte, learner string, payload []by
 		lm.Model, err = knn.Load(r)
 	case "anchor-graph":
 		lm.Model, err = propagate.LoadAnchor(r)
+	case "knn-graph":
+		lm.Model, err = propagate.LoadKNN(r)
 	default:
 		return nil, fmt.Errorf("%w: learner %q on landmarks", ErrLearner, learner)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s model: %w", learner, err)
 	}
-	if _, ok := lm.Model.(*propagate.AnchorModel); ok != (lm.Map == nil) {
+	if onPoints(lm.Model) != (lm.Map == nil) {
 		return nil, fmt.Errorf("%w: learner %q with map %q", ErrLearner, learner, mapKind)
 	}
 	return &lm, nil
 }
 
 // Predict labels the scaled rows Xt (the fitting process labels its
-// --test rows with it too): the anchor graph from the points; kNN from the
+// --test rows with it too): the anchor graph and the kNN graph from the
+// points; kNN from the
 // features z(Xt); the SVMs (svm with the linear kernel, linsvm) from the
 // base rows of the map with the SVM's weights composed with the map's
 // projection (svm.Model.Compose, linsvm.Model.Compose: M·P work per point
@@ -166,6 +183,9 @@ func loadLandmarks(mapKind string, mapBytes []byte, learner string, payload []by
 func (lm *Landmarks) Predict(ctx context.Context, Xt *mat.Dense) ([]int, error) {
 	if am, ok := lm.Model.(*propagate.AnchorModel); ok {
 		return am.Predict(ctx, nil, Xt)
+	}
+	if km, ok := lm.Model.(*propagate.KNNModel); ok {
+		return km.Predict(ctx, nil, Xt)
 	}
 	if sv, ok := lm.Model.(*svm.Model); ok {
 		if lin, ok := lm.Map.(linearMap); ok {

@@ -143,6 +143,18 @@ func landmarkCases(t *testing.T) ([]landmarkCase, *mat.Dense) {
 		p, err := pipeline.NewLandmarks(ds, sc, kernel.Spec{}, 0, nil, am)
 		add(a.name, p, err, want)
 	}
+	// Label spreading on the kNN graph of all rows (arbor classify
+	// --landmarks with --learner spreading --affinity knn:K).
+	km, err := propagate.Spreading{Affinity: propagate.Affinity{Kind: propagate.KNN, K: 5}}.FitKNN(ctx, ds.X, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := km.Predict(ctx, nil, Xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := pipeline.NewLandmarks(ds, sc, kernel.Spec{}, 0, nil, km)
+	add("knn-graph/spreading", p, err, want)
 	return cases, newX
 }
 
@@ -196,7 +208,7 @@ func TestRoundTripLandmarks(t *testing.T) {
 func TestLandmarkLoadErrors(t *testing.T) {
 	cases, _ := landmarkCases(t)
 	for _, c := range cases {
-		if c.name != "hck:average/linsvm" && c.name != "isomap:knn:12/knn3" && c.name != "anchor-graph/lp" {
+		if c.name != "hck:average/linsvm" && c.name != "isomap:knn:12/knn3" && c.name != "anchor-graph/lp" && c.name != "knn-graph/spreading" {
 			continue
 		}
 		var buf bytes.Buffer

@@ -137,7 +137,7 @@ type manifest struct {
 	PayloadBytes int             `json:"payload_bytes"`
 	PayloadCRC   uint32          `json:"payload_crc32"`
 	// Version 2: landmark pipelines. Landmarks is the feature map's kind
-	// ("nystrom", "landmark-isomap") or "anchor-graph" (no map); the map's
+	// ("nystrom", "landmark-isomap") or "anchor-graph" / "knn-graph" (no map); the map's
 	// saved form (MapBytes, CRC-32 MapCRC) precedes the learner payload.
 	Landmarks string `json:"landmarks,omitempty"`
 	MapBytes  int    `json:"map_bytes,omitempty"`
@@ -190,7 +190,7 @@ func (p *Pipeline) saveLandmarks(w io.Writer) error {
 			return fmt.Errorf("saving the %s map: %w", kind, err)
 		}
 	} else {
-		kind = "anchor-graph"
+		kind = name // "anchor-graph" or "knn-graph": no map
 	}
 	if err := p.Landmarks.Model.Save(&payload); err != nil {
 		return fmt.Errorf("saving the %s model: %w", name, err)
@@ -201,7 +201,7 @@ func (p *Pipeline) saveLandmarks(w io.Writer) error {
 		PayloadBytes: payload.Len(), PayloadCRC: crc32.ChecksumIEEE(payload.Bytes()),
 		Landmarks: kind, MapBytes: mp.Len(), MapCRC: crc32.ChecksumIEEE(mp.Bytes()),
 	}
-	if kind == "anchor-graph" {
+	if p.Landmarks.Map == nil {
 		m.Kernel = ""
 	}
 	return write(w, 2, m, mp.Bytes(), payload.Bytes())
@@ -304,8 +304,11 @@ func fromLandmarkManifest(m manifest, mapBytes, payload []byte) (*Pipeline, erro
 		return nil, err
 	}
 	kind := m.Landmarks
-	if kind == "anchor-graph" {
-		kind = ""
+	if kind == "anchor-graph" || kind == "knn-graph" {
+		if m.Learner != kind {
+			return nil, fmt.Errorf("%w: landmarks %q with learner %q", ErrTruncated, kind, m.Learner)
+		}
+		kind = "" // the model works on the points: no map
 	}
 	var spec kernel.Spec
 	if m.Kernel != "" {
