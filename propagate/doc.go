@@ -110,6 +110,26 @@
 // point solves to soft labels exactly 0 and is unreachable: the
 // Unreachable policy applies as for the exact learners.
 //
+// # kNN graph of all rows (spreading with landmarks)
+//
+// The KNN affinity is sparse: N·K edges, no N×N matrix, O(N log N·d) to
+// build with the k-d tree and O(N·K·C) per spreading step. So where the
+// exact spreading uses it, arbor classify --landmarks does not replace it
+// by the anchor graph but runs the exact spreading on it
+// (Spreading.FitKNN), as landmark single linkage uses the exact tree of
+// all rows; KNNModel keeps the rows, so new points get the out-of-sample
+// rule (their K nearest fitted rows by one k-d tree, O(K·C + log N) per
+// point) and a saved model predicts identically. The anchor graph is a
+// different graph from the directed kNN graph — even with every row an
+// anchor its spreading was 1.6 points below the exact one on UCI
+// satellite — and with M = 2,000 anchors it was 2.0 points below on UCI
+// letter (1.8 and 2.6 on two more splits); on the kNN graph the landmark
+// run equals the exact one (diff 0.00 on both sets, three letter splits).
+// At 10⁶ rows in 10-D (bench/million) it takes about as long as the
+// anchor-graph propagation, in under 1 GiB (README). Label propagation
+// keeps the anchor graph: its exact closed form is a sparse solve whose
+// cost grows faster than N, the anchor graph's an M×M one.
+//
 // # Reports
 //
 // Result carries Distributions (label_distributions_), Transduction

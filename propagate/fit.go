@@ -67,7 +67,7 @@ func (p Propagation) fit(ctx context.Context, X mat.Matrix, K mat.Symmetric, y [
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	pr, g, on, res, err := setup(ctx, X, K, y, sets, p.Classes, p.Affinity, p.Unreachable, p.Method, Closed, p.Progress)
+	pr, g, on, res, err := setup(ctx, X, K, y, sets, p.Classes, p.Affinity, p.Unreachable, p.Method, Closed, p.Progress, false)
 	if err != nil {
 		return nil, err
 	}
@@ -96,12 +96,12 @@ func (p Propagation) fit(ctx context.Context, X mat.Matrix, K mat.Symmetric, y [
 // the affinity graph, which points a label can reach, and the Result shell
 // (Method defaults to def).
 func setup(ctx context.Context, X mat.Matrix, K mat.Symmetric, y []int, sets [][]int, classes int, aff Affinity,
-	unrPolicy, method, def string, prog func(string, int, int)) (*problem, *graph, []bool, *Model, error) {
+	unrPolicy, method, def string, prog func(string, int, int), allLabeled bool) (*problem, *graph, []bool, *Model, error) {
 	n, err := dims(X, K)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	pr, err := newProblem(y, sets, classes, n)
+	pr, err := newProblem(y, sets, classes, n, allLabeled)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}

@@ -39,8 +39,9 @@ type KNNModel struct {
 
 // FitKNN is Fit on the rows of X with the KNN affinity (Affinity.Kind must
 // be KNN), keeping a copy of the rows for KNNModel.Predict. The
-// transduction equals Fit's. Errors: those of Fit, and ErrAffinity for
-// another affinity.
+// transduction equals Fit's. Every row may be labelled (the model is then
+// for new points; spreading may still relabel a labelled row). Errors:
+// those of Fit but ErrNoUnlabeled, and ErrAffinity for another affinity.
 func (s Spreading) FitKNN(ctx context.Context, X *mat.Dense, y []int) (*KNNModel, error) {
 	if s.Affinity.Kind != KNN {
 		return nil, fmt.Errorf("%w: FitKNN needs the knn affinity, not %v", ErrAffinity, s.Affinity)
@@ -48,6 +49,7 @@ func (s Spreading) FitKNN(ctx context.Context, X *mat.Dense, y []int) (*KNNModel
 	if X == nil {
 		return nil, fmt.Errorf("%w: nil X", ErrShape)
 	}
+	s.inductive = true
 	m, err := s.Fit(ctx, X, y)
 	if err != nil {
 		return nil, err

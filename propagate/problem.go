@@ -15,7 +15,9 @@ type problem struct {
 	multi   bool
 }
 
-func newProblem(y []int, sets [][]int, classes int, n int) (*problem, error) {
+// newProblem checks the labels; every point labelled is ErrNoUnlabeled
+// unless allLabeled (a fit kept for its out-of-sample rule, FitKNN).
+func newProblem(y []int, sets [][]int, classes int, n int, allLabeled bool) (*problem, error) {
 	p := &problem{n: n, labeled: make([]bool, n), multi: sets != nil}
 	m := len(y)
 	if sets != nil {
@@ -64,7 +66,7 @@ func newProblem(y []int, sets [][]int, classes int, n int) (*problem, error) {
 	if nl == 0 {
 		return nil, ErrNoLabels
 	}
-	if nl == n {
+	if nl == n && !allLabeled {
 		return nil, fmt.Errorf("%w: all %d points carry labels, nothing to propagate to", ErrNoUnlabeled, n)
 	}
 	if C < 2 && !p.multi {

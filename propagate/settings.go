@@ -237,6 +237,8 @@ type Spreading struct {
 	Classes     int
 	Unreachable string
 	Progress    func(stage string, done, total int)
+
+	inductive bool // FitKNN: every point labelled is allowed (the model is kept for new points)
 }
 
 func (s Spreading) validate() error {

@@ -27,7 +27,7 @@ func (s Spreading) fit(ctx context.Context, X mat.Matrix, K mat.Symmetric, y []i
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	pr, g, on, res, err := setup(ctx, X, K, y, nil, s.Classes, s.Affinity, s.Unreachable, s.Method, Iterative, s.Progress)
+	pr, g, on, res, err := setup(ctx, X, K, y, nil, s.Classes, s.Affinity, s.Unreachable, s.Method, Iterative, s.Progress, s.inductive)
 	if err != nil {
 		return nil, err
 	}

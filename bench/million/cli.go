@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -158,9 +159,11 @@ func loadavg() string {
 }
 
 // runCLI is the whole-process check: the data written as CSV, then
-// arbor classify with the landmark HCK + linear SVM and with anchor-graph
-// label propagation, each under /usr/bin/time -v.
-func runCLI(bin, dir string, m int, seed uint64, niceness int, X *mat.Dense, truth, y []int) error {
+// arbor classify with the landmark HCK + linear SVM, with anchor-graph
+// label propagation and with label spreading (knn:10: the kNN graph of all
+// rows), those of only (comma-separated learners), each under
+// /usr/bin/time -v.
+func runCLI(bin, dir string, m int, seed uint64, niceness int, only string, X *mat.Dense, truth, y []int) error {
 	data := filepath.Join(dir, "million.csv")
 	if _, err := os.Stat(data); err != nil {
 		t0 := time.Now()
@@ -176,9 +179,13 @@ func runCLI(bin, dir string, m int, seed uint64, niceness int, X *mat.Dense, tru
 	runs := []struct{ name, kernel, learner string }{
 		{"landmark hck:average + linear SVM", "hck:average", "svm"},
 		{"anchor-graph label propagation", "", "lp"},
+		{"spreading, kNN graph of all rows", "", "spreading"},
 	}
 	fmt.Printf("%-36s %9s %9s %9s %9s %10s %9s  %s\n", "arbor classify --landmarks", "wall s", "user s", "sys s", "CPU s", "peak RSS", "accuracy", "load before → after")
 	for _, r := range runs {
+		if !slices.Contains(strings.Split(only, ","), r.learner) {
+			continue
+		}
 		out := filepath.Join(dir, "pred-"+r.learner+".csv")
 		args := append([]string{bin}, common...)
 		if r.kernel != "" {

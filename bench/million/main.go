@@ -10,7 +10,8 @@
 //
 // With -arbor BIN it is the whole-process check instead: the data written
 // as CSV (x1..xd, truth, label; empty label = unlabelled) to -dir, then
-// BIN classify --landmarks M (hck:average + svm; lp on the anchor graph)
+// BIN classify --landmarks M (hck:average + svm; lp on the anchor graph;
+// spreading, which with its knn:10 affinity runs on the kNN graph of all rows)
 // each under /usr/bin/time -v, reporting wall, CPU, peak RSS, accuracy and
 // the load average:
 //
@@ -48,13 +49,14 @@ func main() {
 	bin := flag.String("arbor", "", "arbor binary: run the whole-process check (CSV written to -dir, arbor classify under /usr/bin/time -v) instead of the in-process one")
 	dir := flag.String("dir", os.TempDir(), "directory of the CSV and prediction files (-arbor)")
 	niceness := flag.Int("nice", 10, "run arbor under nice -n this (0: not)")
+	only := flag.String("learners", "svm,lp,spreading", "with -arbor: which classify runs (svm: landmark hck:average + SVM; lp: anchor-graph propagation; spreading: spreading on the kNN graph of all rows)")
 	flag.Parse()
 	ctx := context.Background()
 
 	X, truth, y := generate(*n, *d, *classes, *perClass, *spread, *seed)
 	fmt.Printf("data: N = %d, d = %d, %d classes, %d labelled; M = %d landmarks; load %s\n", *n, *d, *classes, *classes**perClass, *m, loadavg())
 	if *bin != "" {
-		check(runCLI(*bin, *dir, *m, *seed, *niceness, X, truth, y))
+		check(runCLI(*bin, *dir, *m, *seed, *niceness, *only, X, truth, y))
 		return
 	}
 

@@ -9,7 +9,8 @@ import (
 )
 
 // TestAnchorUnreachableFlag: classify --landmarks with lp and spreading
-// honours --unreachable as the exact learners do. Two groups 1,000 apart
+// (on the anchor graph, and on the kNN graph of all rows) honours
+// --unreachable as the exact learners do. Two groups 1,000 apart
 // with both labels in the first: the Gaussian anchor weights across the
 // gap are exactly 0, so the second group's rows are unreachable — an error
 // (error), "?" (unlabeled) or the first class (first), with the rows counted
@@ -36,10 +37,13 @@ func TestAnchorUnreachableFlag(t *testing.T) {
 	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, learner := range []string{"lp", "spreading"} {
+	// spreading on knn:10 runs on the kNN graph of all rows with
+	// --landmarks (knngraphspread.go), on rbf:20 on the anchor graph.
+	for _, learner := range []string{"lp", "spreading", "spreading --affinity rbf:20"} {
 		for _, policy := range []string{"error", "unlabeled", "first"} {
 			out := filepath.Join(dir, "p.csv")
-			args := []string{"classify", "--data", data, "--learner", learner, "--scale", "none", "--unreachable", policy, "--out", out}
+			args := append([]string{"classify", "--data", data, "--learner"}, strings.Fields(learner)...)
+			args = append(args, "--scale", "none", "--unreachable", policy, "--out", out)
 			for _, lm := range []bool{false, true} {
 				a := args
 				if lm {

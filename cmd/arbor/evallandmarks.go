@@ -16,7 +16,8 @@ import (
 // the landmark features are built with the split's labelled rows among the
 // landmarks (landmarkFlags.choose), then the learners run on them (svm:
 // the C-SVC on the features; knn: kNN on the features; lp, spreading: the
-// anchor graph of the landmarks) and are scored on the rows outside the
+// anchor graph of the landmarks, or for spreading with a knn:K affinity
+// the kNN graph of all rows, knnGraphSpreading) and are scored on the rows outside the
 // split, as ssl.Eval scores the exact methods.
 func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dataset, specs []kernel.Spec, lf learnerFlags, splits [][]int) ([]ssl.Result, error) {
 	var names []string
@@ -62,8 +63,26 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 	var out []ssl.Result
 	for _, name := range names {
 		if name == "lp" || name == "propagation" || name == "spreading" {
+			ln0, err := lf.propagation(name)
+			if err != nil {
+				return nil, err
+			}
 			for si, split := range splits {
 				t0 := time.Now()
+				if s, ok := knnGraphSpreading(ln0, ds.Len(), ds.Dim()); ok {
+					// Spreading on a knn:K affinity: the kNN graph of all rows (knngraphspread.go).
+					km, what, err := knnGraphFit(ctx, ds.X, yFor(split), s)
+					if err != nil {
+						return nil, fmt.Errorf("split %d: %w", si, err)
+					}
+					if si == 0 {
+						fmt.Fprintf(e.stderr, "--landmarks: %s\n", what)
+					}
+					r := ssl.Result{Kernel: fmt.Sprintf("%d-NN graph, all rows", km.K()), Learner: "spreading (kNN graph of all rows)", Split: si, FitS: time.Since(t0).Seconds(), Unreached: len(km.Model.Unreachable)}
+					score(&r, km.Transduction(), split)
+					out = append(out, r)
+					continue
+				}
 				lm, _, err := l.choose(ctx, ds.X, yFor(split))
 				if err != nil {
 					return nil, err

@@ -120,9 +120,13 @@ func TestClassifyLandmarks(t *testing.T) {
 		!strings.Contains(stderr, "multi-type kernel on the Nyström affinity") || !strings.Contains(stdout, "predicted 192 unlabelled rows") {
 		t.Errorf("--landmarks with multitype: %v\n%s%s", err, stdout, stderr)
 	}
-	if stdout, stderr, err := arbor(t, "classify", "--data", trainPath, "--out", out, "--landmarks", "50", "--learner", "spreading"); err != nil ||
+	if stdout, stderr, err := arbor(t, "classify", "--data", trainPath, "--out", out, "--landmarks", "50", "--learner", "spreading", "--affinity", "rbf:2"); err != nil ||
 		!strings.Contains(stderr, "label spreading (alpha 0.2) on the anchor graph") || !strings.Contains(stdout, "predicted 192 unlabelled rows") {
 		t.Errorf("--landmarks with spreading: %v\n%s%s", err, stdout, stderr)
+	}
+	if stdout, stderr, err := arbor(t, "classify", "--data", trainPath, "--out", out, "--landmarks", "50", "--learner", "spreading"); err != nil ||
+		!strings.Contains(stderr, "label spreading (alpha 0.2) on the exact 10-NN graph of all 200 rows") || !strings.Contains(stdout, "predicted 192 unlabelled rows") {
+		t.Errorf("--landmarks with spreading on knn:10: %v\n%s%s", err, stdout, stderr)
 	}
 }
 

@@ -29,7 +29,7 @@ func (l *landmarkFlags) register(fs interface {
 	StringVar(p *string, name, value, usage string)
 	Uint64Var(p *uint64, name string, value uint64, usage string)
 }) {
-	fs.IntVar(&l.m, "landmarks", 0, "use M landmark points instead of the N×N kernel matrix: Nyström features (point kernels; cluster kernels through the tree on the landmarks) and a learner on them in O(N·M) memory (svm: the C-SVC with the linear kernel on the features; knn: kNN on the features; lp, spreading: label propagation or spreading on the anchor graph of the landmarks); 0 = exact")
+	fs.IntVar(&l.m, "landmarks", 0, "use M landmark points instead of the N×N kernel matrix: Nyström features (point kernels; cluster kernels through the tree on the landmarks) and a learner on them in O(N·M) memory (svm: the C-SVC with the linear kernel on the features; knn: kNN on the features; lp: label propagation on the anchor graph of the landmarks; spreading: on the kNN graph of all rows with --affinity knn:K, which needs no N×N matrix, else on the anchor graph); 0 = exact")
 	fs.StringVar(&l.method, "landmark-method", kernel.LandmarkKMeans, "how --landmarks are chosen besides the labelled rows (which are landmarks when fewer than M): random or kmeans (rows nearest the k-means centres)")
 	if l.sharedSeed {
 		return // the command's own --seed sets l.seed
@@ -127,8 +127,13 @@ type landmarkFit struct {
 
 // anchorFit is label propagation (lp) or spreading on the anchor graph of
 // the M landmarks (propagate.AnchorGraph, Liu, He & Chang 2010;
-// propagate.AnchorSpreading; 3 nearest anchors).
+// propagate.AnchorSpreading; 3 nearest anchors), or spreading with a knn:K
+// affinity on the kNN graph of all rows (knnGraphSpreading).
 func anchorFit(ctx context.Context, stderr io.Writer, l landmarkFlags, ds, test *dataset.Dataset, ln ssl.Learner) ([]int, *landmarkFit, error) {
+	if s, ok := knnGraphSpreading(ln, ds.Len(), ds.Dim()); ok {
+		// Spreading on a knn:K affinity: the kNN graph of all rows (knngraphspread.go).
+		return knnGraphClassify(ctx, stderr, ds, test, s)
+	}
 	if l.m > ds.Len() {
 		return nil, nil, usageError("--landmarks %d: more than the %d rows", l.m, ds.Len())
 	}
@@ -140,7 +145,7 @@ func anchorFit(ctx context.Context, stderr io.Writer, l landmarkFlags, ds, test 
 	if err != nil {
 		return nil, nil, err
 	}
-	fmt.Fprintf(stderr, "landmarks %d (%s): %s\n", len(lm), which, what)
+	fmt.Fprintf(stderr, "landmarks %d (%s): %s%s\n", len(lm), which, what, anchorInstead(ln, ds.Len(), ds.Dim()))
 	for _, w := range m.Warnings {
 		fmt.Fprintln(stderr, "warning:", w)
 	}

@@ -318,8 +318,8 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		if err := mf.check(need, what, ""); err != nil {
 			return err
 		}
-	} else if need, what, ok := propagationBytes(ln, ds); ok && lmf.m == 0 {
-		// lp/spreading on a kNN graph: sparse (propmemory.go).
+	} else if need, what, ok := propagationBytes(ln, ds); ok && (lmf.m == 0 || isKNNGraphSpreading(ln, ds)) {
+		// lp/spreading on a kNN graph: sparse (propmemory.go), with --landmarks too for spreading (knngraphspread.go).
 		if err := mf.check(need, what, ""); err != nil {
 			return err
 		}
@@ -350,7 +350,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		// Landmarks: Nyström features and a learner on them (landmarks.go).
 		ks, _ := parseKs(lf.k)
 		built.Spec = specs[0]
-		pred, lmFit, err = classifyLandmarks(ctx, e.stderr, lmf, ds, Xt, specs[0], ln, lf.learner, lf.C, ks[0])
+		pred, lmFit, err = classifyLandmarks(ctx, e.stderr, lmf, ds, Xt, specs[0], withGraphProgress(ln, progress), lf.learner, lf.C, ks[0])
 		if err != nil {
 			return err
 		}
@@ -538,7 +538,8 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if need := evalNeed(learners, specs, ds); need > 0 && lmf.m > 0 {
-		if err := mf.check(landmarkBytes(ds.Len(), ds.Dim(), lmf.m), fmt.Sprintf("%d landmarks for %d rows", lmf.m, ds.Len()), "use fewer --landmarks"); err != nil {
+		lneed, what := landmarkNeed(learners, ds, lmf.m) // knngraphspread.go
+		if err := mf.check(lneed, what, "use fewer --landmarks"); err != nil {
 			return err
 		}
 	} else if *f32 {

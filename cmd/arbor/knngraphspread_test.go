@@ -1,0 +1,101 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLandmarksSpreadingKNNGraph: with --landmarks, spreading on a knn:K
+// affinity runs on the kNN graph of all rows, so its labels are the exact
+// spreading's: classify writes the same prediction file as without
+// --landmarks (K, α and the --unreachable policy taken from the flags), and
+// eval scores the same accuracy on every split. With an rbf affinity it
+// stays on the anchor graph (a different graph: the labels differ here).
+func TestLandmarksSpreadingKNNGraph(t *testing.T) {
+	dir := t.TempDir()
+	trainPath, _ := moonsFiles(t, dir)
+	read := func(p string) string {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for _, flags := range [][]string{nil, {"--affinity", "knn:4", "--alpha", "0.6"}, {"--affinity", "knn:3", "--unreachable", "first"}} {
+		args := append([]string{"classify", "--data", trainPath, "--learner", "spreading", "--quiet"}, flags...)
+		exact := filepath.Join(dir, "exact.csv")
+		lm := filepath.Join(dir, "lm.csv")
+		mustArbor(t, append(args, "--out", exact)...)
+		_, stderr, err := arbor(t, append(args, "--out", lm, "--landmarks", "30")...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if read(exact) != read(lm) {
+			t.Errorf("%v: --landmarks 30 labels differ from the exact spreading's", flags)
+		}
+		if !strings.Contains(stderr, "NN graph of all 200 rows") {
+			t.Errorf("%v: stderr does not name the kNN graph:\n%s", flags, stderr)
+		}
+	}
+	// The anchor graph for a dense affinity: not the exact labels.
+	args := []string{"classify", "--data", trainPath, "--learner", "spreading", "--affinity", "rbf:2", "--quiet"}
+	mustArbor(t, append(args, "--out", filepath.Join(dir, "exact.csv"))...)
+	mustArbor(t, append(args, "--out", filepath.Join(dir, "lm.csv"), "--landmarks", "30")...)
+	if read(filepath.Join(dir, "exact.csv")) == read(filepath.Join(dir, "lm.csv")) {
+		t.Errorf("rbf:2: the anchor graph gave the exact labels (is it still the anchor graph?)")
+	}
+	// eval: the same accuracy per split.
+	acc := func(extra ...string) []float64 {
+		out := mustArbor(t, append([]string{"eval", "--data", "two_moons", "--learner", "spreading", "--affinity", "knn:5",
+			"--labeled-per-class", "3", "--repeats", "3", "--seed", "2", "--json", "--quiet"}, extra...)...)
+		var a []float64
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var r struct {
+				Accuracy float64 `json:"accuracy"`
+			}
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatalf("%q: %v", line, err)
+			}
+			a = append(a, r.Accuracy)
+		}
+		return a
+	}
+	ex, lmAcc := acc(), acc("--landmarks", "20")
+	if len(ex) != 3 || len(lmAcc) != 3 {
+		t.Fatalf("results: exact %v, landmarks %v", ex, lmAcc)
+	}
+	for i := range ex {
+		if ex[i] != lmAcc[i] {
+			t.Errorf("split %d: eval --landmarks accuracy %v, exact %v", i, lmAcc[i], ex[i])
+		}
+	}
+}
+
+// TestKNNGraphAffordable: the k-d tree's dimensions always, the brute
+// force up to N²·d = 2.5·10¹¹; spreading on such data runs on the anchor
+// graph and says why.
+func TestKNNGraphAffordable(t *testing.T) {
+	for _, c := range []struct {
+		n, d int
+		want bool
+	}{{1000000, 10, true}, {1000000, 20, true}, {50000, 100, true}, {50001, 100, false}, {100000, 36, false}, {6435, 36, true}} {
+		if got := knnGraphAffordable(c.n, c.d); got != c.want {
+			t.Errorf("knnGraphAffordable(%d, %d) = %v, want %v", c.n, c.d, got, c.want)
+		}
+	}
+	var lf learnerFlags
+	lf.affinity, lf.unreachable, lf.method, lf.alpha = "knn:10", "unlabeled", "closed", 0.2
+	ln, err := lf.propagation("spreading")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := knnGraphSpreading(ln, 100000, 36); ok || !strings.Contains(anchorInstead(ln, 100000, 36), "3.6e+11 multiply-adds") {
+		t.Errorf("100,000 × 36: kNN graph %v, %q", ok, anchorInstead(ln, 100000, 36))
+	}
+	if _, ok := knnGraphSpreading(ln, 100000, 20); !ok || anchorInstead(ln, 100000, 20) != "" {
+		t.Errorf("100,000 × 20: not the kNN graph")
+	}
+}
