@@ -72,6 +72,6 @@ func lowMemoryHint(m hclust.Method, dist string, landmarks int) string {
 // lowMemoryNotice is the stderr line of a run that took the O(N·d) path.
 func lowMemoryNotice(m hclust.Method, need float64, mf memFlags) string {
 	b, src, _ := mf.budget()
-	return fmt.Sprintf("%s linkage: the N×N matrix needs about %s, more than the budget of %s (%s); clustering the points in O(N·d) memory instead (hclust.FromPointsLowMemory: the same tree, heights within a few ulps of SciPy's)",
+	return fmt.Sprintf("%s linkage: the N×N matrix needs about %s, more than the budget of %s (%s); clustering the points in O(N·d) memory instead (hclust.FromPointsLowMemory: SciPy's tree with heights within a few ulps, except where distances tie and rounding breaks the tie otherwise)",
 		m, humanBytes(need), humanBytes(float64(b)), src)
 }
