@@ -48,6 +48,9 @@ func nnChain[E float](ctx context.Context, sq *square[E], m Method) ([]rawMerge,
 	for i := range s.orig {
 		s.orig[i] = int32(i)
 		s.size[i] = 1
+		if sq.sizes != nil {
+			s.size[i] = sq.sizes[i]
+		}
 	}
 	live := n
 	first := 0 // lowest live position

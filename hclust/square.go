@@ -21,6 +21,9 @@ type float interface{ ~float32 | ~float64 }
 type square[E float] struct {
 	n int
 	d []E
+	// sizes, when not nil, are the leaves' initial cluster sizes (the
+	// cells of FromPointsCells); nil means 1 each.
+	sizes []int32
 }
 
 func newSquare[E float](n int) *square[E] {

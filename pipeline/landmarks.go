@@ -237,6 +237,9 @@ func (lm *Landmarks) Predict(ctx context.Context, Xt *mat.Dense) ([]int, error) 
 //     the landmarks and the tree-aware rule for the other rows; single
 //     linkage up to kernel.SingleAllRowsMaxN rows: kernel.NewNystromSingle,
 //     the exact tree of all rows (Prim, O(N) memory) and exact rows;
+//     complete, average, weighted and Ward up to kernel.CellsAllRowsMaxN
+//     rows: kernel.NewNystromCells, the linkage of all rows with each
+//     landmark's cell (its nearest rows) joined first;
 //   - hckg: kernel.NewNystromGraphHCK, the same on the geodesics from the
 //     landmarks over the graph of all rows (components joined by Eq. 4);
 //   - isomap: kernel.NewLandmarkISOMAP (de Silva & Tenenbaum);
@@ -269,6 +272,13 @@ func FitMap(ctx context.Context, X *mat.Dense, spec kernel.Spec, landmarks []int
 		}
 		if n, _ := X.Dims(); h.Method == hclust.Single && n <= kernel.SingleAllRowsMaxN {
 			return singleAllRows(ctx, X, landmarks)
+		}
+		if n, _ := X.Dims(); cellsMethod(h.Method) && n <= kernel.CellsAllRowsMaxN {
+			ny, Z, err := kernel.NewNystromCells(ctx, X, h, landmarks, 0)
+			if err != nil {
+				return nil, nil, 0, err
+			}
+			return ny, Z, 0, nil
 		}
 		ny, err = kernel.NewNystromHCK(ctx, X, h, landmarks, 0)
 	case kernel.KindConnectivity:
@@ -303,6 +313,15 @@ func FitMap(ctx context.Context, X *mat.Dense, spec kernel.Spec, landmarks []int
 		return nil, nil, 0, err
 	}
 	return ny, Z, gamma, nil
+}
+
+// cellsMethod reports whether kernel.NewNystromCells serves linkage m.
+func cellsMethod(m hclust.Method) bool {
+	switch m {
+	case hclust.Complete, hclust.Average, hclust.Weighted, hclust.Ward:
+		return true
+	}
+	return false
 }
 
 // singleAllRows is the landmark single-linkage kernel on the tree of all

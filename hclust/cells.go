@@ -1,0 +1,267 @@
+package hclust
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/arbor-ml/arbor/internal/parallel"
+	"gonum.org/v1/gonum/mat"
+)
+
+// CellsMaxSize is the largest cell FromPointsCells accepts: each cell's
+// own linkage holds a size×size matrix (8·size² bytes; 200 MB at 5,000).
+const CellsMaxSize = 5000
+
+// FromPointsCells is agglomerative clustering of the rows of X under the
+// Euclidean distance, constrained by a partition of the rows into k cells
+// (cells[i] ∈ [0, k), every cell non-empty): the rows of a cell join one
+// another before any of them joins a row of another cell. It is the tree
+// of all rows that a landmark method can afford when the partition is
+// "nearest landmark": no N×N matrix is stored, only k×k.
+//
+//   - Inside a cell: FromPoints on the cell's rows (the exact linkage).
+//   - Between cells: the linkage m on the k cells, started from the exact
+//     linkage distances between the cells as sets of rows and run with the
+//     cells' sizes, so that every later distance is the exact distance
+//     between the unions of cells:
+//   - Single: min, Complete: max, Average: mean of the pairwise
+//     Euclidean distances between the two cells (UPGMA with the cells'
+//     sizes is then exact for every union);
+//   - Ward: √(2·|A|·|B|/(|A|+|B|))·‖c_A − c_B‖ from the cells' centroids
+//     and sizes, which the Ward update keeps exact for unions;
+//   - Weighted (WPGMA) has no set-level distance: it starts from the
+//     mean, as Average, and then halves as usual.
+//
+// A between-cell merge height below the height of a cell's own top merge
+// (an elongated cell near a compact one) is raised to it, so the result is
+// a valid dendrogram (non-decreasing heights, an ultrametric): heights are
+// max(h, heights of both sides). With every row its own cell the result
+// is Linkage's tree for m (up to the order of equal heights).
+//
+// Cost: O(N²·d) time for the pairwise pass (none for Ward), parallel over
+// cells; memory O(N·d + k² + s²) for the largest cell s ≤ CellsMaxSize.
+// Errors: ErrMethod (Centroid, Median), ErrShape (len(cells) ≠ N, a cell
+// out of range or empty, a cell over CellsMaxSize), ErrTooFewRows,
+// ErrNonFinite, ctx.Err().
+func FromPointsCells(ctx context.Context, X mat.Matrix, cells []int, k int, m Method) (*Tree, error) {
+	switch m {
+	case Single, Complete, Average, Weighted, Ward:
+	default:
+		return nil, fmt.Errorf("hclust: linkage on cells: method %v has no cell-level update: %w", m, ErrMethod)
+	}
+	pts, n, dim, err := points(ctx, X, m)
+	if err != nil {
+		return nil, err
+	}
+	if len(cells) != n {
+		return nil, fmt.Errorf("hclust: %d cell labels for %d rows: %w", len(cells), n, ErrShape)
+	}
+	if k < 1 {
+		return nil, fmt.Errorf("hclust: %d cells: %w", k, ErrShape)
+	}
+	// rows grouped by cell, in row order inside a cell
+	start := make([]int, k+1)
+	for i, c := range cells {
+		if c < 0 || c >= k {
+			return nil, fmt.Errorf("hclust: row %d: cell %d outside [0, %d): %w", i, c, k, ErrShape)
+		}
+		start[c+1]++
+	}
+	for c := 0; c < k; c++ {
+		if start[c+1] == 0 {
+			return nil, fmt.Errorf("hclust: cell %d is empty: %w", c, ErrShape)
+		}
+		if start[c+1] > CellsMaxSize {
+			return nil, fmt.Errorf("hclust: cell %d has %d rows, more than %d: %w", c, start[c+1], CellsMaxSize, ErrShape)
+		}
+		start[c+1] += start[c]
+	}
+	member := make([]int32, n)
+	next := append([]int(nil), start[:k]...)
+	for i, c := range cells {
+		member[next[c]] = int32(i)
+		next[c]++
+	}
+	Q := make([]float64, n*dim) // the rows in member order
+	for p, i := range member {
+		copy(Q[p*dim:p*dim+dim], pts[int(i)*dim:int(i)*dim+dim])
+	}
+
+	// inside each cell
+	inner := make([][]rawMerge, k)
+	errs := make([]error, k)
+	err = parallel.For(ctx, k, func(c int) {
+		lo, hi := start[c], start[c+1]
+		s := hi - lo
+		if s < 2 {
+			return
+		}
+		t, e := FromPoints(ctx, mat.NewDense(s, dim, Q[lo*dim:hi*dim]), m)
+		if e != nil {
+			errs[c] = fmt.Errorf("hclust: cell %d: %w", c, e)
+			return
+		}
+		rep := make([]int32, 2*s-1)
+		copy(rep, member[lo:hi])
+		raw := make([]rawMerge, s-1)
+		for q, mg := range t.Merges {
+			raw[q] = rawMerge{a: rep[mg.A], b: rep[mg.B], h: mg.Height}
+			rep[s+q] = rep[mg.A]
+		}
+		inner[c] = raw
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range errs {
+		if e != nil {
+			return nil, e
+		}
+	}
+	all := make([]rawMerge, 0, n-1)
+	for _, raw := range inner {
+		all = append(all, raw...)
+	}
+	if k > 1 {
+		sq, err := cellDistances(ctx, Q, start, dim, m)
+		if err != nil {
+			return nil, err
+		}
+		between, err := nnChain(ctx, sq, m)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range between {
+			all = append(all, rawMerge{a: member[start[r.a]], b: member[start[r.b]], h: r.h})
+		}
+	}
+	if len(all) != n-1 {
+		return nil, fmt.Errorf("hclust: linkage on cells made %d merges for %d rows: %w", len(all), n, ErrTree)
+	}
+	raiseHeights(n, all)
+	return relabel(n, all), nil
+}
+
+// raiseHeights sets every merge's height to at least the heights of the
+// merges below it; all lists every merge after the merges of its sides.
+func raiseHeights(n int, all []rawMerge) {
+	parent := make([]int32, n)
+	top := make([]float64, n)
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	find := func(x int32) int32 {
+		r := x
+		for parent[r] != r {
+			r = parent[r]
+		}
+		for parent[x] != r {
+			x, parent[x] = parent[x], r
+		}
+		return r
+	}
+	for q := range all {
+		a, b := find(all[q].a), find(all[q].b)
+		h := max(all[q].h, top[a], top[b])
+		all[q].h = h
+		parent[b] = a
+		top[a] = h
+	}
+}
+
+// cellDistances is the k×k working matrix of FromPointsCells: the
+// linkage distance between every two cells as sets of rows, with the
+// cells' sizes. Q holds the rows cell after cell (cell c is rows
+// start[c]..start[c+1]−1).
+func cellDistances(ctx context.Context, Q []float64, start []int, dim int, m Method) (*square[float64], error) {
+	k := len(start) - 1
+	sq := newSquare[float64](k)
+	sq.sizes = make([]int32, k)
+	for c := 0; c < k; c++ {
+		sq.sizes[c] = int32(start[c+1] - start[c])
+		sq.d[c*k+c] = math.Inf(1)
+	}
+	if m == Ward {
+		cen := make([]float64, k*dim)
+		for c := 0; c < k; c++ {
+			cc := cen[c*dim : c*dim+dim]
+			for p := start[c]; p < start[c+1]; p++ {
+				for j, v := range Q[p*dim : p*dim+dim] {
+					cc[j] += v
+				}
+			}
+			for j := range cc {
+				cc[j] /= float64(sq.sizes[c])
+			}
+		}
+		err := parallel.For(ctx, k, func(a int) {
+			ca := cen[a*dim : a*dim+dim]
+			na := float64(sq.sizes[a])
+			for b := a + 1; b < k; b++ {
+				var s float64
+				for j, v := range cen[b*dim : b*dim+dim] {
+					t := ca[j] - v
+					s += t * t
+				}
+				nb := float64(sq.sizes[b])
+				v := math.Sqrt(2 * na * nb / (na + nb) * s)
+				sq.d[a*k+b], sq.d[b*k+a] = v, v
+			}
+		})
+		return sq, finiteCells(sq, err)
+	}
+	err := parallel.For(ctx, k, func(a int) {
+		row := sq.d[a*k : a*k+k]
+		for b := a + 1; b < k; b++ {
+			row[b] = 0
+			if m == Single {
+				row[b] = math.Inf(1)
+			}
+		}
+		for p := start[a]; p < start[a+1]; p++ {
+			x := Q[p*dim : p*dim+dim]
+			for b := a + 1; b < k; b++ {
+				acc := row[b]
+				for q := start[b]; q < start[b+1]; q++ {
+					var s float64
+					for j, v := range Q[q*dim : q*dim+dim] {
+						t := x[j] - v
+						s += t * t
+					}
+					d := math.Sqrt(s)
+					switch m {
+					case Single:
+						acc = min(acc, d)
+					case Complete:
+						acc = max(acc, d)
+					default:
+						acc += d
+					}
+				}
+				row[b] = acc
+			}
+		}
+		na := float64(start[a+1] - start[a])
+		for b := a + 1; b < k; b++ {
+			if m == Average || m == Weighted {
+				row[b] /= na * float64(start[b+1]-start[b])
+			}
+			sq.d[b*k+a] = row[b]
+		}
+	})
+	return sq, finiteCells(sq, err)
+}
+
+// finiteCells reports err, or ErrNonFinite if a cell distance overflowed.
+func finiteCells(sq *square[float64], err error) error {
+	if err != nil {
+		return err
+	}
+	for i, v := range sq.d {
+		if math.IsNaN(v) || (math.IsInf(v, 0) && i%(sq.n+1) != 0) {
+			return fmt.Errorf("hclust: a distance between cells overflows float64: %w", ErrNonFinite)
+		}
+	}
+	return nil
+}

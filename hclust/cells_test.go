@@ -1,0 +1,189 @@
+package hclust
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// With every row its own cell, FromPointsCells is FromPoints.
+func TestCellsSingletonsAreFromPoints(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(7, 1))
+	n, d := 120, 3
+	X := mat.NewDense(n, d, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			X.Set(i, j, rng.NormFloat64())
+		}
+	}
+	cells := make([]int, n)
+	for i := range cells {
+		cells[i] = i
+	}
+	for _, m := range []Method{Single, Complete, Average, Weighted, Ward} {
+		want, err := FromPoints(ctx, X, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := FromPointsCells(ctx, X, cells, n, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameTree(t, m.String(), got, want, 1e-12)
+	}
+}
+
+// When the cells are well-separated blobs, the exact linkage merges
+// inside every blob first, so the constraint changes nothing. (Weighted
+// is left out: WPGMA between blobs depends on the order inside them.)
+func TestCellsSeparatedBlobsAreFromPoints(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(3, 9))
+	k, per, d := 9, 7, 2
+	n := k * per
+	X := mat.NewDense(n, d, nil)
+	cells := make([]int, n)
+	for i := 0; i < n; i++ {
+		c := (i * 5) % k // cells interleaved in row order
+		cells[i] = c
+		X.Set(i, 0, float64(c%3)*100+float64(c)*7+0.1*rng.NormFloat64())
+		X.Set(i, 1, float64(c/3)*100+0.1*rng.NormFloat64())
+	}
+	for _, m := range []Method{Single, Complete, Average, Ward} {
+		want, err := FromPoints(ctx, X, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := FromPointsCells(ctx, X, cells, k, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameTree(t, m.String(), got, want, 1e-9)
+	}
+}
+
+// Every merge of a constrained tree joins two sets of rows at the exact
+// linkage distance between the sets (single: min, complete: max,
+// average: mean; Ward: √(2ab/(a+b))·‖centroid difference‖), or at the
+// height of a merge below it when that is higher.
+func TestCellsMergeHeightsAreSetDistances(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(11, 2))
+	n, d, k := 90, 2, 12
+	X := mat.NewDense(n, d, nil)
+	cells := make([]int, n)
+	for i := 0; i < n; i++ {
+		X.Set(i, 0, rng.Float64())
+		X.Set(i, 1, rng.Float64())
+		cells[i] = i % k
+	}
+	dist := func(i, j int) float64 {
+		return math.Hypot(X.At(i, 0)-X.At(j, 0), X.At(i, 1)-X.At(j, 1))
+	}
+	for _, m := range []Method{Single, Complete, Average, Ward} {
+		tr, err := FromPointsCells(ctx, X, cells, k, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.Validate(); err != nil {
+			t.Fatalf("%v: %v", m, err)
+		}
+		leaves := make([][]int, 2*n-1)
+		height := make([]float64, 2*n-1)
+		for i := 0; i < n; i++ {
+			leaves[i] = []int{i}
+		}
+		raised := 0
+		for q, mg := range tr.Merges {
+			A, B := leaves[mg.A], leaves[mg.B]
+			var want float64
+			switch m {
+			case Single:
+				want = math.Inf(1)
+			}
+			for _, i := range A {
+				for _, j := range B {
+					switch m {
+					case Single:
+						want = min(want, dist(i, j))
+					case Complete:
+						want = max(want, dist(i, j))
+					case Average:
+						want += dist(i, j) / float64(len(A)*len(B))
+					}
+				}
+			}
+			if m == Ward {
+				var s float64
+				for c := 0; c < d; c++ {
+					var ma, mb float64
+					for _, i := range A {
+						ma += X.At(i, c) / float64(len(A))
+					}
+					for _, j := range B {
+						mb += X.At(j, c) / float64(len(B))
+					}
+					s += (ma - mb) * (ma - mb)
+				}
+				a, b := float64(len(A)), float64(len(B))
+				want = math.Sqrt(2 * a * b / (a + b) * s)
+			}
+			below := max(height[mg.A], height[mg.B])
+			switch {
+			case math.Abs(mg.Height-want) <= 1e-9*(1+want):
+			case mg.Height == below && below > want:
+				raised++
+			default:
+				t.Fatalf("%v: merge %d (%d+%d rows) at %v, want %v (or %v below)", m, q, len(A), len(B), mg.Height, want, below)
+			}
+			leaves[n+q] = append(append([]int(nil), A...), B...)
+			height[n+q] = mg.Height
+		}
+		t.Logf("%v: %d of %d merges raised", m, raised, n-1)
+	}
+}
+
+func TestCellsErrors(t *testing.T) {
+	ctx := context.Background()
+	X := mat.NewDense(4, 1, []float64{0, 1, 2, 3})
+	cases := []struct {
+		cells []int
+		k     int
+		m     Method
+		want  error
+	}{
+		{[]int{0, 0, 1}, 2, Average, ErrShape},
+		{[]int{0, 0, 1, 2}, 2, Average, ErrShape},
+		{[]int{0, 0, 2, 2}, 3, Average, ErrShape},
+		{[]int{0, 0, 1, 1}, 2, Centroid, ErrMethod},
+	}
+	for i, c := range cases {
+		if _, err := FromPointsCells(ctx, X, c.cells, c.k, c.m); !errors.Is(err, c.want) {
+			t.Errorf("case %d: err %v, want %v", i, err, c.want)
+		}
+	}
+	X.Set(2, 0, math.NaN())
+	if _, err := FromPointsCells(ctx, X, []int{0, 0, 1, 1}, 2, Average); !errors.Is(err, ErrNonFinite) {
+		t.Errorf("NaN: err %v, want ErrNonFinite", err)
+	}
+}
+
+// sameTree fails unless got and want have the same merges and sizes and
+// heights within tol (relative).
+func sameTree(t *testing.T, name string, got, want *Tree, tol float64) {
+	t.Helper()
+	if got.N != want.N || len(got.Merges) != len(want.Merges) {
+		t.Fatalf("%s: %d leaves %d merges, want %d, %d", name, got.N, len(got.Merges), want.N, len(want.Merges))
+	}
+	for q := range want.Merges {
+		g, w := got.Merges[q], want.Merges[q]
+		if g.A != w.A || g.B != w.B || g.Size != w.Size || !(math.Abs(g.Height-w.Height) <= tol*(1+math.Abs(w.Height))) {
+			t.Fatalf("%s: merge %d is %+v, want %+v", name, q, g, w)
+		}
+	}
+}

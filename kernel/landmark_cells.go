@@ -1,0 +1,107 @@
+package kernel
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/arbor-ml/arbor/hclust"
+	"github.com/arbor-ml/arbor/internal/parallel"
+	"gonum.org/v1/gonum/mat"
+)
+
+// CellsAllRowsMaxN is the largest N for which NewNystromCells is used for
+// the landmark complete, average, weighted and Ward cluster kernels: its
+// pairwise pass over all rows is O(N²·d) time (about 1 s at N = 20,000,
+// d = 16 on two cores) in O(N·d + M²) memory. Above it the tree is built
+// on the landmarks alone (NewNystromHCK).
+const CellsAllRowsMaxN = 100000
+
+// NewNystromCells fits the landmark cluster kernel of h (Euclidean;
+// complete, average, weighted or Ward linkage) on a tree of ALL rows of X
+// instead of the landmarks alone, and returns it with the N×r features of
+// the rows of X.
+//
+// Every row belongs to the cell of its nearest landmark (ties to the lower
+// landmark; a landmark to its own cell). The tree is
+// hclust.FromPointsCells: the exact linkage inside every cell, then the
+// linkage of the cells started from their exact set-to-set linkage
+// distances over all their rows (complete: max, average: mean with the
+// cells' sizes, Ward: centroids and sizes), so the tree on the landmarks
+// is the exact linkage of all rows under the one constraint that a
+// landmark's cell joins itself first. NewNystromHCK's tree sees only the
+// landmarks: a cell of 50 rows weighs as much as a cell of one, and a
+// complete-linkage height ignores every row but the landmarks.
+//
+// The kernel is then built as NewNystromSingle builds it from the tree of
+// all rows (the landmark kernel is the tree's, restricted to the
+// landmarks; every training row gets its exact row against them), and a
+// new point enters the landmark tree through its nearest landmark.
+//
+// Cost: O(N·M·d) for the cells, O(N²·d) for the tree's pairwise pass (none
+// for Ward), then as NewNystromSingle; memory O(N·(d + r + 256) + M²).
+// Errors: ErrEmpty, ErrNonFinite, ErrBadParam (a graph h, single linkage
+// — use NewNystromSingle —, fewer than 2 landmarks), hclust's, ctx.Err().
+func NewNystromCells(ctx context.Context, X mat.Matrix, h HCK, landmarks []int, rcond float64) (*Nystrom, *mat.Dense, error) {
+	switch {
+	case h.Graph != nil:
+		return nil, nil, fmt.Errorf("%w: NewNystromCells is for Euclidean trees, not hckg", ErrBadParam)
+	case h.Method == hclust.Single:
+		return nil, nil, fmt.Errorf("%w: NewNystromCells: single linkage has the exact tree (NewNystromSingle)", ErrBadParam)
+	}
+	lm, err := landmarkRows(X, landmarks)
+	if err != nil {
+		return nil, nil, err
+	}
+	n, _ := X.Dims()
+	m := len(landmarks)
+	if m < 2 {
+		return nil, nil, fmt.Errorf("%w: %d landmarks, want at least 2", ErrBadParam, m)
+	}
+	cells, err := nearestLandmark(ctx, X, lm, landmarks)
+	if err != nil {
+		return nil, nil, err
+	}
+	full, err := hclust.FromPointsCells(ctx, X, cells, m, h.Method)
+	if err != nil {
+		return nil, nil, fmt.Errorf("kernel: hck:%v on the landmarks' cells: %w", h.Method, err)
+	}
+	return nystromFromFullTree(ctx, lm, n, full, h, landmarks, rcond, nil)
+}
+
+// nearestLandmark returns, for every row of X, the position in landmarks
+// of its nearest landmark (Euclidean; ties to the lower position); the
+// landmark rows themselves get their own position.
+func nearestLandmark(ctx context.Context, X mat.Matrix, lm *mat.Dense, landmarks []int) ([]int, error) {
+	x, err := newRows(X, "X")
+	if err != nil {
+		return nil, err
+	}
+	m, d := lm.Dims()
+	L := lm.RawMatrix()
+	cells := make([]int, x.n)
+	err = parallel.Chunks(ctx, x.n, 256, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			xi := x.row(i)
+			best, bi := math.Inf(1), 0
+			for c := 0; c < m; c++ {
+				var s float64
+				for j, v := range L.Data[c*L.Stride : c*L.Stride+d] {
+					t := xi[j] - v
+					s += t * t
+				}
+				if s < best {
+					best, bi = s, c
+				}
+			}
+			cells[i] = bi
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	for c, i := range landmarks {
+		cells[i] = c
+	}
+	return cells, nil
+}
