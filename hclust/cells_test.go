@@ -34,7 +34,7 @@ func TestCellsSingletonsAreFromPoints(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sameTree(t, m.String(), got, want, 1e-12)
+		sameCellTree(t, m.String(), got, want, 1e-12)
 	}
 }
 
@@ -63,7 +63,7 @@ func TestCellsSeparatedBlobsAreFromPoints(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sameTree(t, m.String(), got, want, 1e-9)
+		sameCellTree(t, m.String(), got, want, 1e-9)
 	}
 }
 
@@ -173,9 +173,9 @@ func TestCellsErrors(t *testing.T) {
 	}
 }
 
-// sameTree fails unless got and want have the same merges and sizes and
+// sameCellTree fails unless got and want have the same merges and sizes and
 // heights within tol (relative).
-func sameTree(t *testing.T, name string, got, want *Tree, tol float64) {
+func sameCellTree(t *testing.T, name string, got, want *Tree, tol float64) {
 	t.Helper()
 	if got.N != want.N || len(got.Merges) != len(want.Merges) {
 		t.Fatalf("%s: %d leaves %d merges, want %d, %d", name, got.N, len(got.Merges), want.N, len(want.Merges))
