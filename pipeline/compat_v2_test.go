@@ -25,10 +25,17 @@ func savedIrisLandmarks(t *testing.T) *pipeline.Pipeline {
 		t.Fatal(err)
 	}
 	spec, _ := kernel.ParseSpec("hck:average")
-	fm, Z, gamma, err := pipeline.FitMap(ctx, ds.X, spec, lm)
+	// The tree on the landmarks alone, as FitMap built hck:average when the
+	// fixture was written (it now uses the tree of all rows' cells).
+	fm, err := kernel.NewNystromHCK(ctx, ds.X, kernel.HCK{Method: spec.Method}, lm, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
+	Z, err := fm.Features(ctx, ds.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gamma := 0.0
 	m, err := linsvm.Classifier{C: 1, Seed: 1}.Fit(ctx, Z, y)
 	if err != nil {
 		t.Fatal(err)
