@@ -122,7 +122,8 @@ func sqDist(a, b []float64) float64 {
 	var s0, s1, s2, s3 float64
 	k := 0
 	for ; k+4 <= len(a); k += 4 {
-		t0, t1, t2, t3 := a[k]-b[k], a[k+1]-b[k+1], a[k+2]-b[k+2], a[k+3]-b[k+3]
+		a, b := a[k:k+4:k+4], b[k:k+4:k+4]
+		t0, t1, t2, t3 := a[0]-b[0], a[1]-b[1], a[2]-b[2], a[3]-b[3]
 		s0 += float64(t0 * t0)
 		s1 += float64(t1 * t1)
 		s2 += float64(t2 * t2)
@@ -148,30 +149,41 @@ func (s *centroids) crit(x, j int) float64 {
 }
 
 // nearestIn returns the smallest crit(x, j) over live j ≠ x in [lo, hi)
-// and the first such j (−1 if none is below +Inf).
+// and the first such j (−1 if none is below +Inf). The squared distance is
+// sqDist's, written out here (same accumulators, same order: the same
+// bits) so that the loop needs no call and no bounds checks.
 func (s *centroids) nearestIn(x, lo, hi int) (float64, int) {
 	dim := s.dim
 	cx := s.c[x*dim : x*dim+dim]
+	size := s.size[:hi]
+	ward := s.m == Ward
+	nx := int64(s.size[x])
 	best, bi := math.Inf(1), -1
-	if s.m == Ward {
-		nx := int64(s.size[x])
-		for j := lo; j < hi; j++ {
-			nj := int64(s.size[j])
-			if nj == 0 || j == x {
-				continue
-			}
-			v := sqDist(cx, s.c[j*dim:j*dim+dim]) * (float64(2*nx*nj) / float64(nx+nj))
-			if v < best {
-				best, bi = v, j
-			}
-		}
-		return best, bi
-	}
 	for j := lo; j < hi; j++ {
-		if s.size[j] == 0 || j == x {
+		nj := int64(size[j])
+		if nj == 0 || j == x {
 			continue
 		}
-		if v := sqDist(cx, s.c[j*dim:j*dim+dim]); v < best {
+		cj := s.c[j*dim : j*dim+dim]
+		var s0, s1, s2, s3 float64
+		k := 0
+		for ; k+4 <= len(cx); k += 4 {
+			a, b := cx[k:k+4:k+4], cj[k:k+4:k+4]
+			t0, t1, t2, t3 := a[0]-b[0], a[1]-b[1], a[2]-b[2], a[3]-b[3]
+			s0 += float64(t0 * t0)
+			s1 += float64(t1 * t1)
+			s2 += float64(t2 * t2)
+			s3 += float64(t3 * t3)
+		}
+		for ; k < len(cx); k++ {
+			t := cx[k] - cj[k]
+			s0 += float64(t * t)
+		}
+		v := (s0 + s1) + (s2 + s3)
+		if ward {
+			v *= float64(2*nx*nj) / float64(nx+nj)
+		}
+		if v < best {
 			best, bi = v, j
 		}
 	}
