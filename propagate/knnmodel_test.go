@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -147,4 +148,77 @@ func TestKNNModelAgainstSklearn(t *testing.T) {
 			t.Errorf("%s: %v, want ErrFormat", name, err)
 		}
 	}
+}
+
+// TestKNNModelGOMAXPROCS: the fit and the predictions do not depend on
+// the number of threads (bit-identical soft labels).
+func TestKNNModelGOMAXPROCS(t *testing.T) {
+	ds, err := dataset.Embedded("two_moons")
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := make([]int, ds.Len())
+	for i := range y {
+		y[i] = learner.Unlabeled
+		if i%40 == 0 {
+			y[i] = ds.Y[i]
+		}
+	}
+	Xt := mat.NewDense(3000, 2, nil)
+	for i := 0; i < 3000; i++ {
+		Xt.Set(i, 0, -1.5+4*float64(i%60)/60)
+		Xt.Set(i, 1, -1+2.5*float64(i/60)/50)
+	}
+	ctx := context.Background()
+	var first *KNNModel
+	var firstPred []int
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, procs := range []int{1, 2, 5} {
+		runtime.GOMAXPROCS(procs)
+		m, err := Spreading{Affinity: Affinity{Kind: KNN, K: 6}, Unreachable: UnreachableUnlabeled}.FitKNN(ctx, ds.X, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := m.Predict(ctx, nil, Xt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first, firstPred = m, p
+			continue
+		}
+		if !mat.Equal(m.Model.Distributions, first.Model.Distributions) || !slices.Equal(p, firstPred) {
+			t.Errorf("GOMAXPROCS %d: a different fit or prediction than with 1", procs)
+		}
+	}
+}
+
+// BenchmarkKNNModel times Spreading.FitKNN (knn:7) on the peer_time.py
+// data (5,000 two-moons points, 10 labelled per class) and Predict on the
+// same 5,000 points as new ones.
+func BenchmarkKNNModel(b *testing.B) {
+	X, y := loadMoons5000(b)
+	ctx := context.Background()
+	s := Spreading{Affinity: Affinity{Kind: KNN, K: 7}, Unreachable: UnreachableUnlabeled}
+	b.Run("fit", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := s.FitKNN(ctx, X, y); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	m, err := s.FitKNN(ctx, X, y)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("predict", func(b *testing.B) {
+		b.ReportAllocs()
+		dst := make([]int, len(y))
+		for b.Loop() {
+			if _, err := m.Predict(ctx, dst, X); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
