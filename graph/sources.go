@@ -39,3 +39,14 @@ func DistancesFrom(ctx context.Context, g *Graph, sources []int) (*mat.Dense, er
 	}
 	return out, nil
 }
+
+// Searcher runs single-source shortest-path searches (Dijkstra with a
+// radix heap, as DistancesFrom), reusing its buffers between searches. A
+// Searcher is not safe for concurrent use: give each goroutine its own.
+// The zero value is ready to use.
+type Searcher struct{ h radixHeap }
+
+// From writes the shortest-path lengths in g from node src to every node
+// into dist (len g.N(); +Inf for a node in another component). src must be
+// in 0..g.N()−1.
+func (s *Searcher) From(g *Graph, src int, dist []float64) { s.h.dijkstra(g, src, dist) }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 )
@@ -54,34 +55,9 @@ func FromPointsCells(ctx context.Context, X mat.Matrix, cells []int, k int, m Me
 	if err != nil {
 		return nil, err
 	}
-	if len(cells) != n {
-		return nil, fmt.Errorf("hclust: %d cell labels for %d rows: %w", len(cells), n, ErrShape)
-	}
-	if k < 1 {
-		return nil, fmt.Errorf("hclust: %d cells: %w", k, ErrShape)
-	}
-	// rows grouped by cell, in row order inside a cell
-	start := make([]int, k+1)
-	for i, c := range cells {
-		if c < 0 || c >= k {
-			return nil, fmt.Errorf("hclust: row %d: cell %d outside [0, %d): %w", i, c, k, ErrShape)
-		}
-		start[c+1]++
-	}
-	for c := 0; c < k; c++ {
-		if start[c+1] == 0 {
-			return nil, fmt.Errorf("hclust: cell %d is empty: %w", c, ErrShape)
-		}
-		if start[c+1] > CellsMaxSize {
-			return nil, fmt.Errorf("hclust: cell %d has %d rows, more than %d: %w", c, start[c+1], CellsMaxSize, ErrShape)
-		}
-		start[c+1] += start[c]
-	}
-	member := make([]int32, n)
-	next := append([]int(nil), start[:k]...)
-	for i, c := range cells {
-		member[next[c]] = int32(i)
-		next[c]++
+	start, member, err := groupCells(n, cells, k)
+	if err != nil {
+		return nil, err
 	}
 	Q := make([]float64, n*dim) // the rows in member order
 	for p, i := range member {
@@ -119,15 +95,59 @@ func FromPointsCells(ctx context.Context, X mat.Matrix, cells []int, k int, m Me
 			return nil, e
 		}
 	}
+	var sq *square[float64]
+	if k > 1 {
+		if sq, err = cellDistances(ctx, Q, start, dim, m); err != nil {
+			return nil, err
+		}
+	}
+	return joinCells(ctx, n, member, start, m, inner, sq)
+}
+
+// groupCells checks the partition of FromPointsCells and returns the
+// rows cell after cell: cell c is member[start[c]:start[c+1]], in row
+// order.
+func groupCells(n int, cells []int, k int) (start []int, member []int32, err error) {
+	if len(cells) != n {
+		return nil, nil, fmt.Errorf("hclust: %d cell labels for %d rows: %w", len(cells), n, ErrShape)
+	}
+	if k < 1 {
+		return nil, nil, fmt.Errorf("hclust: %d cells: %w", k, ErrShape)
+	}
+	start = make([]int, k+1)
+	for i, c := range cells {
+		if c < 0 || c >= k {
+			return nil, nil, fmt.Errorf("hclust: row %d: cell %d outside [0, %d): %w", i, c, k, ErrShape)
+		}
+		start[c+1]++
+	}
+	for c := 0; c < k; c++ {
+		if start[c+1] == 0 {
+			return nil, nil, fmt.Errorf("hclust: cell %d is empty: %w", c, ErrShape)
+		}
+		if start[c+1] > CellsMaxSize {
+			return nil, nil, fmt.Errorf("hclust: cell %d has %d rows, more than %d: %w", c, start[c+1], CellsMaxSize, ErrShape)
+		}
+		start[c+1] += start[c]
+	}
+	member = make([]int32, n)
+	next := append([]int(nil), start[:k]...)
+	for i, c := range cells {
+		member[next[c]] = int32(i)
+		next[c]++
+	}
+	return start, member, nil
+}
+
+// joinCells completes a tree on cells: inner[c] holds cell c's own merges
+// (by row representatives), sq the cells' linkage distances with their
+// sizes (nil for one cell).
+func joinCells(ctx context.Context, n int, member []int32, start []int, m Method, inner [][]rawMerge, sq *square[float64]) (*Tree, error) {
 	all := make([]rawMerge, 0, n-1)
 	for _, raw := range inner {
 		all = append(all, raw...)
 	}
-	if k > 1 {
-		sq, err := cellDistances(ctx, Q, start, dim, m)
-		if err != nil {
-			return nil, err
-		}
+	if sq != nil {
 		between, err := nnChain(ctx, sq, m)
 		if err != nil {
 			return nil, err
@@ -264,4 +284,134 @@ func finiteCells(sq *square[float64], err error) error {
 		}
 	}
 	return nil
+}
+
+// FromRowsCells is FromPointsCells for any symmetric dissimilarity of n
+// rows given one row at a time: dist(w, i, out) writes the distances from
+// row i to every row into out (len n). It is called once per row, from
+// up to workers goroutines at once; w ∈ [0, workers) names the calling
+// goroutine, so dist may keep scratch per w (a shortest-path search's
+// buffers). Methods: Single, Complete, Average, Weighted (Ward needs
+// points). The distance between cells a < b is aggregated from the rows
+// of a (min, max or mean of out over the rows of b), so an asymmetric
+// round-off (a path summed in another order) cannot make the cells'
+// matrix asymmetric. Distances must be finite and non-negative (ErrNonFinite,
+// ErrNegative otherwise).
+//
+// Cost: n calls of dist, O(n·k) aggregation; memory O(k² + workers·n + s²)
+// for the largest cell s ≤ CellsMaxSize.
+func FromRowsCells(ctx context.Context, n int, cells []int, k int, m Method, workers int, dist func(w, i int, out []float64)) (*Tree, error) {
+	switch m {
+	case Single, Complete, Average, Weighted:
+	default:
+		return nil, fmt.Errorf("hclust: linkage on cells of a dissimilarity: method %v: %w", m, ErrMethod)
+	}
+	if n < 2 {
+		return nil, fmt.Errorf("hclust: %d observations: %w", n, ErrTooFewRows)
+	}
+	start, member, err := groupCells(n, cells, k)
+	if err != nil {
+		return nil, err
+	}
+	workers = max(workers, 1)
+	var sq *square[float64]
+	if k > 1 {
+		sq = newSquare[float64](k)
+		sq.sizes = make([]int32, k)
+		for c := 0; c < k; c++ {
+			sq.sizes[c] = int32(start[c+1] - start[c])
+		}
+	}
+	inner := make([][]rawMerge, k)
+	errs := make([]error, k)
+	bufs := make([][]float64, workers)
+	err = parallel.ForWorkers(ctx, k, workers, func(w, a int) {
+		if bufs[w] == nil {
+			bufs[w] = make([]float64, n)
+		}
+		out := bufs[w]
+		lo, hi := start[a], start[a+1]
+		s := hi - lo
+		cond := make([]float64, s*(s-1)/2)
+		var row []float64
+		if sq != nil {
+			row = sq.d[a*k : a*k+k]
+			for b := range row {
+				row[b] = 0
+				if m == Single {
+					row[b] = math.Inf(1)
+				}
+			}
+		}
+		for p := lo; p < hi; p++ {
+			dist(w, int(member[p]), out)
+			for _, v := range out {
+				if !validDistance(v) {
+					errs[a] = fmt.Errorf("hclust: a distance from row %d is %v: %w", member[p], v, ErrNonFinite)
+					if v < 0 {
+						errs[a] = fmt.Errorf("hclust: a distance from row %d is %v: %w", member[p], v, ErrNegative)
+					}
+					return
+				}
+			}
+			// inside the cell (upper triangle, as pdist)
+			i := p - lo
+			for q := p + 1; q < hi; q++ {
+				cond[condRow(s, i)+q-p-1] = out[member[q]]
+			}
+			for b := a + 1; sq != nil && b < k; b++ {
+				acc := row[b]
+				for _, j := range member[start[b]:start[b+1]] {
+					v := out[j]
+					switch m {
+					case Single:
+						acc = min(acc, v)
+					case Complete:
+						acc = max(acc, v)
+					default:
+						acc += v
+					}
+				}
+				row[b] = acc
+			}
+		}
+		if s >= 2 {
+			t, e := Linkage(ctx, distance.Condensed{N: s, Data: cond}, m)
+			if e != nil {
+				errs[a] = fmt.Errorf("hclust: cell %d: %w", a, e)
+				return
+			}
+			rep := make([]int32, 2*s-1)
+			copy(rep, member[lo:hi])
+			raw := make([]rawMerge, s-1)
+			for q, mg := range t.Merges {
+				raw[q] = rawMerge{a: rep[mg.A], b: rep[mg.B], h: mg.Height}
+				rep[s+q] = rep[mg.A]
+			}
+			inner[a] = raw
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range errs {
+		if e != nil {
+			return nil, e
+		}
+	}
+	if sq != nil {
+		for a := 0; a < k; a++ {
+			sq.d[a*k+a] = math.Inf(1)
+			na := float64(sq.sizes[a])
+			for b := a + 1; b < k; b++ {
+				v := sq.d[a*k+b]
+				if m == Average || m == Weighted {
+					v /= na * float64(sq.sizes[b])
+					sq.d[a*k+b] = v
+				}
+				sq.d[b*k+a] = v
+			}
+		}
+	}
+	return joinCells(ctx, n, member, start, m, inner, sq)
 }

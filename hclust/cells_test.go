@@ -187,3 +187,52 @@ func sameCellTree(t *testing.T, name string, got, want *Tree, tol float64) {
 		}
 	}
 }
+
+// FromRowsCells on the Euclidean distance is FromPointsCells, bit for bit
+// (the same sums in the same order), for any number of workers.
+func TestRowsCellsIsPointsCells(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(21, 4))
+	n, d, k := 150, 3, 17
+	X := mat.NewDense(n, d, nil)
+	cells := make([]int, n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			X.Set(i, j, rng.NormFloat64())
+		}
+		cells[i] = (i * 7) % k
+	}
+	dist := func(_, i int, out []float64) {
+		for j := range out {
+			var s float64
+			for c := 0; c < d; c++ {
+				t := X.At(i, c) - X.At(j, c)
+				s += t * t
+			}
+			out[j] = math.Sqrt(s)
+		}
+	}
+	for _, m := range []Method{Single, Complete, Average, Weighted} {
+		want, err := FromPointsCells(ctx, X, cells, k, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, workers := range []int{1, 3} {
+			got, err := FromRowsCells(ctx, n, cells, k, m, workers, dist)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameCellTree(t, m.String(), got, want, 0)
+		}
+	}
+	bad := func(_, i int, out []float64) {
+		dist(0, i, out)
+		out[(i+1)%n] = -1
+	}
+	if _, err := FromRowsCells(ctx, n, cells, k, Average, 2, bad); !errors.Is(err, ErrNegative) {
+		t.Errorf("negative distance: err %v, want ErrNegative", err)
+	}
+	if _, err := FromRowsCells(ctx, n, cells, k, Ward, 2, dist); !errors.Is(err, ErrMethod) {
+		t.Errorf("ward: err %v, want ErrMethod", err)
+	}
+}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 
+	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/hclust"
 	"github.com/arbor-ml/arbor/internal/parallel"
 	"gonum.org/v1/gonum/mat"
@@ -104,4 +106,54 @@ func nearestLandmark(ctx context.Context, X mat.Matrix, lm *mat.Dense, landmarks
 		cells[i] = c
 	}
 	return cells, nil
+}
+
+// GraphCellsAllRowsMaxN is the largest N for which the landmark hckg
+// kernels of complete, average and weighted linkage use the tree of all
+// rows on the landmarks' cells (graphCellsTree): one shortest-path search
+// from every row, O(N·(E + N)·log N) time (about a minute at N = 20,000 on
+// a 7-NN graph, two cores) in O(N + M²) memory. Above it the tree is
+// built on the geodesics among the landmarks alone.
+const GraphCellsAllRowsMaxN = 50000
+
+// graphCellsLimit is GraphCellsAllRowsMaxN; tests lower it to reach the
+// landmarks-only tree on small data.
+var graphCellsLimit = GraphCellsAllRowsMaxN
+
+// graphCellsMethod reports whether graphCellsTree serves linkage m
+// (single linkage has its exact tree of all rows instead).
+func graphCellsMethod(m hclust.Method) bool {
+	switch m {
+	case hclust.Complete, hclust.Average, hclust.Weighted:
+		return true
+	}
+	return false
+}
+
+// graphCellsTree is hclust.FromRowsCells on the geodesics of g: every row
+// joins the cell of its nearest landmark by geodesic (geo: the M×N
+// distances from the landmarks; ties to the lower landmark, a landmark to
+// its own cell), and one search from every row gives the distances.
+func graphCellsTree(ctx context.Context, g *graph.Graph, geo *mat.Dense, landmarks []int, m hclust.Method) (*hclust.Tree, error) {
+	k, n := geo.Dims()
+	cells := make([]int, n)
+	best := make([]float64, n)
+	for i := range best {
+		best[i] = math.Inf(1)
+	}
+	for c := 0; c < k; c++ {
+		for i, v := range geo.RawRowView(c) {
+			if v < best[i] {
+				best[i], cells[i] = v, c
+			}
+		}
+	}
+	for c, i := range landmarks {
+		cells[i] = c
+	}
+	workers := runtime.GOMAXPROCS(0)
+	search := make([]graph.Searcher, workers)
+	return hclust.FromRowsCells(ctx, n, cells, k, m, workers, func(w, i int, out []float64) {
+		search[w].From(g, i, out)
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/hclust"
 	"gonum.org/v1/gonum/mat"
 )
@@ -59,31 +60,87 @@ func TestNystromCellsExactRows(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			U := full.Ultrametric(nil)
-			mbar := make([]float64, m)
-			var grand float64
-			for a, l := range landmarks {
-				for _, l2 := range landmarks {
-					mbar[a] += U.At(l, l2) / float64(m)
-				}
-				grand += mbar[a] / float64(m)
-			}
-			var worst, scale float64
-			for x := 0; x < n; x++ {
-				var ubar float64
-				for _, l := range landmarks {
-					ubar += U.At(x, l) / float64(m)
-				}
-				for a, l := range landmarks {
-					want := -0.5 * (U.At(x, l) - ubar - mbar[a] + grand)
-					got := mat.Dot(Z.RowView(x), Z.RowView(l))
-					worst = math.Max(worst, math.Abs(got-want))
-					scale = math.Max(scale, math.Abs(want))
-				}
-			}
-			if worst > 1e-9*scale {
+			if worst, scale := fullTreeRowsDiff(Z, full, landmarks); worst > 1e-9*scale {
 				t.Fatalf("%v, %d landmarks: z(x)·z(l) differs from the kernel of the tree by %g (max |K| %g)", meth, m, worst, scale)
 			}
+		}
+	}
+}
+
+// fullTreeRowsDiff returns the largest |z(x)·z(l) − K(x, l)| over rows x
+// and landmarks l, K(x, l) = −½·(M(x, l) − ū_x − m̄_l + m̿) from the
+// ultrametric M of full (means over the landmarks), and max |K|.
+func fullTreeRowsDiff(Z *mat.Dense, full *hclust.Tree, landmarks []int) (worst, scale float64) {
+	U := full.Ultrametric(nil)
+	n, m := full.N, len(landmarks)
+	mbar := make([]float64, m)
+	var grand float64
+	for a, l := range landmarks {
+		for _, l2 := range landmarks {
+			mbar[a] += U.At(l, l2) / float64(m)
+		}
+		grand += mbar[a] / float64(m)
+	}
+	for x := 0; x < n; x++ {
+		var ubar float64
+		for _, l := range landmarks {
+			ubar += U.At(x, l) / float64(m)
+		}
+		for a, l := range landmarks {
+			want := -0.5 * (U.At(x, l) - ubar - mbar[a] + grand)
+			got := mat.Dot(Z.RowView(x), Z.RowView(l))
+			worst = math.Max(worst, math.Abs(got-want))
+			scale = math.Max(scale, math.Abs(want))
+		}
+	}
+	return worst, scale
+}
+
+// TestNystromGraphCellsExactRows: the landmark hckg map of complete,
+// average and weighted linkage gives every row and landmark the kernel
+// value of the tree hclust.FromRowsCells builds on the joined geodesics
+// (Geodesics.Compute's G, three components here) with every row in the
+// cell of its nearest landmark by geodesic.
+func TestNystromGraphCellsExactRows(t *testing.T) {
+	ctx := context.Background()
+	const n, k = 120, 5
+	X := splitPoints(n, 1)
+	spec := graph.Spec{Kind: graph.KindKNN, K: k}
+	ref, err := graph.Geodesics{Spec: spec, Exact: true}.Compute(ctx, X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref.Components < 3 {
+		t.Fatalf("test data: %d components", ref.Components)
+	}
+	var lm []int
+	for i := 3; i < n; i += 7 {
+		lm = append(lm, i)
+	}
+	cells := make([]int, n)
+	for i := range cells {
+		best := math.Inf(1)
+		for c, l := range lm {
+			if g := ref.G.At(l, i); g < best {
+				best, cells[i] = g, c
+			}
+		}
+	}
+	for _, meth := range []hclust.Method{hclust.Complete, hclust.Average, hclust.Weighted} {
+		_, Z, err := NewNystromGraphHCK(ctx, X, HCK{Method: meth, Graph: &spec}, lm, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := hclust.FromRowsCells(ctx, n, cells, len(lm), meth, 1, func(_, i int, out []float64) {
+			for j := range out {
+				out[j] = ref.G.At(i, j)
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if worst, scale := fullTreeRowsDiff(Z, full, lm); worst > 1e-9*scale {
+			t.Fatalf("%v: z(x)·z(l) differs from the kernel of the cells tree by %g (max |K| %g)", meth, worst, scale)
 		}
 	}
 }

@@ -158,6 +158,21 @@ func NewNystromGraphHCK(ctx context.Context, X mat.Matrix, h HCK, landmarks []in
 		ny.joins = len(joined.JoinEdges)
 		return ny, Z, nil
 	}
+	if graphCellsMethod(h.Method) && n <= graphCellsLimit && m >= 2 {
+		// The tree of all rows with each landmark's cell (the rows nearest
+		// to it by geodesic) joined first, from a search from every row.
+		full, err := graphCellsTree(ctx, joined.Graph, geo, landmarks, h.Method)
+		if err != nil {
+			return nil, nil, fmt.Errorf("kernel: landmark hckg:%v: %w", h.Method, err)
+		}
+		h.Graph = &spec
+		ny, Z, err := nystromFromFullTree(ctx, lm, n, full, h, landmarks, rcond, newGeoSource(data, n, d, spec, geo))
+		if err != nil {
+			return nil, nil, err
+		}
+		ny.joins = len(joined.JoinEdges)
+		return ny, Z, nil
+	}
 	// Geodesics among the landmarks, symmetrised as ShortestPaths does.
 	S := mat.NewSymDense(m, nil)
 	for a := 0; a < m; a++ {

@@ -113,6 +113,9 @@ func graphHCKReference(t *testing.T, method hclust.Method, G *mat.SymDense, lm [
 // training rows) — and Z = K(·, L)·W; with every row a landmark Z·Zᵀ is
 // HCK.Gram's exact kernel.
 func TestNystromGraphHCK(t *testing.T) {
+	// the tree on the landmarks alone (above GraphCellsAllRowsMaxN rows)
+	graphCellsLimit = 0
+	t.Cleanup(func() { graphCellsLimit = GraphCellsAllRowsMaxN })
 	ctx := context.Background()
 	const n, k = 120, 5
 	X := splitPoints(n, 1)

@@ -242,6 +242,9 @@ func (lm *Landmarks) Predict(ctx context.Context, Xt *mat.Dense) ([]int, error) 
 //     landmark's cell (its nearest rows) joined first;
 //   - hckg: kernel.NewNystromGraphHCK, the same on the geodesics from the
 //     landmarks over the graph of all rows (components joined by Eq. 4);
+//     single linkage on the graph's exact tree of all rows, complete,
+//     average and weighted (up to kernel.GraphCellsAllRowsMaxN rows) on
+//     the tree of all rows with each landmark's geodesic cell joined first;
 //   - isomap: kernel.NewLandmarkISOMAP (de Silva & Tenenbaum);
 //   - multitype: kernel.NewNystromMultiType (the transfer on the spectrum
 //     of the Nyström affinity, Fowlkes et al. 2004).
