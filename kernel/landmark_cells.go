@@ -24,24 +24,27 @@ const CellsAllRowsMaxN = 100000
 // instead of the landmarks alone, and returns it with the N×r features of
 // the rows of X.
 //
-// Every row belongs to the cell of its nearest landmark (ties to the lower
-// landmark; a landmark to its own cell). The tree is
-// hclust.FromPointsCells: the exact linkage inside every cell, then the
-// linkage of the cells started from their exact set-to-set linkage
-// distances over all their rows (complete: max, average: mean with the
-// cells' sizes, Ward: centroids and sizes), so the tree on the landmarks
-// is the exact linkage of all rows under the one constraint that a
-// landmark's cell joins itself first. NewNystromHCK's tree sees only the
-// landmarks: a cell of 50 rows weighs as much as a cell of one, and a
-// complete-linkage height ignores every row but the landmarks.
+// For Ward the tree is the exact Ward tree of all rows
+// (hclust.FromPointsLowMemory: the chain on centroids and sizes, O(N·d)
+// memory), so the kernel is the exact one restricted to the landmarks, as
+// for single linkage. For the others every row belongs to the cell of its
+// nearest landmark (ties to the lower landmark; a landmark to its own
+// cell), and the tree is hclust.FromPointsCells: the exact linkage inside
+// every cell, then the linkage of the cells started from their exact
+// set-to-set distances over all their rows (complete: max, average: mean
+// with the cells' sizes), so the tree on the landmarks is the exact
+// linkage of all rows under the one constraint that a landmark's cell
+// joins itself first. NewNystromHCK's tree sees only the landmarks: a cell
+// of 50 rows weighs as much as a cell of one, and a complete-linkage
+// height ignores every row but the landmarks.
 //
 // The kernel is then built as NewNystromSingle builds it from the tree of
 // all rows (the landmark kernel is the tree's, restricted to the
 // landmarks; every training row gets its exact row against them), and a
 // new point enters the landmark tree through its nearest landmark.
 //
-// Cost: O(N·M·d) for the cells, O(N²·d) for the tree's pairwise pass (none
-// for Ward), then as NewNystromSingle; memory O(N·(d + r + 256) + M²).
+// Cost: O(N·M·d) for the cells, O(N²·d) for the tree's pairwise pass (Ward:
+// O(N²·d) for its chain), then as NewNystromSingle; memory O(N·(d + r + 256) + M²).
 // Errors: ErrEmpty, ErrNonFinite, ErrBadParam (a graph h, single linkage
 // — use NewNystromSingle —, fewer than 2 landmarks), hclust's, ctx.Err().
 func NewNystromCells(ctx context.Context, X mat.Matrix, h HCK, landmarks []int, rcond float64) (*Nystrom, *mat.Dense, error) {
@@ -60,13 +63,20 @@ func NewNystromCells(ctx context.Context, X mat.Matrix, h HCK, landmarks []int, 
 	if m < 2 {
 		return nil, nil, fmt.Errorf("%w: %d landmarks, want at least 2", ErrBadParam, m)
 	}
-	cells, err := nearestLandmark(ctx, X, lm, landmarks)
-	if err != nil {
-		return nil, nil, err
-	}
-	full, err := hclust.FromPointsCells(ctx, X, cells, m, h.Method)
-	if err != nil {
-		return nil, nil, fmt.Errorf("kernel: hck:%v on the landmarks' cells: %w", h.Method, err)
+	var full *hclust.Tree
+	if h.Method == hclust.Ward {
+		// Ward needs no distance matrix: the exact tree of all rows.
+		if full, err = hclust.FromPointsLowMemory(ctx, X, hclust.Ward, nil); err != nil {
+			return nil, nil, fmt.Errorf("kernel: hck:ward: %w", err)
+		}
+	} else {
+		cells, err := nearestLandmark(ctx, X, lm, landmarks)
+		if err != nil {
+			return nil, nil, err
+		}
+		if full, err = hclust.FromPointsCells(ctx, X, cells, m, h.Method); err != nil {
+			return nil, nil, fmt.Errorf("kernel: hck:%v on the landmarks' cells: %w", h.Method, err)
+		}
 	}
 	return nystromFromFullTree(ctx, lm, n, full, h, landmarks, rcond, nil)
 }

@@ -14,8 +14,9 @@ import (
 // TestNystromCellsExactRows: the landmark map of NewNystromCells gives
 // every row x and landmark l the kernel value −½·(M(x, l) − ū_x − m̄_l + m̿)
 // of the ultrametric M of hclust.FromPointsCells on the nearest-landmark
-// cells (found here by brute force); with every row a landmark, M is the
-// exact tree's (FromPoints) and the map is the exact kernel's.
+// cells (found here by brute force); with every row a landmark, and for
+// Ward always, M is the exact tree's (FromPoints) and the map is the exact
+// kernel's.
 func TestNystromCellsExactRows(t *testing.T) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -39,7 +40,8 @@ func TestNystromCellsExactRows(t *testing.T) {
 				t.Fatal(err)
 			}
 			var full *hclust.Tree
-			if m == n {
+			if m == n || meth == hclust.Ward {
+				// Ward: the exact tree of all rows
 				full, err = hclust.FromPoints(ctx, X, meth)
 			} else {
 				cells := make([]int, n)
