@@ -105,18 +105,20 @@ func knnGraphClassify(ctx context.Context, stderr io.Writer, ds, test *dataset.D
 // landmarkNeed is the memory estimate of eval --landmarks: the N×M
 // features and M×M blocks for the learners that use the landmarks, the
 // sparse graph (propagationBytes) for spreading on the kNN graph.
-func landmarkNeed(learners []ssl.Learner, ds *dataset.Dataset, m int) (float64, string) {
-	need, what := 0.0, ""
+// It returns the largest, what it is for, and the hint for the error.
+func landmarkNeed(learners []ssl.Learner, ds *dataset.Dataset, m int) (float64, string, string) {
+	need, what, hint := 0.0, "", ""
 	for _, l := range learners {
-		b, w := landmarkBytes(ds.Len(), ds.Dim(), m), fmt.Sprintf("%d landmarks for %d rows", m, ds.Len())
+		b, w, h := landmarkBytes(ds.Len(), ds.Dim(), m), fmt.Sprintf("%d landmarks for %d rows", m, ds.Len()), "use fewer --landmarks"
 		if _, ok := knnGraphSpreading(l, ds.Len(), ds.Dim()); ok {
 			b, w, _ = propagationBytes(l, ds)
+			h = "use fewer neighbours (--affinity knn:K)"
 		}
 		if b > need {
-			need, what = b, w
+			need, what, hint = b, w, h
 		}
 	}
-	return need, what
+	return need, what, hint
 }
 
 // isKNNGraphSpreading is knnGraphSpreading's report alone.

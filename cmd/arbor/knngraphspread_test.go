@@ -99,3 +99,19 @@ func TestKNNGraphAffordable(t *testing.T) {
 		t.Errorf("100,000 × 20: not the kNN graph")
 	}
 }
+
+// TestLandmarksSpreadingMemory: the memory check of --landmarks with
+// spreading on the kNN graph counts the sparse graph, not N×M blocks.
+func TestLandmarksSpreadingMemory(t *testing.T) {
+	dir := t.TempDir()
+	trainPath, _ := moonsFiles(t, dir)
+	for _, args := range [][]string{
+		{"eval", "--data", "two_moons", "--learner", "spreading", "--landmarks", "50", "--labeled-per-class", "3", "--max-memory", "1KB"},
+		{"classify", "--data", trainPath, "--learner", "spreading", "--landmarks", "50", "--max-memory", "1KB", "--out", filepath.Join(dir, "p.csv")},
+	} {
+		_, _, err := arbor(t, args...)
+		if err == nil || !strings.Contains(err.Error(), "on the 10-NN graph of") {
+			t.Errorf("%s: %v, want the kNN graph's estimate", args[0], err)
+		}
+	}
+}

@@ -538,8 +538,8 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if need := evalNeed(learners, specs, ds); need > 0 && lmf.m > 0 {
-		lneed, what := landmarkNeed(learners, ds, lmf.m) // knngraphspread.go
-		if err := mf.check(lneed, what, "use fewer --landmarks"); err != nil {
+		lneed, what, hint := landmarkNeed(learners, ds, lmf.m) // knngraphspread.go
+		if err := mf.check(lneed, what, hint); err != nil {
 			return err
 		}
 	} else if *f32 {
