@@ -459,6 +459,14 @@ func (p *Pipeline) Predict(ctx context.Context, Xraw *mat.Dense) ([]int, error) 
 		if err != nil {
 			return nil, err
 		}
+		if pm, ok := p.Model.(*propagate.Model); ok && a.Kind == propagate.KNN {
+			// The K nearest training rows alone, not t×N affinity rows.
+			idx, k, err := p.knnRows(ctx, a, Xt)
+			if err != nil {
+				return nil, err
+			}
+			return pm.PredictNeighbors(ctx, nil, idx, k)
+		}
 		W, err := p.affinityRows(ctx, a, Xt)
 		if err != nil {
 			return nil, err

@@ -105,15 +105,40 @@ func (m *KNNModel) Predict(ctx context.Context, dst []int, Xt *mat.Dense) ([]int
 	if err := m.ix.Search(ctx, q, k, idx, nil); err != nil {
 		return nil, err
 	}
-	F := m.Model.Distributions
-	_, C := F.Dims()
+	return m.Model.PredictNeighbors(ctx, dst, idx, k)
+}
+
+// PredictNeighbors labels t new points from their k nearest fitted rows,
+// nb[q·k : (q+1)·k] those of point q (in any order; each block is sorted
+// in place): the labels equal Predict's on the t×N affinity rows with a 1
+// at those rows (the kNN affinity; the scores are summed in increasing
+// row order, as Predict sums), in O(t·k·C) work and no t×N matrix. nil
+// dst allocates. Errors: ErrShape (k < 1, len(nb) not t·k, a row outside
+// 0..N−1), ctx.Err().
+func (m *Model) PredictNeighbors(ctx context.Context, dst []int, nb []int32, k int) ([]int, error) {
+	N, C := m.Distributions.Dims()
+	if k < 1 || len(nb)%k != 0 {
+		return nil, fmt.Errorf("%w: %d neighbour indices for k = %d", ErrShape, len(nb), k)
+	}
+	t := len(nb) / k
+	if dst == nil {
+		dst = make([]int, t)
+	} else if len(dst) != t {
+		return nil, fmt.Errorf("%w: dst has length %d, %d points", ErrShape, len(dst), t)
+	}
+	for q, j := range nb {
+		if j < 0 || int(j) >= N {
+			return nil, fmt.Errorf("%w: point %d: neighbour row %d outside [0, %d)", ErrShape, q/k, j, N)
+		}
+	}
+	F := m.Distributions
 	return dst, parallel.Chunks(ctx, t, 1024, func(lo, hi int) {
 		score := make([]float64, C)
 		for i := lo; i < hi; i++ {
-			nb := idx[i*k : (i+1)*k]
-			sortInt32(nb) // Model.Predict sums the affinity row in column order
+			rows := nb[i*k : (i+1)*k]
+			sortInt32(rows)
 			clear(score)
-			for _, j := range nb {
+			for _, j := range rows {
 				for c, v := range F.RawRowView(int(j)) {
 					score[c] += v
 				}

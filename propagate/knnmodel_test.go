@@ -135,6 +135,11 @@ func TestKNNModelAgainstSklearn(t *testing.T) {
 	if _, err := m.Predict(ctx, nil, mat.NewDense(1, 2, []float64{0, math.NaN()})); !errors.Is(err, ErrNonFinite) {
 		t.Errorf("NaN: %v", err)
 	}
+	for name, nb := range map[string][]int32{"row 400": {1, 400}, "row −1": {-1, 0}, "3 for k = 2": {0, 1, 2}} {
+		if _, err := m.Model.PredictNeighbors(ctx, nil, nb, 2); !errors.Is(err, ErrShape) {
+			t.Errorf("PredictNeighbors %s: %v, want ErrShape", name, err)
+		}
+	}
 	for name, text := range map[string]string{
 		"truncated":  string(saved[:len(saved)/2]),
 		"foreign":    `{"format":"arbor-anchor-graph","version":1}`,
