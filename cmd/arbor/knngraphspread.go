@@ -42,13 +42,26 @@ func knnGraphSpreading(ln ssl.Learner, n, d int) (propagate.Spreading, bool) {
 // minutes here.
 const knnBruteMax = 2.5e11
 
+// knnTreeMaxN bounds the rows of a k-d tree search in 11–20 dimensions.
+const knnTreeMaxN = 250000
+
 // knnGraphAffordable reports whether the exact kNN graph of n rows in d
-// dimensions is cheap enough for --landmarks: a k-d tree search
-// (internal/neighbors, d ≤ 20: O(N log N) for data of low intrinsic
-// dimension; 10⁶ rows in 10-D, full-dimensional clusters, about 150 CPU s)
-// or a brute force of at most knnBruteMax.
+// dimensions is cheap enough for --landmarks. The k-d tree's work grows
+// with the intrinsic dimension of the data (internal/neighbors): on
+// full-dimensional Gaussian clusters (bench/knngraph, k = 10) 10-D costs
+// 1.2 CPU s at 5·10⁴ rows, 9.9 at 2·10⁵ and about 150–270 at 10⁶, but
+// 20-D 2.6 and 41 CPU s at 5·10⁴ and 2·10⁵ — quadratic, as a brute force,
+// so 10⁶ rows would take about half an hour. Hence: any N up to 10
+// dimensions; up to knnTreeMaxN rows up to 20; beyond, a brute force of
+// at most knnBruteMax multiply-adds (N²·d).
 func knnGraphAffordable(n, d int) bool {
-	return d <= neighbors.MaxTreeDim || float64(n)*float64(n)*float64(d) <= knnBruteMax
+	switch {
+	case d <= 10:
+		return true
+	case d <= neighbors.MaxTreeDim && n <= knnTreeMaxN:
+		return true
+	}
+	return float64(n)*float64(n)*float64(d) <= knnBruteMax
 }
 
 // anchorInstead says why spreading on a knn:K affinity runs on the anchor
@@ -57,6 +70,10 @@ func anchorInstead(ln ssl.Learner, n, d int) string {
 	l, ok := ln.(ssl.Spreading)
 	if !ok || l.OnKernel || l.Settings.Affinity.Kind != propagate.KNN || knnGraphAffordable(n, d) {
 		return ""
+	}
+	if d <= neighbors.MaxTreeDim {
+		return fmt.Sprintf(" (not the exact kNN graph: its k-d tree search of %d rows in %d dimensions, above %d rows, can approach a brute force of %.2g multiply-adds)",
+			n, d, knnTreeMaxN, float64(n)*float64(n)*float64(d))
 	}
 	return fmt.Sprintf(" (not the exact kNN graph: %d rows in %d > %d dimensions need a brute-force search of %.2g multiply-adds, more than %.2g)",
 		n, d, neighbors.MaxTreeDim, float64(n)*float64(n)*float64(d), knnBruteMax)

@@ -74,14 +74,14 @@ func TestLandmarksSpreadingKNNGraph(t *testing.T) {
 	}
 }
 
-// TestKNNGraphAffordable: the k-d tree's dimensions always, the brute
-// force up to N²·d = 2.5·10¹¹; spreading on such data runs on the anchor
-// graph and says why.
+// TestKNNGraphAffordable: any N up to 10 dimensions, 250,000 rows up to
+// 20, else a brute force up to N²·d = 2.5·10¹¹; spreading on other data
+// runs on the anchor graph and says why.
 func TestKNNGraphAffordable(t *testing.T) {
 	for _, c := range []struct {
 		n, d int
 		want bool
-	}{{1000000, 10, true}, {1000000, 20, true}, {50000, 100, true}, {50001, 100, false}, {100000, 36, false}, {6435, 36, true}} {
+	}{{1000000, 10, true}, {1000000, 11, false}, {250000, 20, true}, {250001, 16, false}, {50000, 100, true}, {50001, 100, false}, {100000, 36, false}, {6435, 36, true}, {20000, 16, true}} {
 		if got := knnGraphAffordable(c.n, c.d); got != c.want {
 			t.Errorf("knnGraphAffordable(%d, %d) = %v, want %v", c.n, c.d, got, c.want)
 		}
@@ -97,6 +97,9 @@ func TestKNNGraphAffordable(t *testing.T) {
 	}
 	if _, ok := knnGraphSpreading(ln, 100000, 20); !ok || anchorInstead(ln, 100000, 20) != "" {
 		t.Errorf("100,000 × 20: not the kNN graph")
+	}
+	if _, ok := knnGraphSpreading(ln, 1000000, 16); ok || !strings.Contains(anchorInstead(ln, 1000000, 16), "k-d tree search of 1000000 rows in 16 dimensions") {
+		t.Errorf("10⁶ × 16: kNN graph %v, %q", ok, anchorInstead(ln, 1000000, 16))
 	}
 }
 
