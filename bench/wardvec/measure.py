@@ -1,13 +1,14 @@
 #!/usr/bin/python3
-"""Ward linkage of N points without the N x N matrix, beside the matrix path
-and SciPy, whole processes run one after the other in one run.
+"""Ward (or centroid, median) linkage of N points without the N x N matrix,
+beside the matrix path and SciPy, whole processes run one after the other in
+one run.
 
-  arbor low-memory   arbor cluster --linkage ward --max-memory 1G
+  arbor low-memory   arbor cluster --linkage METHOD --max-memory 1G
                      (the 3.2 GB matrix does not fit: hclust.FromPointsLowMemory)
-  arbor matrix       arbor cluster --linkage ward --max-memory 16G (FromPoints,
+  arbor matrix       arbor cluster --linkage METHOD --max-memory 16G (FromPoints,
                      SciPy bit-exact, 8N^2 bytes)
-  scipy ward         a python3 process: np.loadtxt + scipy.cluster.hierarchy.ward(X)
-                     (= linkage(pdist(X), 'ward'))
+  scipy              a python3 process: np.loadtxt + scipy.cluster.hierarchy
+                     linkage(X, METHOD) (ward: = ward(X) = linkage(pdist(X), 'ward'))
 
 Every arbor run reads the CSV and cuts 26 clusters (--cophenetic=false, as
 SciPy's ward computes no cophenetic correlation; one more low-memory run with
@@ -27,7 +28,7 @@ Data: the UCI letter features (20,000 x 16, integer 0..15), made by
   Rscript bench/lmacc/export.R /tmp/lmacc      (R mlbench LetterRecognition)
 Debian python3 (/usr/bin/python3): SciPy 1.10.1, NumPy 1.24.2, scikit-learn 1.2.1.
 Run from the repository root:
-  /usr/bin/python3 bench/wardvec/measure.py [/tmp/lmacc/letter.csv] [reps]
+  /usr/bin/python3 bench/wardvec/measure.py [/tmp/lmacc/letter.csv] [reps] [ward|centroid|median]
 """
 import os, subprocess, sys, tempfile
 import numpy as np
@@ -36,6 +37,7 @@ from sklearn.metrics import adjusted_rand_score
 
 src = sys.argv[1] if len(sys.argv) > 1 else '/tmp/lmacc/letter.csv'
 reps = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+method = sys.argv[3] if len(sys.argv) > 3 else 'ward'
 d = tempfile.mkdtemp()
 X0 = np.loadtxt(src, delimiter=',', skiprows=1, usecols=range(16))
 Xj = X0 + np.random.default_rng(0).uniform(0, 1e-6, size=X0.shape)
@@ -48,7 +50,7 @@ X = X0
 arbor = os.path.join(d, 'arbor')
 subprocess.run(['go', 'build', '-o', arbor, './cmd/arbor'], check=True)
 print('uptime:', subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip())
-print('N = %d, d = %d' % X.shape)
+print('N = %d, d = %d, %s linkage' % (X.shape + (method,)))
 
 
 def wss(A, lab):
@@ -57,9 +59,9 @@ def wss(A, lab):
 
 scipy_py = os.path.join(d, 'ward.py')
 with open(scipy_py, 'w') as f:
-    f.write('import sys, numpy as np\nfrom scipy.cluster.hierarchy import ward\n'
+    f.write('import sys, numpy as np\nfrom scipy.cluster.hierarchy import linkage\n'
             'X = np.loadtxt(sys.argv[1], delimiter=",", skiprows=1)\n'
-            'np.save(sys.argv[2], ward(X))\n')
+            'np.save(sys.argv[2], linkage(X, sys.argv[3]))\n')
 
 
 def timed(cmd):
@@ -74,7 +76,7 @@ def timed(cmd):
 def arbor_run(tag, budget, coph=False, path=path):
     z = os.path.join(d, tag + '-Z.csv')
     lab = os.path.join(d, tag + '-lab.csv')
-    cmd = [arbor, 'cluster', '--data', path, '--linkage', 'ward', '--clusters', '26', '--quiet',
+    cmd = [arbor, 'cluster', '--data', path, '--linkage', method, '--clusters', '26', '--quiet',
            '--max-memory', budget, '--linkage-out', z, '--out', lab]
     if not coph:
         cmd.append('--cophenetic=false')
@@ -86,11 +88,11 @@ cuts = {}
 for name, p in paths.items():
     A = X0 if name == 'letter' else Xj
     zs = os.path.join(d, 'scipy.npy')
-    timed(['/usr/bin/python3', scipy_py, p, zs])
+    timed(['/usr/bin/python3', scipy_py, p, zs, method])
     Zs = np.load(zs)
     ls = fcluster(Zs, 26, 'maxclust')
     cuts[name] = ls
-    print('%s: scipy ward k=26 within-cluster SS %.6g' % (name, wss(A, ls)))
+    print('%s: scipy k=26 within-cluster SS %.6g' % (name, wss(A, ls)))
     for tag, budget in [('arbor low-memory', '1G'), ('arbor matrix', '16G')]:
         w, c, m, Z, lab, r = arbor_run('agree', budget, path=p)
         low = 'O(N·d) memory instead' in r.stderr
@@ -107,14 +109,14 @@ print('scipy tie sensitivity: ARI(scipy on letter, scipy on letter+1e-6 noise) a
 rows = {}
 for rep in range(reps):
     zs = os.path.join(d, 'scipy.npy')
-    rows.setdefault('scipy ward(X)', []).append(timed(['/usr/bin/python3', scipy_py, path, zs])[:3])
+    rows.setdefault('scipy linkage(X)', []).append(timed(['/usr/bin/python3', scipy_py, path, zs, method])[:3])
     for tag, budget, coph in [('arbor low-memory', '1G', False), ('arbor matrix', '16G', False),
                               ('arbor low-memory + cophenetic', '1G', True)]:
         w, c, m, Z, lab, r = arbor_run(tag.replace(' ', '_').replace('+', ''), budget, coph)
         rows.setdefault(tag, []).append((w, c, m))
 
-base = min(r[1] for r in rows['scipy ward(X)'])
-basew = min(r[0] for r in rows['scipy ward(X)'])
+base = min(r[1] for r in rows['scipy linkage(X)'])
+basew = min(r[0] for r in rows['scipy linkage(X)'])
 print('\n%-30s %9s %9s %9s %12s %12s' % ('process (best of %d)' % reps, 'wall s', 'CPU s', 'peak MiB', 'wall/scipy', 'CPU/scipy'))
 for tag, rs in rows.items():
     w = min(r[0] for r in rs); c = min(r[1] for r in rs); m = max(r[2] for r in rs)
