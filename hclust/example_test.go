@@ -52,3 +52,21 @@ func ExampleLinkage() {
 	// [{0 1 2 2} {2 3 6 3}]
 	// [2 6 6]
 }
+
+func ExampleFromPointsLowMemory() {
+	// Ward linkage from the points' centroids, without an n×n matrix; the
+	// values printed equal scipy.cluster.hierarchy.ward(X)
+	X := mat.NewDense(5, 1, []float64{0, 1, 3, 10, 11})
+	t, err := hclust.FromPointsLowMemory(context.Background(), X, hclust.Ward, nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, m := range t.Merges {
+		fmt.Printf("%d %d %.4g %d\n", m.A, m.B, m.Height, m.Size)
+	}
+	// Output:
+	// 0 1 1 2
+	// 3 4 1 2
+	// 2 5 2.887 3
+	// 6 7 14.2 5
+}
