@@ -61,7 +61,7 @@ func (l *learnerFlags) register(fs interface {
 	fs.StringVar(&l.weights, "weights", "uniform", "knn: neighbour weights uniform, similarity (kernel value) or distance")
 	fs.StringVar(&l.ties, "ties", knn.TiesNearest, "knn: a tied vote goes to the class of the nearest tied neighbour (nearest, the reference pipeline's rule) or to the lowest class label (lowest, scikit-learn's KNeighborsClassifier)")
 	fs.BoolVar(&l.soft, "soft", false, "knn: soft kNN (weighted average of label vectors, paper 002 §2.1)")
-	fs.StringVar(&l.affinity, "affinity", "knn:10", "lp/spreading affinity: knn:K (symmetrised K-nearest-neighbour graph), rbf:GAMMA (dense; scikit-learn's default rbf:20 suits about two features), or kernel (the --kernel matrix)")
+	fs.StringVar(&l.affinity, "affinity", "knn:10", "lp/spreading affinity: knn:K (directed K-nearest-neighbour graph, each row tied to its K nearest rows, itself included, as scikit-learn), rbf:GAMMA (dense; scikit-learn's default rbf:20 suits about two features), or kernel (the --kernel matrix)")
 	fs.StringVar(&l.method, "method", "iterative", "lp: closed (conjugate gradients on L_UU f_U = W_UL f_L) or iterative (scikit-learn's)")
 	fs.Float64Var(&l.alpha, "alpha", 0.2, "spreading: clamping factor α")
 	fs.Float64Var(&l.tol, "tol", 0, "tolerance (0 = each learner's default: svm 1e-3; lp/spreading iterative 1e-3 on Σ|ΔF|, closed 1e-10 relative residual)")
