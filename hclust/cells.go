@@ -31,8 +31,9 @@ const CellsMaxSize = 5000
 //     sizes is then exact for every union);
 //   - Ward: √(2·|A|·|B|/(|A|+|B|))·‖c_A − c_B‖ from the cells' centroids
 //     and sizes, which the Ward update keeps exact for unions;
-//   - Weighted (WPGMA) has no set-level distance: it starts from the
-//     mean, as Average, and then halves as usual.
+//   - Weighted (WPGMA): Σ 2^−(depth of x in A + depth of y in B)·d(x, y),
+//     the value WPGMA's halving gives A and B from their own trees (each
+//     split of the recursion halves), then halves as usual.
 //
 // A between-cell merge height below the height of a cell's own top merge
 // (an elongated cell near a compact one) is raised to it, so the result is
@@ -67,6 +68,10 @@ func FromPointsCells(ctx context.Context, X mat.Matrix, cells []int, k int, m Me
 	// inside each cell
 	inner := make([][]rawMerge, k)
 	errs := make([]error, k)
+	wq := make([]float64, n) // weighted: 2^−depth of each row (member order)
+	for i := range wq {
+		wq[i] = 1
+	}
 	err = parallel.For(ctx, k, func(c int) {
 		lo, hi := start[c], start[c+1]
 		s := hi - lo
@@ -86,6 +91,16 @@ func FromPointsCells(ctx context.Context, X mat.Matrix, cells []int, k int, m Me
 			rep[s+q] = rep[mg.A]
 		}
 		inner[c] = raw
+		if m == Weighted {
+			// 2^−depth of every row in its cell's tree
+			wt := make([]float64, 2*s-1)
+			wt[2*s-2] = 1
+			for q := s - 2; q >= 0; q-- {
+				mg := t.Merges[q]
+				wt[mg.A], wt[mg.B] = wt[s+q]/2, wt[s+q]/2
+			}
+			copy(wq[lo:hi], wt[:s])
+		}
 	})
 	if err != nil {
 		return nil, err
@@ -97,7 +112,7 @@ func FromPointsCells(ctx context.Context, X mat.Matrix, cells []int, k int, m Me
 	}
 	var sq *square[float64]
 	if k > 1 {
-		if sq, err = cellDistances(ctx, Q, start, dim, m); err != nil {
+		if sq, err = cellDistances(ctx, Q, wq, start, dim, m); err != nil {
 			return nil, err
 		}
 	}
@@ -193,8 +208,9 @@ func raiseHeights(n int, all []rawMerge) {
 // cellDistances is the k×k working matrix of FromPointsCells: the
 // linkage distance between every two cells as sets of rows, with the
 // cells' sizes. Q holds the rows cell after cell (cell c is rows
-// start[c]..start[c+1]−1).
-func cellDistances(ctx context.Context, Q []float64, start []int, dim int, m Method) (*square[float64], error) {
+// start[c]..start[c+1]−1), wq their 2^−depth in their cell's tree
+// (Weighted).
+func cellDistances(ctx context.Context, Q, wq []float64, start []int, dim int, m Method) (*square[float64], error) {
 	k := len(start) - 1
 	sq := newSquare[float64](k)
 	sq.sizes = make([]int32, k)
@@ -255,6 +271,8 @@ func cellDistances(ctx context.Context, Q []float64, start []int, dim int, m Met
 						acc = min(acc, d)
 					case Complete:
 						acc = max(acc, d)
+					case Weighted:
+						acc += wq[p] * wq[q] * d
 					default:
 						acc += d
 					}
@@ -264,7 +282,7 @@ func cellDistances(ctx context.Context, Q []float64, start []int, dim int, m Met
 		}
 		na := float64(start[a+1] - start[a])
 		for b := a + 1; b < k; b++ {
-			if m == Average || m == Weighted {
+			if m == Average {
 				row[b] /= na * float64(start[b+1]-start[b])
 			}
 			sq.d[b*k+a] = row[b]
@@ -292,7 +310,8 @@ func finiteCells(sq *square[float64], err error) error {
 // up to workers goroutines at once; w ∈ [0, workers) names the calling
 // goroutine, so dist may keep scratch per w (a shortest-path search's
 // buffers). Methods: Single, Complete, Average, Weighted (Ward needs
-// points). The distance between cells a < b is aggregated from the rows
+// points; weighted calls dist twice per row: its sums between cells need
+// every cell's own tree first). The distance between cells a < b is aggregated from the rows
 // of a (min, max or mean of out over the rows of b), so an asymmetric
 // round-off (a path summed in another order) cannot make the cells'
 // matrix asymmetric. Distances must be finite and non-negative (ErrNonFinite,
@@ -325,79 +344,115 @@ func FromRowsCells(ctx context.Context, n int, cells []int, k int, m Method, wor
 	inner := make([][]rawMerge, k)
 	errs := make([]error, k)
 	bufs := make([][]float64, workers)
-	err = parallel.ForWorkers(ctx, k, workers, func(w, a int) {
-		if bufs[w] == nil {
-			bufs[w] = make([]float64, n)
-		}
-		out := bufs[w]
-		lo, hi := start[a], start[a+1]
-		s := hi - lo
-		cond := make([]float64, s*(s-1)/2)
-		var row []float64
-		if sq != nil {
-			row = sq.d[a*k : a*k+k]
-			for b := range row {
-				row[b] = 0
-				if m == Single {
-					row[b] = math.Inf(1)
+	wq := make([]float64, n) // weighted: 2^−depth of each row in its cell's tree
+	for i := range wq {
+		wq[i] = 1
+	}
+	// One sweep of searches: the cells' own trees (inside) and the sums
+	// between cells (between); weighted needs every cell's tree before its
+	// sums, so it sweeps twice.
+	sweep := func(inside, between bool) error {
+		return parallel.ForWorkers(ctx, k, workers, func(w, a int) {
+			if bufs[w] == nil {
+				bufs[w] = make([]float64, n)
+			}
+			out := bufs[w]
+			lo, hi := start[a], start[a+1]
+			s := hi - lo
+			var cond []float64
+			if inside {
+				cond = make([]float64, s*(s-1)/2)
+			}
+			var row []float64
+			if between {
+				row = sq.d[a*k : a*k+k]
+				for b := range row {
+					row[b] = 0
+					if m == Single {
+						row[b] = math.Inf(1)
+					}
 				}
 			}
-		}
-		for p := lo; p < hi; p++ {
-			dist(w, int(member[p]), out)
-			for _, v := range out {
-				if !validDistance(v) {
-					errs[a] = fmt.Errorf("hclust: a distance from row %d is %v: %w", member[p], v, ErrNonFinite)
-					if v < 0 {
-						errs[a] = fmt.Errorf("hclust: a distance from row %d is %v: %w", member[p], v, ErrNegative)
+			for p := lo; p < hi; p++ {
+				dist(w, int(member[p]), out)
+				for _, v := range out {
+					if !validDistance(v) {
+						errs[a] = fmt.Errorf("hclust: a distance from row %d is %v: %w", member[p], v, ErrNonFinite)
+						if v < 0 {
+							errs[a] = fmt.Errorf("hclust: a distance from row %d is %v: %w", member[p], v, ErrNegative)
+						}
+						return
 					}
+				}
+				// inside the cell (upper triangle, as pdist)
+				i := p - lo
+				for q := p + 1; inside && q < hi; q++ {
+					cond[condRow(s, i)+q-p-1] = out[member[q]]
+				}
+				for b := a + 1; between && b < k; b++ {
+					acc := row[b]
+					for q := start[b]; q < start[b+1]; q++ {
+						v := out[member[q]]
+						switch m {
+						case Single:
+							acc = min(acc, v)
+						case Complete:
+							acc = max(acc, v)
+						case Weighted:
+							acc += wq[p] * wq[q] * v
+						default:
+							acc += v
+						}
+					}
+					row[b] = acc
+				}
+			}
+			if inside && s >= 2 {
+				t, e := Linkage(ctx, distance.Condensed{N: s, Data: cond}, m)
+				if e != nil {
+					errs[a] = fmt.Errorf("hclust: cell %d: %w", a, e)
 					return
 				}
-			}
-			// inside the cell (upper triangle, as pdist)
-			i := p - lo
-			for q := p + 1; q < hi; q++ {
-				cond[condRow(s, i)+q-p-1] = out[member[q]]
-			}
-			for b := a + 1; sq != nil && b < k; b++ {
-				acc := row[b]
-				for _, j := range member[start[b]:start[b+1]] {
-					v := out[j]
-					switch m {
-					case Single:
-						acc = min(acc, v)
-					case Complete:
-						acc = max(acc, v)
-					default:
-						acc += v
-					}
+				rep := make([]int32, 2*s-1)
+				copy(rep, member[lo:hi])
+				raw := make([]rawMerge, s-1)
+				for q, mg := range t.Merges {
+					raw[q] = rawMerge{a: rep[mg.A], b: rep[mg.B], h: mg.Height}
+					rep[s+q] = rep[mg.A]
 				}
-				row[b] = acc
+				inner[a] = raw
+				if m == Weighted {
+					wt := make([]float64, 2*s-1)
+					wt[2*s-2] = 1
+					for q := s - 2; q >= 0; q-- {
+						mg := t.Merges[q]
+						wt[mg.A], wt[mg.B] = wt[s+q]/2, wt[s+q]/2
+					}
+					copy(wq[lo:hi], wt[:s])
+				}
 			}
-		}
-		if s >= 2 {
-			t, e := Linkage(ctx, distance.Condensed{N: s, Data: cond}, m)
-			if e != nil {
-				errs[a] = fmt.Errorf("hclust: cell %d: %w", a, e)
-				return
-			}
-			rep := make([]int32, 2*s-1)
-			copy(rep, member[lo:hi])
-			raw := make([]rawMerge, s-1)
-			for q, mg := range t.Merges {
-				raw[q] = rawMerge{a: rep[mg.A], b: rep[mg.B], h: mg.Height}
-				rep[s+q] = rep[mg.A]
-			}
-			inner[a] = raw
-		}
-	})
-	if err != nil {
-		return nil, err
+		})
 	}
-	for _, e := range errs {
-		if e != nil {
-			return nil, e
+	check := func(err error) error {
+		if err != nil {
+			return err
 		}
+		for _, e := range errs {
+			if e != nil {
+				return e
+			}
+		}
+		return nil
+	}
+	if m == Weighted && sq != nil {
+		if err := check(sweep(true, false)); err != nil {
+			return nil, err
+		}
+		if err := check(sweep(false, true)); err != nil {
+			return nil, err
+		}
+	} else if err := check(sweep(true, sq != nil)); err != nil {
+		return nil, err
 	}
 	if sq != nil {
 		for a := 0; a < k; a++ {
@@ -405,7 +460,7 @@ func FromRowsCells(ctx context.Context, n int, cells []int, k int, m Method, wor
 			na := float64(sq.sizes[a])
 			for b := a + 1; b < k; b++ {
 				v := sq.d[a*k+b]
-				if m == Average || m == Weighted {
+				if m == Average {
 					v /= na * float64(sq.sizes[b])
 					sq.d[a*k+b] = v
 				}

@@ -3,6 +3,7 @@ package hclust
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -234,5 +235,46 @@ func TestRowsCellsIsPointsCells(t *testing.T) {
 	}
 	if _, err := FromRowsCells(ctx, n, cells, k, Ward, 2, dist); !errors.Is(err, ErrMethod) {
 		t.Errorf("ward: err %v, want ErrMethod", err)
+	}
+}
+
+// The cells of ExactCells are clusters of the exact tree: the tree on
+// them (FromPointsCells) is FromPoints's, for clustered and uniform data.
+func TestExactCellsGiveTheExactTree(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(17, 5))
+	for _, shape := range []string{"blobs", "uniform"} {
+		n, d := 400, 3
+		X := mat.NewDense(n, d, nil)
+		for i := 0; i < n; i++ {
+			for j := 0; j < d; j++ {
+				v := rng.Float64()
+				if shape == "blobs" {
+					v = float64(i%5)*3 + 0.5*rng.NormFloat64()
+				}
+				X.Set(i, j, v)
+			}
+		}
+		for _, m := range []Method{Complete, Average, Weighted} {
+			for _, k := range []int{3, 10} {
+				cells, K, err := ExactCells(ctx, X, m, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("%s %v k=%d: %d cells", shape, m, k, K)
+				if K >= n*3/4 {
+					t.Errorf("%s %v k=%d: %d cells for %d rows: hardly any merge certified", shape, m, k, K, n)
+				}
+				got, err := FromPointsCells(ctx, X, cells, K, m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := FromPoints(ctx, X, m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sameCellTree(t, fmt.Sprintf("%s %v k=%d (%d cells)", shape, m, k, K), got, want, 1e-12)
+			}
+		}
 	}
 }

@@ -13,10 +13,10 @@ import (
 
 // TestNystromCellsExactRows: the landmark map of NewNystromCells gives
 // every row x and landmark l the kernel value −½·(M(x, l) − ū_x − m̄_l + m̿)
-// of the ultrametric M of hclust.FromPointsCells on the nearest-landmark
-// cells (found here by brute force); with every row a landmark, and for
-// Ward always, M is the exact tree's (FromPoints) and the map is the exact
-// kernel's.
+// of the exact tree's ultrametric M (FromPoints), restricted to the
+// landmarks, or, when ExactCells's K cells are too many (K² > N·M: with
+// 2 landmarks), that of hclust.FromPointsCells on the nearest-landmark
+// cells (found here by brute force). Both cases occur.
 func TestNystromCellsExactRows(t *testing.T) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -32,18 +32,29 @@ func TestNystromCellsExactRows(t *testing.T) {
 	for i := range all {
 		all[i] = i
 	}
+	var branches [2]int // exact tree, landmarks' cells
 	for _, meth := range []hclust.Method{hclust.Complete, hclust.Average, hclust.Weighted, hclust.Ward} {
-		for _, landmarks := range [][]int{rng.Perm(n)[:30], all} {
+		for _, landmarks := range [][]int{rng.Perm(n)[:30], rng.Perm(n)[:2], all} {
 			m := len(landmarks)
 			_, Z, err := NewNystromCells(ctx, X, HCK{Method: meth}, landmarks, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var full *hclust.Tree
-			if m == n || meth == hclust.Ward {
-				// Ward: the exact tree of all rows
+			exact := meth == hclust.Ward
+			if !exact {
+				_, K, err := hclust.ExactCells(ctx, X, meth, ExactCellsNeighbors)
+				if err != nil {
+					t.Fatal(err)
+				}
+				exact = K*K <= n*m
+			}
+			if exact {
+				// the exact tree of all rows
+				branches[0]++
 				full, err = hclust.FromPoints(ctx, X, meth)
 			} else {
+				branches[1]++
 				cells := make([]int, n)
 				for i := range cells {
 					best := math.Inf(1)
@@ -66,6 +77,9 @@ func TestNystromCellsExactRows(t *testing.T) {
 				t.Fatalf("%v, %d landmarks: z(x)·z(l) differs from the kernel of the tree by %g (max |K| %g)", meth, m, worst, scale)
 			}
 		}
+	}
+	if branches[0] == 0 || branches[1] == 0 {
+		t.Fatalf("cases: %d on the exact tree, %d on the landmarks' cells; want both", branches[0], branches[1])
 	}
 }
 

@@ -1,0 +1,290 @@
+package hclust
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+
+	"github.com/arbor-ml/arbor/internal/neighbors"
+	"github.com/arbor-ml/arbor/internal/parallel"
+	"gonum.org/v1/gonum/mat"
+)
+
+// ExactCells partitions the rows of X into clusters of the exact
+// Euclidean linkage tree of m (Complete, Average or Weighted), without the
+// N×N matrix: FromPointsCells on these cells then returns the exact tree
+// (up to the order of equal heights), in O(N·k + K²) memory for K cells.
+//
+// Method. These linkages are reducible, so merging reciprocal nearest
+// neighbours (RNN) in any order builds the same dendrogram (the argument
+// behind the nearest-neighbour chain; Müllner 2011 §3). The k nearest
+// neighbours of every row (internal/neighbors, exact) give each row x a
+// radius r_x, its k-th neighbour's distance, inside which every row is
+// known. Clusters start as single rows; a cluster A knows the clusters
+// holding a k-neighbour of one of its rows (or holding a row with a
+// k-neighbour in A) and their exact linkage distance to A from the points
+// (complete: max, average: mean, weighted: the WPGMA value, a mean of the
+// pairwise distances with weights 2^−(depth of x in A + depth of y in B)).
+// Every other cluster C has no such pair, so each distance from A to C is
+// at least min over x ∈ A of r_x =: LB(A), and so is the linkage distance
+// (each of the three is a weighted mean or the max of those distances).
+// When A's nearest known cluster is B at h, B's is A, and h ≤ LB(A),
+// LB(B), A and B are reciprocal nearest neighbours among ALL clusters, and
+// the exact tree merges them at h. Rounds merge every such pair and
+// refresh the clusters next to a merge, until no certified pair is left
+// (clusters have outgrown the radii) or a merge would exceed
+// CellsMaxSize rows.
+//
+// It returns every row's cell (0..K−1, numbered by their lowest row) and
+// K. Cost: the kNN search, then per round O(Σ |A|·|C|·d) over the
+// refreshed pairs; memory O(N·k). Errors: ErrMethod, ErrTooFewRows,
+// ErrNonFinite, ErrShape (k < 1 or k ≥ N), ctx.Err().
+func ExactCells(ctx context.Context, X mat.Matrix, m Method, k int) ([]int, int, error) {
+	switch m {
+	case Complete, Average, Weighted:
+	default:
+		return nil, 0, fmt.Errorf("hclust: exact cells: method %v: %w", m, ErrMethod)
+	}
+	pts, n, dim, err := points(ctx, X, m)
+	if err != nil {
+		return nil, 0, err
+	}
+	if k < 1 || k >= n {
+		return nil, 0, fmt.Errorf("hclust: exact cells: %d neighbours for %d rows: %w", k, n, ErrShape)
+	}
+	idx := make([]int32, n*k)
+	d2 := make([]float64, n*k)
+	if err := neighbors.New(pts, n, dim).All(ctx, k, neighbors.ExcludeSelf, idx, d2); err != nil {
+		return nil, 0, err
+	}
+	s := newRNN(pts, n, dim, m, idx, d2, k)
+	if err := s.run(ctx); err != nil {
+		return nil, 0, err
+	}
+	return s.cells()
+}
+
+// rnn is the state of ExactCells.
+type rnn struct {
+	pts    []float64
+	n, dim int
+	m      Method
+	// adj: the symmetric union of the kNN lists (CSR)
+	ptr []int
+	adj []int32
+	// clusters: ids 0..n−1 are the rows, merges append
+	members [][]int32
+	lb      []float64 // min radius over the members
+	alive   []bool
+	cl      []int32   // row → its cluster
+	w       []float64 // row → 2^−depth in its cluster (weighted)
+	nn      []int32   // nearest known cluster (−1: none)
+	nh      []float64 // its distance
+}
+
+func newRNN(pts []float64, n, dim int, m Method, idx []int32, d2 []float64, k int) *rnn {
+	s := &rnn{pts: pts, n: n, dim: dim, m: m}
+	deg := make([]int, n+1)
+	for i := 0; i < n; i++ {
+		for _, j := range idx[i*k : i*k+k] {
+			deg[i+1]++
+			deg[j+1]++
+		}
+	}
+	for i := 0; i < n; i++ {
+		deg[i+1] += deg[i]
+	}
+	s.ptr = append([]int(nil), deg...)
+	s.adj = make([]int32, deg[n])
+	next := deg[:n]
+	for i := 0; i < n; i++ {
+		for _, j := range idx[i*k : i*k+k] {
+			s.adj[next[i]] = j
+			next[i]++
+			s.adj[next[j]] = int32(i)
+			next[j]++
+		}
+	}
+	s.members = make([][]int32, n, 2*n)
+	s.lb = make([]float64, n, 2*n)
+	s.alive = make([]bool, n, 2*n)
+	s.nn = make([]int32, n, 2*n)
+	s.nh = make([]float64, n, 2*n)
+	s.cl = make([]int32, n)
+	s.w = make([]float64, n)
+	for i := 0; i < n; i++ {
+		s.members[i] = []int32{int32(i)}
+		// the k-th neighbour's d² may be rounded otherwise than Euclid's
+		// sum: shrink the radius by a few ulps so that it stays a bound
+		s.lb[i] = math.Sqrt(d2[i*k+k-1]) * (1 - 1e-12)
+		s.alive[i] = true
+		s.cl[i] = int32(i)
+		s.w[i] = 1
+	}
+	return s
+}
+
+// dist is the exact linkage distance between live clusters a and b, summed
+// in a fixed order (the lower id's rows outside).
+func (s *rnn) dist(a, b int32) float64 {
+	if a > b {
+		a, b = b, a
+	}
+	A, B := s.members[a], s.members[b]
+	dim := s.dim
+	var acc float64
+	for _, x := range A {
+		px := s.pts[int(x)*dim : int(x)*dim+dim]
+		for _, y := range B {
+			var q float64
+			for j, v := range s.pts[int(y)*dim : int(y)*dim+dim] {
+				t := px[j] - v
+				q += t * t
+			}
+			d := math.Sqrt(q)
+			switch s.m {
+			case Complete:
+				acc = max(acc, d)
+			case Average:
+				acc += d
+			case Weighted:
+				acc += s.w[x] * s.w[y] * d
+			}
+		}
+	}
+	if s.m == Average {
+		acc /= float64(len(A)) * float64(len(B))
+	}
+	return acc
+}
+
+// refresh sets nn and nh of cluster c: its nearest known cluster (ties to
+// the lower id). seen is scratch of len ≥ len(members), zero on entry and
+// exit.
+func (s *rnn) refresh(c int32, seen []bool, buf []int32) []int32 {
+	buf = buf[:0]
+	for _, x := range s.members[c] {
+		for _, y := range s.adj[s.ptr[x]:s.ptr[x+1]] {
+			o := s.cl[y]
+			if o != c && !seen[o] {
+				seen[o] = true
+				buf = append(buf, o)
+			}
+		}
+	}
+	best, bi := math.Inf(1), int32(-1)
+	for _, o := range buf {
+		seen[o] = false
+		d := s.dist(c, o)
+		if d < best || (d == best && o < bi) {
+			best, bi = d, o
+		}
+	}
+	s.nn[c], s.nh[c] = bi, best
+	return buf
+}
+
+func (s *rnn) run(ctx context.Context) error {
+	dirty := make([]int32, s.n)
+	for i := range dirty {
+		dirty[i] = int32(i)
+	}
+	workers := runtime.GOMAXPROCS(0)
+	seen := make([][]bool, workers)
+	bufs := make([][]int32, workers)
+	mark := []bool{}
+	for len(dirty) > 0 {
+		total := len(s.members)
+		for w := range seen {
+			if len(seen[w]) < total {
+				seen[w] = make([]bool, 2*s.n)
+			}
+		}
+		err := parallel.ForWorkers(ctx, len(dirty), workers, func(w, t int) {
+			bufs[w] = s.refresh(dirty[t], seen[w], bufs[w])
+		})
+		if err != nil {
+			return err
+		}
+		// certified reciprocal pairs, in id order
+		type pair struct{ a, b int32 }
+		var pairs []pair
+		for a := int32(0); a < int32(total); a++ {
+			if !s.alive[a] {
+				continue
+			}
+			b := s.nn[a]
+			if b <= a || s.nn[b] != a {
+				continue
+			}
+			h := s.nh[a]
+			if h <= s.lb[a] && h <= s.lb[b] && len(s.members[a])+len(s.members[b]) <= CellsMaxSize {
+				pairs = append(pairs, pair{a, b})
+			}
+		}
+		if len(pairs) == 0 {
+			return nil
+		}
+		if len(mark) < total+len(pairs) {
+			mark = make([]bool, 2*s.n)
+		}
+		dirty = dirty[:0]
+		for _, p := range pairs {
+			id := int32(len(s.members))
+			A, B := s.members[p.a], s.members[p.b]
+			u := make([]int32, 0, len(A)+len(B))
+			u = append(append(u, A...), B...)
+			slices.Sort(u)
+			s.members = append(s.members, u)
+			s.lb = append(s.lb, min(s.lb[p.a], s.lb[p.b]))
+			s.alive = append(s.alive, true)
+			s.nn = append(s.nn, -1)
+			s.nh = append(s.nh, math.Inf(1))
+			s.alive[p.a], s.alive[p.b] = false, false
+			s.members[p.a], s.members[p.b] = nil, nil
+			for _, x := range u {
+				s.cl[x] = id
+				s.w[x] *= 0.5
+			}
+			mark[id] = true
+			dirty = append(dirty, id)
+		}
+		// the neighbours of every new cluster: their distances changed
+		for id := int32(total); id < int32(len(s.members)); id++ {
+			for _, x := range s.members[id] {
+				for _, y := range s.adj[s.ptr[x]:s.ptr[x+1]] {
+					if o := s.cl[y]; !mark[o] {
+						mark[o] = true
+						dirty = append(dirty, o)
+					}
+				}
+			}
+		}
+		for _, c := range dirty {
+			mark[c] = false
+		}
+		slices.Sort(dirty)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cells numbers the live clusters by their lowest row.
+func (s *rnn) cells() ([]int, int, error) {
+	num := make(map[int32]int)
+	cells := make([]int, s.n)
+	for i := 0; i < s.n; i++ {
+		c := s.cl[i]
+		v, ok := num[c]
+		if !ok {
+			v = len(num)
+			num[c] = v
+		}
+		cells[i] = v
+	}
+	return cells, len(num), nil
+}
