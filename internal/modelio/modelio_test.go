@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -61,7 +63,50 @@ func TestFloats(t *testing.T) {
 			t.Errorf("value %d: bits %x, want %x", i, math.Float64bits(out.X[i]), math.Float64bits(in[i]))
 		}
 	}
-	for _, bad := range []string{`{"X": "AAAA"}`, `{"X": "!!"}`, `{"X": 3}`} {
+	// Every length across the 24-value chunks, the escaped form of a block
+	// (encoding/json's path) and the direct one give the same values.
+	r := rand.New(rand.NewPCG(1, 2))
+	for n := 0; n <= 75; n++ {
+		in := make(Floats, n)
+		for i := range in {
+			in[i] = math.Float64frombits(r.Uint64())
+		}
+		js, err := json.Marshal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out, esc Floats
+		if err := json.Unmarshal(js, &out); err != nil {
+			t.Fatalf("%d values: %v", n, err)
+		}
+		if n > 0 {
+			escaped := append([]byte(`"\u00`+fmt.Sprintf("%x", js[1])), js[2:]...)
+			if err := json.Unmarshal(escaped, &esc); err != nil {
+				t.Fatalf("%d values, escaped: %v", n, err)
+			}
+		}
+		for i := range in {
+			if math.Float64bits(out[i]) != math.Float64bits(in[i]) || math.Float64bits(esc[i]) != math.Float64bits(in[i]) {
+				t.Fatalf("%d values: value %d differs", n, i)
+			}
+		}
+		if len(out) != n {
+			t.Fatalf("%d values: got %d", n, len(out))
+		}
+	}
+	// Padding inside a block (two blocks glued), a length that is not whole values.
+	one, _ := json.Marshal(Floats{1})
+	two := `"` + strings.Repeat(string(one[1:len(one)-1]), 2) + `"`
+	var out2 Floats
+	if err := json.Unmarshal([]byte(two), &out2); err == nil {
+		t.Errorf("padding inside the block: %v, no error", out2)
+	}
+	long, _ := json.Marshal(make(Floats, 30))
+	glued := `"` + string(one[1:len(one)-1]) + string(long[1:len(long)-1]) + `"`
+	if err := json.Unmarshal([]byte(glued), &out2); err == nil {
+		t.Errorf("padding inside a long block: no error")
+	}
+	for _, bad := range []string{`{"X": "AAAA"}`, `{"X": "!!"}`, `{"X": 3}`, `{"X": "AAAAAAAAAAA"}`} {
 		if err := json.Unmarshal([]byte(bad), &out); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
