@@ -1,11 +1,14 @@
 package hclust
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -276,5 +279,69 @@ func TestExactCellsGiveTheExactTree(t *testing.T) {
 				sameCellTree(t, fmt.Sprintf("%s %v k=%d (%d cells)", shape, m, k, K), got, want, 1e-12)
 			}
 		}
+	}
+}
+
+// ExactCellsKnown with the Euclidean distance known on the k-NN pairs only
+// (and the k-th neighbour's distance as radius) finds cells of the exact
+// tree too: the tree on them is FromPoints's.
+func TestExactCellsKnownGiveTheExactTree(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(23, 6))
+	n, d, k := 300, 2, 8
+	X := mat.NewDense(n, d, nil)
+	for i := 0; i < n; i++ {
+		X.Set(i, 0, rng.Float64()+float64(i%3))
+		X.Set(i, 1, rng.Float64())
+	}
+	dist := func(i, j int) float64 { return math.Hypot(X.At(i, 0)-X.At(j, 0), X.At(i, 1)-X.At(j, 1)) }
+	known := make([]map[int32]float64, n)
+	radius := make([]float64, n)
+	for i := range known {
+		known[i] = map[int32]float64{}
+	}
+	for i := 0; i < n; i++ {
+		order := rng.Perm(n)
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(dist(i, a), dist(i, b)) })
+		order = slices.DeleteFunc(order, func(j int) bool { return j == i })
+		for _, j := range order[:k] {
+			known[i][int32(j)], known[j][int32(i)] = dist(i, j), dist(i, j)
+		}
+		radius[i] = dist(i, order[k-1])
+	}
+	ptr := []int{0}
+	var adj []int32
+	var w []float64
+	for i := 0; i < n; i++ {
+		keys := slices.Sorted(maps.Keys(known[i]))
+		for _, j := range keys {
+			adj = append(adj, j)
+			w = append(w, known[i][j])
+		}
+		ptr = append(ptr, len(adj))
+	}
+	for _, m := range []Method{Complete, Average, Weighted} {
+		cells, K, err := ExactCellsKnown(ctx, n, m, ptr, adj, w, radius)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%v: %d cells", m, K)
+		if K >= n*3/4 {
+			t.Errorf("%v: %d cells for %d rows: hardly any merge certified", m, K, n)
+		}
+		got, err := FromPointsCells(ctx, X, cells, K, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := FromPoints(ctx, X, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameCellTree(t, fmt.Sprintf("known %v (%d cells)", m, K), got, want, 1e-12)
+	}
+	bad := append([]int32(nil), adj...)
+	bad[0], bad[1] = bad[1], bad[0]
+	if _, _, err := ExactCellsKnown(ctx, n, Average, ptr, bad, w, radius); !errors.Is(err, ErrShape) {
+		t.Errorf("unsorted partners: err %v, want ErrShape", err)
 	}
 }

@@ -81,7 +81,12 @@ type rnn struct {
 	cl      []int32   // row → its cluster
 	w       []float64 // row → 2^−depth in its cluster (weighted)
 	nn      []int32   // nearest known cluster (−1: none)
-	nh      []float64 // its distance
+	nh      []float64 // its distance (a lower bound when !nx)
+	nx      []bool    // nh is the exact distance
+	// ExactCellsKnown: the known pairs' distances (aligned with adj, each
+	// row's partners sorted) and the rows' radii; nil for points
+	kw  []float64
+	rad []float64
 }
 
 func newRNN(pts []float64, n, dim int, m Method, idx []int32, d2 []float64, k int) *rnn {
@@ -107,43 +112,67 @@ func newRNN(pts []float64, n, dim int, m Method, idx []int32, d2 []float64, k in
 			next[j]++
 		}
 	}
+	// the k-th neighbour's d² may be rounded otherwise than Euclid's sum:
+	// shrink the radius by a few ulps so that it stays a bound
+	s.start(func(i int) float64 { return math.Sqrt(d2[i*k+k-1]) * (1 - 1e-12) })
+	return s
+}
+
+// start makes every row its own cluster, with the given radius.
+func (s *rnn) start(radius func(i int) float64) {
+	n := s.n
 	s.members = make([][]int32, n, 2*n)
 	s.lb = make([]float64, n, 2*n)
 	s.alive = make([]bool, n, 2*n)
 	s.nn = make([]int32, n, 2*n)
 	s.nh = make([]float64, n, 2*n)
+	s.nx = make([]bool, n, 2*n)
 	s.cl = make([]int32, n)
 	s.w = make([]float64, n)
 	for i := 0; i < n; i++ {
 		s.members[i] = []int32{int32(i)}
-		// the k-th neighbour's d² may be rounded otherwise than Euclid's
-		// sum: shrink the radius by a few ulps so that it stays a bound
-		s.lb[i] = math.Sqrt(d2[i*k+k-1]) * (1 - 1e-12)
+		s.lb[i] = radius(i)
 		s.alive[i] = true
 		s.cl[i] = int32(i)
 		s.w[i] = 1
 	}
-	return s
 }
 
-// dist is the exact linkage distance between live clusters a and b, summed
-// in a fixed order (the lower id's rows outside).
-func (s *rnn) dist(a, b int32) float64 {
+// dist is the linkage distance between live clusters a and b, summed in a
+// fixed order (the lower id's rows outside), and whether it is exact: with
+// known pairs only (ExactCellsKnown) an unknown pair counts its lower
+// bound max(r_x, r_y), and the result is a lower bound.
+func (s *rnn) dist(a, b int32) (float64, bool) {
 	if a > b {
 		a, b = b, a
 	}
 	A, B := s.members[a], s.members[b]
 	dim := s.dim
 	var acc float64
+	exact := true
 	for _, x := range A {
-		px := s.pts[int(x)*dim : int(x)*dim+dim]
+		var px []float64
+		var part []int32
+		if s.kw == nil {
+			px = s.pts[int(x)*dim : int(x)*dim+dim]
+		} else {
+			part = s.adj[s.ptr[x]:s.ptr[x+1]]
+		}
 		for _, y := range B {
-			var q float64
-			for j, v := range s.pts[int(y)*dim : int(y)*dim+dim] {
-				t := px[j] - v
-				q += t * t
+			var d float64
+			if s.kw == nil {
+				var q float64
+				for j, v := range s.pts[int(y)*dim : int(y)*dim+dim] {
+					t := px[j] - v
+					q += t * t
+				}
+				d = math.Sqrt(q)
+			} else if p, ok := slices.BinarySearch(part, y); ok {
+				d = s.kw[s.ptr[x]+p]
+			} else {
+				d = max(s.rad[x], s.rad[y])
+				exact = false
 			}
-			d := math.Sqrt(q)
 			switch s.m {
 			case Complete:
 				acc = max(acc, d)
@@ -157,7 +186,7 @@ func (s *rnn) dist(a, b int32) float64 {
 	if s.m == Average {
 		acc /= float64(len(A)) * float64(len(B))
 	}
-	return acc
+	return acc, exact
 }
 
 // refresh sets nn and nh of cluster c: its nearest known cluster (ties to
@@ -174,15 +203,16 @@ func (s *rnn) refresh(c int32, seen []bool, buf []int32) []int32 {
 			}
 		}
 	}
-	best, bi := math.Inf(1), int32(-1)
+	best, bi, bx := math.Inf(1), int32(-1), false
 	for _, o := range buf {
 		seen[o] = false
-		d := s.dist(c, o)
-		if d < best || (d == best && o < bi) {
-			best, bi = d, o
+		d, x := s.dist(c, o)
+		// ties: an exact distance first, then the lower id
+		if d < best || (d == best && (x && !bx || x == bx && o < bi)) {
+			best, bi, bx = d, o, x
 		}
 	}
-	s.nn[c], s.nh[c] = bi, best
+	s.nn[c], s.nh[c], s.nx[c] = bi, best, bx
 	return buf
 }
 
@@ -220,7 +250,7 @@ func (s *rnn) run(ctx context.Context) error {
 				continue
 			}
 			h := s.nh[a]
-			if h <= s.lb[a] && h <= s.lb[b] && len(s.members[a])+len(s.members[b]) <= CellsMaxSize {
+			if s.nx[a] && s.nx[b] && h <= s.lb[a] && h <= s.lb[b] && len(s.members[a])+len(s.members[b]) <= CellsMaxSize {
 				pairs = append(pairs, pair{a, b})
 			}
 		}
@@ -242,6 +272,7 @@ func (s *rnn) run(ctx context.Context) error {
 			s.alive = append(s.alive, true)
 			s.nn = append(s.nn, -1)
 			s.nh = append(s.nh, math.Inf(1))
+			s.nx = append(s.nx, false)
 			s.alive[p.a], s.alive[p.b] = false, false
 			s.members[p.a], s.members[p.b] = nil, nil
 			for _, x := range u {
@@ -287,4 +318,53 @@ func (s *rnn) cells() ([]int, int, error) {
 		cells[i] = v
 	}
 	return cells, len(num), nil
+}
+
+// ExactCellsKnown is ExactCells for a dissimilarity of n rows known only
+// on some pairs, such as geodesics from searches that stop after the k
+// nearest nodes (graph.Searcher.Nearest). ptr, adj, w is a symmetric
+// sparse matrix (CSR): row x's known partners adj[ptr[x]:ptr[x+1]], sorted
+// and without x, with their distances w (the same value stored on both
+// sides); every pair (x, y) not stored is at least max(radius[x],
+// radius[y]) apart. A cluster distance that involves an unknown pair is
+// then only a lower bound (the pair counted at its bound), and a merge is
+// certified only when both sides' nearest distance is exact; the rest is
+// ExactCells. Errors: ErrMethod, ErrTooFewRows, ErrShape (a malformed
+// matrix), ErrNonFinite, ctx.Err().
+func ExactCellsKnown(ctx context.Context, n int, m Method, ptr []int, adj []int32, w, radius []float64) ([]int, int, error) {
+	switch m {
+	case Complete, Average, Weighted:
+	default:
+		return nil, 0, fmt.Errorf("hclust: exact cells: method %v: %w", m, ErrMethod)
+	}
+	if n < 2 {
+		return nil, 0, fmt.Errorf("hclust: %d observations: %w", n, ErrTooFewRows)
+	}
+	if len(ptr) != n+1 || ptr[0] != 0 || ptr[n] != len(adj) || len(w) != len(adj) || len(radius) != n {
+		return nil, 0, fmt.Errorf("hclust: exact cells: a known-pairs matrix of %d rows with %d pointers, %d partners, %d distances, %d radii: %w",
+			n, len(ptr), len(adj), len(w), len(radius), ErrShape)
+	}
+	for x := 0; x < n; x++ {
+		if ptr[x+1] < ptr[x] {
+			return nil, 0, fmt.Errorf("hclust: exact cells: row %d: pointers decrease: %w", x, ErrShape)
+		}
+		part := adj[ptr[x]:ptr[x+1]]
+		for p, y := range part {
+			if y < 0 || int(y) >= n || int(y) == x || (p > 0 && part[p-1] >= y) {
+				return nil, 0, fmt.Errorf("hclust: exact cells: row %d: partner %d out of range, itself or not increasing: %w", x, y, ErrShape)
+			}
+			if v := w[ptr[x]+p]; !validDistance(v) {
+				return nil, 0, fmt.Errorf("hclust: exact cells: distance (%d, %d) is %v: %w", x, y, v, ErrNonFinite)
+			}
+		}
+		if !(radius[x] >= 0) {
+			return nil, 0, fmt.Errorf("hclust: exact cells: radius %d is %v: %w", x, radius[x], ErrNonFinite)
+		}
+	}
+	s := &rnn{n: n, m: m, ptr: ptr, adj: adj, kw: w, rad: radius}
+	s.start(func(i int) float64 { return radius[i] })
+	if err := s.run(ctx); err != nil {
+		return nil, 0, err
+	}
+	return s.cells()
 }

@@ -1,10 +1,12 @@
 package kernel
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 
 	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/hclust"
@@ -23,6 +25,10 @@ const CellsAllRowsMaxN = 100000
 // NewNystromCells: on UCI letter (20,000 rows) k = 40 certifies clusters
 // of 4–6 rows (3,205 cells for average linkage, 4,903 for complete).
 const ExactCellsNeighbors = 40
+
+// exactCellsK is ExactCellsNeighbors; tests lower it to reach the
+// landmarks' cells on small data.
+var exactCellsK = ExactCellsNeighbors
 
 // NewNystromCells fits the landmark cluster kernel of h (Euclidean;
 // complete, average, weighted or Ward linkage) on a tree of ALL rows of X
@@ -82,7 +88,7 @@ func NewNystromCells(ctx context.Context, X mat.Matrix, h HCK, landmarks []int, 
 		// Clusters of the exact tree, certified on the kNN graph; if they
 		// are few enough (K² ≤ N·M: the memory of the features), the tree
 		// on them is the exact tree of all rows.
-		cells, K, err := hclust.ExactCells(ctx, X, h.Method, ExactCellsNeighbors)
+		cells, K, err := hclust.ExactCells(ctx, X, h.Method, exactCellsK)
 		if err != nil {
 			return nil, nil, fmt.Errorf("kernel: hck:%v: %w", h.Method, err)
 		}
@@ -159,30 +165,101 @@ func graphCellsMethod(m hclust.Method) bool {
 	return false
 }
 
-// graphCellsTree is hclust.FromRowsCells on the geodesics of g: every row
-// joins the cell of its nearest landmark by geodesic (geo: the M×N
-// distances from the landmarks; ties to the lower landmark, a landmark to
-// its own cell), and one search from every row gives the distances.
+// graphCellsTree is hclust.FromRowsCells on the geodesics of g, one
+// search from every row. The cells are clusters of the exact tree when
+// hclust.ExactCellsKnown finds few enough (K² ≤ N·M) from the
+// ExactCellsNeighbors nearest nodes of every row by geodesic
+// (graph.Searcher.Nearest; a pair found from both sides gets the mean of
+// its two lengths, as ShortestPaths symmetrises): the tree is then the
+// exact one. Otherwise every row joins the cell of its nearest landmark by
+// geodesic (geo: the M×N distances from the landmarks; ties to the lower
+// landmark, a landmark its own cell).
 func graphCellsTree(ctx context.Context, g *graph.Graph, geo *mat.Dense, landmarks []int, m hclust.Method) (*hclust.Tree, error) {
-	k, n := geo.Dims()
-	cells := make([]int, n)
-	best := make([]float64, n)
-	for i := range best {
-		best[i] = math.Inf(1)
-	}
-	for c := 0; c < k; c++ {
-		for i, v := range geo.RawRowView(c) {
-			if v < best[i] {
-				best[i], cells[i] = v, c
-			}
-		}
-	}
-	for c, i := range landmarks {
-		cells[i] = c
-	}
+	M, n := geo.Dims()
 	workers := runtime.GOMAXPROCS(0)
 	search := make([]graph.Searcher, workers)
-	return hclust.FromRowsCells(ctx, n, cells, k, m, workers, func(w, i int, out []float64) {
+	cells, K, err := exactGraphCells(ctx, g, m, search)
+	if err != nil {
+		return nil, err
+	}
+	if cells == nil || float64(K)*float64(K) > float64(n)*float64(M) {
+		cells, K = make([]int, n), M
+		best := make([]float64, n)
+		for i := range best {
+			best[i] = math.Inf(1)
+		}
+		for c := 0; c < M; c++ {
+			for i, v := range geo.RawRowView(c) {
+				if v < best[i] {
+					best[i], cells[i] = v, c
+				}
+			}
+		}
+		for c, i := range landmarks {
+			cells[i] = c
+		}
+	}
+	return hclust.FromRowsCells(ctx, n, cells, K, m, workers, func(w, i int, out []float64) {
 		search[w].From(g, i, out)
 	})
+}
+
+// exactGraphCells is hclust.ExactCellsKnown on the geodesics of g known
+// from the ExactCellsNeighbors nearest nodes of every row; nil cells when g
+// has too few nodes for that many neighbours.
+func exactGraphCells(ctx context.Context, g *graph.Graph, m hclust.Method, search []graph.Searcher) ([]int, int, error) {
+	n, k := g.N(), exactCellsK
+	if k >= n {
+		return nil, 0, nil
+	}
+	nodes := make([]int32, n*k)
+	lengths := make([]float64, n*k)
+	count := make([]int, n)
+	err := parallel.ForWorkers(ctx, n, len(search), func(w, i int) {
+		nb, _ := search[w].Nearest(g, i, k, nodes[i*k:i*k:i*k+k], lengths[i*k:i*k:i*k+k])
+		count[i] = len(nb)
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	radius := make([]float64, n)
+	type pair struct {
+		j int32
+		v float64
+	}
+	known := make([][]pair, n)
+	for i := 0; i < n; i++ {
+		c := count[i]
+		if c < k {
+			// the whole component is known: no other node is a candidate
+			radius[i] = math.Inf(1)
+		} else {
+			radius[i] = lengths[i*k+k-1]
+		}
+		for r := 0; r < c; r++ {
+			j, v := nodes[i*k+r], lengths[i*k+r]
+			known[i] = append(known[i], pair{j, v})
+			known[j] = append(known[j], pair{int32(i), v})
+		}
+	}
+	ptr := make([]int, n+1)
+	adj := make([]int32, 0, 2*n*k)
+	w := make([]float64, 0, 2*n*k)
+	for i, ps := range known {
+		slices.SortStableFunc(ps, func(a, b pair) int { return cmp.Compare(a.j, b.j) })
+		for q := 0; q < len(ps); q++ {
+			if q+1 < len(ps) && ps[q+1].j == ps[q].j {
+				// found from both sides: the mean, as ShortestPaths
+				adj = append(adj, ps[q].j)
+				w = append(w, 0.5*(ps[q].v+ps[q+1].v))
+				q++
+				continue
+			}
+			adj = append(adj, ps[q].j)
+			w = append(w, ps[q].v)
+		}
+		ptr[i+1] = len(adj)
+		known[i] = nil
+	}
+	return hclust.ExactCellsKnown(ctx, n, m, ptr, adj, w, radius)
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/hclust"
 	"gonum.org/v1/gonum/mat"
@@ -114,9 +115,11 @@ func fullTreeRowsDiff(Z *mat.Dense, full *hclust.Tree, landmarks []int) (worst, 
 
 // TestNystromGraphCellsExactRows: the landmark hckg map of complete,
 // average and weighted linkage gives every row and landmark the kernel
-// value of the tree hclust.FromRowsCells builds on the joined geodesics
-// (Geodesics.Compute's G, three components here) with every row in the
-// cell of its nearest landmark by geodesic.
+// value of the exact tree on the joined geodesics (Geodesics.Compute's G,
+// three components here; hclust.Linkage on G), restricted to the
+// landmarks — or, with too many exact cells for their matrix (K² > N·M:
+// here with 2 neighbours instead of 40), of the tree hclust.FromRowsCells builds with every row in the
+// cell of its nearest landmark by geodesic. Both cases occur.
 func TestNystromGraphCellsExactRows(t *testing.T) {
 	ctx := context.Background()
 	const n, k = 120, 5
@@ -129,34 +132,62 @@ func TestNystromGraphCellsExactRows(t *testing.T) {
 	if ref.Components < 3 {
 		t.Fatalf("test data: %d components", ref.Components)
 	}
-	var lm []int
-	for i := 3; i < n; i += 7 {
-		lm = append(lm, i)
-	}
-	cells := make([]int, n)
-	for i := range cells {
-		best := math.Inf(1)
-		for c, l := range lm {
-			if g := ref.G.At(l, i); g < best {
-				best, cells[i] = g, c
+	var branches [2]int
+	t.Cleanup(func() { exactCellsK = ExactCellsNeighbors })
+	for _, nbrs := range []int{ExactCellsNeighbors, 2} {
+		exactCellsK = nbrs
+		var lm []int
+		for i := 3; i < n; i += 7 {
+			lm = append(lm, i)
+		}
+		cells := make([]int, n)
+		for i := range cells {
+			best := math.Inf(1)
+			for c, l := range lm {
+				if g := ref.G.At(l, i); g < best {
+					best, cells[i] = g, c
+				}
+			}
+		}
+		for _, meth := range []hclust.Method{hclust.Complete, hclust.Average, hclust.Weighted} {
+			_, Z, err := NewNystromGraphHCK(ctx, X, HCK{Method: meth, Graph: &spec}, lm, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// the rule of graphCellsTree: the exact cells if K² ≤ N·M
+			g, err := graph.Build(ctx, X, spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			joined, err := graph.JoinedDistancesFrom(ctx, g, X.RawMatrix().Data, 2, lm)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, K, err := exactGraphCells(ctx, joined.Graph, meth, make([]graph.Searcher, 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var full *hclust.Tree
+			if K > 0 && K*K <= n*len(lm) {
+				branches[0]++
+				full, err = hclust.Linkage(ctx, distance.FromSymmetric(ref.G), meth)
+			} else {
+				branches[1]++
+				full, err = hclust.FromRowsCells(ctx, n, cells, len(lm), meth, 1, func(_, i int, out []float64) {
+					for j := range out {
+						out[j] = ref.G.At(i, j)
+					}
+				})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if worst, scale := fullTreeRowsDiff(Z, full, lm); worst > 1e-9*scale {
+				t.Fatalf("%v, %d landmarks: z(x)·z(l) differs from the kernel of the tree by %g (max |K| %g)", meth, len(lm), worst, scale)
 			}
 		}
 	}
-	for _, meth := range []hclust.Method{hclust.Complete, hclust.Average, hclust.Weighted} {
-		_, Z, err := NewNystromGraphHCK(ctx, X, HCK{Method: meth, Graph: &spec}, lm, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		full, err := hclust.FromRowsCells(ctx, n, cells, len(lm), meth, 1, func(_, i int, out []float64) {
-			for j := range out {
-				out[j] = ref.G.At(i, j)
-			}
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if worst, scale := fullTreeRowsDiff(Z, full, lm); worst > 1e-9*scale {
-			t.Fatalf("%v: z(x)·z(l) differs from the kernel of the cells tree by %g (max |K| %g)", meth, worst, scale)
-		}
+	if branches[0] == 0 || branches[1] == 0 {
+		t.Fatalf("cases: %d on the exact tree, %d on the landmarks' cells; want both", branches[0], branches[1])
 	}
 }
