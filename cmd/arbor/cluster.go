@@ -133,7 +133,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	lowMem := mf.clusterLowMemory(need, method, *dist, lmf.m)
 	if lowMem {
 		fmt.Fprintln(e.stderr, lowMemoryNotice(method, need, mf))
-		need, what, *f32 = clusterBytesLow(n, ds.Dim()), what+" in O(N·d) memory", false
+		need, what, *f32 = clusterBytesLow(n, ds.Dim(), method), what+" without the N×N matrix", false
 	}
 	if err := mf.check(need, what, hint); err != nil {
 		return err
@@ -188,7 +188,9 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	var tree *hclust.Tree
 	ccc := math.NaN()
 	if lowMem {
-		tree, ccc, err = clusterTreeLowMemory(ctx, ds.X, method, *cophenetic, progress)
+		tree, ccc, err = clusterTreeLowMemory(ctx, ds.X, method, *cophenetic, progress, func(need float64, what string) error {
+			return mf.check(need, what, hint)
+		})
 	} else if *f32 {
 		tree, ccc, joins, err = clusterTree32(ctx, ds.X, method, *dist, *graphSpec, *cophenetic, progress)
 	} else if *dist == "euclidean" {

@@ -11,13 +11,14 @@ import (
 )
 
 // TestClusterLowMemory: with a --max-memory below the N×N matrix, single,
-// ward, centroid and median cluster the points in O(N·d) memory and say
-// so; the labels, the linkage matrix (heights within 1e-9 relative) and
+// ward, centroid and median cluster the points in O(N·d) memory, complete,
+// average and weighted on clusters of the exact tree, and they say so; the
+// labels, the linkage matrix (heights within 1e-9 relative) and
 // the cophenetic correlation equal the matrix path's.
 func TestClusterLowMemory(t *testing.T) {
 	dir := t.TempDir()
 	train, _ := moonsFiles(t, dir) // 200 rows: matrix 320 KB, single 160 KB, points path ~42 KB
-	for _, m := range []string{"ward", "centroid", "median", "single"} {
+	for _, m := range []string{"ward", "centroid", "median", "single", "complete", "average", "weighted"} {
 		run := func(tag string, extra ...string) (string, string, []string, [][]float64) {
 			lab := filepath.Join(dir, m+tag+"-labels.csv")
 			z := filepath.Join(dir, m+tag+"-Z.csv")
@@ -33,8 +34,12 @@ func TestClusterLowMemory(t *testing.T) {
 			return out, stderr, strings.Split(string(raw), "\n"), readCSVFloats(t, z)
 		}
 		outM, errM, labM, zM := run("matrix", "--max-memory", "1G")
-		outL, errL, labL, zL := run("low", "--max-memory", "100K")
-		if strings.Contains(errM, "O(N·d)") || !strings.Contains(errL, m+" linkage: the N×N matrix needs about") || !strings.Contains(errL, "O(N·d) memory instead") {
+		budget := "100K" // below the matrix (313 KiB), above the points path
+		if m == "complete" || m == "average" || m == "weighted" {
+			budget = "250K" // above the 40-NN lists (160 KB) and the cells' matrix
+		}
+		outL, errL, labL, zL := run("low", "--max-memory", budget)
+		if strings.Contains(errM, "memory instead") || !strings.Contains(errL, m+" linkage: the N×N matrix needs about") || !strings.Contains(errL, "memory instead") {
 			t.Fatalf("%s: stderr of the matrix run %q, of the low-memory run %q", m, errM, errL)
 		}
 		if strings.Join(labL, "\n") != strings.Join(labM, "\n") {
@@ -50,9 +55,8 @@ func TestClusterLowMemory(t *testing.T) {
 			t.Fatalf("%s: output differs:\n%s\nvs\n%s", m, outM, outL)
 		}
 	}
-	// Average has no O(N·d) path: the memory error stays; so does a budget
-	// below even the points path.
-	for _, c := range [][]string{{"--linkage", "average", "--max-memory", "200K"}, {"--linkage", "ward", "--max-memory", "20K"}} {
+	// A budget below even the low-memory paths: the memory error stays.
+	for _, c := range [][]string{{"--linkage", "average", "--max-memory", "20K"}, {"--linkage", "ward", "--max-memory", "20K"}} {
 		_, _, err := arbor(t, append([]string{"cluster", "--data", train, "--clusters", "2"}, c...)...)
 		if !errors.Is(err, errMemory) {
 			t.Errorf("%v: err = %v, want the memory error", c, err)
