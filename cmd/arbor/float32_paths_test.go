@@ -216,10 +216,11 @@ func TestFloat32MemoryErrors(t *testing.T) {
 		// eval: the embedded two moons, 400 rows (8N² = 1.2 MiB)
 		{[]string{"eval", "--data", "two_moons", "--labeled-per-class", "3", "--repeats", "1", "--kernel", "rbf,hck:average", "--learner", "svm,knn"}, "1M", true, "--landmarks", ""},
 		{[]string{"eval", "--data", "two_moons", "--labeled-per-class", "3", "--repeats", "1", "--kernel", "isomap", "--learner", "knn"}, "2M", false, "--landmarks", "--float32 takes point kernels and hck"},
-		{[]string{"cluster", "--data", train, "--linkage", "average", "--clusters", "2"}, "250K", true, "--landmarks", ""},
-		// single (like ward, centroid, median) now falls back to the points
-		// path by itself when the matrix does not fit (TestClusterLowMemory)
-		{[]string{"cluster", "--data", train, "--linkage", "weighted", "--clusters", "2"}, "250K", true, "--landmarks", ""},
+		// Euclidean linkages now fall back by themselves when the matrix does
+		// not fit (single, ward, centroid, median to the points path;
+		// complete, average, weighted to the exact cells: TestClusterLowMemory);
+		// on graph distances the memory error names --float32
+		{[]string{"cluster", "--data", train, "--linkage", "weighted", "--distance", "graph", "--clusters", "2"}, "600K", true, "--landmarks", ""},
 		{[]string{"cluster", "--data", train, "--linkage", "average", "--distance", "graph", "--clusters", "2"}, "600K", true, "--landmarks", ""},
 		{[]string{"cluster", "--data", train, "--linkage", "average", "--clusters", "2", "--landmarks", "150"}, "100K", false, "fewer --landmarks", "--float32 and --landmarks"},
 		{cl("--kernel", "hck:average", "--learner", "svm", "--landmarks", "150"), "100K", false, "fewer --landmarks", "--float32 and --landmarks"},
