@@ -1,10 +1,12 @@
 #!/usr/bin/python3
-"""Ward (or centroid, median) linkage of N points without the N x N matrix,
+"""Ward (or centroid, median; or complete, average, weighted) linkage of N
+points without the N x N matrix,
 beside the matrix path and SciPy, whole processes run one after the other in
 one run.
 
   arbor low-memory   arbor cluster --linkage METHOD --max-memory 1G
-                     (the 3.2 GB matrix does not fit: hclust.FromPointsLowMemory)
+                     (the 3.2 GB matrix does not fit: hclust.FromPointsLowMemory;
+                     complete/average/weighted: hclust.ExactCells + FromPointsCells)
   arbor matrix       arbor cluster --linkage METHOD --max-memory 16G (FromPoints,
                      SciPy bit-exact, 8N^2 bytes)
   scipy              a python3 process: np.loadtxt + scipy.cluster.hierarchy
@@ -28,7 +30,7 @@ Data: the UCI letter features (20,000 x 16, integer 0..15), made by
   Rscript bench/lmacc/export.R /tmp/lmacc      (R mlbench LetterRecognition)
 Debian python3 (/usr/bin/python3): SciPy 1.10.1, NumPy 1.24.2, scikit-learn 1.2.1.
 Run from the repository root:
-  /usr/bin/python3 bench/wardvec/measure.py [/tmp/lmacc/letter.csv] [reps] [ward|centroid|median]
+  /usr/bin/python3 bench/wardvec/measure.py [/tmp/lmacc/letter.csv] [reps] [ward|centroid|median|complete|average|weighted]
 """
 import os, subprocess, sys, tempfile
 import numpy as np
@@ -95,7 +97,7 @@ for name, p in paths.items():
     print('%s: scipy k=26 within-cluster SS %.6g' % (name, wss(A, ls)))
     for tag, budget in [('arbor low-memory', '1G'), ('arbor matrix', '16G')]:
         w, c, m, Z, lab, r = arbor_run('agree', budget, path=p)
-        low = 'O(N·d) memory instead' in r.stderr
+        low = 'memory instead' in r.stderr
         hs = np.sort(Z[:, 2]); hz = np.sort(Zs[:, 2])
         pos = hz > 0
         rel = np.max(np.abs(hs - hz)[pos] / hz[pos]) if pos.any() else 0.0
