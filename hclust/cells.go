@@ -83,24 +83,7 @@ func FromPointsCells(ctx context.Context, X mat.Matrix, cells []int, k int, m Me
 			errs[c] = fmt.Errorf("hclust: cell %d: %w", c, e)
 			return
 		}
-		rep := make([]int32, 2*s-1)
-		copy(rep, member[lo:hi])
-		raw := make([]rawMerge, s-1)
-		for q, mg := range t.Merges {
-			raw[q] = rawMerge{a: rep[mg.A], b: rep[mg.B], h: mg.Height}
-			rep[s+q] = rep[mg.A]
-		}
-		inner[c] = raw
-		if m == Weighted {
-			// 2^−depth of every row in its cell's tree
-			wt := make([]float64, 2*s-1)
-			wt[2*s-2] = 1
-			for q := s - 2; q >= 0; q-- {
-				mg := t.Merges[q]
-				wt[mg.A], wt[mg.B] = wt[s+q]/2, wt[s+q]/2
-			}
-			copy(wq[lo:hi], wt[:s])
-		}
+		inner[c] = cellMerges(t, member[lo:hi], m, wq[lo:hi])
 	})
 	if err != nil {
 		return nil, err
@@ -178,6 +161,30 @@ func joinCells(ctx context.Context, n int, member []int32, start []int, m Method
 	return relabel(n, all), nil
 }
 
+// cellMerges returns the merges of a cell's own tree t (over its rows
+// rows, in order) by row representatives, and for Weighted writes each
+// row's 2^−depth in t into wq (the weights of the cell's WPGMA distances).
+func cellMerges(t *Tree, rows []int32, m Method, wq []float64) []rawMerge {
+	s := len(rows)
+	rep := make([]int32, 2*s-1)
+	copy(rep, rows)
+	raw := make([]rawMerge, s-1)
+	for q, mg := range t.Merges {
+		raw[q] = rawMerge{a: rep[mg.A], b: rep[mg.B], h: mg.Height}
+		rep[s+q] = rep[mg.A]
+	}
+	if m == Weighted {
+		wt := make([]float64, 2*s-1)
+		wt[2*s-2] = 1
+		for q := s - 2; q >= 0; q-- {
+			mg := t.Merges[q]
+			wt[mg.A], wt[mg.B] = wt[s+q]/2, wt[s+q]/2
+		}
+		copy(wq, wt[:s])
+	}
+	return raw
+}
+
 // raiseHeights sets every merge's height to at least the heights of the
 // merges below it; all lists every merge after the merges of its sides.
 func raiseHeights(n int, all []rawMerge) {
@@ -186,18 +193,8 @@ func raiseHeights(n int, all []rawMerge) {
 	for i := range parent {
 		parent[i] = int32(i)
 	}
-	find := func(x int32) int32 {
-		r := x
-		for parent[r] != r {
-			r = parent[r]
-		}
-		for parent[x] != r {
-			x, parent[x] = parent[x], r
-		}
-		return r
-	}
 	for q := range all {
-		a, b := find(all[q].a), find(all[q].b)
+		a, b := findRoot(parent, all[q].a), findRoot(parent, all[q].b)
 		h := max(all[q].h, top[a], top[b])
 		all[q].h = h
 		parent[b] = a
@@ -413,23 +410,7 @@ func FromRowsCells(ctx context.Context, n int, cells []int, k int, m Method, wor
 					errs[a] = fmt.Errorf("hclust: cell %d: %w", a, e)
 					return
 				}
-				rep := make([]int32, 2*s-1)
-				copy(rep, member[lo:hi])
-				raw := make([]rawMerge, s-1)
-				for q, mg := range t.Merges {
-					raw[q] = rawMerge{a: rep[mg.A], b: rep[mg.B], h: mg.Height}
-					rep[s+q] = rep[mg.A]
-				}
-				inner[a] = raw
-				if m == Weighted {
-					wt := make([]float64, 2*s-1)
-					wt[2*s-2] = 1
-					for q := s - 2; q >= 0; q-- {
-						mg := t.Merges[q]
-						wt[mg.A], wt[mg.B] = wt[s+q]/2, wt[s+q]/2
-					}
-					copy(wq[lo:hi], wt[:s])
-				}
+				inner[a] = cellMerges(t, member[lo:hi], m, wq[lo:hi])
 			}
 		})
 	}

@@ -207,19 +207,9 @@ func label(n int, raw []rawMerge) *Tree {
 		parent[i] = int32(i)
 		size[i] = 1
 	}
-	find := func(x int32) int32 {
-		r := x
-		for parent[r] != r {
-			r = parent[r]
-		}
-		for parent[x] != r {
-			x, parent[x] = parent[x], r
-		}
-		return r
-	}
 	t := &Tree{N: n, Merges: make([]Merge, n-1)}
 	for k, r := range raw {
-		a, b := find(r.a), find(r.b)
+		a, b := findRoot(parent, r.a), findRoot(parent, r.b)
 		if a > b {
 			a, b = b, a
 		}
@@ -229,6 +219,19 @@ func label(n int, raw []rawMerge) *Tree {
 		t.Merges[k] = Merge{A: int(a), B: int(b), Height: r.h, Size: int(size[id])}
 	}
 	return t
+}
+
+// findRoot returns the root of x in the union-find forest parent,
+// compressing the path.
+func findRoot(parent []int32, x int32) int32 {
+	r := x
+	for parent[r] != r {
+		r = parent[r]
+	}
+	for parent[x] != r {
+		x, parent[x] = parent[x], r
+	}
+	return r
 }
 
 // points checks the method and the points of FromPoints and FromPoints32

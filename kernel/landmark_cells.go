@@ -69,14 +69,9 @@ func NewNystromCells(ctx context.Context, X mat.Matrix, h HCK, landmarks []int, 
 	case h.Method == hclust.Single:
 		return nil, nil, fmt.Errorf("%w: NewNystromCells: single linkage has the exact tree (NewNystromSingle)", ErrBadParam)
 	}
-	lm, err := landmarkRows(X, landmarks)
+	lm, n, m, err := fullTreeLandmarks(X, landmarks)
 	if err != nil {
 		return nil, nil, err
-	}
-	n, _ := X.Dims()
-	m := len(landmarks)
-	if m < 2 {
-		return nil, nil, fmt.Errorf("%w: %d landmarks, want at least 2", ErrBadParam, m)
 	}
 	var full *hclust.Tree
 	if h.Method == hclust.Ward {

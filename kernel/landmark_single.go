@@ -42,20 +42,29 @@ const SingleAllRowsMaxN = 100000
 // memory O(N·(r + 256) + M²). Errors: ErrEmpty, ErrNonFinite,
 // ErrBadParam, hclust's, ctx.Err().
 func NewNystromSingle(ctx context.Context, X mat.Matrix, landmarks []int, rcond float64) (*Nystrom, *mat.Dense, error) {
-	lm, err := landmarkRows(X, landmarks)
+	lm, n, _, err := fullTreeLandmarks(X, landmarks)
 	if err != nil {
 		return nil, nil, err
-	}
-	n, _ := X.Dims()
-	m := len(landmarks)
-	if m < 2 {
-		return nil, nil, fmt.Errorf("%w: %d landmarks, want at least 2", ErrBadParam, m)
 	}
 	full, err := hclust.FromPoints(ctx, X, hclust.Single)
 	if err != nil {
 		return nil, nil, fmt.Errorf("kernel: hck:single: %w", err)
 	}
 	return nystromFromFullTree(ctx, lm, n, full, HCK{Method: hclust.Single}, landmarks, rcond, nil)
+}
+
+// fullTreeLandmarks checks the landmarks of a map on the tree of all rows
+// (at least 2) and returns their rows, N and M.
+func fullTreeLandmarks(X mat.Matrix, landmarks []int) (*mat.Dense, int, int, error) {
+	lm, err := landmarkRows(X, landmarks)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	n, _ := X.Dims()
+	if m := len(landmarks); m < 2 {
+		return nil, 0, 0, fmt.Errorf("%w: %d landmarks, want at least 2", ErrBadParam, m)
+	}
+	return lm, n, len(landmarks), nil
 }
 
 // nystromFromFullTree is NewNystromSingle after the tree: full is the
