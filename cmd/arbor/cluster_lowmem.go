@@ -72,13 +72,13 @@ func clusterTreeLowMemory(ctx context.Context, X *mat.Dense, m hclust.Method, co
 		if progress != nil {
 			progress("clusters of the exact tree on the 40-NN graph", 0, 0)
 		}
-		cells, K, err := hclust.ExactCells(ctx, X, m, exactCellsNeighbors)
-		if err != nil {
-			return nil, 0, err
+		cells, K, e := hclust.ExactCells(ctx, X, m, exactCellsNeighbors)
+		if e != nil {
+			return nil, 0, e
 		}
 		n, d := X.Dims()
-		if err := check(8*float64(K)*float64(K)+clusterBytesLow(n, d, m), fmt.Sprintf("the %s tree on %d clusters of the exact tree", m, K)); err != nil {
-			return nil, 0, err
+		if e := check(8*float64(K)*float64(K)+clusterBytesLow(n, d, m), fmt.Sprintf("the %s tree on %d clusters of the exact tree", m, K)); e != nil {
+			return nil, 0, e
 		}
 		if progress != nil {
 			progress(fmt.Sprintf("%s linkage of %d clusters", m, K), 0, 0)
