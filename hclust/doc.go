@@ -81,6 +81,27 @@
 // Ward tree on more points than an n×n matrix allows (arbor cluster falls
 // back to it; a landmark tree on many landmarks can use it too).
 //
+// Complete, average and weighted linkage cannot be computed from
+// centroids; for them ExactCells finds clusters of the exact tree without
+// the matrix. The linkages are reducible, so two clusters that are each
+// other's nearest neighbours among all clusters are merged by the exact
+// tree (the argument behind the nearest-neighbour chain). On the k-NN
+// graph of the points a row's k-th neighbour distance bounds every pair
+// its list lacks, so a pair of clusters A, B at h whose nearest listed
+// clusters are each other, with h ≤ min over their rows of that radius,
+// is certified; rounds merge every certified pair (distances between
+// clusters computed exactly from the points: max, mean, and WPGMA's mean
+// weighted by 2^−depth) until none is left. FromPointsCells then links the
+// K clusters from their exact set-to-set distances (one O(n²·d) pass, K×K
+// memory), which gives the exact tree (up to the order of equal heights).
+// ExactCellsKnown does the same for a dissimilarity known on some pairs
+// only (geodesics from truncated searches: an unknown pair counts at its
+// lower bound), and FromRowsCells links cells of any dissimilarity given
+// row by row (a shortest-path search per row). With any other partition,
+// FromPointsCells is the exact linkage constrained to merge each cell
+// first. On UCI letter (n = 20 000, d = 16) average linkage certifies
+// 3,205 clusters: an 82 MB matrix instead of 3.2 GB (bench/exactcells).
+//
 // # Float32 storage
 //
 // FromPoints32 and LinkageSym32 hold the working matrix in float32: 4n²
