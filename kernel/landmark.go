@@ -169,8 +169,11 @@ func sortedInts(a []int) []int {
 // only inner products runs on the N×r features Z in O(N·M) memory.
 //
 // Point kernels get their rows by direct evaluation (NewNystrom); the
-// hierarchical cluster kernels by the tree-aware rule on the landmark tree
-// (NewNystromHCK). Immutable and safe for concurrent use.
+// hierarchical cluster kernels from the exact tree of all rows restricted
+// to the landmarks (NewNystromSingle, NewNystromCells, NewNystromGraphHCK
+// up to their row limits) or the tree on the landmarks alone
+// (NewNystromHCK), new points by the tree-aware rule. Immutable and safe
+// for concurrent use.
 type Nystrom struct {
 	// Landmarks are the landmark rows of the training X (ascending).
 	Landmarks []int
@@ -178,9 +181,9 @@ type Nystrom struct {
 	Rank int
 	// Clipped is M − r, the eigenvalues of K_LL set to zero.
 	Clipped int
-	// AllRows: the tree is the single-linkage tree of all training rows
-	// restricted to the landmarks (NewNystromSingle), not one built on
-	// the landmarks alone.
+	// AllRows: the tree is a tree of all training rows restricted to the
+	// landmarks (NewNystromSingle, NewNystromCells, and NewNystromGraphHCK
+	// up to its row limits), not one built on the landmarks alone.
 	AllRows bool
 
 	lm   *mat.Dense // M×d landmark points
