@@ -4,14 +4,16 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 )
 
-// CellsMaxSize is the largest cell FromPointsCells accepts: each cell's
-// own linkage holds a size×size matrix (8·size² bytes; 200 MB at 5,000).
+// CellsMaxSize is the largest cell FromPointsCells and FromRowsCells
+// accept (but for a cell of identical rows): each cell's own linkage holds
+// a size×size matrix (8·size² bytes; 200 MB at 5,000).
 const CellsMaxSize = 5000
 
 // FromPointsCells is agglomerative clustering of the rows of X under the
@@ -78,6 +80,23 @@ func FromPointsCells(ctx context.Context, X mat.Matrix, cells []int, k int, m Me
 		if s < 2 {
 			return
 		}
+		if identical(Q[lo*dim:hi*dim], dim) {
+			// all at distance 0: any order of merges at height 0 is the
+			// exact tree (and gives every row the same WPGMA distances)
+			raw := make([]rawMerge, s-1)
+			for q := range raw {
+				raw[q] = rawMerge{a: member[lo], b: member[lo+q+1]}
+			}
+			inner[c] = raw
+			for p := lo; p < hi; p++ {
+				wq[p] = 1 / float64(s)
+			}
+			return
+		}
+		if s > CellsMaxSize {
+			errs[c] = fmt.Errorf("hclust: cell %d has %d rows, more than %d: %w", c, s, CellsMaxSize, ErrShape)
+			return
+		}
 		t, e := FromPoints(ctx, mat.NewDense(s, dim, Q[lo*dim:hi*dim]), m)
 		if e != nil {
 			errs[c] = fmt.Errorf("hclust: cell %d: %w", c, e)
@@ -123,9 +142,6 @@ func groupCells(n int, cells []int, k int) (start []int, member []int32, err err
 		if start[c+1] == 0 {
 			return nil, nil, fmt.Errorf("hclust: cell %d is empty: %w", c, ErrShape)
 		}
-		if start[c+1] > CellsMaxSize {
-			return nil, nil, fmt.Errorf("hclust: cell %d has %d rows, more than %d: %w", c, start[c+1], CellsMaxSize, ErrShape)
-		}
 		start[c+1] += start[c]
 	}
 	member = make([]int32, n)
@@ -159,6 +175,17 @@ func joinCells(ctx context.Context, n int, member []int32, start []int, m Method
 	}
 	raiseHeights(n, all)
 	return relabel(n, all), nil
+}
+
+// identical reports whether the rows of Q (row-major, dim columns) are
+// all equal.
+func identical(Q []float64, dim int) bool {
+	for p := dim; p < len(Q); p += dim {
+		if !slices.Equal(Q[p:p+dim], Q[:dim]) {
+			return false
+		}
+	}
+	return true
 }
 
 // cellMerges returns the merges of a cell's own tree t (over its rows
@@ -328,6 +355,11 @@ func FromRowsCells(ctx context.Context, n int, cells []int, k int, m Method, wor
 	start, member, err := groupCells(n, cells, k)
 	if err != nil {
 		return nil, err
+	}
+	for c := 0; c < k; c++ {
+		if s := start[c+1] - start[c]; s > CellsMaxSize {
+			return nil, fmt.Errorf("hclust: cell %d has %d rows, more than %d: %w", c, s, CellsMaxSize, ErrShape)
+		}
 	}
 	workers = max(workers, 1)
 	var sq *square[float64]

@@ -345,3 +345,82 @@ func TestExactCellsKnownGiveTheExactTree(t *testing.T) {
 		t.Errorf("unsorted partners: err %v, want ErrShape", err)
 	}
 }
+
+// Sets of identical rows: ExactCells starts them as clusters (they would
+// fill the neighbour lists at distance 0), the tree on its cells is still
+// FromPoints's, and FromPointsCells takes a cell of identical rows larger
+// than CellsMaxSize (merges at height 0, no matrix).
+func TestExactCellsDuplicates(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(31, 7))
+	n, d := 1900, 2
+	X := mat.NewDense(n, d, nil)
+	for i := 0; i < n; i++ {
+		if i < 1800 {
+			X.Set(i, 0, float64(i%3)) // three points, 600 copies each, interleaved
+			X.Set(i, 1, float64(i%3)*0.5)
+		} else {
+			X.Set(i, 0, 4*rng.Float64())
+			X.Set(i, 1, 4*rng.Float64())
+		}
+	}
+	for _, m := range []Method{Complete, Average, Weighted} {
+		cells, K, err := ExactCells(ctx, X, m, 40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if K > 103 {
+			t.Errorf("%v: %d cells, want at most 3 duplicate sets + 100 rows", m, K)
+		}
+		got, err := FromPointsCells(ctx, X, cells, K, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := FromPoints(ctx, X, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// equal heights (the 1797 merges at 0) can pair otherwise: compare
+		// the sorted heights and the cut into 5 clusters
+		for q := range want.Merges {
+			g, w := got.Merges[q].Height, want.Merges[q].Height
+			if math.Abs(g-w) > 1e-9*(1+w) {
+				t.Fatalf("%v: merge %d at %v, want %v", m, q, g, w)
+			}
+		}
+		a, _ := got.CutK(5)
+		b, _ := want.CutK(5)
+		if !samePartition(a, b) {
+			t.Errorf("%v: the 5-cluster cuts differ", m)
+		}
+	}
+	big := CellsMaxSize + 10
+	Y := mat.NewDense(big+2, 1, nil)
+	Y.Set(big, 0, 5)
+	Y.Set(big+1, 0, 7)
+	cells := make([]int, big+2)
+	cells[big], cells[big+1] = 1, 2
+	tr, err := FromPointsCells(ctx, Y, cells, 3, Average) // 0 ×5,010, then 5, 7: mean 6
+
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := tr.Merges[big-2].Height; h != 0 || tr.Merges[big-1].Height != 2 || math.Abs(tr.Merges[big].Height-6) > 1e-9 {
+		t.Errorf("merges %+v %+v %+v", tr.Merges[big-2], tr.Merges[big-1], tr.Merges[big])
+	}
+}
+
+// samePartition reports whether two labellings group the rows alike.
+func samePartition(a, b []int) bool {
+	fa, fb := map[int]int{}, map[int]int{}
+	for i := range a {
+		if v, ok := fa[a[i]]; ok && v != b[i] {
+			return false
+		}
+		if v, ok := fb[b[i]]; ok && v != a[i] {
+			return false
+		}
+		fa[a[i]], fb[b[i]] = b[i], a[i]
+	}
+	return true
+}

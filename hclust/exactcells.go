@@ -1,6 +1,7 @@
 package hclust
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -54,16 +55,67 @@ func ExactCells(ctx context.Context, X mat.Matrix, m Method, k int) ([]int, int,
 	if k < 1 || k >= n {
 		return nil, 0, fmt.Errorf("hclust: exact cells: %d neighbours for %d rows: %w", k, n, ErrShape)
 	}
-	idx := make([]int32, n*k)
-	d2 := make([]float64, n*k)
-	if err := neighbors.New(pts, n, dim).All(ctx, k, neighbors.ExcludeSelf, idx, d2); err != nil {
+	// Identical rows are at distance 0, below any other pair: every
+	// linkage joins them first, so each set of duplicates starts as one
+	// cluster, and the neighbours are searched among the distinct rows
+	// (duplicates would fill the lists at distance 0 and leave no radius).
+	group, reps := duplicates(pts, n, dim)
+	u := len(reps)
+	if u == 1 {
+		return make([]int, n), 1, nil
+	}
+	k = min(k, u-1)
+	up := make([]float64, u*dim)
+	for g, r := range reps {
+		copy(up[g*dim:g*dim+dim], pts[int(r)*dim:int(r)*dim+dim])
+	}
+	idx := make([]int32, u*k)
+	d2 := make([]float64, u*k)
+	if err := neighbors.New(up, u, dim).All(ctx, k, neighbors.ExcludeSelf, idx, d2); err != nil {
 		return nil, 0, err
 	}
-	s := newRNN(pts, n, dim, m, idx, d2, k)
+	s := newRNN(pts, n, dim, m, group, reps, idx, d2, k)
 	if err := s.run(ctx); err != nil {
 		return nil, 0, err
 	}
 	return s.cells()
+}
+
+// duplicates groups identical rows: group[i] is row i's set (numbered by
+// its lowest row), reps[g] that lowest row.
+func duplicates(pts []float64, n, dim int) ([]int32, []int32) {
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	row := func(i int32) []float64 { return pts[int(i)*dim : int(i)*dim+dim] }
+	slices.SortStableFunc(order, func(a, b int32) int {
+		if c := slices.Compare(row(a), row(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	first := make([]int32, n) // row → the lowest row equal to it
+	for p, i := range order {
+		if p > 0 && slices.Equal(row(order[p-1]), row(i)) {
+			first[i] = first[order[p-1]]
+		} else {
+			first[i] = i
+		}
+	}
+	group := make([]int32, n)
+	var reps []int32
+	num := make(map[int32]int32)
+	for i := 0; i < n; i++ {
+		g, ok := num[first[i]]
+		if !ok {
+			g = int32(len(reps))
+			num[first[i]] = g
+			reps = append(reps, int32(i))
+		}
+		group[i] = g
+	}
+	return group, reps
 }
 
 // rnn is the state of ExactCells.
@@ -89,13 +141,17 @@ type rnn struct {
 	rad []float64
 }
 
-func newRNN(pts []float64, n, dim int, m Method, idx []int32, d2 []float64, k int) *rnn {
+// newRNN starts ExactCells: the duplicate sets (group, reps) as clusters,
+// the k-NN lists of the distinct rows (idx over set numbers) as the known
+// pairs, held at the sets' first rows.
+func newRNN(pts []float64, n, dim int, m Method, group, reps []int32, idx []int32, d2 []float64, k int) *rnn {
 	s := &rnn{pts: pts, n: n, dim: dim, m: m}
+	u := len(reps)
 	deg := make([]int, n+1)
-	for i := 0; i < n; i++ {
-		for _, j := range idx[i*k : i*k+k] {
-			deg[i+1]++
-			deg[j+1]++
+	for g := 0; g < u; g++ {
+		for _, h := range idx[g*k : g*k+k] {
+			deg[reps[g]+1]++
+			deg[reps[h]+1]++
 		}
 	}
 	for i := 0; i < n; i++ {
@@ -104,18 +160,47 @@ func newRNN(pts []float64, n, dim int, m Method, idx []int32, d2 []float64, k in
 	s.ptr = append([]int(nil), deg...)
 	s.adj = make([]int32, deg[n])
 	next := deg[:n]
-	for i := 0; i < n; i++ {
-		for _, j := range idx[i*k : i*k+k] {
+	for g := 0; g < u; g++ {
+		i := reps[g]
+		for _, h := range idx[g*k : g*k+k] {
+			j := reps[h]
 			s.adj[next[i]] = j
 			next[i]++
-			s.adj[next[j]] = int32(i)
+			s.adj[next[j]] = i
 			next[j]++
 		}
 	}
 	// the k-th neighbour's d² may be rounded otherwise than Euclid's sum:
 	// shrink the radius by a few ulps so that it stays a bound
-	s.start(func(i int) float64 { return math.Sqrt(d2[i*k+k-1]) * (1 - 1e-12) })
+	s.startGroups(group, u, func(g int) float64 { return math.Sqrt(d2[g*k+k-1]) * (1 - 1e-12) })
 	return s
+}
+
+// startGroups makes every set of rows (group[i] ∈ [0, u)) a cluster, with
+// the given radius; a set's rows weigh 1/size each (weighted: identical
+// rows give the same WPGMA distances however they were joined).
+func (s *rnn) startGroups(group []int32, u int, radius func(g int) float64) {
+	n := s.n
+	s.members = make([][]int32, u, 2*u)
+	s.lb = make([]float64, u, 2*u)
+	s.alive = make([]bool, u, 2*u)
+	s.nn = make([]int32, u, 2*u)
+	s.nh = make([]float64, u, 2*u)
+	s.nx = make([]bool, u, 2*u)
+	s.cl = make([]int32, n)
+	s.w = make([]float64, n)
+	for i := 0; i < n; i++ {
+		g := group[i]
+		s.members[g] = append(s.members[g], int32(i))
+		s.cl[i] = g
+	}
+	for g := 0; g < u; g++ {
+		s.lb[g] = radius(g)
+		s.alive[g] = true
+		for _, i := range s.members[g] {
+			s.w[i] = 1 / float64(len(s.members[g]))
+		}
+	}
 }
 
 // start makes every row its own cluster, with the given radius.
@@ -217,10 +302,11 @@ func (s *rnn) refresh(c int32, seen []bool, buf []int32) []int32 {
 }
 
 func (s *rnn) run(ctx context.Context) error {
-	dirty := make([]int32, s.n)
+	dirty := make([]int32, len(s.members))
 	for i := range dirty {
 		dirty[i] = int32(i)
 	}
+	live := len(s.members)
 	workers := runtime.GOMAXPROCS(0)
 	seen := make([][]bool, workers)
 	bufs := make([][]int32, workers)
@@ -254,9 +340,14 @@ func (s *rnn) run(ctx context.Context) error {
 				pairs = append(pairs, pair{a, b})
 			}
 		}
-		if len(pairs) == 0 {
+		// Stop when a round certifies almost nothing (stopping is always
+		// safe: every cluster so far is one of the exact tree's); ties at
+		// equal distances can otherwise make every cluster's nearest one
+		// cluster and the rounds as many as the rows.
+		if len(pairs) == 0 || len(pairs)*1000 < live {
 			return nil
 		}
+		live -= len(pairs)
 		if len(mark) < total+len(pairs) {
 			mark = make([]bool, 2*s.n)
 		}

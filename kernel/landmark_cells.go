@@ -93,12 +93,45 @@ func NewNystromCells(ctx context.Context, X mat.Matrix, h HCK, landmarks []int, 
 				return nil, nil, err
 			}
 			K = m
+			if cellsTooLarge(X, cells, K) {
+				// a cell's own linkage would not fit: the tree on the
+				// landmarks alone
+				ny, err := NewNystromHCK(ctx, X, h, landmarks, rcond)
+				if err != nil {
+					return nil, nil, err
+				}
+				Z, err := ny.Features(ctx, X)
+				return ny, Z, err
+			}
 		}
 		if full, err = hclust.FromPointsCells(ctx, X, cells, K, h.Method); err != nil {
 			return nil, nil, fmt.Errorf("kernel: hck:%v on cells: %w", h.Method, err)
 		}
 	}
 	return nystromFromFullTree(ctx, lm, n, full, h, landmarks, rcond, nil)
+}
+
+// cellsTooLarge reports whether a cell of k holds more than
+// hclust.CellsMaxSize rows that are not all identical (its own linkage
+// would need more than the cells' memory).
+func cellsTooLarge(X mat.Matrix, cells []int, k int) bool {
+	size := make([]int, k)
+	for _, c := range cells {
+		size[c]++
+	}
+	first := make([][]float64, k)
+	for i, c := range cells {
+		if size[c] <= hclust.CellsMaxSize {
+			continue
+		}
+		row := mat.Row(nil, i, X)
+		if first[c] == nil {
+			first[c] = row
+		} else if !slices.Equal(row, first[c]) {
+			return true
+		}
+	}
+	return false
 }
 
 // nearestLandmark returns, for every row of X, the position in landmarks
@@ -168,7 +201,9 @@ func graphCellsMethod(m hclust.Method) bool {
 // its two lengths, as ShortestPaths symmetrises): the tree is then the
 // exact one. Otherwise every row joins the cell of its nearest landmark by
 // geodesic (geo: the M×N distances from the landmarks; ties to the lower
-// landmark, a landmark its own cell).
+// landmark, a landmark its own cell); if one of those holds more than
+// hclust.CellsMaxSize rows it returns a nil tree (the caller builds the
+// tree on the landmarks alone).
 func graphCellsTree(ctx context.Context, g *graph.Graph, geo *mat.Dense, landmarks []int, m hclust.Method) (*hclust.Tree, error) {
 	M, n := geo.Dims()
 	workers := runtime.GOMAXPROCS(0)
@@ -192,6 +227,12 @@ func graphCellsTree(ctx context.Context, g *graph.Graph, geo *mat.Dense, landmar
 		}
 		for c, i := range landmarks {
 			cells[i] = c
+		}
+		size := make([]int, K)
+		for _, c := range cells {
+			if size[c]++; size[c] > hclust.CellsMaxSize {
+				return nil, nil // a cell's own linkage would not fit
+			}
 		}
 	}
 	return hclust.FromRowsCells(ctx, n, cells, K, m, workers, func(w, i int, out []float64) {

@@ -191,3 +191,39 @@ func TestNystromGraphCellsExactRows(t *testing.T) {
 		t.Fatalf("cases: %d on the exact tree, %d on the landmarks' cells; want both", branches[0], branches[1])
 	}
 }
+
+// A landmark cell too large for its own linkage (more than
+// hclust.CellsMaxSize rows, not all identical) sends NewNystromCells to
+// the tree on the landmarks alone (NewNystromHCK's map).
+func TestNystromCellsLargeCell(t *testing.T) {
+	ctx := context.Background()
+	n := 2*hclust.CellsMaxSize + 100
+	X := mat.NewDense(n, 1, nil)
+	for i := 0; i < n; i++ {
+		X.Set(i, 0, float64(i)+0.25*float64(i%7))
+	}
+	landmarks := []int{0, n / 3, n - 1} // cells of about n/6 + n/3 > CellsMaxSize rows in the middle
+	lm, _ := landmarkRows(X, landmarks)
+	cells, err := nearestLandmark(ctx, X, lm, landmarks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, K, _ := hclust.ExactCells(ctx, X, hclust.Average, ExactCellsNeighbors); K*K <= n*len(landmarks) || !cellsTooLarge(X, cells, len(landmarks)) {
+		t.Fatalf("test data: %d exact cells, or no cell over %d rows", K, hclust.CellsMaxSize)
+	}
+	_, Z, err := NewNystromCells(ctx, X, HCK{Method: hclust.Average}, landmarks, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ny, err := NewNystromHCK(ctx, X, HCK{Method: hclust.Average}, landmarks, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ny.Features(ctx, X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.EqualApprox(Z, want, 1e-12) {
+		t.Fatal("features differ from the landmark tree's")
+	}
+}

@@ -165,13 +165,16 @@ func NewNystromGraphHCK(ctx context.Context, X mat.Matrix, h HCK, landmarks []in
 		if err != nil {
 			return nil, nil, fmt.Errorf("kernel: landmark hckg:%v: %w", h.Method, err)
 		}
-		h.Graph = &spec
-		ny, Z, err := nystromFromFullTree(ctx, lm, n, full, h, landmarks, rcond, newGeoSource(data, n, d, spec, geo))
-		if err != nil {
-			return nil, nil, err
+		if full != nil {
+			spec := spec
+			h.Graph = &spec
+			ny, Z, err := nystromFromFullTree(ctx, lm, n, full, h, landmarks, rcond, newGeoSource(data, n, d, spec, geo))
+			if err != nil {
+				return nil, nil, err
+			}
+			ny.joins = len(joined.JoinEdges)
+			return ny, Z, nil
 		}
-		ny.joins = len(joined.JoinEdges)
-		return ny, Z, nil
 	}
 	// Geodesics among the landmarks, symmetrised as ShortestPaths does.
 	S := mat.NewSymDense(m, nil)
