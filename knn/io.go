@@ -28,6 +28,7 @@ type modelJSON struct {
 	Soft         bool        `json:"soft,omitempty"`
 	Threshold    float64     `json:"threshold,omitempty"`
 	TopR         int         `json:"top_r,omitempty"`
+	IgnoreSelf   bool        `json:"ignore_self,omitempty"`
 	Kernel       string      `json:"kernel"`
 	N            int         `json:"n"`
 	NClasses     int         `json:"n_classes"`
@@ -44,6 +45,7 @@ type modelJSON struct {
 //	{
 //	  "format": "arbor-knn", "version": 1,
 //	  "k": 3, "weights": "distance", "ties": "lowest", "soft": false, "threshold": 0, "top_r": 0,
+//	  "ignore_self": false,        // Classifier.IgnoreSelf (absent when false; readers before it refuse it)
 //	  "kernel": "precomputed" | a point kernel spec ("linear", "rbf:0.5", ...),
 //	  "n": 150,                    // fitted rows (columns of Kt)
 //	  "n_classes": 3,              // score columns
@@ -60,7 +62,7 @@ type modelJSON struct {
 // kernel without a spec, or the writer's error.
 func (m *Model) Save(w io.Writer) error {
 	out := modelJSON{Format: modelFormat, Version: modelVersion, K: m.settings.K, Weights: m.settings.Weights, Ties: m.settings.Ties,
-		Soft: m.settings.Soft, Threshold: m.settings.Threshold, TopR: m.settings.TopR, Kernel: "precomputed",
+		Soft: m.settings.Soft, Threshold: m.settings.Threshold, TopR: m.settings.TopR, IgnoreSelf: m.settings.IgnoreSelf, Kernel: "precomputed",
 		N: m.n, NClasses: m.NClasses, Labeled: m.Labeled, Y: m.y, Sets: m.sets, LDiag: m.ldiag,
 		Transduction: m.transduction}
 	if m.xlab != nil {
@@ -86,7 +88,7 @@ func Load(r io.Reader) (*Model, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrFormat, fmt.Sprintf(format, args...))
 	}
-	c := Classifier{K: in.K, Weights: in.Weights, Ties: in.Ties, Soft: in.Soft, Threshold: in.Threshold, TopR: in.TopR}
+	c := Classifier{K: in.K, Weights: in.Weights, Ties: in.Ties, Soft: in.Soft, Threshold: in.Threshold, TopR: in.TopR, IgnoreSelf: in.IgnoreSelf}
 	if err := c.validate(); err != nil {
 		return nil, bad("settings: %v", err)
 	}

@@ -73,6 +73,19 @@ type Classifier struct {
 	// Kernel is used by Fit and Predict on points; nil means kernel.Linear{},
 	// i.e. Euclidean kNN.
 	Kernel kernel.Kernel
+	// IgnoreSelf ranks the labelled points of a query x by K(l, l) −
+	// 2·K(x, l) alone: K(x, x) is replaced by the value that puts x's
+	// nearest labelled point at d² = 0. The ranking is the same in exact
+	// arithmetic; what changes is that K(x, x) no longer enters the
+	// computed d² nor the tie quantum (1e-9 of the largest d²). That
+	// matters where K(x, x) is not a trustworthy value: a Nyström
+	// extension of a kernel that is not positive semi-definite, such as
+	// landmark ISOMAP, gives a point that is not a landmark a self value
+	// inflated by the geodesics' non-Euclidean misfit along tiny
+	// eigenvalues (orders of magnitude above every other d²), which would
+	// cancel the informative digits of d² and make every labelled point a
+	// tie. Not with Weights Distance (the nearest would weigh 1/0).
+	IgnoreSelf bool
 	// Progress, if not nil, is called as ("neighbours", done, total) rows.
 	Progress func(stage string, done, total int)
 }
@@ -96,6 +109,9 @@ func (c Classifier) validate() error {
 	}
 	if c.TopR < 0 {
 		return fmt.Errorf("%w: TopR = %d, want ≥ 0", ErrBadParam, c.TopR)
+	}
+	if c.IgnoreSelf && c.Weights == Distance {
+		return fmt.Errorf("%w: IgnoreSelf with Weights %q (the nearest point would weigh 1/0)", ErrBadParam, Distance)
 	}
 	if c.Kernel != nil {
 		if err := kernel.Check(c.Kernel); err != nil {

@@ -214,12 +214,12 @@ func (m *Model) search(ctx context.Context, q Query, emit func(i int, nb []neigh
 		}
 		mx := 0.0
 		for i := i0; i < i1; i++ {
-			s := src.self(i)
+			kv := buf[(i-i0)*l : (i-i0+1)*l]
+			s := m.self(src, i, kv)
 			if math.IsNaN(s) || math.IsInf(s, 0) {
 				errs[t] = fmt.Errorf("%w: kernel of %s with itself = %v", ErrNonFinite, src.name(i), s)
 				return
 			}
-			kv := buf[(i-i0)*l : (i-i0+1)*l]
 			for j, v := range kv {
 				d2 := s + m.ldiag[j] - 2*v
 				if math.IsNaN(d2) || math.IsInf(d2, 0) {
@@ -263,8 +263,8 @@ func (m *Model) search(ctx context.Context, q Query, emit func(i int, nb []neigh
 		}
 		heap := make([]neighbour, 0, k)
 		for i := i0; i < i1; i++ {
-			s := src.self(i)
 			kv := buf[(i-i0)*l : (i-i0+1)*l]
+			s := m.self(src, i, kv)
 			heap = heap[:0]
 			for j, v := range kv {
 				d2 := max(s+m.ldiag[j]-2*v, 0)
@@ -291,6 +291,28 @@ func (m *Model) search(ctx context.Context, q Query, emit func(i int, nb []neigh
 		prog("neighbours", src.n, src.n)
 	}
 	return firstErr(errs)
+}
+
+// self is the K(x, x) the distances of query i use: the source's value,
+// or with IgnoreSelf max over labelled l of 2·K(x, l) − K(l, l), so that
+// the nearest labelled point is at d² = 0 (NaN when a kernel value is not
+// finite, reported by the first pass).
+func (m *Model) self(src source, i int, kv []float64) float64 {
+	if !m.settings.IgnoreSelf {
+		return src.self(i)
+	}
+	s := math.Inf(-1)
+	for j, v := range kv {
+		t := 2*v - m.ldiag[j]
+		if math.IsNaN(t) {
+			return math.NaN()
+		}
+		s = max(s, t)
+	}
+	if math.IsInf(s, 0) {
+		return math.NaN()
+	}
+	return s
 }
 
 func firstErr(errs []error) error {

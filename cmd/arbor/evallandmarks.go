@@ -173,7 +173,7 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 				case "knn":
 					for _, k := range ks {
 						t1 := time.Now()
-						m, err := landmarkKNN(ctx, Z, y, k)
+						m, err := landmarkKNN(ctx, Z, y, k, spec)
 						if err != nil {
 							return nil, err
 						}

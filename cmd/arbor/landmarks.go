@@ -161,8 +161,12 @@ func anchorFit(ctx context.Context, stderr io.Writer, l landmarkFlags, ds, test 
 }
 
 // landmarkKNN fits kNN (knn.Classifier, Euclidean) on the features of the
-// labelled rows of Z.
-func landmarkKNN(ctx context.Context, Z *mat.Dense, y []int, k int) (*knn.Model, error) {
+// labelled rows of Z. With landmark ISOMAP the queries' own squared norms
+// are left out of the ranking (knn.Classifier.IgnoreSelf): a row that is
+// not a landmark carries the geodesics' non-Euclidean misfit along B's
+// small eigenvalues in ‖z(x)‖², which the ranking does not depend on but
+// whose size would swamp the computed distances and the tie quantum.
+func landmarkKNN(ctx context.Context, Z *mat.Dense, y []int, k int, spec kernel.Spec) (*knn.Model, error) {
 	lab := labelledRows(y)
 	if k >= len(lab) {
 		return nil, usageError("--k %d: only %d labelled rows (want fewer neighbours than labelled rows)", k, len(lab))
@@ -174,7 +178,7 @@ func landmarkKNN(ctx context.Context, Z *mat.Dense, y []int, k int) (*knn.Model,
 		Zl.SetRow(a, Z.RawRowView(i))
 		yl[a] = y[i]
 	}
-	return knn.Classifier{K: k}.Fit(ctx, Zl, yl)
+	return knn.Classifier{K: k, IgnoreSelf: spec.Kind == kernel.KindISOMAP}.Fit(ctx, Zl, yl)
 }
 
 func labelledRows(y []int) []int {
@@ -219,7 +223,7 @@ func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, d
 		fit.model = m
 		predict = func(dst []int, Z *mat.Dense) ([]int, error) { return m.PredictPoints(ctx, dst, Z) }
 	case "knn":
-		m, err := landmarkKNN(ctx, Z, ds.Y, k)
+		m, err := landmarkKNN(ctx, Z, ds.Y, k, spec)
 		if err != nil {
 			return nil, nil, err
 		}
