@@ -72,7 +72,7 @@ func run() error {
 	seed := flag.Uint64("seed", 0, "seed of the labelled draw and of the landmarks")
 	m := flag.Int("m", 2000, "landmarks")
 	method := flag.String("method", "kmeans", "landmark method: kmeans or random")
-	kernels := flag.String("kernels", "linear,poly,rbf,laplacian,exponential,hck:single,hck:complete,hck:average,hck:weighted,hck:ward,hckg:single:knn:7,hckg:average:knn:7,connectivity,isomap", "kernels, comma-separated (specs without commas)")
+	kernels := flag.String("kernels", "linear,poly,rbf,laplacian,exponential,hck:single,hck:complete,hck:average,hck:weighted,hck:ward,hckg:single:knn:7,hckg:average:knn:7,connectivity,isomap,multitype:linstep:0.1:0.1", "kernels, comma-separated (specs without commas)")
 	learners := flag.String("learners", "svm,knn", "learners run on every kernel")
 	kernelFree := flag.String("kernel-free", "lp,spreading", "learners that use no kernel (exact: their own graph; landmarks: the anchor graph), one row each")
 	exactSkip := flag.String("exact-skip", "", "kernels whose exact version is not run (does not fit, or takes hours), comma-separated")

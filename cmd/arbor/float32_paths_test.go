@@ -255,3 +255,28 @@ func TestFloat32MemoryErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestFloat32NoEffectNote: svm and knn on a point kernel hold no N×N
+// matrix, so --float32 changes nothing there; classify says so on stderr
+// (it used to ignore the flag silently) and writes the same predictions.
+func TestFloat32NoEffectNote(t *testing.T) {
+	dir := t.TempDir()
+	train, _ := moonsFiles(t, dir)
+	for _, l := range []string{"svm", "knn"} {
+		p64, p32 := filepath.Join(dir, "p64.csv"), filepath.Join(dir, "p32.csv")
+		args := []string{"classify", "--data", train, "--kernel", "rbf", "--learner", l}
+		mustArbor(t, append(args, "--out", p64)...)
+		_, stderr, err := arbor(t, append(args, "--out", p32, "--float32")...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(stderr, "--float32 has no effect here") {
+			t.Errorf("%s: no note on stderr:\n%s", l, stderr)
+		}
+		a, _ := os.ReadFile(p64)
+		b, _ := os.ReadFile(p32)
+		if string(a) != string(b) || len(a) == 0 {
+			t.Errorf("%s: --float32 changed the predictions", l)
+		}
+	}
+}

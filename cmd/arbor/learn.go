@@ -333,6 +333,9 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	var pred []int
 	var model learner.Model
 	var lmFit *landmarkFit // --landmarks (landmarks.go)
+	if *f32 && (onPoints || knnPoints) {
+		fmt.Fprintf(e.stderr, "note: --float32 has no effect here: %s on the point kernel %s holds no N×N matrix (kernel values computed on demand)\n", lf.learner, specs[0])
+	}
 	if onPoints {
 		// Kernel columns on demand, no N×N Gram (svmpoints.go).
 		built.Spec = specs[0]
