@@ -104,14 +104,14 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 			}
 			continue
 		}
-		if name != "svm" && name != "knn" {
-			return nil, usageError("--landmarks works with --learner svm, knn, lp or spreading, not %s", name)
+		if name != "svm" && name != "knn" && name != "linsvm" {
+			return nil, usageError("--landmarks works with --learner svm, linsvm, knn, lp or spreading, not %s", name)
 		}
 	}
 	for _, spec := range specs {
 		learners := 0
 		for _, name := range names {
-			if name == "svm" || name == "knn" {
+			if name == "svm" || name == "knn" || name == "linsvm" {
 				learners++
 			}
 		}
@@ -129,7 +129,7 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 			var kts [2]float64
 			feat := func(svm bool) (*mat.Dense, float64, error) {
 				i := 0
-				if svm && spec.Kind == kernel.KindPoint && spec.Scale {
+				if svm && spec.Kind == kernel.KindPoint && spec.Scale { // svm, linsvm: gamma from the labelled rows
 					i = 1
 				}
 				if zs[i] == nil {
@@ -145,10 +145,10 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 				return zs[i], kts[i], nil
 			}
 			for _, name := range names {
-				if name != "svm" && name != "knn" {
+				if name != "svm" && name != "knn" && name != "linsvm" {
 					continue
 				}
-				Z, kt, err := feat(name == "svm")
+				Z, kt, err := feat(name != "knn")
 				if err != nil {
 					return nil, err
 				}
@@ -168,6 +168,25 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 						}
 					}
 					res := ssl.Result{Kernel: kname, Learner: "svm (linear kernel on Z)", Split: si, KernelS: kt, FitS: time.Since(t1).Seconds()}
+					score(&res, pred, split)
+					out = append(out, res)
+				case "linsvm":
+					t1 := time.Now()
+					m, err := landmarkLinSVM(ctx, Z, y, lf)
+					if err != nil {
+						return nil, fmt.Errorf("split %d: %w", si, err)
+					}
+					if w := linsvmWarning(m); w != "" && si == 0 {
+						fmt.Fprintln(e.stderr, "warning:", w)
+					}
+					pred := make([]int, n)
+					for lo := 0; lo < n; lo += 65536 {
+						hi := min(lo+65536, n)
+						if _, err := m.Predict(ctx, pred[lo:hi], Z.Slice(lo, hi, 0, r)); err != nil {
+							return nil, err
+						}
+					}
+					res := ssl.Result{Kernel: kname, Learner: "linsvm (LinearSVC on Z)", Split: si, KernelS: kt, FitS: time.Since(t1).Seconds()}
 					score(&res, pred, split)
 					out = append(out, res)
 				case "knn":

@@ -195,15 +195,16 @@ func labelledRows(y []int) []int {
 // landmark features: "svm" → the C-SVC with the linear kernel on the
 // features (landmarkSVM), "knn" → kNN on the
 // features (knn.Classifier), "lp"/"spreading" → the anchor graph.
-func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, ds, test *dataset.Dataset, spec kernel.Spec, ln ssl.Learner, learner string, C float64, k int) ([]int, *landmarkFit, error) {
+func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, ds, test *dataset.Dataset, spec kernel.Spec, ln ssl.Learner, lf learnerFlags, k int) ([]int, *landmarkFit, error) {
+	learner, C := lf.learner, lf.C
 	switch learnerFamily(learner) {
 	case "lp", "spreading":
 		return anchorFit(ctx, stderr, l, ds, test, ln)
-	case "svm", "knn":
+	case "svm", "knn", "linsvm":
 	default:
-		return nil, nil, usageError("--landmarks works with --learner svm, knn, lp or spreading, not %s", learner)
+		return nil, nil, usageError("--landmarks works with --learner svm, linsvm, knn, lp or spreading, not %s", learner)
 	}
-	fm, Z, gamma, desc, err := l.features(ctx, ds.X, spec, ds.Y, learnerFamily(learner) == "svm")
+	fm, Z, gamma, desc, err := l.features(ctx, ds.X, spec, ds.Y, learnerFamily(learner) != "knn")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -222,6 +223,16 @@ func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, d
 		}
 		fit.model = m
 		predict = func(dst []int, Z *mat.Dense) ([]int, error) { return m.PredictPoints(ctx, dst, Z) }
+	case "linsvm":
+		m, err := landmarkLinSVM(ctx, Z, ds.Y, lf)
+		if err != nil {
+			return nil, nil, err
+		}
+		if w := linsvmWarning(m); w != "" {
+			fmt.Fprintln(stderr, "warning:", w)
+		}
+		fit.model = m
+		predict = func(dst []int, Z *mat.Dense) ([]int, error) { return m.Predict(ctx, dst, Z) }
 	case "knn":
 		m, err := landmarkKNN(ctx, Z, ds.Y, k, spec)
 		if err != nil {

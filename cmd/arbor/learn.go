@@ -106,6 +106,15 @@ func (l *learnerFlags) learners() ([]ssl.Learner, error) {
 				return nil, usageError("--C must be positive, got %v", l.C)
 			}
 			out = append(out, ssl.SVM{Settings: svm.Classifier{C: l.C, Tol: l.tol, MaxIter: l.maxIter}})
+		case "linsvm":
+			if !(l.C > 0) || math.IsInf(l.C, 0) {
+				return nil, usageError("--C must be positive, got %v", l.C)
+			}
+			ln := linsvmLearner{settings: linsvmSettings(*l)}
+			if err := ln.Validate(); err != nil {
+				return nil, usageError("--learner linsvm: %v", err)
+			}
+			out = append(out, ln)
 		case "knn":
 			ks, err := parseKs(l.k)
 			if err != nil {
@@ -130,7 +139,7 @@ func (l *learnerFlags) learners() ([]ssl.Learner, error) {
 				return nil, err
 			}
 			if !ok {
-				return nil, usageError("--learner: unknown learner %q (svm, knn, lp, spreading, s4vm, hibust)", name)
+				return nil, usageError("--learner: unknown learner %q (svm, knn, lp, spreading, s4vm, hibust; linsvm with --landmarks)", name)
 			}
 			out = append(out, ln)
 		}
@@ -216,7 +225,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	var kf kernelFlags
 	kf.register(fs, "linear")
 	var lf learnerFlags
-	lf.learnerUsage = "learner: svm, knn, lp (label propagation), spreading, s4vm or hibust (one; arbor eval compares several)"
+	lf.learnerUsage = "learner: svm, knn, lp (label propagation), spreading, s4vm or hibust (one; arbor eval compares several); with --landmarks also linsvm (LIBLINEAR's linear SVM, scikit-learn's LinearSVC, on the landmark features)"
 	lf.register(fs)
 	var tf treeFlags // hibust: --tree, --dendrogram (hibustflags.go)
 	tf.register(fs)
@@ -241,6 +250,9 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	}
 	ln := learners[0]
 	if err := checkLearnerFlags(fs, lf.learner, ssl.UsesKernel(ln)); err != nil {
+		return err
+	}
+	if err := needLandmarks(learners, lmf.m); err != nil {
 		return err
 	}
 	if err := tf.check(ln); err != nil {
@@ -353,7 +365,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		// Landmarks: Nyström features and a learner on them (landmarks.go).
 		ks, _ := parseKs(lf.k)
 		built.Spec = specs[0]
-		pred, lmFit, err = classifyLandmarks(ctx, e.stderr, lmf, ds, Xt, specs[0], withGraphProgress(ln, progress), lf.learner, lf.C, ks[0])
+		pred, lmFit, err = classifyLandmarks(ctx, e.stderr, lmf, ds, Xt, specs[0], withGraphProgress(ln, progress), lf, ks[0])
 		if err != nil {
 			return err
 		}
@@ -488,7 +500,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	var kf kernelFlags
 	kf.register(fs, "linear")
 	var lf learnerFlags
-	lf.learnerUsage = "learners, comma-separated: svm, knn, lp (label propagation), spreading, s4vm, hibust"
+	lf.learnerUsage = "learners, comma-separated: svm, knn, lp (label propagation), spreading, s4vm, hibust; with --landmarks also linsvm (LinearSVC on the landmark features)"
 	lf.register(fs)
 	perClass := fs.Int("labeled-per-class", 0, "labelled points drawn per class (min(N, n_c−1), as the reference pipeline)")
 	repeats := fs.Int("repeats", 5, "number of random splits (seeds S, S+1, …)")
@@ -520,6 +532,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		if err := checkLearnerFlags(fs, lf.learner, !allFree(learners)); err != nil {
+			return err
+		}
+		if err := needLandmarks(learners, lmf.m); err != nil {
 			return err
 		}
 	}

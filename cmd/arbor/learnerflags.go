@@ -14,7 +14,7 @@ import (
 // kernel (issue 11: classify ignored --kernel with lp and --affinity with
 // svm). Flags not listed are checked by their own code.
 var learnerFlagUsers = map[string][]string{
-	"C":           {"svm"},
+	"C":           {"svm", "linsvm"},
 	"k":           {"knn"},
 	"weights":     {"knn"},
 	"ties":        {"knn"},
@@ -23,8 +23,8 @@ var learnerFlagUsers = map[string][]string{
 	"method":      {"lp"},
 	"alpha":       {"spreading"},
 	"unreachable": {"lp", "spreading"},
-	"tol":         {"svm", "lp", "spreading"},
-	"max-iter":    {"svm", "lp", "spreading"},
+	"tol":         {"svm", "linsvm", "lp", "spreading"},
+	"max-iter":    {"svm", "linsvm", "lp", "spreading"},
 	"C1":          {"s4vm", "hibust"},
 	"C2":          {"s4vm", "hibust"},
 	"samples":     {"s4vm", "hibust"},

@@ -51,6 +51,7 @@ func TestPredictMatchesClassify(t *testing.T) {
 		{"rbf:scale", "svm", lm}, {"laplacian:0.5", "knn", lm}, {"hck:average", "svm", lm}, {"hckg:single", "knn", lm},
 		{"connectivity", "svm", lm}, {"isomap:knn:12", "svm", lm}, {"isomap:knn:12", "knn", lm},
 		{"multitype:linstep:0.2:0.5", "svm", lm}, {"multitype:poly:2:0.5", "knn", lm},
+		{"rbf:scale", "linsvm", lm}, {"hck:average", "linsvm", lm}, {"isomap:knn:12", "linsvm", lm},
 		{"", "lp", lm}, {"", "spreading", append([]string{"--alpha", "0.5"}, lm...)}, // spreading on knn:10: the kNN graph of all rows
 		{"", "spreading", append([]string{"--affinity", "rbf:2"}, lm...)}, // the anchor graph
 	} {
