@@ -34,5 +34,5 @@ func landmarkSVM(ctx context.Context, Z *mat.Dense, y []int, C float64) (*svm.Mo
 		Zl.SetRow(a, Z.RawRowView(i))
 		yl[a] = y[i]
 	}
-	return svm.Classifier{C: C, Kernel: kernel.Linear{}}.Fit(ctx, Zl, yl)
+	return svm.Classifier{C: C, Kernel: kernel.Linear{}, AllowSingleton: true}.Fit(ctx, Zl, yl)
 }

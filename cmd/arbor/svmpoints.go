@@ -27,7 +27,9 @@ func svmOnPoints(ctx context.Context, stderr io.Writer, ds, test *dataset.Datase
 		gamma = svmScaleGamma(ds) // the labelled rows' (scalegamma.go)
 		k = kernel.RBF{Gamma: gamma}
 	}
-	m, err := svm.Classifier{C: lf.C, Tol: lf.tol, MaxIter: lf.maxIter, Kernel: k}.Fit(ctx, ds.X, ds.Y)
+	// A class with one labelled row is accepted, as LIBSVM and the exact
+	// (Gram) path accept it (ssl.SVM).
+	m, err := svm.Classifier{C: lf.C, Tol: lf.tol, MaxIter: lf.maxIter, Kernel: k, AllowSingleton: true}.Fit(ctx, ds.X, ds.Y)
 	if err != nil {
 		return nil, 0, nil, err
 	}
