@@ -50,4 +50,3 @@ func TestSVMSingletonClass(t *testing.T) {
 		t.Errorf("no row predicted gamma:\n%s", a)
 	}
 }
-
