@@ -2,11 +2,15 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/hclust"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/knn"
 	"github.com/arbor-ml/arbor/pipeline"
@@ -24,12 +28,34 @@ type landmarkFlags struct {
 	sharedSeed bool
 }
 
+// landmarkCount is the value of --landmarks: a count ≥ 0 (0 = exact).
+type landmarkCount struct{ p *int }
+
+func (c landmarkCount) String() string {
+	if c.p == nil {
+		return "0"
+	}
+	return strconv.Itoa(*c.p)
+}
+
+func (c landmarkCount) Set(s string) error {
+	v, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return fmt.Errorf("%q is not a whole number", s)
+	}
+	if v < 0 {
+		return fmt.Errorf("%d: want a number of landmark rows ≥ 1, or 0 for the exact method", v)
+	}
+	*c.p = v
+	return nil
+}
+
 func (l *landmarkFlags) register(fs interface {
-	IntVar(p *int, name string, value int, usage string)
+	Var(value flag.Value, name, usage string)
 	StringVar(p *string, name, value, usage string)
 	Uint64Var(p *uint64, name string, value uint64, usage string)
 }) {
-	fs.IntVar(&l.m, "landmarks", 0, "use M landmark points instead of the N×N kernel matrix: Nyström features (point kernels; cluster kernels through the tree on the landmarks) and a learner on them in O(N·M) memory (svm: the C-SVC with the linear kernel on the features; knn: kNN on the features; lp: label propagation on the anchor graph of the landmarks; spreading: on the kNN graph of all rows with --affinity knn:K, which needs no N×N matrix, else on the anchor graph); 0 = exact")
+	fs.Var(landmarkCount{&l.m}, "landmarks", "use M landmark points instead of the N×N kernel matrix: Nyström features (point kernels; cluster kernels through the tree on the landmarks) and a learner on them in O(N·M) memory (svm: the C-SVC with the linear kernel on the features; knn: kNN on the features; lp: label propagation on the anchor graph of the landmarks; spreading: on the kNN graph of all rows with --affinity knn:K, which needs no N×N matrix, else on the anchor graph); 0 = exact")
 	fs.StringVar(&l.method, "landmark-method", kernel.LandmarkKMeans, "how --landmarks are chosen besides the labelled rows (which are landmarks when fewer than M): random or kmeans (rows nearest the k-means centres)")
 	if l.sharedSeed {
 		return // the command's own --seed sets l.seed
@@ -87,7 +113,7 @@ func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.S
 	case *kernel.Nystrom:
 		desc = fmt.Sprintf("landmarks %d (%s): Nyström rank %d (%d eigenvalues clipped)", len(lm), which, m.Rank, m.Clipped)
 		if m.AllRows {
-			desc += fmt.Sprintf("; the single-linkage tree of all %d rows (Prim, O(N) memory): exact kernel rows against the landmarks", n)
+			desc += fmt.Sprintf("; %s: exact kernel rows against the landmarks", allRowsTree(spec, n))
 		}
 		if j := m.Joins(); j > 0 {
 			desc += fmt.Sprintf("; geodesics from the landmarks on the graph of all %d rows, %d components joined by paper 000 Eq. 4", n, j+1)
@@ -316,4 +342,25 @@ func kernelLandmarks(ctx context.Context, e *env, l landmarkFlags, mf memFlags, 
 	}
 	fmt.Fprintf(e.stdout, "wrote   %s\n", out)
 	return nil
+}
+
+// allRowsTree names the tree of all rows a landmark cluster kernel was
+// restricted from (pipeline.FitMap).
+func allRowsTree(spec kernel.Spec, n int) string {
+	m := hclust.Single
+	if spec.Kind == kernel.KindHCK {
+		m = spec.Method
+	}
+	graphs := spec.Graph != nil
+	switch {
+	case m == hclust.Single && graphs:
+		return fmt.Sprintf("the single-linkage tree of all %d rows (the joined graph's minimum spanning tree)", n)
+	case m == hclust.Single:
+		return fmt.Sprintf("the single-linkage tree of all %d rows (Prim, O(N) memory)", n)
+	case m == hclust.Ward:
+		return fmt.Sprintf("the Ward tree of all %d rows (nearest-neighbour chain on centroids, O(N·d) memory)", n)
+	case graphs:
+		return fmt.Sprintf("the %s-linkage tree of all %d rows on the geodesics (no N×N matrix)", m, n)
+	}
+	return fmt.Sprintf("the %s-linkage tree of all %d rows (no N×N matrix)", m, n)
 }

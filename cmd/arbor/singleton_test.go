@@ -50,3 +50,32 @@ func TestSVMSingletonClass(t *testing.T) {
 		t.Errorf("no row predicted gamma:\n%s", a)
 	}
 }
+
+// TestLandmarksFlagChecks: --landmarks refuses a negative count (it used
+// to run the exact method silently), and the landmark cluster kernels name
+// the tree of all rows they took by its linkage (average and complete
+// were described as the single-linkage tree).
+func TestLandmarksFlagChecks(t *testing.T) {
+	for _, cmd := range []string{"classify", "eval", "cluster", "kernel"} {
+		_, _, err := arbor(t, cmd, "--data", "two_moons", "--landmarks", "-5")
+		if err == nil || !strings.Contains(err.Error(), "--landmarks") || !strings.Contains(err.Error(), "≥ 1, or 0") {
+			t.Errorf("%s --landmarks -5: %v", cmd, err)
+		}
+	}
+	dir := t.TempDir()
+	for kern, want := range map[string]string{
+		"hck:average":  "average-linkage tree of all",
+		"hck:complete": "complete-linkage tree of all",
+		"hck:single":   "single-linkage tree of all",
+		"hck:ward":     "Ward tree of all",
+	} {
+		_, stderr, err := arbor(t, "classify", "--data", "../../examples/two_moons_10_labels.csv", "--label", "moon", "--id", "id", "--kernel", kern,
+			"--landmarks", "60", "--out", filepath.Join(dir, "p.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(stderr, want) {
+			t.Errorf("%s: stderr lacks %q:\n%s", kern, want, stderr)
+		}
+	}
+}
