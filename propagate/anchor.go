@@ -28,6 +28,12 @@ import (
 // L̃ = ZᵀZ − (ZᵀZ) Λ⁻¹ (ZᵀZ). A point's class is argmax_j (Z_i A)_j / λ_j,
 // λ_j = 1ᵀ Z A_j (the paper's class-mass normalisation, Eq. 11).
 //
+// Equal anchors (rows at distance 0) are one anchor: repeats are dropped
+// before the graph is built (the first kept), as otherwise their equal
+// columns of Z make the M×M system singular. A system still singular (an
+// anchor component without labels, dependent columns of Z) is solved with
+// a ridge of 10⁻¹⁰ of its mean diagonal.
+//
 // Cost: one kNN query per point against the M anchors (internal/neighbors),
 // O(N·S²) for ZᵀZ, O(M³) for the solve; memory O(N·S + M²). A new point is
 // labelled the same way from its own S nearest anchors (inductive).
@@ -107,7 +113,8 @@ func checkAnchorCommon(sigma float64, unreachable string) error {
 // Fit labels the rows of X from the labelled ones (y[i] a class 0..C−1, or
 // −1 for unlabelled) through the anchor graph on the rows of anchors.
 // Errors: ErrBadParam, ErrShape, ErrNonFinite, ErrBadLabel, ErrNoLabels,
-// ErrOneClass, ErrEmptyClass, ctx.Err().
+// ErrOneClass, ErrEmptyClass, ErrSingular (the system singular even with
+// the ridge), ctx.Err().
 func (g AnchorGraph) Fit(ctx context.Context, X, anchors *mat.Dense, y []int) (*AnchorModel, error) {
 	if err := g.Validate(); err != nil {
 		return nil, err
@@ -116,6 +123,7 @@ func (g AnchorGraph) Fit(ctx context.Context, X, anchors *mat.Dense, y []int) (*
 	if err != nil {
 		return nil, err
 	}
+	anchors, m = mergeAnchors(anchors)
 	s := min(g.s(), m)
 	am, idx, z, err := anchorWeights(ctx, X, anchors, s, g.Sigma)
 	if err != nil {
@@ -172,9 +180,13 @@ func (g AnchorGraph) Fit(ctx context.Context, X, anchors *mat.Dense, y []int) (*
 		}
 	}
 	var ch mat.Cholesky
-	if !ch.Factorize(sys) {
-		// Singular (an anchor component without labels): a ridge far below
-		// the entries' scale.
+	if !ch.Factorize(sys) || ch.Cond() > mat.ConditionTolerance {
+		// Singular: an anchor component without labels (its block is γL̃
+		// with L̃1 = 0 and a zero right side: it solves to exactly 0), or
+		// columns of Z that are linearly dependent (Zv = 0: then Z_lv = 0
+		// and L̃v = 0, the right side Z_lᵀY_l is orthogonal to v, and F = ZA
+		// is the same for every solution). A ridge far below the entries'
+		// scale gives (within it) the minimum-norm one.
 		tr := 0.0
 		for i := 0; i < m; i++ {
 			tr += sys.At(i, i)
@@ -182,8 +194,9 @@ func (g AnchorGraph) Fit(ctx context.Context, X, anchors *mat.Dense, y []int) (*
 		for i := 0; i < m; i++ {
 			sys.SetSym(i, i, sys.At(i, i)+1e-10*tr/float64(m))
 		}
-		if !ch.Factorize(sys) {
-			return nil, fmt.Errorf("%w: anchor graph system is not positive definite", ErrNonFinite)
+		if !ch.Factorize(sys) || ch.Cond() > mat.ConditionTolerance {
+			return nil, fmt.Errorf("%w: the anchor graph's %d×%d system stays singular with a ridge "+
+				"(anchors whose weight columns are nearly dependent); try fewer anchors", ErrSingular, m, m)
 		}
 	}
 	am.a = mat.NewDense(m, classes, nil)
@@ -318,7 +331,63 @@ func checkAnchorInput(X, anchors *mat.Dense, y []int) (n, m, classes int, err er
 			return 0, 0, 0, fmt.Errorf("%w: X has %v", ErrNonFinite, v)
 		}
 	}
+	for _, v := range denseData(anchors) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, 0, 0, fmt.Errorf("%w: anchors have %v", ErrNonFinite, v)
+		}
+	}
 	return n, m, classes, nil
+}
+
+// mergeAnchors returns the anchors with every repeated row kept once, at
+// its first occurrence (the order of the rest kept), and their count: the
+// anchor graph is a graph on the set of anchors, and anchors at distance 0
+// are one anchor. Two equal anchors would be tied (in index order) as two
+// of a point's S nearest, with equal weights: equal columns of Z, so Zv = 0
+// for v = e_a − e_b and the propagation's M×M system is singular (data
+// with a repeated row and M close to N, the landmarks taken from the rows).
+// Without repeats it returns anchors itself: the fit is unchanged.
+// Rows are bucketed by a hash of their values (−0 as +0), then compared
+// exactly: O(M·d).
+func mergeAnchors(anchors *mat.Dense) (*mat.Dense, int) {
+	m, d := anchors.Dims()
+	buckets := make(map[uint64][]int, m)
+	keep := make([]int, 0, m)
+rows:
+	for k := 0; k < m; k++ {
+		row := anchors.RawRowView(k)
+		h := uint64(14695981039346656037) // FNV-style, over the value bits
+		for _, v := range row {
+			if v == 0 {
+				v = 0 // −0 is the same point as +0
+			}
+			h = (h ^ math.Float64bits(v)) * 1099511628211
+		}
+		for _, j := range buckets[h] {
+			if floatsEqual(anchors.RawRowView(j), row) {
+				continue rows
+			}
+		}
+		buckets[h] = append(buckets[h], k)
+		keep = append(keep, k)
+	}
+	if len(keep) == m {
+		return anchors, m
+	}
+	u := mat.NewDense(len(keep), d, nil)
+	for a, k := range keep {
+		u.SetRow(a, anchors.RawRowView(k))
+	}
+	return u, len(keep)
+}
+
+func floatsEqual(a, b []float64) bool {
+	for i, v := range a {
+		if v != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func denseData(X *mat.Dense) []float64 {

@@ -71,6 +71,7 @@ func (g AnchorSpreading) Fit(ctx context.Context, X, anchors *mat.Dense, y []int
 	if err != nil {
 		return nil, err
 	}
+	anchors, m = mergeAnchors(anchors) // as AnchorGraph: equal anchors are one
 	s := min(AnchorGraph{S: g.S}.s(), m)
 	am, idx, z, err := anchorWeights(ctx, X, anchors, s, g.Sigma)
 	if err != nil {

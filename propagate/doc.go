@@ -82,7 +82,9 @@
 // γ = 0.01 and the class-mass normalisation of AnchorGraphReg.m);
 // spreading is LabelSpreading on the same W (the Woodbury form in
 // AnchorSpreading). With M·S nonzeros, O(N·S²) to form the M×M system,
-// O(M³) to solve it.
+// O(M³) to solve it. Anchors at distance 0 are one anchor (repeated rows
+// merged, the first kept): two equal anchors give equal columns of Z and a
+// singular system (a repeated data row among landmarks taken from the rows).
 //
 // The width σ. The paper takes the mean distance of the points to their
 // S-th nearest anchor, a scale set by the anchor spacing alone. When the
@@ -157,5 +159,6 @@
 // method or policy), ErrAffinity, ErrShape, ErrNonFinite, ErrNegative
 // (negative weight), ErrBadLabel, ErrNoLabels, ErrNoUnlabeled (every point
 // labelled), ErrOneClass, ErrEmptyClass (a class 0..C−1 with no labelled
-// point), ErrUnreachable, or ctx.Err().
+// point), ErrUnreachable, ErrSingular (the anchor graph's system), or
+// ctx.Err().
 package propagate

@@ -24,6 +24,9 @@ var (
 	ErrOneClass    = errors.New("propagate: labelled points carry a single class")
 	ErrEmptyClass  = errors.New("propagate: a class has no labelled point")
 	ErrUnreachable = errors.New("propagate: unlabelled points no label can reach")
+	// ErrSingular: a linear system (the anchor graph's M×M one) is
+	// singular beyond what the solver handles.
+	ErrSingular = errors.New("propagate: singular system")
 	// ErrNotConverged is wrapped by the warning of a run that stopped at
 	// MaxIter (a warning in Model.Warnings, never a returned error).
 	ErrNotConverged = errors.New("propagate: not converged")
