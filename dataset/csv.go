@@ -26,8 +26,9 @@ type CSVOptions struct {
 	// Label names the label column. "" chooses it: a column named
 	// "label", else one named "class", "target" or "y" (any case; not "y"
 	// beside a column "x": coordinates), else,
-	// in a file without a header, the last column when its first cell is
-	// text; Source.LabelAuto says so. When none is found the result is
+	// in a file without a header, the last column when its first cell
+	// that is neither missing nor an unlabelled marker (looked for in the
+	// first 10,000 rows) is text; Source.LabelAuto says so. When none is found the result is
 	// ErrNoLabelColumn, unless LabelOptional.
 	Label string
 	// NoLabel reads no label column: all rows are Unlabeled. It overrides Label.
@@ -67,6 +68,13 @@ type CSVOptions struct {
 	// by default one row is ErrTooFewRows. Load passes it to ReadLIBSVM too.
 	OneRow bool
 }
+
+// labelLookahead and labelLookaheadBytes bound the rows a file without a
+// header is read ahead for a labelled cell of its last column.
+const (
+	labelLookahead      = 10000
+	labelLookaheadBytes = 16 << 20
+)
 
 // autoLabels are the names a label column is recognised by, in order.
 var autoLabels = []string{"label", "class", "target", "y"}
@@ -235,7 +243,47 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 			src.IDAuto = true
 		}
 	}
-	roles, err := resolveRoles(header, hasHeader, first.fields, decimalComma, opt)
+	// Without a header the label column is the last one when its first
+	// labelled cell is text; unlabelled rows ("?", empty) may come first,
+	// so the rows up to that cell are read ahead (at most labelLookahead).
+	var lastCell []byte
+	var aheadErr error // a read error of the look-ahead, returned in its turn
+	if !hasHeader && opt.Label == "" && !opt.NoLabel && ncol > 1 {
+		found := func(fields [][]byte) bool {
+			if len(fields) != ncol {
+				return false // ragged: reported in its turn
+			}
+			c := bytes.TrimSpace(fields[ncol-1])
+			if isMissingCell(c) || contains(src.Markers, string(c)) {
+				return false
+			}
+			lastCell = c
+			return true
+		}
+		done := false
+		for _, p := range pending {
+			if done = found(p.fields); done {
+				break
+			}
+		}
+		for size := 0; !done && len(pending) < labelLookahead && size < labelLookaheadBytes; {
+			rec, err = cr.read()
+			if err != nil {
+				aheadErr = err
+				break
+			}
+			p := save(rec)
+			pending = append(pending, p)
+			for _, c := range p.fields {
+				size += len(c)
+			}
+			done = found(p.fields)
+		}
+	}
+	roles, err := resolveRoles(header, hasHeader, lastCell, decimalComma, opt)
+	if err != nil && aheadErr != nil && aheadErr != io.EOF {
+		return nil, readErr(aheadErr) // the file broke before a labelled cell
+	}
 	if err != nil {
 		return nil, perr(headerLine, roles.errCol, err)
 	}
@@ -271,7 +319,11 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 			rec, lines = pending[0].fields, pending[0].lines
 			pending = pending[1:]
 		} else {
-			rec, err = cr.read()
+			if aheadErr != nil {
+				rec, err = nil, aheadErr
+			} else {
+				rec, err = cr.read()
+			}
 			if err == io.EOF {
 				break
 			}

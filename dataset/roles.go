@@ -45,7 +45,10 @@ func findColumn(header []string, ref string) (int, bool) {
 }
 
 // resolveRoles assigns the label, ID, ignored and feature columns.
-func resolveRoles(header []string, hasHeader bool, first [][]byte, decimalComma bool, opt CSVOptions) (roles, error) {
+// lastCell is, in a file without a header, the first cell of the last
+// column that is neither missing nor an unlabelled marker (trimmed; nil
+// when none was found): the column is the label when it is text.
+func resolveRoles(header []string, hasHeader bool, lastCell []byte, decimalComma bool, opt CSVOptions) (roles, error) {
 	r := roles{label: -1, id: -1}
 	unknown := func(what, ref string, sentinel error) error {
 		r.errCol = ref
@@ -80,14 +83,14 @@ func resolveRoles(header []string, hasHeader bool, first [][]byte, decimalComma 
 				}
 			}
 			r.labelAuto = r.label >= 0 && header[r.label] != "label"
-		} else if last := len(first) - 1; last > 0 && isTextCell(bytes.TrimSpace(first[last]), decimalComma) {
-			r.label, r.labelAuto = last, true
+		} else if len(header) > 1 && lastCell != nil && isTextCell(lastCell, decimalComma) {
+			r.label, r.labelAuto = len(header)-1, true
 		}
 		if r.label < 0 && !opt.LabelOptional {
 			if hasHeader {
 				return r, fmt.Errorf("%w: none is named label, class, target or y (header has %s)", ErrNoLabelColumn, listNames(header, 8))
 			}
-			return r, fmt.Errorf("%w: the file has no header; name the label column by position (columns c1..c%d)", ErrNoLabelColumn, len(header))
+			return r, fmt.Errorf("%w: the file has no header and its last column is not text (columns c1..c%d)", ErrNoLabelColumn, len(header))
 		}
 	}
 	if opt.ID != "" {
