@@ -7,6 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/arbor-ml/arbor/dataset"
 )
@@ -19,10 +22,93 @@ const DefaultChunk = 4096
 // order, holding only one chunk in memory. Columns take their roles from
 // opt exactly as dataset.ReadCSV gives them (the first chunk settles the
 // separator and whether there is a header, which later chunks reuse); a
-// file without a label column is read as features only. Parse errors
-// name the file and its physical line. Limitation: a quoted field may not
-// span lines. fn's error stops the stream and is returned.
+// file without a label column is read as features only. Errors name the
+// file and the physical line in it, not in the chunk (also the lines of
+// ds.Missing). Limitation: a quoted field may not span lines. fn's error
+// stops the stream and is returned.
 func Stream(ctx context.Context, r io.Reader, name string, opt dataset.CSVOptions, chunk int, fn func(ds *dataset.Dataset) error) error {
+	return stream(ctx, r, name, opt, chunk, nil, fn)
+}
+
+// Stream reads new points for p from r as the package's Stream does, with
+// the columns matched to the model's: in a file with a header, every
+// column that is not one of p.Features is left unread (not parsed as a
+// number), whatever its content; the label column of the training file
+// (p.LabelName) is not read and its ID column (p.IDName), when the file
+// has it, gives the IDs (ds.IDs), as does an unnamed first column (row
+// names) for a model without one. Options given win: opt.ID and opt.Label
+// (a label column then read, not a feature), opt.Ignore (also skipped),
+// opt.Features (the columns exactly as given, nothing else decided). A
+// file without a header is read with opt unchanged (its columns are
+// matched by position, see Columns). A model feature absent from the
+// header is an ErrColumns error naming it and the file before any row is
+// read.
+func (p *Pipeline) Stream(ctx context.Context, r io.Reader, name string, opt dataset.CSVOptions, chunk int, fn func(ds *dataset.Dataset) error) error {
+	return stream(ctx, r, name, opt, chunk, p.columnOptions, fn)
+}
+
+// columnOptions returns the reader options for a file of new points whose
+// columns are header (see Pipeline.Stream).
+func (p *Pipeline) columnOptions(name string, header []string, src *dataset.Source, opt dataset.CSVOptions) (dataset.CSVOptions, error) {
+	if !src.Header || len(opt.Features) > 0 {
+		return opt, nil
+	}
+	feature := make(map[string]bool, len(p.Features))
+	for _, f := range p.Features {
+		feature[f] = true
+	}
+	var absent []string
+	for _, f := range p.Features {
+		if !slices.Contains(header, f) {
+			absent = append(absent, strconv.Quote(f))
+		}
+	}
+	if len(absent) > 0 {
+		return opt, fmt.Errorf("%s: %w: no column %s (the model's features are %s; the file's columns are %s)", name, ErrColumns,
+			strings.Join(absent, ", "), quoteList(p.Features), quoteList(header))
+	}
+	keep := make([]bool, len(header))    // the label and ID columns
+	ignored := make([]bool, len(header)) // the columns opt ignores
+	find := func(ref string, mark []bool) {
+		if j, ok := dataset.ColumnIndex(header, ref); ok {
+			mark[j] = true
+		}
+	}
+	for _, ref := range opt.Ignore {
+		find(ref, ignored)
+	}
+	switch {
+	case opt.NoLabel:
+	case opt.Label != "":
+		find(opt.Label, keep)
+	default:
+		opt.NoLabel = true // the labels are not used: the column stays unread
+	}
+	if opt.ID == "" {
+		for _, id := range []string{p.IDName, "rowname"} {
+			if j := slices.Index(header, id); id != "" && j >= 0 && !feature[id] && !keep[j] && !ignored[j] {
+				opt.ID = id
+				break
+			}
+		}
+	}
+	if opt.ID != "" {
+		find(opt.ID, keep)
+	}
+	opt.Ignore = slices.Clone(opt.Ignore)
+	for j, h := range header {
+		if !feature[h] && !keep[j] {
+			opt.Ignore = append(opt.Ignore, h)
+		}
+	}
+	return opt, nil
+}
+
+// stream is Stream; columns, when not nil, decides the column options
+// from the file's column names before the first row is read.
+func stream(ctx context.Context, r io.Reader, name string, opt dataset.CSVOptions, chunk int,
+	columns func(name string, header []string, src *dataset.Source, opt dataset.CSVOptions) (dataset.CSVOptions, error),
+	fn func(ds *dataset.Dataset) error) error {
 	if chunk <= 0 {
 		chunk = DefaultChunk
 	}
@@ -85,6 +171,22 @@ func Stream(ctx context.Context, r io.Reader, name string, opt dataset.CSVOption
 			}
 			break
 		}
+		// fileLine turns a line of buf into the file's.
+		fileLine := func(l int) int {
+			if l >= 1 && l <= len(lines) {
+				return lines[l-1]
+			}
+			return l
+		}
+		if first && columns != nil {
+			// The header's errors are left to ReadCSV, which reports them alike.
+			if names, src, err := dataset.ReadHeader(bytes.NewReader(buf.Bytes()), name, opt); err == nil {
+				if opt, err = columns(name, names, src, opt); err != nil {
+					return err
+				}
+				opt.Sep, opt.Header, opt.NoHeader = src.Sep, src.Header, !src.Header
+			}
+		}
 		ds, err := dataset.ReadCSV(bytes.NewReader(buf.Bytes()), name, opt)
 		if first && errors.Is(err, dataset.ErrNoLabelColumn) {
 			opt.NoLabel = true
@@ -92,10 +194,13 @@ func Stream(ctx context.Context, r io.Reader, name string, opt dataset.CSVOption
 		}
 		if err != nil {
 			var pe *dataset.ParseError
-			if errors.As(err, &pe) && pe.Line >= 1 && pe.Line <= len(lines) {
-				pe.Line = lines[pe.Line-1]
+			if errors.As(err, &pe) {
+				pe.Line = fileLine(pe.Line)
 			}
 			return err
+		}
+		for k := range ds.Missing {
+			ds.Missing[k].Line = fileLine(ds.Missing[k].Line)
 		}
 		if first {
 			first = false

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -83,25 +84,29 @@ func savePipeline(info io.Writer, path string, ds *dataset.Dataset, sc *dataset.
 func runPredict(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "predict", "--model m.arbor --data new.csv [--out predictions.csv]")
 	var d dataFlags
-	d.register(fs, "none")
+	// No --scale or --impute: the model carries its scaling and imputation.
+	d.register(withoutFlags{fs, []string{"scale", "impute"}}, "none")
+	d.flags = fs
+	for name, usage := range map[string]string{
+		"label":    "label column (name or 1-based position, or none): never a feature; predict does not use its cells (default: the model's label column, skipped when the file has it)",
+		"id":       "ID column (name or position): never a feature, carried into the output (default: the model's ID column, classify --id, when the file has it)",
+		"features": "feature columns, comma-separated names, positions or ranges A..B (default: the model's features, matched by name in any order; no other column is read)",
+		"ignore":   "columns to skip, comma-separated names or positions (without --features, every column that is not one of the model's features is skipped anyway)",
+	} {
+		fs.Lookup(name).Usage = usage
+	}
 	model := fs.String("model", "", "pipeline file written by arbor classify --save-model")
 	out := fs.String("out", "-", "write predictions (CSV: row[,id],label; one row per input row, in order) to this file; - is standard output")
 	chunk := fs.Int("chunk", pipeline.DefaultChunk, "rows read and labelled at a time (memory: chunk × training rows kernel values, chunk × landmarks for a --landmarks model)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	if err := parseFlags(fs, args); err != nil {
-		return err
+		return predictFlagError(err)
 	}
 	if *model == "" {
 		return usageError("--model is required")
 	}
 	if d.path == "" {
 		return usageError("--data is required")
-	}
-	if d.scale != "none" {
-		return usageError("--scale: predict applies the scaling saved in the model")
-	}
-	if d.impute != "none" {
-		return usageError("--impute: predict fills missing values as the model was fitted (classify --impute)")
 	}
 	if *chunk < 1 {
 		return usageError("--chunk must be ≥ 1, got %d", *chunk)
@@ -139,11 +144,15 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	}
 	start := time.Now()
 	last := start // progress lines at most once a second (a 10⁷-row file has 2,400 chunks)
+	// readErr is an error of the new points (reading, columns, values,
+	// labelling), returned as it is: not as one writing --out.
+	var readErr error
 	write := func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
 		cw := csv.NewWriter(bw)
 		row, idName := 0, ""
-		err := pipeline.Stream(ctx, in, d.path, opt, *chunk, func(ds *dataset.Dataset) error {
+		var outErr error
+		err := p.Stream(ctx, in, d.path, opt, *chunk, func(ds *dataset.Dataset) error {
 			if p.Scaler == nil || p.Scaler.Impute == nil {
 				if err := ds.MissingError("arbor predict", "fill or drop those cells, or refit the model with --impute"); err != nil {
 					return err
@@ -183,6 +192,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 			row += len(pred)
 			cw.Flush()
 			if err := cw.Error(); err != nil {
+				outErr = err
 				return err
 			}
 			if now := time.Now(); !*quiet && now.Sub(last) >= time.Second {
@@ -193,7 +203,11 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 			return nil
 		})
 		if err != nil {
-			return predictReadError(&d, p, err)
+			if err == outErr {
+				return err
+			}
+			readErr = predictReadError(&d, p, err)
+			return readErr
 		}
 		if !*quiet {
 			el := time.Since(start).Seconds()
@@ -205,6 +219,9 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 		return write(e.stdout)
 	}
 	if err := writeAtomic(*out, func(f *os.File) error { return write(f) }); err != nil {
+		if readErr != nil {
+			return readErr
+		}
 		return err
 	}
 	if !*quiet {
@@ -213,13 +230,37 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
+// withoutFlags registers the flags of a FlagSet but those in skip.
+type withoutFlags struct {
+	*flag.FlagSet
+	skip []string
+}
+
+func (w withoutFlags) StringVar(p *string, name, value, usage string) {
+	if !slices.Contains(w.skip, name) {
+		w.FlagSet.StringVar(p, name, value, usage)
+	}
+}
+
+// predictFlagError says why predict has no --scale and no --impute.
+func predictFlagError(err error) error {
+	switch msg := err.Error(); {
+	case strings.Contains(msg, "not defined: --scale "):
+		return usageError("--scale: predict applies the scaling saved in the model (classify --scale); it has no --scale")
+	case strings.Contains(msg, "not defined: --impute "):
+		return usageError("--impute: predict fills missing values as the model was fitted (classify --impute); it has no --impute")
+	}
+	return err
+}
+
 // predictReadError explains a reader error on the new points: a text
-// column wants a role, and the model says which columns were the ID and
-// the label when it was fitted.
+// column that is not a model feature (a file read with --features or
+// without a header) wants a role, and the model says which columns were
+// the ID and the label when it was fitted.
 func predictReadError(d *dataFlags, p *pipeline.Pipeline, err error) error {
 	var pe *dataset.ParseError
-	if !errors.As(err, &pe) || !errors.Is(err, dataset.ErrNotNumber) {
-		return err
+	if !errors.As(err, &pe) || !errors.Is(err, dataset.ErrNotNumber) || slices.Contains(p.Features, pe.Column) {
+		return err // a bad cell of a model feature wants no role
 	}
 	var roles []string
 	if p.IDName != "" && d.id == "" {

@@ -1,0 +1,108 @@
+package dataset
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// ReadHeader reads the start of delimited text as ReadCSV does and returns
+// the names ReadCSV gives its columns, before any role is assigned or any
+// cell parsed: a header's names (an unnamed first column is "rowname", the
+// row names pandas and R write; another unnamed one cN), or c1, c2, … when
+// the file has no header. The Source says which separator and whether a
+// header were found; only opt.Sep, opt.NoHeader and opt.Header are read.
+// A caller that knows which columns it wants (arbor predict: a model's
+// features) can then give ReadCSV options that leave every other column
+// unread. Errors are ReadCSV's for the same lines (ErrEmpty, ErrSyntax,
+// ErrDuplicateColumn, ErrBadSep) as *ParseError values naming the file.
+func ReadHeader(r io.Reader, name string, opt CSVOptions) ([]string, *Source, error) {
+	sep, err := ParseSep(opt.Sep)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	src := &Source{Format: "csv", Markers: markerSet(opt.Unlabeled)}
+	sample, rest, _, err := readSample(r)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s:1: %w", name, err)
+	}
+	sample = bytes.TrimPrefix(sample, []byte(utf8BOM))
+	in := io.MultiReader(bytes.NewReader(sample), rest)
+	if crOnly(sample) {
+		src.CROnly = true
+		sample = bytes.ReplaceAll(sample, []byte{'\r'}, []byte{'\n'})
+		in = crToLF{io.MultiReader(bytes.NewReader(sample), rest)}
+	}
+	if sep == 0 {
+		sep = sniffSep(sample)
+		src.SepSniffed = true
+	}
+	src.Sep = string(sep)
+	cr := &recordReader{br: bufio.NewReader(in), sep: sep}
+	perr := func(line int, col string, err error) error {
+		return &ParseError{File: name, Line: line, Column: col, Err: err}
+	}
+	readErr := func(err error) error {
+		if se, ok := err.(*errSyntax); ok {
+			return perr(se.line, "", fmt.Errorf("%w: %s", ErrSyntax, se.msg))
+		}
+		return fmt.Errorf("%s:%d: %w", name, cr.line+1, err)
+	}
+	rec, err := cr.read()
+	if err == io.EOF {
+		return nil, nil, perr(1, "", fmt.Errorf("%w: no header row", ErrEmpty))
+	}
+	if err != nil {
+		return nil, nil, readErr(err)
+	}
+	first := make([][]byte, len(rec))
+	for j, c := range rec {
+		first[j] = bytes.Clone(c)
+	}
+	line := cr.lines[0]
+	if len(first) == 1 && len(bytes.TrimSpace(first[0])) == 0 {
+		return nil, nil, perr(line, "", fmt.Errorf("%w: blank header row", ErrEmpty))
+	}
+	hasHeader := true
+	switch {
+	case opt.NoHeader:
+		hasHeader = false
+	case opt.Header:
+	default:
+		second, err := cr.read()
+		if err != nil && err != io.EOF {
+			return nil, nil, readErr(err)
+		}
+		hasHeader = looksLikeHeader(first, second, sep != ',')
+		src.HeaderSniffed = true
+	}
+	src.Header = hasHeader
+	names := make([]string, len(first))
+	seen := make(map[string]int, len(first))
+	for j, c := range first {
+		h := string(bytes.TrimSpace(c))
+		switch {
+		case !hasHeader:
+			h = "c" + strconv.Itoa(j+1)
+		case h == "" && j == 0:
+			h = "rowname"
+		case h == "":
+			h = "c" + strconv.Itoa(j+1)
+		}
+		if k, dup := seen[h]; dup && hasHeader {
+			return nil, nil, perr(line, h, fmt.Errorf("%w: columns %d and %d", ErrDuplicateColumn, k+1, j+1))
+		}
+		seen[h] = j
+		names[j] = h
+	}
+	return names, src, nil
+}
+
+// ColumnIndex resolves a column reference as CSVOptions do (Label, ID,
+// Ignore): an exact name, a unique case-insensitive name, or a 1-based
+// position; false when it names no column of header.
+func ColumnIndex(header []string, ref string) (int, bool) {
+	return findColumn(header, ref)
+}
