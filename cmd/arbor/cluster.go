@@ -2,8 +2,10 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -42,7 +44,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	k := fs.Int("clusters", 0, "cut the tree into this many clusters")
 	kOld := fs.Int("k", 0, "deprecated spelling of --clusters (--k means neighbours in classify, eval and svc)")
 	height := fs.Float64("height", math.NaN(), "cut the tree at this height (clusters merged above it stay apart)")
-	out := fs.String("out", "", "write cluster labels (CSV: row,cluster) to this file")
+	out := fs.String("out", "", "write cluster labels (CSV: row[,id],cluster) to this file; - is standard output (the summary then goes to stderr)")
 	zOut := fs.String("linkage-out", "", "write the SciPy linkage matrix (N-1 rows: id1,id2,height,size) to this CSV file")
 	newick := fs.String("newick", "", "write the tree in Newick format to this file")
 	dendro := fs.String("dendrogram", "", "draw the dendrogram to this .png or .svg file")
@@ -81,7 +83,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if err := checkPictureExt("dendrogram", *dendro); err != nil {
 		return err
 	}
-	if err := checkOutputs("data", d.path, "out", *out, "linkage-out", *zOut, "newick", *newick, "dendrogram", *dendro); err != nil {
+	if err := checkOutputs("data", d.path, "out", stdoutIsEmpty(*out), "linkage-out", *zOut, "newick", *newick, "dendrogram", *dendro); err != nil {
 		return err
 	}
 	if *f32 {
@@ -217,16 +219,17 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 		}
 	}
 
-	fmt.Fprintf(e.stdout, "data       %s (%d rows, %d features)\n", ds.Name, n, ds.Dim())
-	fmt.Fprintf(e.stdout, "linkage    %s on %s distances", method, *dist)
+	info := e.summary(*out) // stderr when the labels take stdout
+	fmt.Fprintf(info, "data       %s (%d rows, %d features)\n", ds.Name, n, ds.Dim())
+	fmt.Fprintf(info, "linkage    %s on %s distances", method, *dist)
 	if joins >= 0 {
-		fmt.Fprintf(e.stdout, " (%s graph, %d component joins)", *graphSpec, joins)
+		fmt.Fprintf(info, " (%s graph, %d component joins)", *graphSpec, joins)
 	}
-	fmt.Fprintf(e.stdout, "\nheights    %.6g … %.6g", tree.Merges[0].Height, tree.Merges[len(tree.Merges)-1].Height)
+	fmt.Fprintf(info, "\nheights    %.6g … %.6g", tree.Merges[0].Height, tree.Merges[len(tree.Merges)-1].Height)
 	if *cophenetic {
-		fmt.Fprintf(e.stdout, "; cophenetic correlation %.4f", ccc)
+		fmt.Fprintf(info, "; cophenetic correlation %.4f", ccc)
 	}
-	fmt.Fprintln(e.stdout)
+	fmt.Fprintln(info)
 
 	var labels []int
 	switch {
@@ -244,7 +247,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if labels != nil {
-		if err := e.printClusters(ds, labels); err != nil {
+		if err := printClusters(info, ds, labels); err != nil {
 			return err
 		}
 	} else if *out != "" {
@@ -252,7 +255,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	}
 	var batch outputBatch // all outputs or none
 	defer batch.abort()
-	if *out != "" {
+	if *out != "" && *out != "-" {
 		if err := batch.write(*out, func(f *os.File) error {
 			return writeClusterLabels(f, ds, labels)
 		}); err != nil {
@@ -291,11 +294,12 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if err := batch.commit(); err != nil {
 		return err
 	}
-	for _, p := range []string{*out, *zOut, *newick, *dendro} {
-		if p != "" {
-			fmt.Fprintf(e.stdout, "wrote      %s\n", p)
+	if *out == "-" {
+		if err := writeClusterLabels(e.stdout, ds, labels); err != nil {
+			return err
 		}
 	}
+	printWrote(info, *out, *zOut, *newick, *dendro)
 	if progress != nil {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
 	}
@@ -364,10 +368,50 @@ func leafIDs(ds *dataset.Dataset, lm []int) []string {
 	return out
 }
 
-// printClusters prints the cluster count and sizes of labels and, when the
-// file has two or more labelled rows, the ARI and NMI against them.
-func (e *env) printClusters(ds *dataset.Dataset, labels []int) error {
-	fmt.Fprintf(e.stdout, "clusters   %d, sizes %s\n", maxInt(labels)+1, sizesText(clusterSizes(labels)))
+// summary is where cluster, treelets and svc print their summary:
+// stdout, or stderr when --out - writes the labels there (as classify
+// does), line by line so that stderr's lineWriter never breaks a line
+// printed in pieces.
+func (e *env) summary(out string) io.Writer {
+	if out == "-" {
+		return &wholeLines{w: e.stderr}
+	}
+	return e.stdout
+}
+
+// wholeLines passes only complete lines on to w.
+type wholeLines struct {
+	w   io.Writer
+	buf []byte
+}
+
+func (l *wholeLines) Write(p []byte) (int, error) {
+	l.buf = append(l.buf, p...)
+	if i := bytes.LastIndexByte(l.buf, '\n'); i >= 0 {
+		_, err := l.w.Write(l.buf[:i+1])
+		l.buf = append(l.buf[:0], l.buf[i+1:]...)
+		if err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+// printWrote says on w which files were written: the paths not empty and
+// not "-" (standard output).
+func printWrote(w io.Writer, paths ...string) {
+	for _, p := range paths {
+		if p != "" && p != "-" {
+			fmt.Fprintf(w, "wrote      %s\n", p)
+		}
+	}
+}
+
+// printClusters prints on w the cluster count and sizes of labels and,
+// when the file has two or more labelled rows, the ARI and NMI against
+// them.
+func printClusters(w io.Writer, ds *dataset.Dataset, labels []int) error {
+	fmt.Fprintf(w, "clusters   %d, sizes %s\n", maxInt(labels)+1, sizesText(clusterSizes(labels)))
 	lab := ds.Labeled()
 	if len(lab) < 2 {
 		return nil
@@ -385,6 +429,6 @@ func (e *env) printClusters(ds *dataset.Dataset, labels []int) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "vs labels  ARI %.4f, NMI %.4f (%d labelled rows)\n", ari, nmi, len(lab))
+	fmt.Fprintf(w, "vs labels  ARI %.4f, NMI %.4f (%d labelled rows)\n", ari, nmi, len(lab))
 	return nil
 }

@@ -127,14 +127,15 @@ func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags
 	if !math.IsNaN(height) {
 		labels = tree.CutHeight(height)
 	}
-	fmt.Fprintln(e.stdout, what)
-	fmt.Fprintf(e.stdout, "treelets   %s similarity, λ = %g; %d levels", rule, c.lambda, len(res.Model.Levels))
+	info := e.summary(out) // stderr when the labels take stdout
+	fmt.Fprintln(info, what)
+	fmt.Fprintf(info, "treelets   %s similarity, λ = %g; %d levels", rule, c.lambda, len(res.Model.Levels))
 	if m < n {
-		fmt.Fprintf(e.stdout, " on a sample of %d (seed %d), %s extension to the other %d", m, seed, ext, n-m)
+		fmt.Fprintf(info, " on a sample of %d (seed %d), %s extension to the other %d", m, seed, ext, n-m)
 	}
-	fmt.Fprintf(e.stdout, "\nheights    %.6g … %.6g (running max of 1 − similarity)\n", tree.Merges[0].Height, tree.Merges[len(tree.Merges)-1].Height)
+	fmt.Fprintf(info, "\nheights    %.6g … %.6g (running max of 1 − similarity)\n", tree.Merges[0].Height, tree.Merges[len(tree.Merges)-1].Height)
 	if labels != nil {
-		if err := e.printClusters(ds, labels); err != nil {
+		if err := printClusters(info, ds, labels); err != nil {
 			return err
 		}
 	} else if out != "" {
@@ -142,7 +143,7 @@ func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags
 	}
 	var batch outputBatch // all outputs or none
 	defer batch.abort()
-	if out != "" {
+	if out != "" && out != "-" {
 		if err := batch.write(out, func(f *os.File) error { return writeClusterLabels(f, ds, labels) }); err != nil {
 			return err
 		}
@@ -180,11 +181,12 @@ func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags
 	if err := batch.commit(); err != nil {
 		return err
 	}
-	for _, p := range []string{out, zOut, newick, dendro} {
-		if p != "" {
-			fmt.Fprintf(e.stdout, "wrote      %s\n", p)
+	if out == "-" {
+		if err := writeClusterLabels(e.stdout, ds, labels); err != nil {
+			return err
 		}
 	}
+	printWrote(info, out, zOut, newick, dendro)
 	if progress != nil {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
 	}

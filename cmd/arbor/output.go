@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -96,8 +97,8 @@ func checkPictureExt(flag, path string) error {
 
 // writeClusterLabels writes row[,id],cluster, the ID column named as in
 // the input when the data have one.
-func writeClusterLabels(f *os.File, ds *dataset.Dataset, labels []int) error {
-	w := bufio.NewWriter(f)
+func writeClusterLabels(dst io.Writer, ds *dataset.Dataset, labels []int) error {
+	w := bufio.NewWriter(dst)
 	cw := csv.NewWriter(w)
 	if ds.IDName != "" {
 		cw.Write([]string{"row", ds.IDName, "cluster"})

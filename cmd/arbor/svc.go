@@ -49,7 +49,7 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	samples := fs.Int("samples", svcluster.DefaultSamples, "points sampled per segment by eq. 17")
 	knnK := fs.Int("k", svcluster.DefaultK, "neighbours for --labelling knn")
 	noise := fs.Bool("noise", false, "leave outliers (bounded SVs) unassigned, label -1 (default: nearest cluster)")
-	out := fs.String("out", "", "write cluster labels (CSV: row,cluster; -1 = noise) to this file")
+	out := fs.String("out", "", "write cluster labels (CSV: row[,id],cluster; -1 = noise) to this file; - is standard output (the summary then goes to stderr)")
 	tree := fs.String("tree", "", "with --sweep: write the hierarchy (levels table, tree of clusters, Newick with q as heights) as JSON")
 	plot := fs.String("plot", "", "draw a picture: for 2-D data the contours R(x) = R with SVs/BSVs marked (and, with --sweep, the clusters against q)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
@@ -75,7 +75,7 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	if err := checkPictureExt("plot", *plot); err != nil {
 		return err
 	}
-	if err := checkOutputs("data", d.path, "out", *out, "tree", *tree, "plot", *plot); err != nil {
+	if err := checkOutputs("data", d.path, "out", stdoutIsEmpty(*out), "tree", *tree, "plot", *plot); err != nil {
 		return err
 	}
 	switch {
@@ -139,8 +139,9 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	n, _ := X.Dims()
 	progress := e.progress(*quiet)
 	start := time.Now()
-	fmt.Fprintf(e.stdout, "data       %s\n", desc)
-	fmt.Fprintf(e.stdout, "kernel     %s, labelling %s, %d samples per segment\n", kind, lab, *samples)
+	info := e.summary(*out) // stderr when the labels take stdout
+	fmt.Fprintf(info, "data       %s\n", desc)
+	fmt.Fprintf(info, "kernel     %s, labelling %s, %d samples per segment\n", kind, lab, *samples)
 
 	var res *svcluster.Clustering
 	var h *svcluster.Hierarchy
@@ -153,10 +154,10 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if err := h.WriteTable(e.stdout); err != nil {
+		if err := h.WriteTable(info); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "stopped    %s after %d SVDD fits\n", h.Stop, h.Fits)
+		fmt.Fprintf(info, "stopped    %s after %d SVDD fits\n", h.Stop, h.Fits)
 		pick := len(h.Levels) - 1
 		if *clusters > 0 {
 			pick = h.Chosen
@@ -165,9 +166,9 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 				pick, warn = closestLevel(h, *clusters, *qfactor, *maxErr, *pmax)
 				fmt.Fprintln(e.stderr, "warning:", warn)
 			}
-			fmt.Fprintf(e.stdout, "chosen     level %d: q = %.6g, C = %.6g (1/(N·C) = %.4g), %d clusters\n", pick, h.Levels[pick].Q, h.Levels[pick].C, h.Levels[pick].P, h.Levels[pick].NClusters)
+			fmt.Fprintf(info, "chosen     level %d: q = %.6g, C = %.6g (1/(N·C) = %.4g), %d clusters\n", pick, h.Levels[pick].Q, h.Levels[pick].C, h.Levels[pick].P, h.Levels[pick].NClusters)
 		} else {
-			fmt.Fprintf(e.stdout, "labels of  the last level (%d)\n", pick)
+			fmt.Fprintf(info, "labels of  the last level (%d)\n", pick)
 		}
 		res = h.Levels[pick].Result
 	} else {
@@ -188,18 +189,20 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 		if res, outside, err = svcAllRows(ctx, res, allX, sample, *noise); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "landmarks  %d sampled rows fitted; %d other rows outside the sphere\n", len(sample), outside)
+		fmt.Fprintf(info, "landmarks  %d sampled rows fitted; %d other rows outside the sphere\n", len(sample), outside)
 	}
-	printSVC(e.stdout, res, ds)
+	printSVC(info, res, ds)
 	for _, w := range res.Warnings {
 		fmt.Fprintf(e.stderr, "warning: %v\n", w)
 	}
 	var batch outputBatch // all outputs or none
 	defer batch.abort()
-	if err := batch.write(*out, func(f *os.File) error {
-		return writeClusterLabels(f, ds, res.Labels)
-	}); err != nil {
-		return err
+	if *out != "-" {
+		if err := batch.write(*out, func(f *os.File) error {
+			return writeClusterLabels(f, ds, res.Labels)
+		}); err != nil {
+			return err
+		}
 	}
 	if *tree != "" {
 		if err := batch.write(*tree, func(f *os.File) error { return h.WriteJSON(f) }); err != nil {
@@ -228,11 +231,12 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	if err := batch.commit(); err != nil {
 		return err
 	}
-	for _, p := range []string{*out, *tree, *plot} {
-		if p != "" {
-			fmt.Fprintf(e.stdout, "wrote      %s\n", p)
+	if *out == "-" {
+		if err := writeClusterLabels(e.stdout, ds, res.Labels); err != nil {
+			return err
 		}
 	}
+	printWrote(info, *out, *tree, *plot)
 	if progress != nil {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -37,7 +38,7 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	extend := fs.String("extend", "svm", "labels the rows outside the sample: svm (C-SVC, C = 1, same kernel) or knn (kernel 1-NN)")
 	seed := fs.Uint64("seed", 1, "seed of the sample")
 	clusters := fs.Int("clusters", 0, "cut the hierarchy into K clusters (0: K at the largest gap between consecutive merge heights among K = 2..50)")
-	out := fs.String("out", "", "write cluster labels (CSV: row,cluster, or node,cluster for a graph) to this file")
+	out := fs.String("out", "", "write cluster labels (CSV: row[,id],cluster, or node,cluster for a graph) to this file; - is standard output (the summary then goes to stderr)")
 	zOut := fs.String("linkage-out", "", "write the SciPy linkage matrix (N−1 rows: id1,id2,height,size; height = running max of 1 − similarity, see the treelets package) to this CSV file")
 	newick := fs.String("newick", "", "write the hierarchy in Newick format to this file")
 	dendro := fs.String("dendrogram", "", "draw the dendrogram to this .png or .svg file")
@@ -96,7 +97,7 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	if input == "" {
 		input = *edges
 	}
-	if err := checkOutputs("data", input, "out", *out, "linkage-out", *zOut, "newick", *newick, "dendrogram", *dendro, "levels-out", *levelsOut, "roc", *roc); err != nil {
+	if err := checkOutputs("data", input, "out", stdoutIsEmpty(*out), "linkage-out", *zOut, "newick", *newick, "dendrogram", *dendro, "levels-out", *levelsOut, "roc", *roc); err != nil {
 		return err
 	}
 	progress := e.progress(*quiet)
@@ -148,18 +149,19 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	}
 	model := res.Model
 	tree := model.Tree()
-	fmt.Fprintln(e.stdout, what)
-	fmt.Fprintf(e.stdout, "treelets   %s similarity, λ = %g; %d levels", rule, *lambda, len(model.Levels))
+	info := e.summary(*out) // stderr when the labels take stdout
+	fmt.Fprintln(info, what)
+	fmt.Fprintf(info, "treelets   %s similarity, λ = %g; %d levels", rule, *lambda, len(model.Levels))
 	if m < n {
-		fmt.Fprintf(e.stdout, " on a sample of %d (seed %d), %s extension to the other %d", m, *seed, ext, n-m)
+		fmt.Fprintf(info, " on a sample of %d (seed %d), %s extension to the other %d", m, *seed, ext, n-m)
 	}
-	fmt.Fprintln(e.stdout)
+	fmt.Fprintln(info)
 	k := res.K
-	fmt.Fprintf(e.stdout, "clusters   %d", k)
+	fmt.Fprintf(info, "clusters   %d", k)
 	if *clusters == 0 {
-		fmt.Fprint(e.stdout, " (largest height gap; --clusters K to choose)")
+		fmt.Fprint(info, " (largest height gap; --clusters K to choose)")
 	}
-	fmt.Fprintf(e.stdout, ", sizes %s\n", sizesText(clusterSizes(res.Labels)))
+	fmt.Fprintf(info, ", sizes %s\n", sizesText(clusterSizes(res.Labels)))
 	if ds != nil {
 		if lab := ds.Labeled(); len(lab) > 1 {
 			truth := make([]int, len(lab))
@@ -171,7 +173,7 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "vs labels  ARI %.4f (%d labelled rows)\n", ari, len(lab))
+			fmt.Fprintf(info, "vs labels  ARI %.4f (%d labelled rows)\n", ari, len(lab))
 		}
 	}
 	var curve metrics.ROC
@@ -183,7 +185,7 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 		if m < n {
 			scope = fmt.Sprintf(" (over the %d sampled rows)", m)
 		}
-		fmt.Fprintf(e.stdout, "AUC %.3f%s: pairwise ROC through all %d levels against %s (%d positive, %d negative pairs)\n",
+		fmt.Fprintf(info, "AUC %.3f%s: pairwise ROC through all %d levels against %s (%d positive, %d negative pairs)\n",
 			curve.AUC(), scope, len(model.Levels), *rocAgainst, curve.Positive, curve.Negative)
 	}
 	names := func() []string {
@@ -196,18 +198,19 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 		}
 		return out
 	}
-	if *out != "" {
-		if err := writeAtomic(*out, func(f *os.File) error {
-			if ds != nil {
-				return writeClusterLabels(f, ds, res.Labels)
-			}
-			w := bufio.NewWriter(f)
-			fmt.Fprintln(w, "node,cluster")
-			for i, c := range res.Labels {
-				fmt.Fprintf(w, "%d,%d\n", i, c)
-			}
-			return w.Flush()
-		}); err != nil {
+	writeLabels := func(dst io.Writer) error {
+		if ds != nil {
+			return writeClusterLabels(dst, ds, res.Labels)
+		}
+		w := bufio.NewWriter(dst)
+		fmt.Fprintln(w, "node,cluster")
+		for i, c := range res.Labels {
+			fmt.Fprintf(w, "%d,%d\n", i, c)
+		}
+		return w.Flush()
+	}
+	if *out != "" && *out != "-" {
+		if err := writeAtomic(*out, func(f *os.File) error { return writeLabels(f) }); err != nil {
 			return err
 		}
 	}
@@ -266,11 +269,12 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	for _, p := range []string{*out, *zOut, *levelsOut, *newick, *dendro, *roc} {
-		if p != "" {
-			fmt.Fprintf(e.stdout, "wrote      %s\n", p)
+	if *out == "-" {
+		if err := writeLabels(e.stdout); err != nil {
+			return err
 		}
 	}
+	printWrote(info, *out, *zOut, *levelsOut, *newick, *dendro, *roc)
 	if progress != nil {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
 	}
