@@ -1,11 +1,14 @@
 package main
 
 import (
+	"compress/gzip"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -195,13 +198,14 @@ func (d *dataFlags) quiet() bool {
 
 // loadTest reads a file of new points with the data's column roles; its
 // labels are optional.
-func (d *dataFlags) loadTest(path string) (*dataset.Dataset, error) {
+func (d *dataFlags) loadTest(path string, train *dataset.Dataset) (*dataset.Dataset, error) {
 	opt, err := d.options()
 	if err != nil {
 		return nil, err
 	}
 	opt.OneRow = true
 	opt.LabelOptional = d.label == "" || d.label == "none"
+	opt = testColumns(path, train, opt)
 	ds, err := dataset.Load(path, opt)
 	if errors.Is(err, dataset.ErrNoLabelColumn) {
 		// New points need no labels: a file of features alone is fine.
@@ -342,4 +346,68 @@ func specsTakeMissing(specs []kernel.Spec, usesKernel bool) bool {
 		}
 	}
 	return true
+}
+
+// testColumns picks the columns of a --test file with a header by the
+// training features' names, as arbor predict does: every column that is
+// not a training feature, the label column or the ID column is left
+// unread (a text column, an extra measurement), and --ignore names only
+// the training file's columns (one the test file lacks is no error). A
+// file without a header, or one that lacks a training feature, is read
+// with opt unchanged (by position; the feature count is then checked).
+func testColumns(path string, train *dataset.Dataset, opt dataset.CSVOptions) dataset.CSVOptions {
+	if train == nil || len(opt.Features) > 0 || isSparseText(path) {
+		return opt
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return opt // Load reports it
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(strings.ToLower(path), ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return opt
+		}
+		defer zr.Close()
+		r = zr
+	}
+	header, src, err := dataset.ReadHeader(r, path, opt)
+	if err != nil || !src.Header {
+		return opt
+	}
+	feature := make(map[string]bool, len(train.Features))
+	for _, name := range train.Features {
+		if !slices.Contains(header, name) {
+			return opt
+		}
+		feature[name] = true
+	}
+	keep := func(h string) bool {
+		if feature[h] {
+			return true
+		}
+		for _, ref := range []string{opt.Label, train.LabelName, opt.ID, train.IDName} {
+			if ref != "" {
+				if j, ok := dataset.ColumnIndex(header, ref); ok && header[j] == h {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	opt.Ignore = nil
+	for _, h := range header {
+		if !keep(h) {
+			opt.Ignore = append(opt.Ignore, h)
+		}
+	}
+	if opt.Label == "" && train.LabelName != "" && slices.Contains(header, train.LabelName) {
+		opt.Label = train.LabelName
+	}
+	if opt.ID == "" && train.IDName != "" && slices.Contains(header, train.IDName) {
+		opt.ID = train.IDName
+	}
+	return opt
 }

@@ -296,7 +296,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	var Xt *dataset.Dataset
 	if *test != "" {
 		// One new point is a fine test set; its labels are optional.
-		Xt, err = d.loadTest(*test)
+		Xt, err = d.loadTest(*test, ds)
 		if err != nil {
 			return err
 		}
