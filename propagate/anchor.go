@@ -3,6 +3,7 @@ package propagate
 import (
 	"context"
 	"fmt"
+	"github.com/arbor-ml/arbor/learner"
 	"math"
 
 	"github.com/arbor-ml/arbor/internal/neighbors"
@@ -430,7 +431,9 @@ func (am *AnchorModel) classify(ki []int32, zi []float64) int {
 func (am *AnchorModel) Transduction() []int { return append([]int(nil), am.labels...) }
 
 // Predict sets dst[i] to the class of row i of X from its S nearest
-// anchors; nil allocates. Errors: ErrShape, ctx.Err().
+// anchors, or learner.Unlabeled when none of them carries a label (an
+// anchor component without labelled rows; Model.Predict's rule for a point
+// whose scores are all zero); nil allocates. Errors: ErrShape, ctx.Err().
 func (am *AnchorModel) Predict(ctx context.Context, dst []int, X *mat.Dense) ([]int, error) {
 	n, d := X.Dims()
 	m, da := am.anchors.Dims()
@@ -454,6 +457,12 @@ func (am *AnchorModel) Predict(ctx context.Context, dst []int, X *mat.Dense) ([]
 				ki[a], d2[a] = c.Index, c.D2
 			}
 			am.weights(z, d2)
+			if !am.reached(ki[:len(nb)], z[:len(nb)]) {
+				// No label reaches its anchors: unlabelled, as Model.Predict
+				// leaves a point whose scores are all zero (not class 0).
+				dst[i] = learner.Unlabeled
+				continue
+			}
 			dst[i] = am.classify(ki, z)
 		}
 	})

@@ -50,6 +50,16 @@ func TestAnchorUnreachable(t *testing.T) {
 			if tr[0] != 0 || tr[2] != 1 {
 				t.Errorf("%s %s: labelled rows relabelled: %v", name, policy, tr)
 			}
+			// New points: one by the labelled anchor gets a class, one by
+			// the unlabelled anchor is learner.Unlabeled, as Model.Predict
+			// leaves a point with all-zero scores (it used to be class 0).
+			got, err := m.Predict(context.Background(), nil, mat.NewDense(2, 1, []float64{0.05, 5.05}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got[0] < 0 || got[1] != -1 {
+				t.Errorf("%s %s: new points labelled %v, want [class, -1]", name, policy, got)
+			}
 		}
 	}
 	if err := (AnchorGraph{Unreachable: "drop"}).Validate(); !errors.Is(err, ErrBadParam) {
