@@ -79,7 +79,7 @@ func TestLandmarkISOMAPJoined(t *testing.T) {
 	// eigenvectors are arbitrary).
 	var keep []int
 	for j := m - 1; j >= 0; j-- {
-		if vals[j] > float64(m)*0x1p-52*vals[m-1] {
+		if vals[j] > 0x1p-52*vals[m-1] {
 			keep = append(keep, j)
 		}
 	}
