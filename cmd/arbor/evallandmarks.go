@@ -152,7 +152,18 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 				if err != nil {
 					return nil, err
 				}
-				_, r := Z.Dims()
+				// Each learner fits on the labelled rows of Z and labels
+				// every row (predictBlocks); one result per fitted model.
+				result := func(learner string, t1 time.Time, predict func(dst []int, Zb *mat.Dense) ([]int, error)) error {
+					pred, err := predictBlocks(Z, predict, nil)
+					if err != nil {
+						return err
+					}
+					res := ssl.Result{Kernel: kname, Learner: learner, Split: si, KernelS: kt, FitS: time.Since(t1).Seconds()}
+					score(&res, pred, split)
+					out = append(out, res)
+					return nil
+				}
 				switch name {
 				case "svm":
 					t1 := time.Now()
@@ -160,16 +171,9 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 					if err != nil {
 						return nil, fmt.Errorf("split %d: %w", si, err)
 					}
-					pred := make([]int, n)
-					for lo := 0; lo < n; lo += 65536 {
-						hi := min(lo+65536, n)
-						if _, err := m.PredictPoints(ctx, pred[lo:hi], Z.Slice(lo, hi, 0, r)); err != nil {
-							return nil, err
-						}
+					if err := result("svm (linear kernel on Z)", t1, func(dst []int, Zb *mat.Dense) ([]int, error) { return m.PredictPoints(ctx, dst, Zb) }); err != nil {
+						return nil, err
 					}
-					res := ssl.Result{Kernel: kname, Learner: "svm (linear kernel on Z)", Split: si, KernelS: kt, FitS: time.Since(t1).Seconds()}
-					score(&res, pred, split)
-					out = append(out, res)
 				case "linsvm":
 					t1 := time.Now()
 					m, err := landmarkLinSVM(ctx, Z, y, lf)
@@ -179,16 +183,9 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 					if w := linsvmWarning(m); w != "" && si == 0 {
 						fmt.Fprintln(e.stderr, "warning:", w)
 					}
-					pred := make([]int, n)
-					for lo := 0; lo < n; lo += 65536 {
-						hi := min(lo+65536, n)
-						if _, err := m.Predict(ctx, pred[lo:hi], Z.Slice(lo, hi, 0, r)); err != nil {
-							return nil, err
-						}
+					if err := result("linsvm (LinearSVC on Z)", t1, func(dst []int, Zb *mat.Dense) ([]int, error) { return m.Predict(ctx, dst, Zb) }); err != nil {
+						return nil, err
 					}
-					res := ssl.Result{Kernel: kname, Learner: "linsvm (LinearSVC on Z)", Split: si, KernelS: kt, FitS: time.Since(t1).Seconds()}
-					score(&res, pred, split)
-					out = append(out, res)
 				case "knn":
 					for _, k := range ks {
 						t1 := time.Now()
@@ -196,16 +193,9 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 						if err != nil {
 							return nil, err
 						}
-						pred := make([]int, n)
-						for lo := 0; lo < n; lo += 65536 {
-							hi := min(lo+65536, n)
-							if _, err := m.PredictPoints(ctx, pred[lo:hi], Z.Slice(lo, hi, 0, r)); err != nil {
-								return nil, err
-							}
+						if err := result(fmt.Sprintf("knn k=%d (on Z)", k), t1, func(dst []int, Zb *mat.Dense) ([]int, error) { return m.PredictPoints(ctx, dst, Zb) }); err != nil {
+							return nil, err
 						}
-						res := ssl.Result{Kernel: kname, Learner: fmt.Sprintf("knn k=%d (on Z)", k), Split: si, KernelS: kt, FitS: time.Since(t1).Seconds()}
-						score(&res, pred, split)
-						out = append(out, res)
 					}
 				}
 			}

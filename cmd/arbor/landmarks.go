@@ -193,18 +193,45 @@ func anchorFit(ctx context.Context, stderr io.Writer, l landmarkFlags, ds, test 
 // small eigenvalues in ‖z(x)‖², which the ranking does not depend on but
 // whose size would swamp the computed distances and the tie quantum.
 func landmarkKNN(ctx context.Context, Z *mat.Dense, y []int, k int, spec kernel.Spec) (*knn.Model, error) {
-	lab := labelledRows(y)
-	if k >= len(lab) {
-		return nil, usageError("--k %d: only %d labelled rows (want fewer neighbours than labelled rows)", k, len(lab))
+	Zl, yl := labelledFeatures(Z, y)
+	if k >= len(yl) {
+		return nil, usageError("--k %d: only %d labelled rows (want fewer neighbours than labelled rows)", k, len(yl))
 	}
+	return knn.Classifier{K: k, IgnoreSelf: spec.Kind == kernel.KindISOMAP}.Fit(ctx, Zl, yl)
+}
+
+// labelledFeatures returns the rows of Z that carry a label in y and
+// their labels: what every learner on landmark features fits on.
+func labelledFeatures(Z *mat.Dense, y []int) (*mat.Dense, []int) {
+	lab := labelledRows(y)
 	_, r := Z.Dims()
-	Zl := mat.NewDense(len(lab), r, nil)
 	yl := make([]int, len(lab))
+	if len(lab) == 0 {
+		return &mat.Dense{}, yl
+	}
+	Zl := mat.NewDense(len(lab), r, nil)
 	for a, i := range lab {
 		Zl.SetRow(a, Z.RawRowView(i))
 		yl[a] = y[i]
 	}
-	return knn.Classifier{K: k, IgnoreSelf: spec.Kind == kernel.KindISOMAP}.Fit(ctx, Zl, yl)
+	return Zl, yl
+}
+
+// predictBlocks labels every row of Z with predict, 65,536 rows at a time
+// (a kNN query holds block × labelled kernel values), into dst (nil
+// allocates).
+func predictBlocks(Z *mat.Dense, predict func(dst []int, Zb *mat.Dense) ([]int, error), pred []int) ([]int, error) {
+	n, r := Z.Dims()
+	if pred == nil {
+		pred = make([]int, n)
+	}
+	for lo := 0; lo < n; lo += 65536 {
+		hi := min(lo+65536, n)
+		if _, err := predict(pred[lo:hi], Z.Slice(lo, hi, 0, r).(*mat.Dense)); err != nil {
+			return nil, err
+		}
+	}
+	return pred, nil
 }
 
 func labelledRows(y []int) []int {
@@ -277,14 +304,8 @@ func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, d
 		}
 		pred = append(pred, pt...)
 	}
-	// The training rows in blocks (the kNN query holds block × labelled
-	// kernel values).
-	_, r := Z.Dims()
-	for lo := 0; lo < n; lo += 65536 {
-		hi := min(lo+65536, n)
-		if _, err := predict(pred[lo:hi], Z.Slice(lo, hi, 0, r).(*mat.Dense)); err != nil {
-			return nil, nil, err
-		}
+	if _, err := predictBlocks(Z, predict, pred[:n]); err != nil {
+		return nil, nil, err
 	}
 	keepGiven(pred[:n], ds.Y)
 	return pred, fit, nil

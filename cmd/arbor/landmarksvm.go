@@ -23,16 +23,9 @@ import (
 // the linear kernel, whose Nyström features are exact, it scored 2.5 points
 // below the exact SVM; see bench/lmacc.)
 func landmarkSVM(ctx context.Context, Z *mat.Dense, y []int, C float64) (*svm.Model, error) {
-	lab := labelledRows(y)
-	if len(lab) == 0 {
+	Zl, yl := labelledFeatures(Z, y)
+	if len(yl) == 0 {
 		return nil, fmt.Errorf("%w: no labelled rows", svm.ErrEmpty)
-	}
-	_, r := Z.Dims()
-	Zl := mat.NewDense(len(lab), r, nil)
-	yl := make([]int, len(lab))
-	for a, i := range lab {
-		Zl.SetRow(a, Z.RawRowView(i))
-		yl[a] = y[i]
 	}
 	return svm.Classifier{C: C, Kernel: kernel.Linear{}, AllowSingleton: true}.Fit(ctx, Zl, yl)
 }

@@ -101,14 +101,13 @@ func (l *learnerFlags) learners() ([]ssl.Learner, error) {
 	var out []ssl.Learner
 	for _, name := range strings.Split(l.learner, ",") {
 		switch strings.TrimSpace(strings.ToLower(name)) {
-		case "svm":
+		case "svm", "linsvm":
 			if !(l.C > 0) || math.IsInf(l.C, 0) {
 				return nil, usageError("--C must be positive, got %v", l.C)
 			}
-			out = append(out, ssl.SVM{Settings: svm.Classifier{C: l.C, Tol: l.tol, MaxIter: l.maxIter}})
-		case "linsvm":
-			if !(l.C > 0) || math.IsInf(l.C, 0) {
-				return nil, usageError("--C must be positive, got %v", l.C)
+			if n := strings.TrimSpace(strings.ToLower(name)); n == "svm" {
+				out = append(out, ssl.SVM{Settings: svm.Classifier{C: l.C, Tol: l.tol, MaxIter: l.maxIter}})
+				continue
 			}
 			ln := linsvmLearner{settings: linsvmSettings(*l)}
 			if err := ln.Validate(); err != nil {

@@ -51,22 +51,11 @@ func needLandmarks(learners []ssl.Learner, m int) error {
 
 // landmarkLinSVM fits linsvm on the features of the labelled rows of Z.
 func landmarkLinSVM(ctx context.Context, Z *mat.Dense, y []int, lf learnerFlags) (*linsvm.Model, error) {
-	lab := labelledRows(y)
-	if len(lab) == 0 {
+	Zl, yl := labelledFeatures(Z, y)
+	if len(yl) == 0 {
 		return nil, fmt.Errorf("%w: no labelled rows", linsvm.ErrInput)
 	}
-	_, r := Z.Dims()
-	Zl := mat.NewDense(len(lab), r, nil)
-	yl := make([]int, len(lab))
-	for a, i := range lab {
-		Zl.SetRow(a, Z.RawRowView(i))
-		yl[a] = y[i]
-	}
-	m, err := linsvmSettings(lf).Fit(ctx, Zl, yl)
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
+	return linsvmSettings(lf).Fit(ctx, Zl, yl)
 }
 
 // linsvmSettings: --C, --tol and --max-iter (0: LinearSVC's defaults,
