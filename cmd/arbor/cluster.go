@@ -255,10 +255,8 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	}
 	var batch outputBatch // all outputs or none
 	defer batch.abort()
-	if *out != "" && *out != "-" {
-		if err := batch.write(*out, func(f *os.File) error {
-			return writeClusterLabels(f, ds, labels)
-		}); err != nil {
+	if *out != "" {
+		if err := batch.writeOut(*out, e.stdout, func(w io.Writer) error { return writeClusterLabels(w, ds, labels) }); err != nil {
 			return err
 		}
 	}
@@ -293,11 +291,6 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	}
 	if err := batch.commit(); err != nil {
 		return err
-	}
-	if *out == "-" {
-		if err := writeClusterLabels(e.stdout, ds, labels); err != nil {
-			return err
-		}
 	}
 	printWrote(info, *out, *zOut, *newick, *dendro)
 	if progress != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -143,8 +144,8 @@ func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags
 	}
 	var batch outputBatch // all outputs or none
 	defer batch.abort()
-	if out != "" && out != "-" {
-		if err := batch.write(out, func(f *os.File) error { return writeClusterLabels(f, ds, labels) }); err != nil {
+	if out != "" {
+		if err := batch.writeOut(out, e.stdout, func(w io.Writer) error { return writeClusterLabels(w, ds, labels) }); err != nil {
 			return err
 		}
 	}
@@ -180,11 +181,6 @@ func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags
 	}
 	if err := batch.commit(); err != nil {
 		return err
-	}
-	if out == "-" {
-		if err := writeClusterLabels(e.stdout, ds, labels); err != nil {
-			return err
-		}
 	}
 	printWrote(info, out, zOut, newick, dendro)
 	if progress != nil {

@@ -24,12 +24,37 @@ func writeAtomic(path string, write func(f *os.File) error) error {
 }
 
 // outputBatch writes several outputs all or none (atomicfile.Batch).
-type outputBatch struct{ b atomicfile.Batch }
+type outputBatch struct {
+	b      atomicfile.Batch
+	stdout []func() error // outputs to standard output, written at commit
+}
 
 func (o *outputBatch) write(path string, write func(f *os.File) error) error {
 	return o.b.Write(path, write)
 }
-func (o *outputBatch) commit() error { return o.b.Commit() }
+
+// writeOut is write for an output that may be "-", standard output: that
+// one is written once every file of the batch has been (standard output
+// cannot be taken back).
+func (o *outputBatch) writeOut(path string, stdout io.Writer, write func(w io.Writer) error) error {
+	if path == "-" {
+		o.stdout = append(o.stdout, func() error { return write(stdout) })
+		return nil
+	}
+	return o.b.Write(path, func(f *os.File) error { return write(f) })
+}
+
+func (o *outputBatch) commit() error {
+	if err := o.b.Commit(); err != nil {
+		return err
+	}
+	for _, w := range o.stdout {
+		if err := w(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 func (o *outputBatch) abort()        { o.b.Abort() }
 
 // checkOutputs fails before any work is done when an output file could not

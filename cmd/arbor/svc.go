@@ -197,12 +197,8 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	}
 	var batch outputBatch // all outputs or none
 	defer batch.abort()
-	if *out != "-" {
-		if err := batch.write(*out, func(f *os.File) error {
-			return writeClusterLabels(f, ds, res.Labels)
-		}); err != nil {
-			return err
-		}
+	if err := batch.writeOut(*out, e.stdout, func(w io.Writer) error { return writeClusterLabels(w, ds, res.Labels) }); err != nil {
+		return err
 	}
 	if *tree != "" {
 		if err := batch.write(*tree, func(f *os.File) error { return h.WriteJSON(f) }); err != nil {
@@ -230,11 +226,6 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	}
 	if err := batch.commit(); err != nil {
 		return err
-	}
-	if *out == "-" {
-		if err := writeClusterLabels(e.stdout, ds, res.Labels); err != nil {
-			return err
-		}
 	}
 	printWrote(info, *out, *tree, *plot)
 	if progress != nil {
