@@ -55,7 +55,7 @@ func (o *outputBatch) commit() error {
 	}
 	return nil
 }
-func (o *outputBatch) abort()        { o.b.Abort() }
+func (o *outputBatch) abort() { o.b.Abort() }
 
 // checkOutputs fails before any work is done when an output file could not
 // be created: its directory is missing or not a directory, or the path is a
