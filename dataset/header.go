@@ -3,9 +3,13 @@ package dataset
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
+	"os"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // ReadHeader reads the start of delimited text as ReadCSV does and returns
@@ -105,4 +109,68 @@ func ReadHeader(r io.Reader, name string, opt CSVOptions) ([]string, *Source, er
 // position; false when it names no column of header.
 func ColumnIndex(header []string, ref string) (int, bool) {
 	return findColumn(header, ref)
+}
+
+// Open opens path for reading, decompressed on the fly when its name ends
+// in ".gz" (any case), as Load reads it. Errors: the file's, or the gzip
+// header's naming path.
+func Open(path string) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if !strings.HasSuffix(strings.ToLower(path), ".gz") {
+		return f, nil
+	}
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return gzFile{zr, f}, nil
+}
+
+// gzFile closes the decompressor and the file under it.
+type gzFile struct {
+	*gzip.Reader
+	f *os.File
+}
+
+func (g gzFile) Close() error {
+	err := g.Reader.Close()
+	if e := g.f.Close(); err == nil {
+		err = e
+	}
+	return err
+}
+
+// Unread returns the columns of header that are neither one of features
+// nor named by one of refs (names or positions as ColumnIndex reads them;
+// empty refs skipped): the Ignore list of a reader that knows the columns
+// it wants, so that no other column is parsed. absent lists the features
+// header lacks.
+func Unread(header, features []string, refs ...string) (unread, absent []string) {
+	want := make([]bool, len(header))
+	for _, f := range features {
+		j := slices.Index(header, f)
+		if j < 0 {
+			absent = append(absent, f)
+			continue
+		}
+		want[j] = true
+	}
+	for _, ref := range refs {
+		if ref == "" {
+			continue
+		}
+		if j, ok := ColumnIndex(header, ref); ok {
+			want[j] = true
+		}
+	}
+	for j, h := range header {
+		if !want[j] {
+			unread = append(unread, h)
+		}
+	}
+	return unread, absent
 }

@@ -2,10 +2,7 @@ package dataset
 
 import (
 	"bufio"
-	"compress/gzip"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -20,7 +17,6 @@ import (
 // error of opening or decompressing the file.
 func Load(path string, opt CSVOptions) (*Dataset, error) {
 	base := strings.ToLower(filepath.Base(path))
-	gz := strings.HasSuffix(base, ".gz")
 	base = strings.TrimSuffix(base, ".gz")
 	ext := filepath.Ext(base)
 	switch ext {
@@ -28,20 +24,11 @@ func Load(path string, opt CSVOptions) (*Dataset, error) {
 		".zip", ".mat", ".h5", ".hdf5", ".pkl", ".pickle", ".arff", ".sav", ".rds", ".rdata":
 		return nil, fmt.Errorf("%s: %w %s: want delimited text (CSV, TSV, …) or LIBSVM text, optionally .gz", path, ErrFormat, ext)
 	}
-	f, err := os.Open(path)
+	r, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var r io.Reader = f
-	if gz {
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		defer zr.Close()
-		r = zr
-	}
+	defer r.Close()
 	br := bufio.NewReaderSize(r, 1<<16)
 	if ext != ".csv" && ext != ".tsv" {
 		sample, _ := br.Peek(1 << 16)

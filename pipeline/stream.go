@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/arbor-ml/arbor/dataset"
 )
@@ -57,51 +55,47 @@ func (p *Pipeline) columnOptions(name string, header []string, src *dataset.Sour
 	for _, f := range p.Features {
 		feature[f] = true
 	}
-	var absent []string
-	for _, f := range p.Features {
-		if !slices.Contains(header, f) {
-			absent = append(absent, strconv.Quote(f))
-		}
-	}
-	if len(absent) > 0 {
+	if _, absent := dataset.Unread(header, p.Features); len(absent) > 0 {
 		return opt, fmt.Errorf("%s: %w: no column %s (the model's features are %s; the file's columns are %s)", name, ErrColumns,
-			strings.Join(absent, ", "), quoteList(p.Features), quoteList(header))
+			quoteList(absent), quoteList(p.Features), quoteList(header))
 	}
-	keep := make([]bool, len(header))    // the label and ID columns
-	ignored := make([]bool, len(header)) // the columns opt ignores
-	find := func(ref string, mark []bool) {
-		if j, ok := dataset.ColumnIndex(header, ref); ok {
-			mark[j] = true
-		}
-	}
-	for _, ref := range opt.Ignore {
-		find(ref, ignored)
-	}
+	var label string
 	switch {
 	case opt.NoLabel:
 	case opt.Label != "":
-		find(opt.Label, keep)
+		label = opt.Label
 	default:
 		opt.NoLabel = true // the labels are not used: the column stays unread
 	}
 	if opt.ID == "" {
 		for _, id := range []string{p.IDName, "rowname"} {
-			if j := slices.Index(header, id); id != "" && j >= 0 && !feature[id] && !keep[j] && !ignored[j] {
-				opt.ID = id
-				break
+			if id == "" || feature[id] || !slices.Contains(header, id) || sameColumn(header, id, label) || referenced(header, id, opt.Ignore) {
+				continue
 			}
+			opt.ID = id
+			break
 		}
 	}
-	if opt.ID != "" {
-		find(opt.ID, keep)
-	}
-	opt.Ignore = slices.Clone(opt.Ignore)
-	for j, h := range header {
-		if !feature[h] && !keep[j] {
-			opt.Ignore = append(opt.Ignore, h)
-		}
-	}
+	unread, _ := dataset.Unread(header, p.Features, label, opt.ID)
+	opt.Ignore = append(slices.Clone(opt.Ignore), unread...)
 	return opt, nil
+}
+
+// sameColumn reports whether refs a and b name one column of header.
+func sameColumn(header []string, a, b string) bool {
+	i, ok := dataset.ColumnIndex(header, a)
+	j, ok2 := dataset.ColumnIndex(header, b)
+	return ok && ok2 && i == j
+}
+
+// referenced reports whether one of refs names the column name of header.
+func referenced(header []string, name string, refs []string) bool {
+	for _, r := range refs {
+		if sameColumn(header, name, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // stream is Stream; columns, when not nil, decides the column options

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"compress/gzip"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"slices"
@@ -349,60 +347,31 @@ func specsTakeMissing(specs []kernel.Spec, usesKernel bool) bool {
 }
 
 // testColumns picks the columns of a --test file with a header by the
-// training features' names, as arbor predict does: every column that is
-// not a training feature, the label column or the ID column is left
-// unread (a text column, an extra measurement), and --ignore names only
-// the training file's columns (one the test file lacks is no error). A
-// file without a header, or one that lacks a training feature, is read
-// with opt unchanged (by position; the feature count is then checked).
+// training features' names, as arbor predict does (pipeline.Stream): every
+// column that is not a training feature, the label column or the ID
+// column is left unread (a text column, an extra measurement), and
+// --ignore names only the training file's columns (one the test file
+// lacks is no error). A file without a header, or one that lacks a
+// training feature, is read with opt unchanged (by position; the feature
+// count is then checked).
 func testColumns(path string, train *dataset.Dataset, opt dataset.CSVOptions) dataset.CSVOptions {
 	if train == nil || len(opt.Features) > 0 || isSparseText(path) {
 		return opt
 	}
-	f, err := os.Open(path)
+	r, err := dataset.Open(path)
 	if err != nil {
 		return opt // Load reports it
 	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(strings.ToLower(path), ".gz") {
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			return opt
-		}
-		defer zr.Close()
-		r = zr
-	}
+	defer r.Close()
 	header, src, err := dataset.ReadHeader(r, path, opt)
 	if err != nil || !src.Header {
 		return opt
 	}
-	feature := make(map[string]bool, len(train.Features))
-	for _, name := range train.Features {
-		if !slices.Contains(header, name) {
-			return opt
-		}
-		feature[name] = true
+	unread, absent := dataset.Unread(header, train.Features, opt.Label, train.LabelName, opt.ID, train.IDName)
+	if len(absent) > 0 {
+		return opt
 	}
-	keep := func(h string) bool {
-		if feature[h] {
-			return true
-		}
-		for _, ref := range []string{opt.Label, train.LabelName, opt.ID, train.IDName} {
-			if ref != "" {
-				if j, ok := dataset.ColumnIndex(header, ref); ok && header[j] == h {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	opt.Ignore = nil
-	for _, h := range header {
-		if !keep(h) {
-			opt.Ignore = append(opt.Ignore, h)
-		}
-	}
+	opt.Ignore = unread
 	if opt.Label == "" && train.LabelName != "" && slices.Contains(header, train.LabelName) {
 		opt.Label = train.LabelName
 	}

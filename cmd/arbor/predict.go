@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"compress/gzip"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -128,20 +127,11 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	opt.LabelOptional = d.label == "" || d.label == "none"
-	f, err := os.Open(d.path)
+	in, err := dataset.Open(d.path)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	var in io.Reader = f
-	if strings.HasSuffix(d.path, ".gz") {
-		gz, err := gzip.NewReader(f)
-		if err != nil {
-			return fmt.Errorf("%s: %w", d.path, err)
-		}
-		defer gz.Close()
-		in = gz
-	}
+	defer in.Close()
 	start := time.Now()
 	last := start // progress lines at most once a second (a 10⁷-row file has 2,400 chunks)
 	// readErr is an error of the new points (reading, columns, values,
