@@ -199,6 +199,7 @@ func (m *Model) search(ctx context.Context, q Query, emit func(i int, nb []neigh
 	// Pass 1: max d² over the batch (the tie quantum is 1e-9 of it, as the
 	// peer) and finiteness.
 	maxes := make([]float64, tasks)
+	selfs := make([]float64, src.n) // K(x, x) of each query, as the distances use it
 	// Keep the kernel blocks between the passes when they take at most
 	// 128 MiB, else read them again.
 	var keep [][]float64
@@ -216,6 +217,7 @@ func (m *Model) search(ctx context.Context, q Query, emit func(i int, nb []neigh
 		for i := i0; i < i1; i++ {
 			kv := buf[(i-i0)*l : (i-i0+1)*l]
 			s := m.self(src, i, kv)
+			selfs[i] = s
 			if math.IsNaN(s) || math.IsInf(s, 0) {
 				errs[t] = fmt.Errorf("%w: kernel of %s with itself = %v", ErrNonFinite, src.name(i), s)
 				return
@@ -264,7 +266,7 @@ func (m *Model) search(ctx context.Context, q Query, emit func(i int, nb []neigh
 		heap := make([]neighbour, 0, k)
 		for i := i0; i < i1; i++ {
 			kv := buf[(i-i0)*l : (i-i0+1)*l]
-			s := m.self(src, i, kv)
+			s := selfs[i]
 			heap = heap[:0]
 			for j, v := range kv {
 				d2 := max(s+m.ldiag[j]-2*v, 0)

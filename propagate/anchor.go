@@ -3,11 +3,12 @@ package propagate
 import (
 	"context"
 	"fmt"
-	"github.com/arbor-ml/arbor/learner"
 	"math"
 
 	"github.com/arbor-ml/arbor/internal/neighbors"
 	"github.com/arbor-ml/arbor/internal/parallel"
+	"github.com/arbor-ml/arbor/learner"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -365,7 +366,7 @@ rows:
 			h = (h ^ math.Float64bits(v)) * 1099511628211
 		}
 		for _, j := range buckets[h] {
-			if floatsEqual(anchors.RawRowView(j), row) {
+			if floats.Equal(anchors.RawRowView(j), row) {
 				continue rows
 			}
 		}
@@ -380,15 +381,6 @@ rows:
 		u.SetRow(a, anchors.RawRowView(k))
 	}
 	return u, len(keep)
-}
-
-func floatsEqual(a, b []float64) bool {
-	for i, v := range a {
-		if v != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func denseData(X *mat.Dense) []float64 {
