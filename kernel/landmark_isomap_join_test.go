@@ -58,31 +58,9 @@ func TestLandmarkISOMAPJoined(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := len(lm)
-	delta := mat.NewSymDense(m, nil)
-	for a := 0; a < m; a++ {
-		for b := a; b < m; b++ {
-			v := ref.G.At(lm[a], lm[b])
-			delta.SetSym(a, b, v*v)
-		}
-	}
-	mean := make([]float64, m)
-	for a := 0; a < m; a++ {
-		for b := 0; b < m; b++ {
-			mean[b] += delta.At(a, b) / float64(m)
-		}
-	}
-	vals, V, err := eigen.Sym(ctx, centerSym(delta), true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	mean, vals, V, keep := lmdsReference(t, m, 0x1p-52, func(a, b int) float64 { return ref.G.At(lm[a], lm[b]) })
 	// Y_ref = −½·(Δ_p − δ̄)·V_r·Λ_r^{-1/2}; compare Gram matrices (signs of
 	// eigenvectors are arbitrary).
-	var keep []int
-	for j := m - 1; j >= 0; j-- {
-		if vals[j] > 0x1p-52*vals[m-1] {
-			keep = append(keep, j)
-		}
-	}
 	if len(keep) != l2.Rank {
 		t.Fatalf("rank %d, reference %d", l2.Rank, len(keep))
 	}
@@ -151,29 +129,7 @@ func TestLandmarkISOMAPSmallEigenvalues(t *testing.T) {
 	if d := maxAbsDiff(l.geo, landmarkBlock(ref.G, lm)); d > 1e-9*mat.Max(l.geo) {
 		t.Fatalf("the map's geodesics differ from Compute's by %g", d)
 	}
-	delta := mat.NewSymDense(m, nil)
-	for a := 0; a < m; a++ {
-		for b := a; b < m; b++ {
-			v := 0.5 * (l.geo.At(a, lm[b]) + l.geo.At(b, lm[a]))
-			delta.SetSym(a, b, v*v)
-		}
-	}
-	mean := make([]float64, m)
-	for a := 0; a < m; a++ {
-		for b := 0; b < m; b++ {
-			mean[b] += delta.At(a, b) / float64(m)
-		}
-	}
-	vals, V, err := eigen.Sym(ctx, centerSym(delta), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var keep []int
-	for j := m - 1; j >= 0; j-- {
-		if vals[j] > rcond*vals[m-1] {
-			keep = append(keep, j)
-		}
-	}
+	mean, vals, V, keep := lmdsReference(t, m, rcond, func(a, b int) float64 { return 0.5 * (l.geo.At(a, lm[b]) + l.geo.At(b, lm[a])) })
 	if len(keep) != l.Rank {
 		t.Fatalf("rank %d, reference %d", l.Rank, len(keep))
 	}
@@ -226,4 +182,36 @@ func landmarkBlock(G mat.Matrix, lm []int) *mat.Dense {
 		}
 	}
 	return out
+}
+
+// lmdsReference is landmark MDS's reference factorisation from its
+// definition: Δ (m×m, entries g(a, b)²), the means of its columns δ̄, the
+// eigendecomposition of −½·H·Δ·H, and the eigenvectors kept (descending)
+// above rcond·λ_max.
+func lmdsReference(t *testing.T, m int, rcond float64, g func(a, b int) float64) ([]float64, []float64, *mat.Dense, []int) {
+	t.Helper()
+	delta := mat.NewSymDense(m, nil)
+	for a := 0; a < m; a++ {
+		for b := a; b < m; b++ {
+			v := g(a, b)
+			delta.SetSym(a, b, v*v)
+		}
+	}
+	mean := make([]float64, m)
+	for a := 0; a < m; a++ {
+		for b := 0; b < m; b++ {
+			mean[b] += delta.At(a, b) / float64(m)
+		}
+	}
+	vals, V, err := eigen.Sym(context.Background(), centerSym(delta), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keep []int
+	for j := m - 1; j >= 0; j-- {
+		if vals[j] > rcond*vals[m-1] {
+			keep = append(keep, j)
+		}
+	}
+	return mean, vals, V, keep
 }
