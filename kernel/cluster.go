@@ -67,7 +67,9 @@ type ISOMAP struct {
 // ultrametric).
 type Connectivity struct{}
 
-func (h HCK) validate() error {
+// Validate reports a linkage the cluster kernel does not accept (ErrBadParam):
+// centroid and median have inversions, so their K would not be PSD.
+func (h HCK) Validate() error {
 	switch h.Method {
 	case hclust.Single, hclust.Complete, hclust.Average, hclust.Weighted, hclust.Ward:
 	case hclust.Centroid, hclust.Median:
@@ -83,7 +85,7 @@ func (h HCK) validate() error {
 // (fewer than 2 points), ErrNonFinite, errors of graph.Geodesic (bad graph
 // spec, k ≥ N, ...) and hclust.Linkage, and ctx.Err().
 func (h HCK) Gram(ctx context.Context, X mat.Matrix) (*mat.SymDense, Info, error) {
-	if err := h.validate(); err != nil {
+	if err := h.Validate(); err != nil {
 		return nil, Info{}, err
 	}
 	if _, err := checkPoints(X); err != nil {

@@ -285,7 +285,7 @@ func registerBuiltins() {
 			if sp.Multi == nil {
 				return fmt.Errorf("%w: multitype without settings", ErrBadParam)
 			}
-			return sp.Multi.validate()
+			return sp.Multi.Validate()
 		},
 		Flags: []Flag{
 			{Name: "gamma", Type: "float", Value: "NaN"},
@@ -376,7 +376,7 @@ func parseHCK(s, name string, args []string) (Spec, error) {
 	return sp, nil
 }
 
-func validateHCK(sp Spec) error { return HCK{Method: sp.Method}.validate() }
+func validateHCK(sp Spec) error { return HCK{Method: sp.Method}.Validate() }
 
 // sharesOf names the shared inputs of the built-in data-dependent kernels.
 func sharesOf(sp Spec) []string {

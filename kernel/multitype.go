@@ -74,7 +74,8 @@ type MultiType struct {
 	Progress func(stage string, done, total int)
 }
 
-func (m MultiType) validate() error {
+// Validate reports settings out of range (ErrBadParam).
+func (m MultiType) Validate() error {
 	if !(m.Gamma > 0) || math.IsInf(m.Gamma, 0) {
 		return fmt.Errorf("%w: multitype: Gamma = %v, want > 0", ErrBadParam, m.Gamma)
 	}
@@ -112,7 +113,7 @@ func (m MultiType) progress(stage string, done, total int) {
 // (settings), ErrEmpty, ErrNonFinite (X), ErrDegenerate, ErrEigen, or
 // ctx.Err().
 func (m MultiType) Gram(ctx context.Context, X mat.Matrix) (*mat.SymDense, Info, error) {
-	if err := m.validate(); err != nil {
+	if err := m.Validate(); err != nil {
 		return nil, Info{}, err
 	}
 	m.progress("affinity", 0, 1)
@@ -141,7 +142,7 @@ func (m MultiType) Gram(ctx context.Context, X mat.Matrix) (*mat.SymDense, Info,
 func (m MultiType) FromAffinity(ctx context.Context, W mat.Symmetric) (*mat.SymDense, error) {
 	v := m
 	v.Gamma = 1 // not used
-	if err := v.validate(); err != nil {
+	if err := v.Validate(); err != nil {
 		return nil, err
 	}
 	if W == nil || W.SymmetricDim() == 0 {
@@ -383,4 +384,23 @@ func normaliseDiag(lt *mat.SymDense) (*mat.SymDense, error) {
 		row[i] = 1
 	}
 	return lt, nil
+}
+
+// Phi is the transfer function φ of m on an eigenvalue s of the
+// normalised affinity L: 1 (step) or s (linstep) when s ≥ Cut, else 0;
+// s^T (poly and randomwalk).
+func (m MultiType) Phi(s float64) float64 {
+	switch m.Transfer {
+	case TransferStep:
+		if s >= m.Cut {
+			return 1
+		}
+		return 0
+	case TransferLinStep:
+		if s >= m.Cut {
+			return s
+		}
+		return 0
+	}
+	return math.Pow(s, m.T) // poly; randomwalk = poly with integer T
 }

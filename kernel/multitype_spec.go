@@ -35,7 +35,7 @@ func parseMultiType(s string, args []string) (MultiType, error) {
 	default:
 		return MultiType{}, fmt.Errorf("%w %q: transfer %q (want step, linstep, poly or randomwalk)", ErrUnknownKernel, s, args[0])
 	}
-	if err := m.validate(); err != nil {
+	if err := m.Validate(); err != nil {
 		return MultiType{}, fmt.Errorf("%q: %w", s, err)
 	}
 	return m, nil

@@ -73,7 +73,7 @@ type TreeExtension struct {
 // returns (nil: all). Errors: ErrEmpty, ErrNonFinite, ErrShape (t not over
 // the rows of X), ErrBadParam (a non-monotone tree, a column out of range).
 func NewTreeExtension(X mat.Matrix, h HCK, t *hclust.Tree, columns []int) (*TreeExtension, error) {
-	if err := h.validate(); err != nil {
+	if err := h.Validate(); err != nil {
 		return nil, err
 	}
 	x, err := newRows(X, "X")
@@ -304,4 +304,46 @@ func (e *TreeExtension) rowsDiag(ctx context.Context, Xt mat.Matrix, wantRows bo
 		return nil, nil, err
 	}
 	return out, diag, nil
+}
+
+// Means returns the centring terms of the training kernel K = −½·J·M·J:
+// the column means m̄_j of the ultrametric M and their mean m̿ (col is a
+// copy).
+func (e *TreeExtension) Means() (col []float64, grand float64) {
+	return append([]float64(nil), e.colMean...), e.grand
+}
+
+// RowFrom sets row (length N) to the centred kernel row of a point whose
+// distances to the N training points are dist: with single linkage the
+// minimax rule over every point of dist (+Inf for a point not reached),
+// otherwise the graft onto the nearest one (ties to the lower index).
+// scratch has length at least 2·(2N−1) and is overwritten.
+func (e *TreeExtension) RowFrom(row, dist, scratch []float64) {
+	n := e.x.n
+	nodes := 2*n - 1
+	s1, s2 := scratch[:nodes], scratch[nodes:2*nodes]
+	u := row
+	if e.exact {
+		copy(s1, dist)
+		for v := n; v < nodes; v++ {
+			s1[v] = math.Inf(1)
+		}
+		e.minMaxRow(s1, s2, u)
+	} else {
+		l := 0
+		for a, v := range dist[:n] {
+			if v < dist[l] {
+				l = a
+			}
+		}
+		e.graftRow(l, max(dist[l], 0), u, s1, s2)
+	}
+	mean := 0.0
+	for _, v := range u {
+		mean += v
+	}
+	mean /= float64(n)
+	for j, v := range u {
+		row[j] = -0.5 * (v - mean - e.colMean[j] + e.grand)
+	}
 }

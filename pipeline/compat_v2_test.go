@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/landmark"
 	"github.com/arbor-ml/arbor/linsvm"
 	"github.com/arbor-ml/arbor/pipeline"
 )
@@ -20,18 +21,14 @@ func savedIrisLandmarks(t *testing.T) *pipeline.Pipeline {
 	t.Helper()
 	ctx := context.Background()
 	ds, sc, y, _ := fixture(t)
-	lm, err := kernel.ChooseLandmarks(ctx, ds.X, 30, kernel.LandmarkKMeans, 1)
+	lm, err := landmark.Choose(ctx, ds.X, 30, landmark.KMeans, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	spec, _ := kernel.ParseSpec("hck:average")
 	// The tree on the landmarks alone, as FitMap built hck:average when the
 	// fixture was written (it now uses the tree of all rows' cells).
-	fm, err := kernel.NewNystromHCK(ctx, ds.X, kernel.HCK{Method: spec.Method}, lm, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	Z, err := fm.Features(ctx, ds.X)
+	fm, Z, err := landmark.Settings{Kernel: spec, Tree: landmark.TreeLandmarks}.Fit(ctx, ds.X, lm)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,9 +53,9 @@
 // --landmarks M) keeps no training rows: a new point x gets
 //
 //	z = scale(x)
-//	f = map(z)                             (FeatureMap: kernel.Nystrom, f = k_L(z)·K_LL^{-1/2};
-//	                                        kernel.LandmarkISOMAP, landmark MDS of its geodesics;
-//	                                        kernel.NystromMultiType, the multi-type kernel's features)
+//	f = map(z)                             (landmark.Map: landmark.Nystrom, f = k_L(z)·K_LL^{-1/2};
+//	                                        landmark.ISOMAP, landmark MDS of its geodesics;
+//	                                        landmark.MultiType, the multi-type kernel's features)
 //	label = model(f)                       (svm.Model with the linear kernel, linsvm.Model, or
 //	                                        knn.Model fitted on the features)
 //

@@ -10,20 +10,13 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/arbor-ml/arbor/dataset"
-	"github.com/arbor-ml/arbor/hclust"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/knn"
+	"github.com/arbor-ml/arbor/landmark"
 	"github.com/arbor-ml/arbor/linsvm"
 	"github.com/arbor-ml/arbor/propagate"
 	"github.com/arbor-ml/arbor/svm"
 )
-
-// FeatureMap is a fitted landmark feature map: *kernel.Nystrom (point and
-// cluster kernels), *kernel.LandmarkISOMAP or *kernel.NystromMultiType.
-type FeatureMap interface {
-	Features(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error)
-	Save(w io.Writer) error
-}
 
 // Landmarks is the landmark part of a pipeline fitted with M landmarks
 // instead of the N×N kernel (arbor classify --landmarks M): the feature
@@ -31,7 +24,7 @@ type FeatureMap interface {
 type Landmarks struct {
 	// Map gives new points their features z(x) (nil for the anchor graph
 	// and the kNN graph, which work on the scaled points themselves).
-	Map FeatureMap
+	Map landmark.Map
 	// Model is *svm.Model (the C-SVC with the linear kernel, fitted on
 	// the features by svm.Classifier.Fit), *linsvm.Model or *knn.Model
 	// (fitted on the features by knn.Classifier.Fit) on z(x), or, on the
@@ -46,7 +39,7 @@ type Landmarks struct {
 }
 
 // linearMap is a feature map that is a linear map (Projection, M×r) of
-// base rows (Base, t×M): both kernel.Nystrom and kernel.LandmarkISOMAP.
+// base rows (Base, t×M): both landmark.Nystrom and landmark.ISOMAP.
 type linearMap interface {
 	Base(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error)
 	Projection() *mat.Dense
@@ -60,7 +53,7 @@ type Saver interface{ Save(w io.Writer) error }
 // need the map, not the N training rows), spec and gamma the kernel (for
 // the record; gamma what rbf:scale resolved to), fm the fitted feature map
 // (nil with an anchor-graph model), m the model. Errors: ErrLearner.
-func NewLandmarks(ds *dataset.Dataset, sc *dataset.Scaler, spec kernel.Spec, gamma float64, fm FeatureMap, m Saver) (*Pipeline, error) {
+func NewLandmarks(ds *dataset.Dataset, sc *dataset.Scaler, spec kernel.Spec, gamma float64, fm landmark.Map, m Saver) (*Pipeline, error) {
 	if _, err := landmarkLearner(m); err != nil {
 		return nil, err
 	}
@@ -110,15 +103,15 @@ func onPoints(m Saver) bool {
 	return false
 }
 
-func mapName(fm FeatureMap) (string, error) {
+func mapName(fm landmark.Map) (string, error) {
 	switch fm.(type) {
 	case nil:
 		return "", nil
-	case *kernel.Nystrom:
+	case *landmark.Nystrom:
 		return "nystrom", nil
-	case *kernel.LandmarkISOMAP:
+	case *landmark.ISOMAP:
 		return "landmark-isomap", nil
-	case *kernel.NystromMultiType:
+	case *landmark.MultiType:
 		return "nystrom-multitype", nil
 	}
 	return "", fmt.Errorf("%w: feature map %T", ErrLearner, fm)
@@ -131,11 +124,11 @@ func loadLandmarks(mapKind string, mapBytes []byte, learner string, payload []by
 	switch mapKind {
 	case "":
 	case "nystrom":
-		lm.Map, err = kernel.LoadNystrom(bytes.NewReader(mapBytes))
+		lm.Map, err = landmark.LoadNystrom(bytes.NewReader(mapBytes))
 	case "landmark-isomap":
-		lm.Map, err = kernel.LoadLandmarkISOMAP(bytes.NewReader(mapBytes))
+		lm.Map, err = landmark.LoadISOMAP(bytes.NewReader(mapBytes))
 	case "nystrom-multitype":
-		lm.Map, err = kernel.LoadNystromMultiType(bytes.NewReader(mapBytes))
+		lm.Map, err = landmark.LoadMultiType(bytes.NewReader(mapBytes))
 	default:
 		return nil, fmt.Errorf("%w: feature map %q", ErrLearner, mapKind)
 	}
@@ -229,110 +222,19 @@ func (lm *Landmarks) Predict(ctx context.Context, Xt *mat.Dense) ([]int, error) 
 }
 
 // FitMap fits the landmark feature map of spec on the rows landmarks of X
-// (kernel.ChooseLandmarks) and returns it with the N×r features Z of the
-// rows of X and the gamma rbf:scale resolved to (0 otherwise):
-//
-//   - point kernels: kernel.NewNystrom, Z = K_NM·K_MM^{-1/2};
-//   - hck, connectivity (= hck:single): kernel.NewNystromHCK, the tree on
-//     the landmarks and the tree-aware rule for the other rows; single
-//     linkage up to kernel.SingleAllRowsMaxN rows: kernel.NewNystromSingle,
-//     the exact tree of all rows (Prim, O(N) memory) and exact rows;
-//     complete, average, weighted and Ward up to kernel.CellsAllRowsMaxN
-//     rows: kernel.NewNystromCells, the linkage of all rows with each
-//     landmark's cell (its nearest rows) joined first;
-//   - hckg: kernel.NewNystromGraphHCK, the same on the geodesics from the
-//     landmarks over the graph of all rows (components joined by Eq. 4);
-//     single linkage on the graph's exact tree of all rows, complete,
-//     average and weighted (up to kernel.GraphCellsAllRowsMaxN rows) on
-//     the tree of all rows with each landmark's geodesic cell joined first;
-//   - isomap: kernel.NewLandmarkISOMAP (de Silva & Tenenbaum);
-//   - multitype: kernel.NewNystromMultiType (the transfer on the spectrum
-//     of the Nyström affinity, Fowlkes et al. 2004).
-//
-// Errors: ErrLearner for a kernel without a landmark form, and those of
-// the maps.
-func FitMap(ctx context.Context, X *mat.Dense, spec kernel.Spec, landmarks []int) (FeatureMap, *mat.Dense, float64, error) {
-	var ny *kernel.Nystrom
-	var err error
+// (landmark.Choose, landmark.ChooseIncluding; landmark.Settings.Fit with
+// the tree chosen by the row count) and returns it with the N×r features Z
+// of the rows of X and the gamma rbf:scale resolved to (0 otherwise).
+// Errors: those of landmark.Settings.Fit.
+func FitMap(ctx context.Context, X *mat.Dense, spec kernel.Spec, landmarks []int) (landmark.Map, *mat.Dense, float64, error) {
 	gamma := 0.0
-	switch spec.Kind {
-	case kernel.KindPoint:
-		k := spec.Point
-		if spec.Scale {
-			gamma = kernel.GammaScale(X)
-			k = kernel.RBF{Gamma: gamma}
-		}
-		ny, err = kernel.NewNystrom(ctx, X, k, landmarks, 0)
-	case kernel.KindHCK:
-		h := kernel.HCK{Method: spec.Method, Graph: spec.Graph}
-		if spec.Graph != nil {
-			// Geodesics on the graph of all rows (components joined by Eq. 4).
-			gy, Z, err := kernel.NewNystromGraphHCK(ctx, X, h, landmarks, 0)
-			if err != nil {
-				return nil, nil, 0, err
-			}
-			return gy, Z, 0, nil
-		}
-		if n, _ := X.Dims(); h.Method == hclust.Single && n <= kernel.SingleAllRowsMaxN {
-			return singleAllRows(ctx, X, landmarks)
-		}
-		if n, _ := X.Dims(); cellsMethod(h.Method) && n <= kernel.CellsAllRowsMaxN {
-			ny, Z, err := kernel.NewNystromCells(ctx, X, h, landmarks, 0)
-			if err != nil {
-				return nil, nil, 0, err
-			}
-			return ny, Z, 0, nil
-		}
-		ny, err = kernel.NewNystromHCK(ctx, X, h, landmarks, 0)
-	case kernel.KindConnectivity:
-		if n, _ := X.Dims(); n <= kernel.SingleAllRowsMaxN {
-			return singleAllRows(ctx, X, landmarks)
-		}
-		ny, err = kernel.NewNystromHCK(ctx, X, kernel.HCK{Method: hclust.Single}, landmarks, 0)
-	case kernel.KindISOMAP:
-		g := kernel.DefaultGraph()
-		if spec.Graph != nil {
-			g = *spec.Graph
-		}
-		iso, err := kernel.NewLandmarkISOMAP(ctx, X, g, landmarks, 0)
-		if err != nil {
-			return nil, nil, 0, err
-		}
-		return iso, iso.Train(), 0, nil
-	case kernel.KindMultiType:
-		nm, F, err := kernel.NewNystromMultiType(ctx, X, *spec.Multi, landmarks, 0)
-		if err != nil {
-			return nil, nil, 0, err
-		}
-		return nm, F, 0, nil
-	default:
-		return nil, nil, 0, fmt.Errorf("%w: landmarks for the kernel %s", ErrLearner, spec)
+	if spec.Kind == kernel.KindPoint {
+		spec.Point, gamma = spec.Resolve(X)
+		spec.Scale = false
 	}
+	fm, Z, err := landmark.Settings{Kernel: spec}.Fit(ctx, X, landmarks)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	Z, err := ny.Features(ctx, X)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	return ny, Z, gamma, nil
-}
-
-// cellsMethod reports whether kernel.NewNystromCells serves linkage m.
-func cellsMethod(m hclust.Method) bool {
-	switch m {
-	case hclust.Complete, hclust.Average, hclust.Weighted, hclust.Ward:
-		return true
-	}
-	return false
-}
-
-// singleAllRows is the landmark single-linkage kernel on the tree of all
-// rows (kernel.NewNystromSingle).
-func singleAllRows(ctx context.Context, X *mat.Dense, landmarks []int) (FeatureMap, *mat.Dense, float64, error) {
-	ny, Z, err := kernel.NewNystromSingle(ctx, X, landmarks, 0)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	return ny, Z, 0, nil
+	return fm, Z, gamma, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/landmark"
 	"github.com/arbor-ml/arbor/linsvm"
 	"github.com/arbor-ml/arbor/pipeline"
 	"github.com/arbor-ml/arbor/propagate"
@@ -25,7 +26,7 @@ func ExampleNewLandmarks() {
 	ds, _ := dataset.Embedded("iris")
 	sc, _ := dataset.FitScaler(ds.X, "std")
 	ds.X, _ = sc.Transform(nil, ds.X)
-	lm, _ := kernel.ChooseLandmarks(ctx, ds.X, 30, kernel.LandmarkKMeans, 1)
+	lm, _ := landmark.Choose(ctx, ds.X, 30, landmark.KMeans, 1)
 	spec, _ := kernel.ParseSpec("hck:average")
 	fm, Z, gamma, err := pipeline.FitMap(ctx, ds.X, spec, lm)
 	if err != nil {
@@ -99,7 +100,7 @@ func BenchmarkPredictLandmarks(b *testing.B) {
 	for c := 0; c < classes; c++ {
 		ds.Classes = append(ds.Classes, fmt.Sprint(c))
 	}
-	lm, err := kernel.ChooseLandmarks(ctx, X, 500, kernel.LandmarkKMeans, 1)
+	lm, err := landmark.Choose(ctx, X, 500, landmark.KMeans, 1)
 	if err != nil {
 		b.Fatal(err)
 	}

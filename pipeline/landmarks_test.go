@@ -12,6 +12,7 @@ import (
 
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/knn"
+	"github.com/arbor-ml/arbor/landmark"
 	"github.com/arbor-ml/arbor/linsvm"
 	"github.com/arbor-ml/arbor/pipeline"
 	"github.com/arbor-ml/arbor/propagate"
@@ -35,7 +36,7 @@ func landmarkCases(t *testing.T) ([]landmarkCase, *mat.Dense) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lm, err := kernel.ChooseLandmarks(ctx, ds.X, 40, kernel.LandmarkKMeans, 1)
+	lm, err := landmark.Choose(ctx, ds.X, 40, landmark.KMeans, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 // Command anchorexp is the experiment harness behind propagate's doc
 // section "Anchor graph (landmarks)": on one bench/lmacc split (same
-// labelled rows, same landmarks: kernel.ChooseLandmarksIncluding) it
+// labelled rows, same landmarks: landmark.ChooseIncluding) it
 // reimplements the anchor-graph variants — the weights Z (kernel, uniform,
 // Local Anchor Embedding), S, the width σ, γ, and the solvers (the paper's
 // anchor graph regularisation with and without the class-mass
@@ -29,7 +29,7 @@ import (
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/internal/neighbors"
-	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/landmark"
 	"github.com/arbor-ml/arbor/propagate"
 	"gonum.org/v1/gonum/mat"
 )
@@ -563,7 +563,7 @@ func main() {
 		if !*incl {
 			inc = nil
 		}
-		lm, _, err = kernel.ChooseLandmarksIncluding(ctx, X, m, strings.Replace(*method, "fixed", "kmeans", 1), *seed, inc)
+		lm, _, err = landmark.ChooseIncluding(ctx, X, m, strings.Replace(*method, "fixed", "kmeans", 1), *seed, inc)
 		if *method == "fixed" {
 			lm, err = chooseFixed(X, m, split, *seed), nil
 		}

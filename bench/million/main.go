@@ -33,6 +33,7 @@ import (
 
 	"github.com/arbor-ml/arbor/hclust"
 	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/landmark"
 	"github.com/arbor-ml/arbor/linsvm"
 	"github.com/arbor-ml/arbor/propagate"
 	"gonum.org/v1/gonum/mat"
@@ -61,17 +62,16 @@ func main() {
 	}
 
 	start := time.Now()
-	lm, err := kernel.ChooseLandmarks(ctx, X, *m, kernel.LandmarkKMeans, *seed)
+	lm, err := landmark.Choose(ctx, X, *m, landmark.KMeans, *seed)
 	check(err)
 	tLm := time.Since(start)
 	fmt.Printf("landmarks (k-means, %d Lloyd iterations): %.1f s\n", 10, tLm.Seconds())
 
 	// (1) landmark HCK + linear SVM.
 	t0 := time.Now()
-	ny, err := kernel.NewNystromHCK(ctx, X, kernel.HCK{Method: hclust.Average}, lm, 0)
+	fm, Z, err := landmark.Settings{Kernel: kernel.Spec{Kind: kernel.KindHCK, Method: hclust.Average}, Tree: landmark.TreeLandmarks}.Fit(ctx, X, lm)
 	check(err)
-	Z, err := ny.Features(ctx, X)
-	check(err)
+	ny := fm.(*landmark.Nystrom)
 	tf := time.Since(t0)
 	model, err := linsvm.Classifier{C: 1, Seed: *seed}.Fit(ctx, Z, y)
 	check(err)

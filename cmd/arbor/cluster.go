@@ -19,7 +19,7 @@ import (
 	"github.com/arbor-ml/arbor/figure"
 	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/hclust"
-	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/landmark"
 	"github.com/arbor-ml/arbor/metrics"
 	"gonum.org/v1/gonum/mat"
 )
@@ -148,7 +148,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	var lm []int // landmark rows (--landmarks)
 	X := mat.Matrix(ds.X)
 	if lmf.m > 0 {
-		if lm, err = kernel.ChooseLandmarks(ctx, ds.X, lmf.m, lmf.method, lmf.seed); err != nil {
+		if lm, err = landmark.Choose(ctx, ds.X, lmf.m, lmf.method, lmf.seed); err != nil {
 			return err
 		}
 		X = landmarkPoints(ds.X, lm)

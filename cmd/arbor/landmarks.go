@@ -13,6 +13,7 @@ import (
 	"github.com/arbor-ml/arbor/hclust"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/knn"
+	"github.com/arbor-ml/arbor/landmark"
 	"github.com/arbor-ml/arbor/pipeline"
 	"github.com/arbor-ml/arbor/ssl"
 	"gonum.org/v1/gonum/mat"
@@ -56,7 +57,7 @@ func (l *landmarkFlags) register(fs interface {
 	Uint64Var(p *uint64, name string, value uint64, usage string)
 }) {
 	fs.Var(landmarkCount{&l.m}, "landmarks", "use M landmark points instead of the N×N kernel matrix: Nyström features (point kernels; cluster kernels through the tree on the landmarks) and a learner on them in O(N·M) memory (svm: the C-SVC with the linear kernel on the features; knn: kNN on the features; lp: label propagation on the anchor graph of the landmarks; spreading: on the kNN graph of all rows with --affinity knn:K, which needs no N×N matrix, else on the anchor graph); 0 = exact")
-	fs.StringVar(&l.method, "landmark-method", kernel.LandmarkKMeans, "how --landmarks are chosen besides the labelled rows (which are landmarks when fewer than M): random or kmeans (rows nearest the k-means centres)")
+	fs.StringVar(&l.method, "landmark-method", landmark.KMeans, "how --landmarks are chosen besides the labelled rows (which are landmarks when fewer than M): random or kmeans (rows nearest the k-means centres)")
 	if l.sharedSeed {
 		return // the command's own --seed sets l.seed
 	}
@@ -77,7 +78,7 @@ func (l *landmarkFlags) register(fs interface {
 // landmarks the landmark SVM and kNN are then the exact ones for rbf:scale
 // too (gamma matters to kNN only through rounding: exp(−γd²) underflows
 // for a large gamma, and the tied zeros rank by index).
-func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.Spec, y []int, labelledScale bool) (pipeline.FeatureMap, *mat.Dense, float64, string, error) {
+func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.Spec, y []int, labelledScale bool) (landmark.Map, *mat.Dense, float64, string, error) {
 	n, _ := X.Dims()
 	if l.m > n {
 		return nil, nil, 0, "", usageError("--landmarks %d: more than the %d rows", l.m, n)
@@ -107,10 +108,10 @@ func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.S
 	}
 	var desc string
 	switch m := fm.(type) {
-	case *kernel.LandmarkISOMAP:
+	case *landmark.ISOMAP:
 		desc = fmt.Sprintf("landmarks %d (%s): landmark ISOMAP (shortest paths from the landmarks, landmark MDS), rank %d (%d eigenvalues clipped)",
 			len(lm), which, m.Rank, m.Clipped)
-	case *kernel.Nystrom:
+	case *landmark.Nystrom:
 		desc = fmt.Sprintf("landmarks %d (%s): Nyström rank %d (%d eigenvalues clipped)", len(lm), which, m.Rank, m.Clipped)
 		if m.AllRows {
 			desc += fmt.Sprintf("; %s: exact kernel rows against the landmarks", allRowsTree(spec, n))
@@ -118,19 +119,19 @@ func (l landmarkFlags) features(ctx context.Context, X *mat.Dense, spec kernel.S
 		if j := m.Joins(); j > 0 {
 			desc += fmt.Sprintf("; geodesics from the landmarks on the graph of all %d rows, %d components joined by paper 000 Eq. 4", n, j+1)
 		}
-	case *kernel.NystromMultiType:
+	case *landmark.MultiType:
 		desc = fmt.Sprintf("landmarks %d (%s): multi-type kernel on the Nyström affinity, %d features", len(lm), which, m.Rank)
 	}
 	return fm, Z, gamma, desc, nil
 }
 
 // choose returns the landmark rows of X and how they were chosen: every
-// labelled row of y (when fewer than M; kernel.ChooseLandmarksIncluding)
+// labelled row of y (when fewer than M; landmark.ChooseIncluding)
 // and the rest by --landmark-method; with y nil, or M or more labelled
 // rows, all M by --landmark-method.
 func (l landmarkFlags) choose(ctx context.Context, X *mat.Dense, y []int) ([]int, string, error) {
 	lab := labelledRows(y)
-	lm, all, err := kernel.ChooseLandmarksIncluding(ctx, X, l.m, l.method, l.seed, lab)
+	lm, all, err := landmark.ChooseIncluding(ctx, X, l.m, l.method, l.seed, lab)
 	if err != nil {
 		return nil, "", err
 	}
@@ -147,7 +148,7 @@ func (l landmarkFlags) choose(ctx context.Context, X *mat.Dense, y []int) ([]int
 type landmarkFit struct {
 	spec  kernel.Spec
 	gamma float64
-	fm    pipeline.FeatureMap // nil for the anchor graph
+	fm    landmark.Map // nil for the anchor graph
 	model pipeline.Saver
 }
 

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/arbor-ml/arbor/dataset"
-	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/landmark"
 	"github.com/arbor-ml/arbor/metrics"
 	"github.com/arbor-ml/arbor/svcluster"
 )
@@ -130,7 +130,7 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	allX := X
 	var sample []int
 	if lmf.m > 0 {
-		if sample, err = kernel.ChooseLandmarks(ctx, X, lmf.m, lmf.method, lmf.seed); err != nil {
+		if sample, err = landmark.Choose(ctx, X, lmf.m, lmf.method, lmf.seed); err != nil {
 			return err
 		}
 		X = landmarkPoints(X, sample)

@@ -1,4 +1,4 @@
-package kernel
+package landmark
 
 import (
 	"context"
@@ -12,46 +12,48 @@ import (
 	"github.com/arbor-ml/arbor/internal/eigen"
 	"github.com/arbor-ml/arbor/internal/neighbors"
 	"github.com/arbor-ml/arbor/internal/parallel"
+	"github.com/arbor-ml/arbor/kernel"
+
 	"gonum.org/v1/gonum/mat"
 )
 
-// Landmark selection methods (ChooseLandmarks).
+// Landmark selection methods (Choose).
 const (
-	LandmarkRandom = "random" // M rows uniformly without replacement
-	LandmarkKMeans = "kmeans" // the rows nearest to the centres of k-means (k-means++ start, Lloyd)
+	Random = "random" // M rows uniformly without replacement
+	KMeans = "kmeans" // the rows nearest to the centres of k-means (k-means++ start, Lloyd)
 )
 
-// kmeansIter is the number of Lloyd iterations of LandmarkKMeans, and
+// kmeansIter is the number of Lloyd iterations of KMeans, and
 // kmeansSample·M the number of rows it clusters.
 const (
 	kmeansIter   = 10
 	kmeansSample = 100
 )
 
-// ChooseLandmarks returns m distinct row indices of X (ascending), chosen by
-// method (LandmarkRandom or LandmarkKMeans) from seed. For k-means the
+// Choose returns m distinct row indices of X (ascending), chosen by
+// method (Random or KMeans) from seed. For k-means the
 // landmarks are data rows (the nearest row to each centre, duplicates
 // removed, topped up at random), so that every kernel, data-dependent ones
 // included, can be evaluated on them; k-means runs on a random sample of
 // 100·m rows (all when fewer). Cost: O(N) for random, about
 // O(kmeansIter · 100·m · log m · d) for k-means. Errors: ErrEmpty, ErrNonFinite, ErrBadParam (m not in
 // 1..N, unknown method), ctx.Err().
-func ChooseLandmarks(ctx context.Context, X mat.Matrix, m int, method string, seed uint64) ([]int, error) {
+func Choose(ctx context.Context, X mat.Matrix, m int, method string, seed uint64) ([]int, error) {
 	x, err := newRows(X, "X")
 	if err != nil {
 		return nil, err
 	}
 	n, d := x.n, x.d
 	if m < 1 || m > n {
-		return nil, fmt.Errorf("%w: %d landmarks, want 1..%d (the number of rows)", ErrBadParam, m, n)
+		return nil, fmt.Errorf("%w: %d landmarks, want 1..%d (the number of rows)", kernel.ErrBadParam, m, n)
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x6c616e64))
 	switch method {
-	case LandmarkRandom, "":
+	case Random, "":
 		return sortedInts(rng.Perm(n)[:m]), nil
-	case LandmarkKMeans:
+	case KMeans:
 	default:
-		return nil, fmt.Errorf("%w: landmark method %q (want random or kmeans)", ErrBadParam, method)
+		return nil, fmt.Errorf("%w: landmark method %q (want random or kmeans)", kernel.ErrBadParam, method)
 	}
 	// k-means runs on a random sample of kmeansSample·m rows (all rows when
 	// fewer): the centres of a large sample are as good as those of all
@@ -168,11 +170,11 @@ func sortedInts(a []int) []int {
 // eigenvalues) and for every pair when rank K ≤ r. A learner that needs
 // only inner products runs on the N×r features Z in O(N·M) memory.
 //
-// Point kernels get their rows by direct evaluation (NewNystrom); the
+// Point kernels get their rows by direct evaluation (newNystrom); the
 // hierarchical cluster kernels from the exact tree of all rows restricted
-// to the landmarks (NewNystromSingle, NewNystromCells, NewNystromGraphHCK
+// to the landmarks (newNystromSingle, newNystromCells, newNystromGraph
 // up to their row limits) or the tree on the landmarks alone
-// (NewNystromHCK), new points by the tree-aware rule. Immutable and safe
+// (newNystromHCK), new points by the tree-aware rule. Immutable and safe
 // for concurrent use.
 type Nystrom struct {
 	// Landmarks are the landmark rows of the training X (ascending).
@@ -182,35 +184,35 @@ type Nystrom struct {
 	// Clipped is M − r, the eigenvalues of K_LL set to zero.
 	Clipped int
 	// AllRows: the tree is a tree of all training rows restricted to the
-	// landmarks (NewNystromSingle, NewNystromCells, and NewNystromGraphHCK
+	// landmarks (newNystromSingle, newNystromCells, and newNystromGraph
 	// up to its row limits), not one built on the landmarks alone.
 	AllRows bool
 
-	lm   *mat.Dense // M×d landmark points
-	k    Kernel     // point kernel, or nil
-	tree *TreeExtension
-	h    HCK          // the cluster kernel of tree (Save)
+	lm   *mat.Dense    // M×d landmark points
+	k    kernel.Kernel // point kernel, or nil
+	tree *kernel.TreeExtension
+	h    kernel.HCK   // the cluster kernel of tree (Save)
 	t    *hclust.Tree // its tree on the landmarks (Save)
 	w    *mat.Dense   // M×r = U_r Λ_r^{-1/2}
 	// graft: the O(r)-per-point features of a grafting tree rule
-	// (landmark_graft.go), or nil.
-	graft *graftMap
+	// (kernel.TreeFeatures), or nil.
+	graft *kernel.TreeFeatures
 	// geo: the geodesic distances to the landmarks of the graph variants
-	// (NewNystromGraphHCK), or nil; joins the Eq. 4 joins it made.
+	// (newNystromGraph), or nil; joins the Eq. 4 joins it made.
 	geo   *geoSource
 	joins int
 }
 
-// NewNystrom fits the Nyström map of the point kernel k on the landmark
+// newNystrom fits the Nyström map of the point kernel k on the landmark
 // rows of X. rcond 0 means M·ε. Cost: O(M²d) for K_LL, O(M³) for its
 // eigendecomposition. Errors: ErrEmpty, ErrNonFinite, ErrBadParam, the
 // kernel's, ctx.Err().
-func NewNystrom(ctx context.Context, X mat.Matrix, k Kernel, landmarks []int, rcond float64) (*Nystrom, error) {
+func newNystrom(ctx context.Context, X mat.Matrix, k kernel.Kernel, landmarks []int, rcond float64) (*Nystrom, error) {
 	lm, err := landmarkRows(X, landmarks)
 	if err != nil {
 		return nil, err
 	}
-	K, err := Gram(ctx, nil, k, lm)
+	K, err := kernel.Gram(ctx, nil, k, lm)
 	if err != nil {
 		return nil, err
 	}
@@ -218,13 +220,13 @@ func NewNystrom(ctx context.Context, X mat.Matrix, k Kernel, landmarks []int, rc
 	return ny, ny.factor(ctx, K, rcond)
 }
 
-// NewNystromHCK fits the landmark cluster kernel: the tree of h on the M
+// newNystromHCK fits the landmark cluster kernel: the tree of h on the M
 // landmark rows of X (Euclidean or graph distances among the landmarks) and
 // its kernel K_LL = −½·J·M_L·J; every other point's row against the
 // landmarks comes from the tree-aware rule (TreeExtension: it enters the
 // landmark tree through its nearest landmark, exactly for single linkage).
 // Cost: HCK on M points (O(M²) memory) plus O(M³).
-func NewNystromHCK(ctx context.Context, X mat.Matrix, h HCK, landmarks []int, rcond float64) (*Nystrom, error) {
+func newNystromHCK(ctx context.Context, X mat.Matrix, h kernel.HCK, landmarks []int, rcond float64) (*Nystrom, error) {
 	lm, err := landmarkRows(X, landmarks)
 	if err != nil {
 		return nil, err
@@ -233,7 +235,7 @@ func NewNystromHCK(ctx context.Context, X mat.Matrix, h HCK, landmarks []int, rc
 	if err != nil {
 		return nil, err
 	}
-	ext, err := NewTreeExtension(lm, h, info.Tree, nil)
+	ext, err := kernel.NewTreeExtension(lm, h, info.Tree, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -247,12 +249,12 @@ func landmarkRows(X mat.Matrix, landmarks []int) (*mat.Dense, error) {
 		return nil, err
 	}
 	if len(landmarks) == 0 {
-		return nil, fmt.Errorf("%w: no landmarks", ErrBadParam)
+		return nil, fmt.Errorf("%w: no landmarks", kernel.ErrBadParam)
 	}
 	lm := mat.NewDense(len(landmarks), x.d, nil)
 	for r, i := range landmarks {
 		if i < 0 || i >= x.n {
-			return nil, fmt.Errorf("%w: landmark %d is row %d, want 0..%d", ErrBadParam, r, i, x.n-1)
+			return nil, fmt.Errorf("%w: landmark %d is row %d, want 0..%d", kernel.ErrBadParam, r, i, x.n-1)
 		}
 		copy(lm.RawRowView(r), x.row(i))
 	}
@@ -266,7 +268,7 @@ func (ny *Nystrom) factor(ctx context.Context, K *mat.SymDense, rcond float64) e
 	}
 	vals, V, err := eigen.Sym(ctx, K, true)
 	if err != nil {
-		return fmt.Errorf("kernel: Nyström: %w: %w", ErrEigen, err)
+		return fmt.Errorf("landmark: Nyström: %w: %w", kernel.ErrEigen, err)
 	}
 	top := vals[m-1]
 	var keep []int
@@ -276,7 +278,7 @@ func (ny *Nystrom) factor(ctx context.Context, K *mat.SymDense, rcond float64) e
 		}
 	}
 	if len(keep) == 0 {
-		return fmt.Errorf("%w: Nyström: the landmark kernel matrix has no positive eigenvalue", ErrBadParam)
+		return fmt.Errorf("%w: Nyström: the landmark kernel matrix has no positive eigenvalue", kernel.ErrBadParam)
 	}
 	ny.Rank, ny.Clipped = len(keep), m-len(keep)
 	ny.w = mat.NewDense(m, len(keep), nil)
@@ -287,7 +289,7 @@ func (ny *Nystrom) factor(ctx context.Context, K *mat.SymDense, rcond float64) e
 		}
 	}
 	if ny.tree != nil {
-		ny.graft = newGraftMap(ny.tree, ny.w)
+		ny.graft = kernel.NewTreeFeatures(ny.tree, ny.w)
 	}
 	return nil
 }
@@ -306,7 +308,7 @@ func (ny *Nystrom) Rows(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error) 
 			return nil, err
 		}
 		if xt.d != ny.Dim() {
-			return nil, fmt.Errorf("%w: Nyström: %d columns, landmarks have %d", ErrShape, xt.d, ny.Dim())
+			return nil, fmt.Errorf("%w: Nyström: %d columns, landmarks have %d", kernel.ErrShape, xt.d, ny.Dim())
 		}
 		out := mat.NewDense(max(xt.n, 1), len(ny.Landmarks), nil)
 		if xt.n == 0 {
@@ -317,7 +319,7 @@ func (ny *Nystrom) Rows(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error) 
 	if ny.tree != nil {
 		return ny.tree.Rows(ctx, Xt)
 	}
-	return Cross(ctx, nil, ny.k, Xt, ny.lm)
+	return kernel.Cross(ctx, nil, ny.k, Xt, ny.lm)
 }
 
 // Base returns the t×M rows the features are a linear map of: the kernel
@@ -325,7 +327,7 @@ func (ny *Nystrom) Rows(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error) 
 func (ny *Nystrom) Base(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error) {
 	_, d := Xt.Dims()
 	if d != ny.Dim() {
-		return nil, fmt.Errorf("%w: Nyström: %d columns, landmarks have %d", ErrShape, d, ny.Dim())
+		return nil, fmt.Errorf("%w: Nyström: %d columns, landmarks have %d", kernel.ErrShape, d, ny.Dim())
 	}
 	return ny.Rows(ctx, Xt)
 }
@@ -341,7 +343,7 @@ func (ny *Nystrom) Projection() *mat.Dense { return mat.DenseCopyOf(ny.w) }
 func (ny *Nystrom) Features(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error) {
 	t, d := Xt.Dims()
 	if d != ny.Dim() {
-		return nil, fmt.Errorf("%w: Nyström: %d columns, landmarks have %d", ErrShape, d, ny.Dim())
+		return nil, fmt.Errorf("%w: Nyström: %d columns, landmarks have %d", kernel.ErrShape, d, ny.Dim())
 	}
 	Z := mat.NewDense(max(t, 1), ny.Rank, nil)
 	if t == 0 {
@@ -355,11 +357,7 @@ func (ny *Nystrom) Features(ctx context.Context, Xt mat.Matrix) (*mat.Dense, err
 		return Z, ny.geoFeatures(ctx, Z, t, ny.geoNew(x))
 	}
 	if ny.graft != nil {
-		x, err := newRows(Xt, "Xt")
-		if err != nil {
-			return nil, err
-		}
-		return Z, ny.graft.features(ctx, Z, x)
+		return Z, ny.graft.Features(ctx, Z, Xt)
 	}
 	const block = 4096
 	for lo := 0; lo < t; lo += block {

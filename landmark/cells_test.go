@@ -1,4 +1,4 @@
-package kernel
+package landmark
 
 import (
 	"context"
@@ -9,10 +9,12 @@ import (
 	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/hclust"
+	"github.com/arbor-ml/arbor/kernel"
+
 	"gonum.org/v1/gonum/mat"
 )
 
-// TestNystromCellsExactRows: the landmark map of NewNystromCells gives
+// TestNystromCellsExactRows: the landmark map of newNystromCells gives
 // every row x and landmark l the kernel value −½·(M(x, l) − ū_x − m̄_l + m̿)
 // of the exact tree's ultrametric M (FromPoints), restricted to the
 // landmarks, or, when ExactCells's K cells are too many (K² > N·M: with
@@ -37,7 +39,7 @@ func TestNystromCellsExactRows(t *testing.T) {
 	for _, meth := range []hclust.Method{hclust.Complete, hclust.Average, hclust.Weighted, hclust.Ward} {
 		for _, landmarks := range [][]int{rng.Perm(n)[:30], rng.Perm(n)[:2], all} {
 			m := len(landmarks)
-			_, Z, err := NewNystromCells(ctx, X, HCK{Method: meth}, landmarks, 0)
+			_, Z, err := newNystromCells(ctx, X, kernel.HCK{Method: meth}, landmarks, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,7 +152,7 @@ func TestNystromGraphCellsExactRows(t *testing.T) {
 			}
 		}
 		for _, meth := range []hclust.Method{hclust.Complete, hclust.Average, hclust.Weighted} {
-			_, Z, err := NewNystromGraphHCK(ctx, X, HCK{Method: meth, Graph: &spec}, lm, 0)
+			_, Z, err := newNystromGraph(ctx, X, kernel.HCK{Method: meth, Graph: &spec}, lm, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -193,8 +195,8 @@ func TestNystromGraphCellsExactRows(t *testing.T) {
 }
 
 // A landmark cell too large for its own linkage (more than
-// hclust.CellsMaxSize rows, not all identical) sends NewNystromCells to
-// the tree on the landmarks alone (NewNystromHCK's map).
+// hclust.CellsMaxSize rows, not all identical) sends newNystromCells to
+// the tree on the landmarks alone (newNystromHCK's map).
 func TestNystromCellsLargeCell(t *testing.T) {
 	ctx := context.Background()
 	n := 2*hclust.CellsMaxSize + 100
@@ -211,11 +213,11 @@ func TestNystromCellsLargeCell(t *testing.T) {
 	if _, K, _ := hclust.ExactCells(ctx, X, hclust.Average, ExactCellsNeighbors); K*K <= n*len(landmarks) || !cellsTooLarge(X, cells, len(landmarks)) {
 		t.Fatalf("test data: %d exact cells, or no cell over %d rows", K, hclust.CellsMaxSize)
 	}
-	_, Z, err := NewNystromCells(ctx, X, HCK{Method: hclust.Average}, landmarks, 0)
+	_, Z, err := newNystromCells(ctx, X, kernel.HCK{Method: hclust.Average}, landmarks, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ny, err := NewNystromHCK(ctx, X, HCK{Method: hclust.Average}, landmarks, 0)
+	ny, err := newNystromHCK(ctx, X, kernel.HCK{Method: hclust.Average}, landmarks, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

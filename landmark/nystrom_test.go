@@ -1,4 +1,4 @@
-package kernel
+package landmark
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/arbor-ml/arbor/hclust"
+	"github.com/arbor-ml/arbor/kernel"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -43,8 +45,8 @@ func TestNystromClosedForms(t *testing.T) {
 	for i := range all {
 		all[i] = i
 	}
-	k := RBF{Gamma: 0.3}
-	ny, err := NewNystrom(ctx, X, k, all, 0)
+	k := kernel.RBF{Gamma: 0.3}
+	ny, err := newNystrom(ctx, X, k, all, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +54,7 @@ func TestNystromClosedForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	K, err := Gram(ctx, nil, k, X)
+	K, err := kernel.Gram(ctx, nil, k, X)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +64,7 @@ func TestNystromClosedForms(t *testing.T) {
 	if d := maxAbsDiff(&ZZ, K); d > 1e-6 {
 		t.Errorf("RBF, all landmarks: max |ZZᵀ − K| = %g", d)
 	}
-	lin, err := NewNystrom(ctx, X, Linear{}, []int{0, 3, 5, 7, 11, 13, 17, 19, 23, 29}, 0)
+	lin, err := newNystrom(ctx, X, kernel.Linear{}, []int{0, 3, 5, 7, 11, 13, 17, 19, 23, 29}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,12 +89,12 @@ func TestNystromClosedForms(t *testing.T) {
 func TestNystromHCK(t *testing.T) {
 	ctx := context.Background()
 	X := treeExtPoints(120, 4)
-	lm, err := ChooseLandmarks(ctx, X, 30, LandmarkKMeans, 1)
+	lm, err := Choose(ctx, X, 30, KMeans, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := HCK{Method: hclust.Average}
-	ny, err := NewNystromHCK(ctx, X, h, lm, 0)
+	h := kernel.HCK{Method: hclust.Average}
+	ny, err := newNystromHCK(ctx, X, h, lm, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +128,7 @@ func TestNystromHCK(t *testing.T) {
 	}
 }
 
-func TestChooseLandmarks(t *testing.T) {
+func TestChoose(t *testing.T) {
 	ctx := context.Background()
 	// Five tight blobs far apart: k-means with 5 landmarks takes one from each.
 	X := mat.NewDense(100, 2, nil)
@@ -135,16 +137,16 @@ func TestChooseLandmarks(t *testing.T) {
 		X.Set(i, 0, float64(i%5)*100+rng.NormFloat64())
 		X.Set(i, 1, rng.NormFloat64())
 	}
-	for _, method := range []string{LandmarkRandom, LandmarkKMeans} {
-		a, err := ChooseLandmarks(ctx, X, 5, method, 9)
+	for _, method := range []string{Random, KMeans} {
+		a, err := Choose(ctx, X, 5, method, 9)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := ChooseLandmarks(ctx, X, 5, method, 9)
+		b, _ := Choose(ctx, X, 5, method, 9)
 		if !slices.Equal(a, b) || !slices.IsSorted(a) || len(a) != 5 {
 			t.Fatalf("%s: %v then %v: want the same 5 sorted rows", method, a, b)
 		}
-		if method == LandmarkKMeans {
+		if method == KMeans {
 			seen := map[int]bool{}
 			for _, i := range a {
 				seen[i%5] = true
@@ -154,10 +156,27 @@ func TestChooseLandmarks(t *testing.T) {
 			}
 		}
 	}
-	if _, err := ChooseLandmarks(ctx, X, 101, LandmarkRandom, 1); err == nil {
+	if _, err := Choose(ctx, X, 101, Random, 1); err == nil {
 		t.Error("101 landmarks of 100 rows: no error")
 	}
-	if _, err := ChooseLandmarks(ctx, X, 5, "grid", 1); err == nil {
+	if _, err := Choose(ctx, X, 5, "grid", 1); err == nil {
 		t.Error("method grid: no error")
 	}
+}
+
+// treeExtPoints returns n points of two noisy moons from seed.
+func treeExtPoints(n int, seed uint64) *mat.Dense {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	X := mat.NewDense(n, 2, nil)
+	for i := 0; i < n; i++ {
+		a := math.Pi * rng.Float64()
+		if i%2 == 0 { // two moons
+			X.Set(i, 0, math.Cos(a)+0.1*rng.NormFloat64())
+			X.Set(i, 1, math.Sin(a)+0.1*rng.NormFloat64())
+		} else {
+			X.Set(i, 0, 1-math.Cos(a)+0.1*rng.NormFloat64())
+			X.Set(i, 1, 0.5-math.Sin(a)+0.1*rng.NormFloat64())
+		}
+	}
+	return X
 }

@@ -1,4 +1,4 @@
-package kernel
+package landmark
 
 import (
 	"context"
@@ -6,15 +6,17 @@ import (
 	"math/rand/v2"
 	"sort"
 
+	"github.com/arbor-ml/arbor/kernel"
+
 	"gonum.org/v1/gonum/mat"
 )
 
-// ChooseLandmarksIncluding returns m distinct row indices of X (ascending)
+// ChooseIncluding returns m distinct row indices of X (ascending)
 // that contain every row of include when len(include) < m: the rows of
-// include, then m − len(include) rows chosen by ChooseLandmarks(X,
+// include, then m − len(include) rows chosen by Choose(X,
 // m − len(include), method, seed) (a chosen row already in include is
 // replaced by a row drawn at random from seed). With len(include) ≥ m it
-// is ChooseLandmarks(X, m, method, seed) and the second result is false.
+// is Choose(X, m, method, seed) and the second result is false.
 //
 // Why: a kernel value between a point and a landmark is exact under the
 // Nyström approximation, z(x)·z(l) = k_L(x)·K_LL⁺·k_L(l)ᵀ = k(x, l), so
@@ -23,29 +25,29 @@ import (
 // prediction) is the kernel's own: for a point kernel the landmark learner
 // is then the exact learner, whatever M ≥ ℓ. For the cluster kernels the
 // labelled rows are leaves of the landmark tree instead of being grafted
-// onto a nearby landmark. Errors: those of ChooseLandmarks, ErrBadParam
+// onto a nearby landmark. Errors: those of Choose, ErrBadParam
 // (an include row out of range or repeated).
-func ChooseLandmarksIncluding(ctx context.Context, X mat.Matrix, m int, method string, seed uint64, include []int) ([]int, bool, error) {
+func ChooseIncluding(ctx context.Context, X mat.Matrix, m int, method string, seed uint64, include []int) ([]int, bool, error) {
 	if X == nil {
-		lm, err := ChooseLandmarks(ctx, X, m, method, seed)
+		lm, err := Choose(ctx, X, m, method, seed)
 		return lm, false, err
 	}
 	n, _ := X.Dims()
 	seen := make(map[int]bool, len(include))
 	for _, i := range include {
 		if i < 0 || i >= n || seen[i] {
-			return nil, false, fmt.Errorf("%w: landmark row %d to include (want distinct rows 0..%d)", ErrBadParam, i, n-1)
+			return nil, false, fmt.Errorf("%w: landmark row %d to include (want distinct rows 0..%d)", kernel.ErrBadParam, i, n-1)
 		}
 		seen[i] = true
 	}
 	if len(include) == 0 || len(include) >= m {
-		lm, err := ChooseLandmarks(ctx, X, m, method, seed)
+		lm, err := Choose(ctx, X, m, method, seed)
 		return lm, len(include) == 0, err
 	}
 	if m > n {
-		return nil, false, fmt.Errorf("%w: %d landmarks, want 1..%d (the number of rows)", ErrBadParam, m, n)
+		return nil, false, fmt.Errorf("%w: %d landmarks, want 1..%d (the number of rows)", kernel.ErrBadParam, m, n)
 	}
-	rest, err := ChooseLandmarks(ctx, X, m-len(include), method, seed)
+	rest, err := Choose(ctx, X, m-len(include), method, seed)
 	if err != nil {
 		return nil, false, err
 	}

@@ -1,4 +1,4 @@
-package kernel
+package landmark
 
 import (
 	"bytes"
@@ -8,18 +8,19 @@ import (
 	"io"
 	"math"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/arbor-ml/arbor/internal/eigen"
 	"github.com/arbor-ml/arbor/internal/modelio"
 	"github.com/arbor-ml/arbor/internal/parallel"
+	"github.com/arbor-ml/arbor/kernel"
+
+	"gonum.org/v1/gonum/mat"
 )
 
-// NystromMultiType is the multi-type cluster kernel (MultiType) on M
+// MultiType is the multi-type cluster kernel (MultiType) on M
 // landmarks, in the manner of Fowlkes, Belongie, Chung & Malik ("Spectral
 // grouping using the Nyström method", PAMI 2004): the Gaussian affinity is
 // replaced by its Nyström approximation W ≈ Z·Zᵀ (Z the N×r features of
-// RBF{Gamma} on the landmarks, NewNystrom), and every step of MultiType is
+// RBF{Gamma} on the landmarks, newNystrom), and every step of MultiType is
 // then done on that low-rank form in O(N·r²):
 //
 //	d = Z·(Zᵀ1)                 degrees of W
@@ -30,7 +31,7 @@ import (
 //
 // The features f̂ (r' columns, the eigenvalues with φ > 0) are the map: a
 // linear learner on them sees K. With every row a landmark, Z·Zᵀ is the
-// affinity up to the eigenvalues NewNystrom clips, and K equals
+// affinity up to the eigenvalues newNystrom clips, and K equals
 // MultiType.Gram (tested). A new point x gets z(x) (its Nyström row),
 // d(x) = z(x)·(Zᵀ1), and f̂(x) from q(x) = z(x)/√d(x) by the same
 // projection — the Nyström extension of the eigenvectors
@@ -38,27 +39,27 @@ import (
 // W_ii = 1 only (ZeroDiag is not a low-rank form). Errors: ErrBadParam,
 // ErrDegenerate (a degree ≤ 0 — the Nyström affinity of a point far from
 // every landmark — or no eigenvalue kept), ErrEigen.
-type NystromMultiType struct {
+type MultiType struct {
 	// Landmarks are the landmark rows; Rank the number of features.
 	Landmarks []int
 	Rank      int
-	mt        MultiType
+	mt        kernel.MultiType
 	ny        *Nystrom
 	sum       []float64  // Zᵀ1 over the training rows (r)
 	proj      *mat.Dense // r×r' = V·Σ^{-1/2}·φ(Σ)^{1/2}
 }
 
-// NewNystromMultiType fits the map on the landmark rows of X and returns
-// it with the N×r' features of the rows of X. rcond as NewNystrom (and for
+// newMultiType fits the map on the landmark rows of X and returns
+// it with the N×r' features of the rows of X. rcond as newNystrom (and for
 // the eigenvalues of QᵀQ).
-func NewNystromMultiType(ctx context.Context, X mat.Matrix, m MultiType, landmarks []int, rcond float64) (*NystromMultiType, *mat.Dense, error) {
-	if err := m.validate(); err != nil {
+func newMultiType(ctx context.Context, X mat.Matrix, m kernel.MultiType, landmarks []int, rcond float64) (*MultiType, *mat.Dense, error) {
+	if err := m.Validate(); err != nil {
 		return nil, nil, err
 	}
 	if m.ZeroDiag {
-		return nil, nil, fmt.Errorf("%w: multitype with landmarks needs W_ii = 1 (ZeroDiag has no Nyström form)", ErrBadParam)
+		return nil, nil, fmt.Errorf("%w: multitype with landmarks needs W_ii = 1 (ZeroDiag has no Nyström form)", kernel.ErrBadParam)
 	}
-	ny, err := NewNystrom(ctx, X, RBF{Gamma: m.Gamma}, landmarks, rcond)
+	ny, err := newNystrom(ctx, X, kernel.RBF{Gamma: m.Gamma}, landmarks, rcond)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -73,7 +74,7 @@ func NewNystromMultiType(ctx context.Context, X mat.Matrix, m MultiType, landmar
 			sum[c] += v
 		}
 	}
-	nm := &NystromMultiType{Landmarks: append([]int(nil), landmarks...), mt: m, ny: ny, sum: sum}
+	nm := &MultiType{Landmarks: append([]int(nil), landmarks...), mt: m, ny: ny, sum: sum}
 	// Q = D^{-1/2} Z in place of Z.
 	for i := 0; i < n; i++ {
 		if err := nm.scaleRow(Z.RawRowView(i), i); err != nil {
@@ -84,7 +85,7 @@ func NewNystromMultiType(ctx context.Context, X mat.Matrix, m MultiType, landmar
 	C.SymOuterK(1, Z.T())
 	vals, V, err := eigen.Sym(ctx, C, true)
 	if err != nil {
-		return nil, nil, fmt.Errorf("kernel: landmark multitype: %w: %w", ErrEigen, err)
+		return nil, nil, fmt.Errorf("landmark: landmark multitype: %w: %w", kernel.ErrEigen, err)
 	}
 	if rcond == 0 {
 		rcond = float64(r) * 0x1p-52
@@ -96,7 +97,7 @@ func NewNystromMultiType(ctx context.Context, X mat.Matrix, m MultiType, landmar
 		if !(top > 0 && s > rcond*top) {
 			continue
 		}
-		phi := m.phi(s)
+		phi := m.Phi(s)
 		if !(phi > 0) {
 			continue
 		}
@@ -108,7 +109,7 @@ func NewNystromMultiType(ctx context.Context, X mat.Matrix, m MultiType, landmar
 		cols = append(cols, col)
 	}
 	if len(cols) == 0 {
-		return nil, nil, fmt.Errorf("%w: landmark multitype: no eigenvalue of L is kept by the %s transfer", ErrDegenerate, m.Transfer)
+		return nil, nil, fmt.Errorf("%w: landmark multitype: no eigenvalue of L is kept by the %s transfer", kernel.ErrDegenerate, m.Transfer)
 	}
 	nm.Rank = len(cols)
 	nm.proj = mat.NewDense(r, nm.Rank, nil)
@@ -119,26 +120,9 @@ func NewNystromMultiType(ctx context.Context, X mat.Matrix, m MultiType, landmar
 	return nm, F, err
 }
 
-// phi is the transfer function on an eigenvalue of L.
-func (m MultiType) phi(s float64) float64 {
-	switch m.Transfer {
-	case TransferStep:
-		if s >= m.Cut {
-			return 1
-		}
-		return 0
-	case TransferLinStep:
-		if s >= m.Cut {
-			return s
-		}
-		return 0
-	}
-	return math.Pow(s, m.T) // poly; randomwalk = poly with integer T
-}
-
 // scaleRow divides the Nyström row z of point i (−1: a new point) by the
 // square root of its degree z·(Zᵀ1).
-func (nm *NystromMultiType) scaleRow(z []float64, i int) error {
+func (nm *MultiType) scaleRow(z []float64, i int) error {
 	d := 0.0
 	for c, v := range z {
 		d += v * nm.sum[c]
@@ -148,7 +132,7 @@ func (nm *NystromMultiType) scaleRow(z []float64, i int) error {
 		if i >= 0 {
 			what = fmt.Sprintf("point %d", i)
 		}
-		return fmt.Errorf("%w: landmark multitype: %s has Nyström degree %v (far from every landmark: Gamma too large, or more landmarks)", ErrDegenerate, what, d)
+		return fmt.Errorf("%w: landmark multitype: %s has Nyström degree %v (far from every landmark: Gamma too large, or more landmarks)", kernel.ErrDegenerate, what, d)
 	}
 	s := 1 / math.Sqrt(d)
 	for c := range z {
@@ -158,7 +142,7 @@ func (nm *NystromMultiType) scaleRow(z []float64, i int) error {
 }
 
 // project returns the unit rows of Q·proj.
-func (nm *NystromMultiType) project(ctx context.Context, Q *mat.Dense) (*mat.Dense, error) {
+func (nm *MultiType) project(ctx context.Context, Q *mat.Dense) (*mat.Dense, error) {
 	n, _ := Q.Dims()
 	F := mat.NewDense(n, nm.Rank, nil)
 	F.Mul(Q, nm.proj)
@@ -172,7 +156,7 @@ func (nm *NystromMultiType) project(ctx context.Context, Q *mat.Dense) (*mat.Den
 			}
 			if !(s > 0) {
 				if bad == nil {
-					bad = fmt.Errorf("%w: landmark multitype: row %d has no weight in the kept spectrum", ErrDegenerate, i)
+					bad = fmt.Errorf("%w: landmark multitype: row %d has no weight in the kept spectrum", kernel.ErrDegenerate, i)
 				}
 				continue
 			}
@@ -190,7 +174,7 @@ func (nm *NystromMultiType) project(ctx context.Context, Q *mat.Dense) (*mat.Den
 
 // Features returns the t×r' features of new points (see the type).
 // Errors: those of Nystrom.Features, ErrDegenerate, ctx.Err().
-func (nm *NystromMultiType) Features(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error) {
+func (nm *MultiType) Features(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error) {
 	Z, err := nm.ny.Features(ctx, Xt)
 	if err != nil {
 		return nil, err
@@ -219,26 +203,26 @@ type multitypeJSON struct {
 
 // Save writes the map (format "arbor-nystrom-multitype", version 1): the
 // transfer settings, the Gaussian Nyström map (its own saved form), Zᵀ1
-// and the projection, so that LoadNystromMultiType gives new points the
+// and the projection, so that LoadMultiType gives new points the
 // same features.
-func (nm *NystromMultiType) Save(w io.Writer) error {
+func (nm *MultiType) Save(w io.Writer) error {
 	var aff bytes.Buffer
 	if err := nm.ny.Save(&aff); err != nil {
 		return err
 	}
-	return modelio.Encode(w, multitypeJSON{Format: multitypeFormat, Version: mapVersion, Kernel: nm.mt.specString(),
+	return modelio.Encode(w, multitypeJSON{Format: multitypeFormat, Version: mapVersion, Kernel: kernel.Spec{Kind: kernel.KindMultiType, Multi: &nm.mt}.String(),
 		Landmarks: nm.Landmarks, Rank: nm.Rank, Sum: nm.sum, Proj: mat.DenseCopyOf(nm.proj).RawMatrix().Data, Affinity: aff.Bytes()})
 }
 
-// LoadNystromMultiType reads a map written by NystromMultiType.Save.
+// LoadMultiType reads a map written by MultiType.Save.
 // Errors: ErrFormat.
-func LoadNystromMultiType(r io.Reader) (*NystromMultiType, error) {
+func LoadMultiType(r io.Reader) (*MultiType, error) {
 	var in multitypeJSON
 	if err := modelio.Decode(r, &in, multitypeFormat, mapVersion, ErrFormat); err != nil {
 		return nil, err
 	}
-	sp, err := ParseSpec(in.Kernel)
-	if err != nil || sp.Kind != KindMultiType {
+	sp, err := kernel.ParseSpec(in.Kernel)
+	if err != nil || sp.Kind != kernel.KindMultiType {
 		return nil, fmt.Errorf("%w: kernel %q: %v", ErrFormat, in.Kernel, err)
 	}
 	ny, err := LoadNystrom(bytes.NewReader(in.Affinity))
@@ -252,6 +236,6 @@ func LoadNystromMultiType(r io.Reader) (*NystromMultiType, error) {
 	if err := allFinite(in.Sum, in.Proj); err != nil {
 		return nil, err
 	}
-	return &NystromMultiType{Landmarks: in.Landmarks, Rank: in.Rank, mt: *sp.Multi, ny: ny, sum: in.Sum,
+	return &MultiType{Landmarks: in.Landmarks, Rank: in.Rank, mt: *sp.Multi, ny: ny, sum: in.Sum,
 		proj: mat.NewDense(ny.Rank, in.Rank, in.Proj)}, nil
 }

@@ -1,4 +1,4 @@
-package kernel
+package landmark
 
 import (
 	"context"
@@ -6,14 +6,16 @@ import (
 	"testing"
 
 	"github.com/arbor-ml/arbor/graph"
+	"github.com/arbor-ml/arbor/kernel"
+
 	"gonum.org/v1/gonum/mat"
 )
 
-// TestLandmarkISOMAPAllLandmarks: with every point a landmark, landmark MDS
+// TestISOMAPAllLandmarks: with every point a landmark, landmark MDS
 // is classical MDS of the geodesic distances, so Y·Yᵀ is the ISOMAP kernel
 // (ISOMAP.Gram: −½·J·G⁽²⁾·J with negative eigenvalues clipped); a training
 // point given as a new point gets its own features back.
-func TestLandmarkISOMAPAllLandmarks(t *testing.T) {
+func TestISOMAPAllLandmarks(t *testing.T) {
 	ctx := context.Background()
 	X := treeExtPoints(90, 6)
 	spec := graph.Spec{Kind: graph.KindKNN, K: 7}
@@ -21,11 +23,11 @@ func TestLandmarkISOMAPAllLandmarks(t *testing.T) {
 	for i := range all {
 		all[i] = i
 	}
-	l, err := NewLandmarkISOMAP(ctx, X, spec, all, 0)
+	l, err := newISOMAP(ctx, X, spec, all, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	K, _, err := ISOMAP{Graph: spec}.Gram(ctx, X)
+	K, _, err := kernel.ISOMAP{Graph: spec}.Gram(ctx, X)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +55,7 @@ func TestLandmarkISOMAPAllLandmarks(t *testing.T) {
 	}
 	// Fewer landmarks: still close to the exact kernel on this smooth set.
 	some := []int{0, 9, 18, 27, 36, 45, 54, 63, 72, 81}
-	l2, err := NewLandmarkISOMAP(ctx, X, spec, some, 0)
+	l2, err := newISOMAP(ctx, X, spec, some, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

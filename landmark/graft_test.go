@@ -1,4 +1,4 @@
-package kernel
+package landmark
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/hclust"
+	"github.com/arbor-ml/arbor/kernel"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -27,11 +29,11 @@ func TestGraftFeatures(t *testing.T) {
 	Xt := randPoints(200, 4, 4)
 	Xt.Scale(1.5, Xt)
 	g := graph.Spec{Kind: graph.KindKNN, K: 5}
-	for _, h := range []HCK{
+	for _, h := range []kernel.HCK{
 		{Method: hclust.Average}, {Method: hclust.Complete}, {Method: hclust.Ward}, {Method: hclust.Weighted},
 		{Method: hclust.Average, Graph: &g},
 	} {
-		ny, err := NewNystromHCK(ctx, X, h, lm, 0)
+		ny, err := newNystromHCK(ctx, X, h, lm, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +58,7 @@ func TestGraftFeatures(t *testing.T) {
 		}
 	}
 	// Single linkage is exact over all landmarks: no graft map.
-	ny, err := NewNystromHCK(ctx, X, HCK{Method: hclust.Single}, lm, 0)
+	ny, err := newNystromHCK(ctx, X, kernel.HCK{Method: hclust.Single}, lm, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

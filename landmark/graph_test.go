@@ -1,4 +1,4 @@
-package kernel
+package landmark
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/hclust"
+	"github.com/arbor-ml/arbor/kernel"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -138,8 +140,8 @@ func TestNystromGraphHCK(t *testing.T) {
 		lm = append(lm, i)
 	}
 	for _, method := range []hclust.Method{hclust.Average, hclust.Complete, hclust.Single} {
-		h := HCK{Method: method, Graph: &spec}
-		ny, Z, err := NewNystromGraphHCK(ctx, X, h, lm, 0)
+		h := kernel.HCK{Method: method, Graph: &spec}
+		ny, Z, err := newNystromGraph(ctx, X, h, lm, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -212,7 +214,7 @@ func TestNystromGraphHCK(t *testing.T) {
 		for i := range all {
 			all[i] = i
 		}
-		_, Za, err := NewNystromGraphHCK(ctx, X, h, all, 0)
+		_, Za, err := newNystromGraph(ctx, X, h, all, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package kernel
+package landmark
 
 import (
 	"bytes"
@@ -6,16 +6,18 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/arbor-ml/arbor/kernel"
+
 	"gonum.org/v1/gonum/mat"
 )
 
-// TestNystromMultiTypeExact: with every row a landmark the landmark
+// TestMultiTypeExact: with every row a landmark the landmark
 // multi-type kernel f̂·f̂ᵀ equals MultiType.Gram (the exact N×N kernel) for
 // every transfer, to 1e-10 (measured ≤ 1e-14, and 3e-12 for poly T = 0.5,
 // whose φ(λ)^{1/2} = λ^{1/4} magnifies the rounding of the small
-// eigenvalues; NewNystrom clips K_LL below M·ε·λ_max); training rows given as new points get their own
+// eigenvalues; newNystrom clips K_LL below M·ε·λ_max); training rows given as new points get their own
 // features; save → load gives new points the same features.
-func TestNystromMultiTypeExact(t *testing.T) {
+func TestMultiTypeExact(t *testing.T) {
 	ctx := context.Background()
 	n := 60
 	X := randPoints(n, 2, 11)
@@ -27,15 +29,15 @@ func TestNystromMultiTypeExact(t *testing.T) {
 		all[i] = i
 	}
 	Xt := randPoints(15, 2, 12)
-	for _, m := range []MultiType{
-		{Gamma: 0.5, Transfer: TransferStep, Cut: 0.45},
-		{Gamma: 0.5, Transfer: TransferLinStep, Cut: 0.2},
-		{Gamma: 0.5, Transfer: TransferPoly, T: 2},
-		{Gamma: 0.5, Transfer: TransferPoly, T: 0.5},
-		{Gamma: 0.3, Transfer: TransferRandomWalk, T: 3},
+	for _, m := range []kernel.MultiType{
+		{Gamma: 0.5, Transfer: kernel.TransferStep, Cut: 0.45},
+		{Gamma: 0.5, Transfer: kernel.TransferLinStep, Cut: 0.2},
+		{Gamma: 0.5, Transfer: kernel.TransferPoly, T: 2},
+		{Gamma: 0.5, Transfer: kernel.TransferPoly, T: 0.5},
+		{Gamma: 0.3, Transfer: kernel.TransferRandomWalk, T: 3},
 	} {
-		t.Run(m.specString(), func(t *testing.T) {
-			nm, F, err := NewNystromMultiType(ctx, X, m, all, 0)
+		t.Run(kernel.Spec{Kind: kernel.KindMultiType, Multi: &m}.String(), func(t *testing.T) {
+			nm, F, err := newMultiType(ctx, X, m, all, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,7 +66,7 @@ func TestNystromMultiTypeExact(t *testing.T) {
 				t.Fatal(err)
 			}
 			full := bytes.Clone(buf.Bytes())
-			q, err := LoadNystromMultiType(&buf)
+			q, err := LoadMultiType(&buf)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,28 +74,28 @@ func TestNystromMultiTypeExact(t *testing.T) {
 			if err != nil || !mat.Equal(got, want) {
 				t.Fatalf("after save → load: %v (%v)", maxAbsDiff(got, want), err)
 			}
-			if _, err := LoadNystromMultiType(bytes.NewReader(full[:len(full)/2])); !errors.Is(err, ErrFormat) {
+			if _, err := LoadMultiType(bytes.NewReader(full[:len(full)/2])); !errors.Is(err, ErrFormat) {
 				t.Errorf("cut file: %v, want ErrFormat", err)
 			}
 		})
 	}
-	if _, _, err := NewNystromMultiType(ctx, X, MultiType{Gamma: 0.5, Transfer: TransferPoly, T: 2, ZeroDiag: true}, all, 0); !errors.Is(err, ErrBadParam) {
+	if _, _, err := newMultiType(ctx, X, kernel.MultiType{Gamma: 0.5, Transfer: kernel.TransferPoly, T: 2, ZeroDiag: true}, all, 0); !errors.Is(err, kernel.ErrBadParam) {
 		t.Errorf("ZeroDiag: %v, want ErrBadParam", err)
 	}
 }
 
-// BenchmarkNystromMultiType fits the landmark multi-type kernel on 20,000
+// BenchmarkMultiType fits the landmark multi-type kernel on 20,000
 // points in 10-D with 300 landmarks (the fit returns the features).
-func BenchmarkNystromMultiType(b *testing.B) {
+func BenchmarkMultiType(b *testing.B) {
 	X := randPoints(20000, 10, 3)
 	ctx := context.Background()
-	lm, err := ChooseLandmarks(ctx, X, 300, LandmarkKMeans, 1)
+	lm, err := Choose(ctx, X, 300, KMeans, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, err := NewNystromMultiType(ctx, X, MultiType{Gamma: 0.05, Transfer: TransferPoly, T: 2}, lm, 0); err != nil {
+		if _, _, err := newMultiType(ctx, X, kernel.MultiType{Gamma: 0.05, Transfer: kernel.TransferPoly, T: 2}, lm, 0); err != nil {
 			b.Fatal(err)
 		}
 	}

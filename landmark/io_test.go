@@ -1,4 +1,4 @@
-package kernel
+package landmark
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/hclust"
+	"github.com/arbor-ml/arbor/kernel"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -19,7 +21,7 @@ func TestLandmarkMapSaveLoad(t *testing.T) {
 	ctx := context.Background()
 	X := randPoints(120, 3, 5)
 	Xt := randPoints(30, 3, 6)
-	lm, err := ChooseLandmarks(ctx, X, 25, LandmarkKMeans, 3)
+	lm, err := Choose(ctx, X, 25, KMeans, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,19 +34,19 @@ func TestLandmarkMapSaveLoad(t *testing.T) {
 	}
 	var cases []mapCase
 	nys := map[string]func() (*Nystrom, error){
-		"rbf":         func() (*Nystrom, error) { return NewNystrom(ctx, X, RBF{Gamma: 0.4}, lm, 0) },
-		"poly":        func() (*Nystrom, error) { return NewNystrom(ctx, X, Poly{A: 0.5, B: 1, Degree: 2}, lm, 0) },
-		"hck:average": func() (*Nystrom, error) { return NewNystromHCK(ctx, X, HCK{Method: hclust.Average}, lm, 0) },
-		"hck:single":  func() (*Nystrom, error) { return NewNystromHCK(ctx, X, HCK{Method: hclust.Single}, lm, 0) },
+		"rbf":         func() (*Nystrom, error) { return newNystrom(ctx, X, kernel.RBF{Gamma: 0.4}, lm, 0) },
+		"poly":        func() (*Nystrom, error) { return newNystrom(ctx, X, kernel.Poly{A: 0.5, B: 1, Degree: 2}, lm, 0) },
+		"hck:average": func() (*Nystrom, error) { return newNystromHCK(ctx, X, kernel.HCK{Method: hclust.Average}, lm, 0) },
+		"hck:single":  func() (*Nystrom, error) { return newNystromHCK(ctx, X, kernel.HCK{Method: hclust.Single}, lm, 0) },
 		"hckg:single": func() (*Nystrom, error) {
-			return NewNystromHCK(ctx, X, HCK{Method: hclust.Single, Graph: &knn5}, lm, 0)
+			return newNystromHCK(ctx, X, kernel.HCK{Method: hclust.Single, Graph: &knn5}, lm, 0)
 		},
 		"hckg:single geodesic": func() (*Nystrom, error) {
-			ny, _, err := NewNystromGraphHCK(ctx, X, HCK{Method: hclust.Single, Graph: &knn5}, lm, 0)
+			ny, _, err := newNystromGraph(ctx, X, kernel.HCK{Method: hclust.Single, Graph: &knn5}, lm, 0)
 			return ny, err
 		},
 		"hckg:average geodesic": func() (*Nystrom, error) {
-			ny, _, err := NewNystromGraphHCK(ctx, X, HCK{Method: hclust.Average, Graph: &graph.Spec{}}, lm, 0)
+			ny, _, err := newNystromGraph(ctx, X, kernel.HCK{Method: hclust.Average, Graph: &graph.Spec{}}, lm, 0)
 			return ny, err
 		},
 	}
@@ -65,13 +67,13 @@ func TestLandmarkMapSaveLoad(t *testing.T) {
 	}
 	for _, g := range []graph.Spec{knn5, {Kind: graph.KindEps, Eps: 1.5}} {
 		cases = append(cases, mapCase{"isomap/" + g.String(), func() (featuresFunc, func(*bytes.Buffer) error, error) {
-			l, err := NewLandmarkISOMAP(ctx, X, g, lm, 0)
+			l, err := newISOMAP(ctx, X, g, lm, 0)
 			if err != nil {
 				return nil, nil, err
 			}
 			return l.Features, func(b *bytes.Buffer) error { return l.Save(b) }, nil
 		}, func(b *bytes.Buffer) (featuresFunc, error) {
-			l, err := LoadLandmarkISOMAP(b)
+			l, err := LoadISOMAP(b)
 			if err != nil {
 				return nil, err
 			}
@@ -114,12 +116,12 @@ func TestLandmarkMapSaveLoad(t *testing.T) {
 		})
 	}
 	// One map's file is not another's.
-	ny, _ := NewNystrom(ctx, X, RBF{Gamma: 0.4}, lm, 0)
+	ny, _ := newNystrom(ctx, X, kernel.RBF{Gamma: 0.4}, lm, 0)
 	var buf bytes.Buffer
 	if err := ny.Save(&buf); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadLandmarkISOMAP(&buf); !errors.Is(err, ErrFormat) {
+	if _, err := LoadISOMAP(&buf); !errors.Is(err, ErrFormat) {
 		t.Errorf("a Nyström file read as landmark ISOMAP: %v, want ErrFormat", err)
 	}
 }

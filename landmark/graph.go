@@ -1,18 +1,20 @@
-package kernel
+package landmark
 
 import (
 	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/hclust"
 	"github.com/arbor-ml/arbor/internal/neighbors"
 	"github.com/arbor-ml/arbor/internal/parallel"
+	"github.com/arbor-ml/arbor/kernel"
+
 	"gonum.org/v1/gonum/mat"
-	"slices"
 )
 
 // geoSource gives points their geodesic distances to the landmarks: a
@@ -21,8 +23,8 @@ import (
 // components joined by Eq. 4); a new point x reaches the landmarks through
 // its graph neighbours among the training rows, G(x, l) = min over the
 // neighbours p of ‖x − p‖ + G(l, p) (the K nearest for knn:K; those within
-// ε, or the nearest, for eps:ε). Shared by LandmarkISOMAP and the graph
-// variants of the landmark cluster kernel (NewNystromGraphHCK).
+// ε, or the nearest, for eps:ε). Shared by ISOMAP and the graph
+// variants of the landmark cluster kernel (newNystromGraph).
 type geoSource struct {
 	x    rows
 	data []float64 // N×d training rows, contiguous
@@ -80,7 +82,7 @@ func (s *geoSource) dists(x, dst []float64, nb []neighbors.Neighbor) []neighbors
 	return nb
 }
 
-// NewNystromGraphHCK fits the landmark cluster kernel of a graph variant
+// newNystromGraph fits the landmark cluster kernel of a graph variant
 // (h.Graph not nil: hckg) on the landmark rows of X, with the geometry of
 // ALL N rows, as HCK.Gram has it:
 //
@@ -109,12 +111,12 @@ func (s *geoSource) dists(x, dst []float64, nb []neighbors.Neighbor) []neighbors
 // over N nodes, O(N²·d) when the graph is disconnected, the linkage of M
 // points, O(M³); memory O(N·M). Errors: ErrBadParam (landmarks, method,
 // h.Graph nil), the graph's errors, hclust's, ErrEigen, ctx.Err().
-func NewNystromGraphHCK(ctx context.Context, X mat.Matrix, h HCK, landmarks []int, rcond float64) (*Nystrom, *mat.Dense, error) {
-	if err := h.validate(); err != nil {
+func newNystromGraph(ctx context.Context, X mat.Matrix, h kernel.HCK, landmarks []int, rcond float64) (*Nystrom, *mat.Dense, error) {
+	if err := h.Validate(); err != nil {
 		return nil, nil, err
 	}
 	if h.Graph == nil {
-		return nil, nil, fmt.Errorf("%w: NewNystromGraphHCK needs a graph variant", ErrBadParam)
+		return nil, nil, fmt.Errorf("%w: newNystromGraph needs a graph variant", kernel.ErrBadParam)
 	}
 	lm, err := landmarkRows(X, landmarks)
 	if err != nil {
@@ -132,11 +134,11 @@ func NewNystromGraphHCK(ctx context.Context, X mat.Matrix, h HCK, landmarks []in
 	}
 	g, err := graph.Build(ctx, mat.NewDense(n, d, data), spec)
 	if err != nil {
-		return nil, nil, fmt.Errorf("kernel: landmark hckg:%v: %w", h.Method, err)
+		return nil, nil, fmt.Errorf("landmark: landmark hckg:%v: %w", h.Method, err)
 	}
 	joined, err := graph.JoinedDistancesFrom(ctx, g, data, d, landmarks)
 	if err != nil {
-		return nil, nil, fmt.Errorf("kernel: landmark hckg:%v: %w", h.Method, err)
+		return nil, nil, fmt.Errorf("landmark: landmark hckg:%v: %w", h.Method, err)
 	}
 	geo := joined.From
 	m := len(landmarks)
@@ -148,7 +150,7 @@ func NewNystromGraphHCK(ctx context.Context, X mat.Matrix, h HCK, landmarks []in
 		// landmarks, and every training row's values against them exact.
 		full, err := graphSingleTree(joined.Graph)
 		if err != nil {
-			return nil, nil, fmt.Errorf("kernel: landmark hckg:single: %w", err)
+			return nil, nil, fmt.Errorf("landmark: landmark hckg:single: %w", err)
 		}
 		h.Graph = &spec
 		ny, Z, err := nystromFromFullTree(ctx, lm, n, full, h, landmarks, rcond, newGeoSource(data, n, d, spec, geo))
@@ -163,7 +165,7 @@ func NewNystromGraphHCK(ctx context.Context, X mat.Matrix, h HCK, landmarks []in
 		// to it by geodesic) joined first, from a search from every row.
 		full, err := graphCellsTree(ctx, joined.Graph, geo, landmarks, h.Method)
 		if err != nil {
-			return nil, nil, fmt.Errorf("kernel: landmark hckg:%v: %w", h.Method, err)
+			return nil, nil, fmt.Errorf("landmark: landmark hckg:%v: %w", h.Method, err)
 		}
 		if full != nil {
 			spec := spec
@@ -187,13 +189,13 @@ func NewNystromGraphHCK(ctx context.Context, X mat.Matrix, h HCK, landmarks []in
 	if m == 1 {
 		tree = &hclust.Tree{N: 1}
 	} else if tree, err = hclust.Linkage(ctx, distance.FromSymmetric(S), h.Method); err != nil {
-		return nil, nil, fmt.Errorf("kernel: landmark hckg:%v: %w", h.Method, err)
+		return nil, nil, fmt.Errorf("landmark: landmark hckg:%v: %w", h.Method, err)
 	}
 	K, err := treeKernel(ctx, tree)
 	if err != nil {
 		return nil, nil, err
 	}
-	ext, err := NewTreeExtension(lm, h, tree, nil)
+	ext, err := kernel.NewTreeExtension(lm, h, tree, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -255,7 +257,7 @@ func graphSingleTree(g *graph.Graph) (*hclust.Tree, error) {
 		id[a] = n + len(t.Merges) - 1
 	}
 	if len(t.Merges) != n-1 {
-		return nil, fmt.Errorf("%w: the graph is not connected", ErrBadParam)
+		return nil, fmt.Errorf("%w: the graph is not connected", kernel.ErrBadParam)
 	}
 	return t, t.Validate()
 }
@@ -263,22 +265,6 @@ func graphSingleTree(g *graph.Graph) (*hclust.Tree, error) {
 // Joins returns the number of Eq. 4 join edges the graph variant added to
 // the neighbourhood graph of the training rows (0 for other maps).
 func (ny *Nystrom) Joins() int { return ny.joins }
-
-// geoUltrametric sets u (M) to the ultrametric row of a point with
-// geodesic distances dist to the landmarks (see NewNystromGraphHCK).
-func (ny *Nystrom) geoUltrametric(dist, u, s1, s2 []float64) {
-	e := ny.tree
-	if e.exact {
-		copy(s1, dist)
-		for v := len(dist); v < len(s1); v++ {
-			s1[v] = math.Inf(1)
-		}
-		e.minMaxRow(s1, s2, u)
-		return
-	}
-	l, g := nearestGeo(dist)
-	e.graftRow(l, g, u, s1, s2)
-}
 
 // nearestGeo returns the landmark of smallest distance (ties to the lower
 // index) and the distance, at least 0.
@@ -295,24 +281,13 @@ func nearestGeo(dist []float64) (int, float64) {
 // geoRows sets out (t×M) to the centred kernel rows of t points whose
 // geodesic distances to the landmarks fill(i, ·) gives.
 func (ny *Nystrom) geoRows(ctx context.Context, out *mat.Dense, t int, fill func(int, []float64, []neighbors.Neighbor) []neighbors.Neighbor) error {
-	e := ny.tree
-	m := e.x.n
+	m := len(ny.Landmarks)
 	return parallel.Chunks(ctx, t, 16, func(lo, hi int) {
-		dist, u := make([]float64, m), make([]float64, m)
-		s1, s2 := make([]float64, 2*m-1), make([]float64, 2*m-1)
+		dist, scratch := make([]float64, m), make([]float64, 2*(2*m-1))
 		var nb []neighbors.Neighbor
 		for i := lo; i < hi; i++ {
 			nb = fill(i, dist, nb)
-			ny.geoUltrametric(dist, u, s1, s2)
-			mean := 0.0
-			for _, v := range u {
-				mean += v
-			}
-			mean /= float64(m)
-			row := out.RawRowView(i)
-			for j, v := range u {
-				row[j] = -0.5 * (v - mean - e.colMean[j] + e.grand)
-			}
+			ny.tree.RowFrom(out.RawRowView(i), dist, scratch)
 		}
 	})
 }
@@ -329,7 +304,7 @@ func (ny *Nystrom) geoFeatures(ctx context.Context, Z *mat.Dense, t int, fill fu
 			for i := lo; i < hi; i++ {
 				nb = fill(i, dist, nb)
 				l, g := nearestGeo(dist)
-				ny.graft.row(Z.RawRowView(i), int32(l), g)
+				ny.graft.Graft(Z.RawRowView(i), l, g)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package kernel
+package landmark
 
 import (
 	"context"
@@ -8,13 +8,15 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/arbor-ml/arbor/kernel"
+
 	"gonum.org/v1/gonum/mat"
 )
 
-// TestChooseLandmarksIncluding: the included rows are landmarks, m distinct
+// TestChooseIncluding: the included rows are landmarks, m distinct
 // sorted rows in all, the same for the same seed; with no rows to include,
-// or m or more, it is ChooseLandmarks.
-func TestChooseLandmarksIncluding(t *testing.T) {
+// or m or more, it is Choose.
+func TestChooseIncluding(t *testing.T) {
 	ctx := context.Background()
 	X := mat.NewDense(100, 2, nil)
 	rng := rand.New(rand.NewPCG(2, 2))
@@ -23,13 +25,13 @@ func TestChooseLandmarksIncluding(t *testing.T) {
 		X.Set(i, 1, rng.NormFloat64())
 	}
 	include := []int{97, 3, 50, 0, 41}
-	for _, method := range []string{LandmarkRandom, LandmarkKMeans} {
+	for _, method := range []string{Random, KMeans} {
 		for _, m := range []int{6, 20, 100} {
-			a, all, err := ChooseLandmarksIncluding(ctx, X, m, method, 9, include)
+			a, all, err := ChooseIncluding(ctx, X, m, method, 9, include)
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, _, _ := ChooseLandmarksIncluding(ctx, X, m, method, 9, include)
+			b, _, _ := ChooseIncluding(ctx, X, m, method, 9, include)
 			if !all || len(a) != m || !slices.IsSorted(a) || len(slices.Compact(slices.Clone(a))) != m || !slices.Equal(a, b) {
 				t.Fatalf("%s m=%d: %v (all %v) then %v: want the same %d sorted distinct rows", method, m, a, all, b, m)
 			}
@@ -44,15 +46,15 @@ func TestChooseLandmarksIncluding(t *testing.T) {
 			if inc == nil {
 				m = 7
 			}
-			a, all, err := ChooseLandmarksIncluding(ctx, X, m, method, 9, inc)
-			want, _ := ChooseLandmarks(ctx, X, m, method, 9)
+			a, all, err := ChooseIncluding(ctx, X, m, method, 9, inc)
+			want, _ := Choose(ctx, X, m, method, 9)
 			if err != nil || !slices.Equal(a, want) || all != (inc == nil) {
-				t.Errorf("%s include %v m=%d: %v %v %v, want ChooseLandmarks' %v", method, inc, m, a, all, err, want)
+				t.Errorf("%s include %v m=%d: %v %v %v, want Choose' %v", method, inc, m, a, all, err, want)
 			}
 		}
 	}
 	for _, bad := range [][]int{{3, 3}, {-1}, {100}} {
-		if _, _, err := ChooseLandmarksIncluding(ctx, X, 10, LandmarkRandom, 1, bad); !errors.Is(err, ErrBadParam) {
+		if _, _, err := ChooseIncluding(ctx, X, 10, Random, 1, bad); !errors.Is(err, kernel.ErrBadParam) {
 			t.Errorf("include %v: %v, want ErrBadParam", bad, err)
 		}
 	}
@@ -70,12 +72,12 @@ func TestNystromLandmarkColumnsExact(t *testing.T) {
 			X.Set(i, j, rng.NormFloat64())
 		}
 	}
-	k := RBF{Gamma: 0.5}
-	lm, _, err := ChooseLandmarksIncluding(ctx, X, 12, LandmarkKMeans, 1, []int{4, 9, 77})
+	k := kernel.RBF{Gamma: 0.5}
+	lm, _, err := ChooseIncluding(ctx, X, 12, KMeans, 1, []int{4, 9, 77})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ny, err := NewNystrom(ctx, X, k, lm, 0)
+	ny, err := newNystrom(ctx, X, k, lm, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"context"
+	"fmt"
 	"math"
 
 	"github.com/arbor-ml/arbor/internal/neighbors"
@@ -9,10 +10,11 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// graftMap computes the Nyström features of a landmark cluster kernel
-// whose out-of-sample rule is the graft (TreeExtension with S(x) = the
-// nearest landmark: every linkage but single) in O(depth + r) per point
-// instead of O(M·r).
+// TreeFeatures computes Rows·W, the tree rule's kernel rows against its M
+// training points (the landmarks of a Nyström map) times a fixed M×r matrix
+// W, when the rule is the graft onto the nearest point (TreeExtension with
+// S(x) = the nearest landmark: every linkage but single), in O(depth + r)
+// per point instead of O(M·r).
 //
 // A point x whose nearest landmark is l, at distance δ, has the ultrametric
 // row u_j = max(δ, M(l, j)). Let a be the highest ancestor of l in the
@@ -35,17 +37,17 @@ import (
 // α_v = −½·(A_v − q_v/M·S_root − c + m̿·S_root), precomputed per node:
 // 2·(2M−1)·r numbers. The values equal TreeExtension.Rows · W up to
 // rounding (the sums are grouped differently).
-type graftMap struct {
+type TreeFeatures struct {
 	e     *TreeExtension
 	r     int
 	alpha []float64 // node v: alpha[v·r : v·r+r]
 	beta  []float64
 }
 
-// newGraftMap returns the graft feature map of e and W (M×r), or nil when
-// the rule of e is not the graft onto the nearest landmark with every
-// landmark a column.
-func newGraftMap(e *TreeExtension, w *mat.Dense) *graftMap {
+// NewTreeFeatures returns the graft features of e and W (M×r), or nil when
+// the rule of e is not the graft onto the nearest point with every point a
+// column (single linkage, a Columns subset) or W does not have M rows.
+func NewTreeFeatures(e *TreeExtension, w *mat.Dense) *TreeFeatures {
 	if e == nil || e.all || e.k != 1 || e.ix == nil || len(e.cols) != e.x.n {
 		return nil
 	}
@@ -112,7 +114,7 @@ func newGraftMap(e *TreeExtension, w *mat.Dense) *graftMap {
 			c[t] += cm * v
 		}
 	}
-	g := &graftMap{e: e, r: r, alpha: make([]float64, nodes*r), beta: make([]float64, nodes*r)}
+	g := &TreeFeatures{e: e, r: r, alpha: make([]float64, nodes*r), beta: make([]float64, nodes*r)}
 	fm := float64(n)
 	for v := 0; v < nodes; v++ {
 		al, be := g.alpha[v*r:v*r+r], g.beta[v*r:v*r+r]
@@ -125,9 +127,20 @@ func newGraftMap(e *TreeExtension, w *mat.Dense) *graftMap {
 	return g
 }
 
-// features sets the rows of Z (t×r) to the features of the t rows of x.
-func (g *graftMap) features(ctx context.Context, Z *mat.Dense, x rows) error {
+// Features sets the rows of Z (t×r) to the features of the t rows of Xt.
+// Errors: ErrEmpty, ErrNonFinite, ErrShape, ctx.Err().
+func (g *TreeFeatures) Features(ctx context.Context, Z *mat.Dense, Xt mat.Matrix) error {
 	e := g.e
+	x, err := newRows(Xt, "Xt")
+	if err != nil {
+		return err
+	}
+	if x.d != e.x.d {
+		return fmt.Errorf("%w: tree features: Xt has %d columns, the training points %d", ErrShape, x.d, e.x.d)
+	}
+	if r, c := Z.Dims(); r != x.n || c != g.r {
+		return fmt.Errorf("%w: tree features: Z is %d×%d, want %d×%d", ErrShape, r, c, x.n, g.r)
+	}
 	return parallel.Chunks(ctx, x.n, 1024, func(lo, hi int) {
 		q := make([]float64, (hi-lo)*x.d)
 		for i := lo; i < hi; i++ {
@@ -137,16 +150,16 @@ func (g *graftMap) features(ctx context.Context, Z *mat.Dense, x rows) error {
 		for a := 0; a < hi-lo; a++ {
 			// The nearest landmark (ties to the lower index), as ultrametric.
 			nb = e.ix.Query(q[a*x.d:a*x.d+x.d], 1, -1, nb)
-			g.row(Z.RawRowView(lo+a), nb[0].Index, max(math.Sqrt(nb[0].D2), 0))
+			g.Graft(Z.RawRowView(lo+a), int(nb[0].Index), max(math.Sqrt(nb[0].D2), 0))
 		}
 	})
 }
 
-// row sets z to the features of a point grafted onto landmark l at
-// height delta ≥ 0.
-func (g *graftMap) row(z []float64, l int32, delta float64) {
+// Graft sets z (length r) to the features of a point grafted onto training
+// point l at height delta ≥ 0.
+func (g *TreeFeatures) Graft(z []float64, l int, delta float64) {
 	e, r := g.e, g.r
-	v := l
+	v := int32(l)
 	for p := e.parent[v]; p >= 0 && e.height[p] <= delta; p = e.parent[p] {
 		v = p
 	}

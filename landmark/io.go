@@ -1,4 +1,4 @@
-package kernel
+package landmark
 
 import (
 	"errors"
@@ -6,17 +6,18 @@ import (
 	"io"
 	"math"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/hclust"
 	"github.com/arbor-ml/arbor/internal/modelio"
 	"github.com/arbor-ml/arbor/internal/neighbors"
+	"github.com/arbor-ml/arbor/kernel"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // ErrFormat reports a saved landmark map that cannot be read: another
 // format, a newer version, or damaged content.
-var ErrFormat = errors.New("kernel: bad landmark map file")
+var ErrFormat = errors.New("landmark: bad map file")
 
 const (
 	nystromFormat = "arbor-nystrom"
@@ -46,7 +47,7 @@ type nystromJSON struct {
 	MergeB    []int          `json:"merge_b,omitempty"`
 	MergeSize []int          `json:"merge_size,omitempty"`
 	Heights   modelio.Floats `json:"heights,omitempty"`
-	// The graph variants' geodesics (NewNystromGraphHCK): the N training
+	// The graph variants' geodesics (newNystromGraph): the N training
 	// rows a new point reaches the landmarks through, and the M×N shortest
 	// paths from the landmarks. Absent in maps of the earlier graph rule
 	// (the graph among the landmarks), which load as they were.
@@ -65,7 +66,7 @@ func (ny *Nystrom) Save(w io.Writer) error {
 	out := nystromJSON{Format: nystromFormat, Version: mapVersion, Landmarks: ny.Landmarks, M: m, Dim: d,
 		Rank: ny.Rank, Clipped: ny.Clipped, Points: mat.DenseCopyOf(ny.lm).RawMatrix().Data, W: mat.DenseCopyOf(ny.w).RawMatrix().Data}
 	if ny.k != nil {
-		text, ok := PointText(ny.k)
+		text, ok := kernel.PointText(ny.k)
 		if !ok {
 			return fmt.Errorf("%w: cannot save the kernel %T", ErrFormat, ny.k)
 		}
@@ -106,7 +107,7 @@ func LoadNystrom(r io.Reader) (*Nystrom, error) {
 	ny := &Nystrom{Landmarks: in.Landmarks, Rank: in.Rank, Clipped: in.Clipped,
 		lm: mat.NewDense(in.M, in.Dim, in.Points), w: mat.NewDense(in.M, in.Rank, in.W)}
 	if in.Kernel != "" {
-		k, err := ParsePoint(in.Kernel)
+		k, err := kernel.ParsePoint(in.Kernel)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrFormat, err)
 		}
@@ -117,7 +118,7 @@ func LoadNystrom(r io.Reader) (*Nystrom, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: linkage: %w", ErrFormat, err)
 	}
-	h := HCK{Method: method}
+	h := kernel.HCK{Method: method}
 	if in.Graph != "" {
 		g, err := graph.ParseSpec(in.Graph)
 		if err != nil {
@@ -133,12 +134,12 @@ func LoadNystrom(r io.Reader) (*Nystrom, error) {
 	for k := range t.Merges {
 		t.Merges[k] = hclust.Merge{A: in.MergeA[k], B: in.MergeB[k], Height: in.Heights[k], Size: in.MergeSize[k]}
 	}
-	ext, err := NewTreeExtension(ny.lm, h, t, nil)
+	ext, err := kernel.NewTreeExtension(ny.lm, h, t, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
 	}
 	ny.tree, ny.h, ny.t = ext, h, t
-	ny.graft = newGraftMap(ext, ny.w) // the fast features, as factor makes them
+	ny.graft = kernel.NewTreeFeatures(ext, ny.w) // the fast features, as factor makes them
 	if in.Geo != nil || in.Train != nil || in.N != 0 {
 		if h.Graph == nil || in.N < in.M || len(in.Train) != in.N*in.Dim || len(in.Geo) != in.M*in.N {
 			return nil, fmt.Errorf("%w: graph geodesics of %d rows × %d features from %d landmarks: blocks of %d and %d values", ErrFormat,
@@ -172,18 +173,18 @@ type isomapJSON struct {
 }
 
 // Save writes the map (format "arbor-landmark-isomap", version 1): new
-// points' features after LoadLandmarkISOMAP equal those of l. The training
+// points' features after LoadISOMAP equal those of l. The training
 // features (Train) are not saved.
-func (l *LandmarkISOMAP) Save(w io.Writer) error {
+func (l *ISOMAP) Save(w io.Writer) error {
 	m := len(l.Landmarks)
 	return modelio.Encode(w, isomapJSON{Format: isomapFormat, Version: mapVersion, Landmarks: l.Landmarks,
 		N: l.x.n, Dim: l.x.d, Rank: l.Rank, Clipped: l.Clipped, Graph: l.spec.String(), Train: l.data,
 		Geo: mat.DenseCopyOf(l.geo).RawMatrix().Data[:m*l.x.n], Proj: mat.DenseCopyOf(l.proj).RawMatrix().Data, Mean: l.mean})
 }
 
-// LoadLandmarkISOMAP reads a map written by LandmarkISOMAP.Save. Errors:
+// LoadISOMAP reads a map written by ISOMAP.Save. Errors:
 // ErrFormat.
-func LoadLandmarkISOMAP(r io.Reader) (*LandmarkISOMAP, error) {
+func LoadISOMAP(r io.Reader) (*ISOMAP, error) {
 	var in isomapJSON
 	if err := modelio.Decode(r, &in, isomapFormat, mapVersion, ErrFormat); err != nil {
 		return nil, err
@@ -201,7 +202,7 @@ func LoadLandmarkISOMAP(r io.Reader) (*LandmarkISOMAP, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: graph: %w", ErrFormat, err)
 	}
-	l := &LandmarkISOMAP{Landmarks: in.Landmarks, Rank: in.Rank, Clipped: in.Clipped,
+	l := &ISOMAP{Landmarks: in.Landmarks, Rank: in.Rank, Clipped: in.Clipped,
 		x: rows{data: in.Train, n: in.N, d: in.Dim, str: in.Dim}, data: in.Train, spec: spec,
 		geo: mat.NewDense(m, in.N, in.Geo), proj: mat.NewDense(in.Rank, m, in.Proj), mean: in.Mean}
 	if spec.Kind == graph.KindKNN {

@@ -1,4 +1,4 @@
-package kernel
+package landmark
 
 import (
 	"context"
@@ -8,16 +8,18 @@ import (
 
 	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/internal/eigen"
+	"github.com/arbor-ml/arbor/kernel"
+
 	"gonum.org/v1/gonum/mat"
 )
 
-// TestLandmarkISOMAPJoined: on a 5-NN graph of three components the
+// TestISOMAPJoined: on a 5-NN graph of three components the
 // landmark ISOMAP takes its geodesics over the graph joined by paper 000
 // Eq. 4 as ISOMAP.Gram joins it. With every point a landmark Y·Yᵀ is
 // ISOMAP.Gram's kernel; with 24 of 120 points the features are landmark
 // MDS (de Silva & Tenenbaum) of Compute's exact joined all-pairs
 // geodesics, computed here from the definition.
-func TestLandmarkISOMAPJoined(t *testing.T) {
+func TestISOMAPJoined(t *testing.T) {
 	ctx := context.Background()
 	const n = 120
 	X := splitPoints(n, 4)
@@ -33,11 +35,11 @@ func TestLandmarkISOMAPJoined(t *testing.T) {
 	for i := range all {
 		all[i] = i
 	}
-	l, err := NewLandmarkISOMAP(ctx, X, spec, all, 0)
+	l, err := newISOMAP(ctx, X, spec, all, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	K, _, err := ISOMAP{Graph: spec}.Gram(ctx, X)
+	K, _, err := kernel.ISOMAP{Graph: spec}.Gram(ctx, X)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +55,7 @@ func TestLandmarkISOMAPJoined(t *testing.T) {
 	for i := 0; i < n; i += 5 {
 		lm = append(lm, i)
 	}
-	l2, err := NewLandmarkISOMAP(ctx, X, spec, lm, 0)
+	l2, err := newISOMAP(ctx, X, spec, lm, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +87,7 @@ func TestLandmarkISOMAPJoined(t *testing.T) {
 	}
 }
 
-// TestLandmarkISOMAPSmallEigenvalues: on 20 groups of a 5-NN graph, joined
+// TestISOMAPSmallEigenvalues: on 20 groups of a 5-NN graph, joined
 // by paper 000 Eq. 4 (each join about doubles the largest geodesic), the
 // structure inside the groups lies at 10⁻⁸ and below of B's largest
 // eigenvalue. A value between any row p and a landmark c is then
@@ -94,7 +96,7 @@ func TestLandmarkISOMAPJoined(t *testing.T) {
 // a landmark's features computed by the triangulation instead of
 // √λ_j·v_j(c) carry ε·‖δ‖/√λ_j, which along the small eigenvalues is
 // larger than the within-group values themselves.
-func TestLandmarkISOMAPSmallEigenvalues(t *testing.T) {
+func TestISOMAPSmallEigenvalues(t *testing.T) {
 	ctx := context.Background()
 	const groups, per = 20, 15
 	n := groups * per
@@ -118,7 +120,7 @@ func TestLandmarkISOMAPSmallEigenvalues(t *testing.T) {
 		lm = append(lm, i)
 	}
 	const rcond = 1e-13
-	l, err := NewLandmarkISOMAP(ctx, X, spec, lm, rcond)
+	l, err := newISOMAP(ctx, X, spec, lm, rcond)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package kernel
+package landmark
 
 import (
 	"cmp"
@@ -11,18 +11,20 @@ import (
 	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/hclust"
 	"github.com/arbor-ml/arbor/internal/parallel"
+	"github.com/arbor-ml/arbor/kernel"
+
 	"gonum.org/v1/gonum/mat"
 )
 
-// CellsAllRowsMaxN is the largest N for which NewNystromCells is used for
+// CellsAllRowsMaxN is the largest N for which newNystromCells is used for
 // the landmark complete, average, weighted and Ward cluster kernels: its
 // pairwise pass over all rows is O(N²·d) time (about 1 s at N = 20,000,
 // d = 16 on two cores) in O(N·d + M²) memory. Above it the tree is built
-// on the landmarks alone (NewNystromHCK).
+// on the landmarks alone (newNystromHCK).
 const CellsAllRowsMaxN = 100000
 
 // ExactCellsNeighbors is the neighbour count of hclust.ExactCells in
-// NewNystromCells: on UCI letter (20,000 rows) k = 40 certifies clusters
+// newNystromCells: on UCI letter (20,000 rows) k = 40 certifies clusters
 // of 4–6 rows (3,205 cells for average linkage, 4,903 for complete).
 const ExactCellsNeighbors = 40
 
@@ -30,7 +32,7 @@ const ExactCellsNeighbors = 40
 // landmarks' cells on small data.
 var exactCellsK = ExactCellsNeighbors
 
-// NewNystromCells fits the landmark cluster kernel of h (Euclidean;
+// newNystromCells fits the landmark cluster kernel of h (Euclidean;
 // complete, average, weighted or Ward linkage) on a tree of ALL rows of X
 // instead of the landmarks alone, and returns it with the N×r features of
 // the rows of X.
@@ -49,25 +51,25 @@ var exactCellsK = ExactCellsNeighbors
 // landmark (ties to the lower landmark; a landmark its own cell), and
 // FromPointsCells gives the exact linkage of all rows under the one
 // constraint that a landmark's cell joins itself first (an
-// approximation; NewNystromHCK's tree sees only the landmarks: a cell of
+// approximation; newNystromHCK's tree sees only the landmarks: a cell of
 // 50 rows weighs as much as a cell of one, and a complete-linkage height
 // ignores every row but the landmarks).
 //
-// The kernel is then built as NewNystromSingle builds it from the tree of
+// The kernel is then built as newNystromSingle builds it from the tree of
 // all rows (the landmark kernel is the tree's, restricted to the
 // landmarks; every training row gets its exact row against them), and a
 // new point enters the landmark tree through its nearest landmark.
 //
 // Cost: O(N·M·d) for the cells, O(N²·d) for the tree's pairwise pass (Ward:
-// O(N²·d) for its chain), then as NewNystromSingle; memory O(N·(d + r + 256) + M²).
+// O(N²·d) for its chain), then as newNystromSingle; memory O(N·(d + r + 256) + M²).
 // Errors: ErrEmpty, ErrNonFinite, ErrBadParam (a graph h, single linkage
-// — use NewNystromSingle —, fewer than 2 landmarks), hclust's, ctx.Err().
-func NewNystromCells(ctx context.Context, X mat.Matrix, h HCK, landmarks []int, rcond float64) (*Nystrom, *mat.Dense, error) {
+// — use newNystromSingle —, fewer than 2 landmarks), hclust's, ctx.Err().
+func newNystromCells(ctx context.Context, X mat.Matrix, h kernel.HCK, landmarks []int, rcond float64) (*Nystrom, *mat.Dense, error) {
 	switch {
 	case h.Graph != nil:
-		return nil, nil, fmt.Errorf("%w: NewNystromCells is for Euclidean trees, not hckg", ErrBadParam)
+		return nil, nil, fmt.Errorf("%w: newNystromCells is for Euclidean trees, not hckg", kernel.ErrBadParam)
 	case h.Method == hclust.Single:
-		return nil, nil, fmt.Errorf("%w: NewNystromCells: single linkage has the exact tree (NewNystromSingle)", ErrBadParam)
+		return nil, nil, fmt.Errorf("%w: newNystromCells: single linkage has the exact tree (newNystromSingle)", kernel.ErrBadParam)
 	}
 	lm, n, m, err := fullTreeLandmarks(X, landmarks)
 	if err != nil {
@@ -77,7 +79,7 @@ func NewNystromCells(ctx context.Context, X mat.Matrix, h HCK, landmarks []int, 
 	if h.Method == hclust.Ward {
 		// Ward needs no distance matrix: the exact tree of all rows.
 		if full, err = hclust.FromPointsLowMemory(ctx, X, hclust.Ward, nil); err != nil {
-			return nil, nil, fmt.Errorf("kernel: hck:ward: %w", err)
+			return nil, nil, fmt.Errorf("landmark: hck:ward: %w", err)
 		}
 	} else {
 		// Clusters of the exact tree, certified on the kNN graph; if they
@@ -85,7 +87,7 @@ func NewNystromCells(ctx context.Context, X mat.Matrix, h HCK, landmarks []int, 
 		// on them is the exact tree of all rows.
 		cells, K, err := hclust.ExactCells(ctx, X, h.Method, exactCellsK)
 		if err != nil {
-			return nil, nil, fmt.Errorf("kernel: hck:%v: %w", h.Method, err)
+			return nil, nil, fmt.Errorf("landmark: hck:%v: %w", h.Method, err)
 		}
 		if float64(K)*float64(K) > float64(n)*float64(m) {
 			// too many: the landmarks' cells (an approximation)
@@ -96,7 +98,7 @@ func NewNystromCells(ctx context.Context, X mat.Matrix, h HCK, landmarks []int, 
 			if cellsTooLarge(X, cells, K) {
 				// a cell's own linkage would not fit: the tree on the
 				// landmarks alone
-				ny, err := NewNystromHCK(ctx, X, h, landmarks, rcond)
+				ny, err := newNystromHCK(ctx, X, h, landmarks, rcond)
 				if err != nil {
 					return nil, nil, err
 				}
@@ -105,7 +107,7 @@ func NewNystromCells(ctx context.Context, X mat.Matrix, h HCK, landmarks []int, 
 			}
 		}
 		if full, err = hclust.FromPointsCells(ctx, X, cells, K, h.Method); err != nil {
-			return nil, nil, fmt.Errorf("kernel: hck:%v on cells: %w", h.Method, err)
+			return nil, nil, fmt.Errorf("landmark: hck:%v on cells: %w", h.Method, err)
 		}
 	}
 	return nystromFromFullTree(ctx, lm, n, full, h, landmarks, rcond, nil)

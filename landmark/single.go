@@ -1,4 +1,4 @@
-package kernel
+package landmark
 
 import (
 	"context"
@@ -6,19 +6,21 @@ import (
 
 	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/hclust"
+	"github.com/arbor-ml/arbor/kernel"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
-// SingleAllRowsMaxN is the largest N for which NewNystromSingle is used
+// SingleAllRowsMaxN is the largest N for which newNystromSingle is used
 // for the landmark single-linkage kernels (hck:single, connectivity): its
 // tree is Prim's minimum spanning tree of all N rows, O(N²·d) time in O(N)
 // memory (about 2 s at N = 20,000, d = 16). Above it the tree is built on
-// the landmarks alone (NewNystromHCK).
+// the landmarks alone (newNystromHCK).
 const SingleAllRowsMaxN = 100000
 
-// NewNystromSingle fits the landmark single-linkage cluster kernel on the
+// newNystromSingle fits the landmark single-linkage cluster kernel on the
 // single-linkage tree of ALL rows of X instead of the landmarks alone, and
 // returns it with the N×r features of the rows of X.
 //
@@ -41,16 +43,16 @@ const SingleAllRowsMaxN = 100000
 // for the features (a matrix product), O(M³) for K_LL's eigenvectors;
 // memory O(N·(r + 256) + M²). Errors: ErrEmpty, ErrNonFinite,
 // ErrBadParam, hclust's, ctx.Err().
-func NewNystromSingle(ctx context.Context, X mat.Matrix, landmarks []int, rcond float64) (*Nystrom, *mat.Dense, error) {
+func newNystromSingle(ctx context.Context, X mat.Matrix, landmarks []int, rcond float64) (*Nystrom, *mat.Dense, error) {
 	lm, n, _, err := fullTreeLandmarks(X, landmarks)
 	if err != nil {
 		return nil, nil, err
 	}
 	full, err := hclust.FromPoints(ctx, X, hclust.Single)
 	if err != nil {
-		return nil, nil, fmt.Errorf("kernel: hck:single: %w", err)
+		return nil, nil, fmt.Errorf("landmark: hck:single: %w", err)
 	}
-	return nystromFromFullTree(ctx, lm, n, full, HCK{Method: hclust.Single}, landmarks, rcond, nil)
+	return nystromFromFullTree(ctx, lm, n, full, kernel.HCK{Method: hclust.Single}, landmarks, rcond, nil)
 }
 
 // fullTreeLandmarks checks the landmarks of a map on the tree of all rows
@@ -62,15 +64,15 @@ func fullTreeLandmarks(X mat.Matrix, landmarks []int) (*mat.Dense, int, int, err
 	}
 	n, _ := X.Dims()
 	if m := len(landmarks); m < 2 {
-		return nil, 0, 0, fmt.Errorf("%w: %d landmarks, want at least 2", ErrBadParam, m)
+		return nil, 0, 0, fmt.Errorf("%w: %d landmarks, want at least 2", kernel.ErrBadParam, m)
 	}
 	return lm, n, len(landmarks), nil
 }
 
-// nystromFromFullTree is NewNystromSingle after the tree: full is the
+// nystromFromFullTree is newNystromSingle after the tree: full is the
 // single-linkage tree of all n rows, lm the landmark points; geo (graph
 // variants) gives new points their geodesics to the landmarks.
-func nystromFromFullTree(ctx context.Context, lm *mat.Dense, n int, full *hclust.Tree, h HCK, landmarks []int, rcond float64, geo *geoSource) (*Nystrom, *mat.Dense, error) {
+func nystromFromFullTree(ctx context.Context, lm *mat.Dense, n int, full *hclust.Tree, h kernel.HCK, landmarks []int, rcond float64, geo *geoSource) (*Nystrom, *mat.Dense, error) {
 	m := len(landmarks)
 	// M_LL, condensed, from the landmarks' ultrametric rows.
 	cond := make([]float64, m*(m-1)/2)
@@ -85,9 +87,9 @@ func nystromFromFullTree(ctx context.Context, lm *mat.Dense, n int, full *hclust
 	}
 	lt, err := hclust.Linkage(ctx, distance.Condensed{N: m, Data: cond}, hclust.Single)
 	if err != nil {
-		return nil, nil, fmt.Errorf("kernel: hck:single on the landmarks: %w", err)
+		return nil, nil, fmt.Errorf("landmark: hck:single on the landmarks: %w", err)
 	}
-	ext, err := NewTreeExtension(lm, h, lt, nil)
+	ext, err := kernel.NewTreeExtension(lm, h, lt, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -102,11 +104,12 @@ func nystromFromFullTree(ctx context.Context, lm *mat.Dense, n int, full *hclust
 	// Features: Z = −½·(M_NL·W − ū·sᵀ − 1·cᵀ + m̿·1·sᵀ), s = Σ_l W_l,
 	// c = Σ_l m̄_l·W_l; M_NL·W by blocks of landmark columns.
 	r := ny.Rank
+	colMean, grand := ext.Means()
 	s, cv := make([]float64, r), make([]float64, r)
 	for l := 0; l < m; l++ {
 		for t, v := range ny.w.RawRowView(l) {
 			s[t] += v
-			cv[t] += ext.colMean[l] * v
+			cv[t] += colMean[l] * v
 		}
 	}
 	Z := mat.NewDense(n, r, nil)
@@ -140,7 +143,7 @@ func nystromFromFullTree(ctx context.Context, lm *mat.Dense, n int, full *hclust
 		u := ubar[i] / float64(m)
 		z := Z.RawRowView(i)
 		for t := range z {
-			z[t] = -0.5 * (z[t] - u*s[t] - cv[t] + ext.grand*s[t])
+			z[t] = -0.5 * (z[t] - u*s[t] - cv[t] + grand*s[t])
 		}
 	}
 	return ny, Z, nil

@@ -1,4 +1,4 @@
-package kernel
+package landmark
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/arbor-ml/arbor/hclust"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -28,7 +29,7 @@ func TestNystromSingleExactRows(t *testing.T) {
 		}
 	}
 	perm := rng.Perm(n)[:m]
-	ny, Z, err := NewNystromSingle(ctx, X, perm, 0)
+	ny, Z, err := newNystromSingle(ctx, X, perm, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package kernel
+package landmark
 
 import (
 	"context"
@@ -9,10 +9,12 @@ import (
 	"github.com/arbor-ml/arbor/internal/eigen"
 	"github.com/arbor-ml/arbor/internal/neighbors"
 	"github.com/arbor-ml/arbor/internal/parallel"
+	"github.com/arbor-ml/arbor/kernel"
+
 	"gonum.org/v1/gonum/mat"
 )
 
-// LandmarkISOMAP is the landmark ISOMAP of de Silva & Tenenbaum ("Global
+// ISOMAP is the landmark ISOMAP of de Silva & Tenenbaum ("Global
 // versus local methods in nonlinear dimensionality reduction", NIPS 2002;
 // "Sparse multidimensional scaling using landmark points", 2004): the
 // neighbourhood graph of all N points, shortest paths from the M landmarks
@@ -39,7 +41,7 @@ import (
 // Cost: the graph (internal/neighbors for knn), M shortest-path searches
 // (twice, and a few more, when the graph is disconnected: O(N²·d) for the
 // joins), O(M³); memory O(N·M).
-type LandmarkISOMAP struct {
+type ISOMAP struct {
 	// Landmarks are the landmark rows (ascending), Rank the feature count,
 	// Clipped the eigenvalues of B dropped.
 	Landmarks     []int
@@ -55,7 +57,7 @@ type LandmarkISOMAP struct {
 	ix    *neighbors.Index
 }
 
-// NewLandmarkISOMAP fits the landmark ISOMAP of the rows of X on the graph
+// newISOMAP fits the landmark ISOMAP of the rows of X on the graph
 // spec (empty Kind: DefaultGraph). rcond 0 means ε: B's eigenvalues at or
 // below rcond·λ_max (its eigendecomposition's rounding floor) are dropped,
 // every other positive one is kept, as the exact kernel's PSD clip keeps
@@ -87,7 +89,7 @@ type LandmarkISOMAP struct {
 // 1,046 of B's 2,000 eigenvalues positive, λ_max 9·10¹⁵) a cut at M·ε
 // (Nyström's, 4·10³ here) still dropped real structure: SVM 61.83 where
 // exact scores 65.49; at ε, 65.76 (bench/lmacc, README).
-func NewLandmarkISOMAP(ctx context.Context, X mat.Matrix, spec graph.Spec, landmarks []int, rcond float64) (*LandmarkISOMAP, error) {
+func newISOMAP(ctx context.Context, X mat.Matrix, spec graph.Spec, landmarks []int, rcond float64) (*ISOMAP, error) {
 	x, err := newRows(X, "X")
 	if err != nil {
 		return nil, err
@@ -104,11 +106,11 @@ func NewLandmarkISOMAP(ctx context.Context, X mat.Matrix, spec graph.Spec, landm
 	}
 	g, err := graph.Build(ctx, Xd, spec)
 	if err != nil {
-		return nil, fmt.Errorf("kernel: landmark isomap: %w", err)
+		return nil, fmt.Errorf("landmark: landmark isomap: %w", err)
 	}
 	joined, err := graph.JoinedDistancesFrom(ctx, g, data, d, landmarks)
 	if err != nil {
-		return nil, fmt.Errorf("kernel: landmark isomap: %w", err)
+		return nil, fmt.Errorf("landmark: landmark isomap: %w", err)
 	}
 	geo := joined.From
 	m := len(landmarks)
@@ -129,7 +131,7 @@ func NewLandmarkISOMAP(ctx context.Context, X mat.Matrix, spec graph.Spec, landm
 	B := centerSym(delta)
 	vals, V, err := eigen.Sym(ctx, B, true)
 	if err != nil {
-		return nil, fmt.Errorf("kernel: landmark isomap: %w: %w", ErrEigen, err)
+		return nil, fmt.Errorf("landmark: landmark isomap: %w: %w", kernel.ErrEigen, err)
 	}
 	if rcond == 0 {
 		rcond = 0x1p-52
@@ -142,9 +144,9 @@ func NewLandmarkISOMAP(ctx context.Context, X mat.Matrix, spec graph.Spec, landm
 		}
 	}
 	if len(keep) == 0 {
-		return nil, fmt.Errorf("%w: landmark isomap: no positive eigenvalue", ErrBadParam)
+		return nil, fmt.Errorf("%w: landmark isomap: no positive eigenvalue", kernel.ErrBadParam)
 	}
-	l := &LandmarkISOMAP{Landmarks: append([]int(nil), landmarks...), Rank: len(keep), Clipped: m - len(keep),
+	l := &ISOMAP{Landmarks: append([]int(nil), landmarks...), Rank: len(keep), Clipped: m - len(keep),
 		x: x, data: data, spec: spec, geo: geo, mean: mean}
 	l.proj = mat.NewDense(len(keep), m, nil)
 	for c, j := range keep {
@@ -202,7 +204,7 @@ func centre(v []float64) {
 	}
 }
 
-func (l *LandmarkISOMAP) project(dst, dl []float64) {
+func (l *ISOMAP) project(dst, dl []float64) {
 	for c := range dst {
 		dst[c] = 0
 		row := l.proj.RawRowView(c)
@@ -213,8 +215,8 @@ func (l *LandmarkISOMAP) project(dst, dl []float64) {
 }
 
 // Train returns the N×r features of the training rows (a copy); nil for a
-// map read by LoadLandmarkISOMAP, which keeps only what new points need.
-func (l *LandmarkISOMAP) Train() *mat.Dense {
+// map read by LoadISOMAP, which keeps only what new points need.
+func (l *ISOMAP) Train() *mat.Dense {
 	if l.train == nil {
 		return nil
 	}
@@ -225,17 +227,17 @@ func (l *LandmarkISOMAP) Train() *mat.Dense {
 // distances taken through their graph neighbours among the training points
 // (the K nearest for knn:K; those within ε, or the nearest, for eps:ε).
 // Errors: ErrEmpty, ErrNonFinite, ErrShape, ctx.Err().
-func (l *LandmarkISOMAP) Features(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error) {
+func (l *ISOMAP) Features(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error) {
 	return l.rows(ctx, Xt, true)
 }
 
-func (l *LandmarkISOMAP) rows(ctx context.Context, Xt mat.Matrix, project bool) (*mat.Dense, error) {
+func (l *ISOMAP) rows(ctx context.Context, Xt mat.Matrix, project bool) (*mat.Dense, error) {
 	xt, err := newRows(Xt, "Xt")
 	if err != nil {
 		return nil, err
 	}
 	if xt.d != l.x.d {
-		return nil, fmt.Errorf("%w: landmark isomap: %d columns, the training points %d", ErrShape, xt.d, l.x.d)
+		return nil, fmt.Errorf("%w: landmark isomap: %d columns, the training points %d", kernel.ErrShape, xt.d, l.x.d)
 	}
 	m := len(l.Landmarks)
 	n, d := l.x.n, l.x.d
@@ -292,12 +294,12 @@ func (l *LandmarkISOMAP) rows(ctx context.Context, Xt mat.Matrix, project bool) 
 // Base returns the t×M rows the features are a linear map of: the new
 // points' squared geodesic distances to the landmarks minus δ̄, centred
 // (as Features computes them), so that Features = Base·Projection.
-func (l *LandmarkISOMAP) Base(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error) {
+func (l *ISOMAP) Base(ctx context.Context, Xt mat.Matrix) (*mat.Dense, error) {
 	return l.rows(ctx, Xt, false)
 }
 
 // Projection returns the M×r matrix (−½ Λ_r^{-1/2} V_rᵀ)ᵀ (a copy).
-func (l *LandmarkISOMAP) Projection() *mat.Dense { return mat.DenseCopyOf(l.proj.T()) }
+func (l *ISOMAP) Projection() *mat.Dense { return mat.DenseCopyOf(l.proj.T()) }
 
 // centerSym returns −½·H·A·H for a symmetric A (a new matrix).
 func centerSym(A *mat.SymDense) *mat.SymDense {
