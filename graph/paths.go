@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/arbor-ml/arbor/internal/parallel"
 	"gonum.org/v1/gonum/mat"
@@ -77,16 +76,19 @@ func shortestPaths(ctx context.Context, g *Graph, progress func(string, int, int
 			dijk = append(dijk, int32(s))
 		}
 	}
-	var done atomic.Int64
+	// blocks finish on several goroutines: the count and the call are
+	// serialised, so progress runs on one goroutine at a time with done
+	// increasing
 	var mu sync.Mutex
+	done := 0
 	report := func(k int) {
 		if progress == nil {
 			return
 		}
-		d := int(done.Add(int64(k)))
 		mu.Lock()
-		progress("paths", d, n)
-		mu.Unlock()
+		defer mu.Unlock()
+		done += k
+		progress("paths", done, n)
 	}
 	delta := bucketWidth(g)
 	forEach(ctx, dijk, 8, func() func(s int) {

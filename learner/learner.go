@@ -93,6 +93,12 @@ type Learner interface {
 
 // Progress reports long work: stage, units done, units in total. Learners
 // and kernels accept an optional Progress field; nil is silent.
+//
+// A learner calls it from one goroutine at a time, also when its work
+// runs in parallel (the calls are serialised, never concurrent), so the
+// callback needs no locking of its own. Within a stage done increases
+// and reaches total when the stage completes (total 0: no count known).
+// The callback runs inside the fit: it should return quickly.
 type Progress func(stage string, done, total int)
 
 // Warnings returns the Warnings []error field of a model (a pointer to a

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"github.com/arbor-ml/arbor/internal/parallel"
 	"github.com/arbor-ml/arbor/internal/smo"
@@ -77,7 +78,9 @@ type S4VM struct {
 	// of rows kept in each local-descent step).
 	Seed uint64
 	// Progress, if not nil, is called after each candidate with stage
-	// "s4vm", done and total candidates (over all class pairs).
+	// "s4vm", done and total candidates (over all class pairs; Samples+1
+	// per pair, the inductive start counted when it is not run). Calls
+	// come from one goroutine at a time, done = 1, 2, ..., total.
 	Progress func(stage string, done, total int)
 }
 
@@ -269,8 +272,14 @@ func (s S4VM) fitGram(ctx context.Context, K mat.Symmetric, y []int, predictor b
 		}
 	}
 	total := len(jobs) * set.candidates(len(unl))
+	// Candidates finish on several goroutines: the count and the call to
+	// s.Progress are serialised, so the callback runs on one goroutine at
+	// a time and sees done = 1, 2, ..., total in order.
+	var mu sync.Mutex
 	done := 0
 	progress := func() {
+		mu.Lock()
+		defer mu.Unlock()
 		done++
 		if s.Progress != nil {
 			s.Progress("s4vm", done, total)
@@ -550,6 +559,11 @@ func (b *bin) run(ctx context.Context, dr draws, progress func()) (binResult, er
 		})
 		if err != nil {
 			return res, err
+		}
+		if nc == T {
+			// the slot of the inductive start, not run: counted so that
+			// done reaches the total
+			progress()
 		}
 		for i := range cands {
 			if cands[i].labels == nil {

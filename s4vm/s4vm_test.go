@@ -330,3 +330,43 @@ func TestFitPointsEqualsGram(t *testing.T) {
 		t.Fatal("Fit and FitGram differ")
 	}
 }
+
+// TestProgressSerial: candidates finish on several goroutines, yet the
+// Progress callback (which keeps unsynchronised state here) is called on
+// one goroutine at a time with done = 1, 2, ..., total. Run with -race,
+// an unserialised call is also a reported race.
+func TestProgressSerial(t *testing.T) {
+	_, K, _, y := problemSet(t, "iris", 0, 5, 1)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	var got []int
+	inside := 0
+	s := S4VM{Samples: 20, Seed: 3, Progress: func(stage string, done, total int) {
+		inside++
+		if inside != 1 {
+			t.Errorf("Progress entered by %d goroutines at once", inside)
+		}
+		if stage != "s4vm" {
+			t.Errorf("stage %q", stage)
+		}
+		got = append(got, done, total)
+		inside--
+	}}
+	if _, err := s.FitGram(context.Background(), K, y); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) == 0 {
+		t.Fatal("Progress not called")
+	}
+	total := got[1]
+	if len(got) != 2*total {
+		t.Fatalf("%d calls, total %d", len(got)/2, total)
+	}
+	for c := 0; c < total; c++ {
+		if got[2*c] != c+1 || got[2*c+1] != total {
+			t.Fatalf("call %d: done %d total %d, want %d %d", c, got[2*c], got[2*c+1], c+1, total)
+		}
+	}
+	if total != 3*21 {
+		t.Errorf("total %d, want 3 pairs × (20 + 1) candidates", total)
+	}
+}
