@@ -44,6 +44,9 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	k := fs.Int("clusters", 0, "cut the tree into this many clusters")
 	kOld := fs.Int("k", 0, "deprecated spelling of --clusters (--k means neighbours in classify, eval and svc)")
 	height := fs.Float64("height", math.NaN(), "cut the tree at this height (clusters merged above it stay apart)")
+	criterion := fs.String("criterion", "", clusterCriterionUsage)
+	threshold := fs.Float64("threshold", math.NaN(), "the inconsistency coefficient at which --criterion inconsistent or monocrit cuts")
+	depth := fs.Int("depth", 2, "levels below each merge whose heights the inconsistency statistics include (SciPy's depth)")
 	out := fs.String("out", "", "write cluster labels (CSV: row[,id],cluster) to this file; - is standard output (the summary then goes to stderr)")
 	zOut := fs.String("linkage-out", "", "write the SciPy linkage matrix (N-1 rows: id1,id2,height,size) to this CSV file")
 	newick := fs.String("newick", "", "write the tree in Newick format to this file")
@@ -77,7 +80,14 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if *k < 0 {
 		return usageError("--clusters must be positive, got %d", *k)
 	}
-	if d.path != "" && *k == 0 && math.IsNaN(*height) && *zOut == "" && *newick == "" && *dendro == "" {
+	cut, err := clusterCut(fs, *criterion, *k, *height, *threshold, *depth)
+	if err != nil {
+		return err
+	}
+	if cut != nil && (cut.Criterion != hclust.NClusters && cut.Criterion != hclust.Distance) && tf.method == "treelets" {
+		return usageError("--criterion %s cuts a linkage tree: give --clusters or --height with --method treelets", cut.Criterion)
+	}
+	if d.path != "" && cut == nil && *zOut == "" && *newick == "" && *dendro == "" {
 		return usageError("give --clusters N or --height H to cut the tree into clusters (or ask for the tree itself: --linkage-out, --newick, --dendrogram)")
 	}
 	if err := checkPictureExt("dendrogram", *dendro); err != nil {
@@ -232,14 +242,10 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintln(info)
 
 	var labels []int
-	switch {
-	case *k > 0:
-		labels, err = tree.CutK(*k)
-		if err != nil {
+	if cut != nil {
+		if labels, err = tree.Cut(*cut); err != nil {
 			return err
 		}
-	case !math.IsNaN(*height):
-		labels = tree.CutHeight(*height)
 	}
 	if labels != nil && lm != nil {
 		if labels, err = nearestLandmarkLabels(ctx, ds.X, lm, labels); err != nil {
@@ -251,7 +257,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	} else if *out != "" {
-		return usageError("--out needs --clusters or --height to cut the tree")
+		return usageError("--out needs a cut: --clusters, --height or --threshold")
 	}
 	var batch outputBatch // all outputs or none
 	defer batch.abort()
