@@ -156,8 +156,8 @@ type Inconsistency struct {
 // Inconsistency returns the inconsistency statistics of every merge, over
 // the merges at most depth levels below it (depth 1: the merge alone;
 // SciPy's inconsistent(Z, d) with d = depth). The heights are summed in
-// SciPy's order (the merge, then its left subtree before its right one,
-// depth first) so that the results agree with SciPy's to the last bits.
+// SciPy's order (left subtree, right subtree, then the merge itself) so
+// that the results agree with SciPy's to the last bits.
 // O(N·min(2^depth, N)) time. depth < 1 is taken as 1.
 func (t *Tree) Inconsistency(depth int) []Inconsistency {
 	if depth < 1 {
@@ -165,29 +165,27 @@ func (t *Tree) Inconsistency(depth int) []Inconsistency {
 	}
 	n := t.N
 	R := make([]Inconsistency, len(t.Merges))
-	type frame struct{ node, level int }
-	var stack []frame
 	for i := range t.Merges {
 		var sum, sq float64
 		count := 0
-		stack = append(stack[:0], frame{n + i, 1})
-		for len(stack) > 0 {
-			f := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			m := t.Merges[f.node-n]
+		// post-order, left subtree first, as SciPy sums: the variance is
+		// a difference of nearly equal sums, whose rounding depends on it
+		var visit func(k, level int)
+		visit = func(k, level int) {
+			m := t.Merges[k]
+			if level < depth {
+				if m.A >= n {
+					visit(m.A-n, level+1)
+				}
+				if m.B >= n {
+					visit(m.B-n, level+1)
+				}
+			}
 			sum += m.Height
 			sq += m.Height * m.Height
 			count++
-			if f.level < depth {
-				// pushed right first so that the left subtree is summed first
-				if m.B >= n {
-					stack = append(stack, frame{m.B, f.level + 1})
-				}
-				if m.A >= n {
-					stack = append(stack, frame{m.A, f.level + 1})
-				}
-			}
 		}
+		visit(i, 1)
 		mean := sum / float64(count)
 		var v float64
 		if count < 2 {
@@ -266,18 +264,23 @@ func (t *Tree) CutMaxClust(k int) ([]int, error) {
 // the root) that allows it: fcluster(Z, k, "maxclust_monocrit",
 // monocrit=mc). The thresholds tried are the values of mc searched by
 // bisection over the merge index, as SciPy searches them, so that the
-// answer is SciPy's also where mc is not sorted by merge index. Errors:
+// answer is SciPy's also where mc is not sorted by merge index. The
+// threshold mc[0] is never tried (SciPy's bisection starts above it), so
+// with inversions even k = N may give fewer clusters, as in SciPy. Errors:
 // ErrK if k is outside 1..N.
 func (t *Tree) CutMaxClustMonocrit(mc []float64, k int) ([]int, error) {
 	n := t.N
 	if k < 1 || k > n {
 		return nil, fmt.Errorf("hclust: cut into k = %d clusters of %d leaves: %w", k, n, ErrK)
 	}
-	if n == 1 {
-		return []int{0}, nil
-	}
-	if k >= n {
-		return t.labels(make([]bool, len(t.Merges))), nil
+	if n <= 2 {
+		// SciPy's bisection needs three leaves (with two it reads past
+		// the end of mc); the answer is plain
+		keep := make([]bool, len(t.Merges))
+		for i := range keep {
+			keep[i] = k == 1
+		}
+		return t.labels(keep), nil
 	}
 	lo, hi := 0, n-1
 	for hi-lo > 1 {
@@ -287,9 +290,6 @@ func (t *Tree) CutMaxClustMonocrit(mc []float64, k int) ([]int, error) {
 		} else {
 			hi = i
 		}
-	}
-	if hi > n-2 {
-		hi = n - 2
 	}
 	return t.CutMonocrit(mc, mc[hi]), nil
 }

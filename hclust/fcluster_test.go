@@ -86,12 +86,10 @@ func treeFromZ(t *testing.T, z [][4]float64) *Tree {
 	return tr
 }
 
-// closeRel: the statistics are sums of a few heights in SciPy's order, so
-// they agree to rounding; 1e-12 relative leaves room for a fused
-// multiply-add or a different sqrt rounding, nothing more.
-func closeRel(a, b float64) bool {
-	return a == b || math.Abs(a-b) <= 1e-12*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
-}
+// closeRel: the statistics are the same sums in SciPy's order, so they
+// agree bit for bit (the variance is a difference of nearly equal sums:
+// any other order already differs in the 11th digit).
+func closeRel(a, b float64) bool { return a == b }
 
 func TestCutsEqualFcluster(t *testing.T) {
 	ties := 0
