@@ -22,8 +22,17 @@
 // differ in their last bits (e.g. computed another way), which can swap
 // nearly equal merges; and where SciPy's Ward, centroid or median update
 // takes the square root of a rounding-error negative (NaN in SciPy), it is
-// taken as 0 here. CutK always returns exactly k clusters, also when tied
-// heights make scipy's fcluster "maxclust" return fewer (see CutK).
+// taken as 0 here.
+//
+// # Flat clusters
+//
+// Tree.Cut cuts by any of SciPy's fcluster criteria (maxclust, distance,
+// inconsistent, maxclust_monocrit, monocrit; the fixtures check every one,
+// with tied heights and inversions, partition for partition) or by
+// NClusters, which always gives exactly k clusters (CutK), also where tied
+// heights make maxclust give fewer. Inconsistency, MaxDists and
+// MaxInconsistency are SciPy's inconsistent, maxdists and maxinconsts, bit
+// for bit. Labels are numbered by each cluster's smallest leaf.
 //
 // # Algorithms and cost (n observations)
 //
