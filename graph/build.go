@@ -24,6 +24,9 @@ func Build(ctx context.Context, X mat.Matrix, s Spec) (*Graph, error) {
 	}
 	switch s.Kind {
 	case KindKNN:
+		if s.Sklearn > 0 {
+			return KNNSklearn(ctx, X, s.K, s.Sklearn)
+		}
 		return KNN(ctx, X, s.K)
 	default:
 		return Epsilon(ctx, X, s.Eps)
@@ -51,10 +54,11 @@ func points(X mat.Matrix) (data []float64, n, d int, err error) {
 // ties broken by the lower row index; the point itself is excluded as
 // scikit-learn's kneighbors(X=None) does it: take the k+1 nearest points
 // including i, drop i, or drop the first of them when more than k other
-// points coincide with i and rank before it. This equals sklearn's
-// brute-force search with exact distances. sklearn's kd-tree (its choice for
-// d <= 15) may pick a different member of an exactly tied group, so graphs
-// can differ only on data with exactly equal distances.
+// points coincide with i and rank before it. The graph is thus a function
+// of the data alone. scikit-learn keeps a heap of candidates instead, so
+// where distances tie exactly at the k-th neighbour (integer data) it may
+// keep another member of the tied group, one that depends on its number of
+// threads; KNNSklearn (spec "knn:K:sklearn=T") reproduces its choice.
 //
 // The search is internal/neighbors (k-d tree for d <= 20, blocked brute
 // force above), in parallel over rows; time about O(N log N) for low d,
@@ -100,6 +104,12 @@ func KNN(ctx context.Context, X mat.Matrix, k int) (*Graph, error) {
 			o++
 		}
 	}
+	return symmetric(n, k, nbr, len2)
+}
+
+// symmetric joins each row i to its k neighbours nbr[i*k:], of squared
+// lengths len2, in both directions.
+func symmetric(n, k int, nbr []int32, len2 []float64) (*Graph, error) {
 	src := make([]int32, 0, 2*n*k)
 	dst := make([]int32, 0, 2*n*k)
 	w := make([]float64, 0, 2*n*k)

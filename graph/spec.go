@@ -35,9 +35,17 @@ type Spec struct {
 	Kind string // KindKNN or KindEps
 	K    int    // neighbours, for "knn"
 	Eps  float64
+	// Sklearn, for "knn", is 0 for Arbor's tie rule (the lower index wins
+	// among equal distances: KNN) or the number of threads of the
+	// scikit-learn run whose choice among tied neighbours the graph
+	// reproduces (KNNSklearn). Text form "knn:K:sklearn" (one thread) or
+	// "knn:K:sklearn=T".
+	Sklearn int
 }
 
-// ParseSpec parses "knn:K" (K an integer >= 1) or "eps:E" (E > 0, finite).
+// ParseSpec parses "knn:K" (K an integer >= 1), "knn:K:sklearn",
+// "knn:K:sklearn=T" (scikit-learn's tie rule, see KNNSklearn) or "eps:E"
+// (E > 0, finite).
 // Whether K < N is checked when the graph is built. Errors wrap ErrSpec,
 // and ErrK or ErrEps for a bad number.
 func ParseSpec(s string) (Spec, error) {
@@ -50,11 +58,17 @@ func ParseSpec(s string) (Spec, error) {
 	var sp Spec
 	switch kind {
 	case KindKNN:
-		k, err := strconv.Atoi(arg)
+		arg, ties, hasTies := strings.Cut(arg, ":")
+		k, err := strconv.Atoi(strings.TrimSpace(arg))
 		if err != nil {
 			return Spec{}, fmt.Errorf("%w %q: k %q is not an integer", ErrSpec, s, arg)
 		}
 		sp = Spec{Kind: KindKNN, K: k}
+		if hasTies {
+			if sp.Sklearn, err = parseTies(ties); err != nil {
+				return Spec{}, fmt.Errorf("%w %q: %w", ErrSpec, s, err)
+			}
+		}
 	case KindEps:
 		e, err := strconv.ParseFloat(arg, 64)
 		if err != nil {
@@ -70,10 +84,33 @@ func ParseSpec(s string) (Spec, error) {
 	return sp, nil
 }
 
+// parseTies parses the tie rule of "knn:K:RULE": "sklearn" or "sklearn=T".
+func parseTies(s string) (int, error) {
+	s = strings.TrimSpace(s)
+	name, t, hasT := strings.Cut(s, "=")
+	if strings.TrimSpace(name) != "sklearn" {
+		return 0, fmt.Errorf("tie rule %q: want sklearn or sklearn=THREADS (the default, no rule, is the lower index)", s)
+	}
+	if !hasT {
+		return 1, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(t))
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("tie rule %q: threads %q is not an integer >= 1", s, t)
+	}
+	return n, nil
+}
+
 // String returns the text form, "knn:7" or "eps:0.5".
 func (s Spec) String() string {
 	switch s.Kind {
 	case KindKNN:
+		switch {
+		case s.Sklearn == 1:
+			return "knn:" + strconv.Itoa(s.K) + ":sklearn"
+		case s.Sklearn > 1:
+			return "knn:" + strconv.Itoa(s.K) + ":sklearn=" + strconv.Itoa(s.Sklearn)
+		}
 		return "knn:" + strconv.Itoa(s.K)
 	case KindEps:
 		return "eps:" + strconv.FormatFloat(s.Eps, 'g', -1, 64)
@@ -87,6 +124,9 @@ func (s Spec) validate() error {
 	case KindKNN:
 		if s.K < 1 {
 			return fmt.Errorf("%w: k = %d, want k >= 1", ErrK, s.K)
+		}
+		if s.Sklearn < 0 {
+			return fmt.Errorf("sklearn tie rule with %d threads, want at least 1", s.Sklearn)
 		}
 	case KindEps:
 		if !(s.Eps > 0) || math.IsInf(s.Eps, 0) {

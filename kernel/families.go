@@ -458,8 +458,8 @@ func parseGraph(s string, args []string) (graph.Spec, error) {
 	switch len(args) {
 	case 0:
 		return DefaultGraph(), nil
-	case 2:
-		g, err := graph.ParseSpec(args[0] + ":" + args[1])
+	case 2, 3:
+		g, err := graph.ParseSpec(strings.Join(args, ":"))
 		if err != nil {
 			return graph.Spec{}, fmt.Errorf("%q: %w", s, err)
 		}
