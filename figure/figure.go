@@ -52,8 +52,9 @@ func orDefault(v, d vg.Length) vg.Length {
 }
 
 // Save writes the figure to path as PNG (".png", 96 dpi) or SVG (".svg"),
-// by extension (case-insensitive), through a temporary file in the same
-// directory renamed on success. Errors: ErrFormat, ErrInput (no panels),
+// by extension (case-insensitive): a regular file through a temporary
+// file in the same directory renamed on success, a character device or
+// FIFO written in place (internal/atomicfile). Errors: ErrFormat, ErrInput (no panels),
 // and I/O errors.
 func (f *Figure) Save(path string) (err error) {
 	format := strings.ToLower(filepath.Ext(path))

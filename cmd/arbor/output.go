@@ -16,9 +16,9 @@ import (
 	"github.com/arbor-ml/arbor/internal/atomicfile"
 )
 
-// writeAtomic writes a file through a temporary file in the same directory
-// and renames it into place, so a failed run never leaves half a file
-// (internal/atomicfile).
+// writeAtomic writes an output: a regular file through a temporary file in
+// the same directory renamed into place, so a failed run never leaves half
+// a file; a device, FIFO or /dev/stdout in place (internal/atomicfile).
 func writeAtomic(path string, write func(f *os.File) error) error {
 	return atomicfile.Write(path, write)
 }
@@ -57,11 +57,16 @@ func (o *outputBatch) commit() error {
 }
 func (o *outputBatch) abort() { o.b.Abort() }
 
-// checkOutputs fails before any work is done when an output file could not
-// be created: its directory is missing or not a directory, or the path is a
-// directory, or two outputs (or an output and an input) name the same file.
-// Its arguments are pairs flag name, path, inputs first under the names
-// "data" and "test"; empty paths (outputs not asked for) are skipped.
+// checkOutputs fails before any work is done when an output could not be
+// written: its directory is missing or not a directory, or the path is a
+// directory (or a block device or socket), or two outputs (or an output
+// and an input) name the same file. Outputs are written by
+// internal/atomicfile: a regular file (or a symbolic link's target) is
+// replaced when complete, a character device, FIFO or /dev/stdout written
+// in place; in-place outputs may be named twice (--out /dev/null
+// --newick /dev/null). Its arguments are pairs flag name, path, inputs
+// first under the names "data", "test" and "model"; empty paths (outputs
+// not asked for) are skipped.
 func checkOutputs(flagPaths ...string) error {
 	seen := map[string]string{}
 	for i := 0; i+1 < len(flagPaths); i += 2 {
@@ -69,27 +74,31 @@ func checkOutputs(flagPaths ...string) error {
 		if path == "" {
 			continue
 		}
-		if flag == "data" || flag == "test" {
-			if abs, err := filepath.Abs(path); err == nil {
-				seen[abs] = flag
+		if flag == "data" || flag == "test" || flag == "model" {
+			seen[fileKey(path)] = flag
+			continue
+		}
+		file, inPlace, err := atomicfile.Resolve(path)
+		switch {
+		case errors.Is(err, atomicfile.ErrNotFile):
+			return usageError("--%s %v", flag, err)
+		case err != nil:
+			return fmt.Errorf("--%s %s: %w", flag, path, err)
+		case inPlace:
+			if err := atomicfile.Probe(path); err != nil {
+				return fmt.Errorf("--%s %s: cannot write: %w", flag, path, errors.Unwrap(err))
 			}
 			continue
 		}
-		key := filepath.Clean(path)
-		if abs, err := filepath.Abs(path); err == nil {
-			key = abs
-		}
+		key := fileKey(file)
 		if other, dup := seen[key]; dup {
-			if other == "data" || other == "test" {
+			if other == "data" || other == "test" || other == "model" {
 				return usageError("--%s %s would overwrite the --%s input", flag, path, other)
 			}
 			return usageError("--%s and --%s both write %s", other, flag, path)
 		}
 		seen[key] = flag
-		if st, err := os.Stat(path); err == nil && st.IsDir() {
-			return usageError("--%s %s: is a directory", flag, path)
-		}
-		dir := filepath.Dir(path)
+		dir := filepath.Dir(file)
 		st, err := os.Stat(dir)
 		switch {
 		case err != nil && errors.Is(err, fs.ErrNotExist):
@@ -105,6 +114,18 @@ func checkOutputs(flagPaths ...string) error {
 		}
 	}
 	return nil
+}
+
+// fileKey names a file for comparing paths: absolute, its symbolic links
+// followed where it exists.
+func fileKey(path string) string {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return filepath.Clean(path)
 }
 
 // checkPictureExt fails unless path ends in .png or .svg (any case), the

@@ -27,17 +27,18 @@ func TestOutputBatchAllOrNone(t *testing.T) {
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Errorf("left %v", ents)
 	}
-	// a rename that fails takes back the outputs already in place
-	if err := os.Mkdir(b, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(b, "x"), nil, 0o666)
+	// a rename that fails takes back the outputs already in place (b
+	// becomes a directory while the batch is written)
 	batch = outputBatch{}
 	for _, p := range []string{a, b} {
 		if err := batch.write(p, func(f *os.File) error { _, err := f.WriteString("1\n"); return err }); err != nil {
 			t.Fatal(err)
 		}
 	}
+	if err := os.Mkdir(b, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(b, "x"), nil, 0o666)
 	if err := batch.commit(); err == nil {
 		t.Fatal("commit onto a directory succeeded")
 	}

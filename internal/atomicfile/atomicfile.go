@@ -1,10 +1,27 @@
-// Package atomicfile writes files so that each is either complete or
-// absent: through a temporary file beside it (synced to disk) renamed into
-// place, one output at a time (Write) or several all or none (Batch). A
-// failed or cancelled write removes its temporary file; temporary files
-// left by a killed process are removed by the next write of the same
-// output. It is Arbor's one atomic writer (the command line's outputs and
-// figure.Save).
+// Package atomicfile writes outputs so that each regular file is either
+// complete or absent: through a temporary file beside it (synced to disk)
+// renamed into place, one output at a time (Write) or several all or none
+// (Batch). A failed or cancelled write removes its temporary file;
+// temporary files left by a killed process are removed by the next write
+// of the same output. It is Arbor's one writer of outputs (the command
+// line's outputs and figure.Save).
+//
+// What a path names decides how it is written (Resolve):
+//
+//   - a regular file, or a path that does not exist: replaced atomically;
+//   - a symbolic link: followed, and the file it leads to is written by
+//     these rules (the link stays a link);
+//   - a character device (/dev/null, a terminal) or a FIFO: written in
+//     place, opened for writing without creating or truncating it, as cp
+//     and sort -o do;
+//   - one of this process's open descriptors (/dev/stdout, /dev/stderr,
+//     /dev/fd/N, /proc/self/fd/N): written through that descriptor, at its
+//     offset and with its append mode;
+//   - a directory, a block device or a socket: an error (ErrNotFile).
+//
+// Outputs written in place cannot be taken back: a Batch writes them at
+// Commit, before it renames its files, so that an output that fails while
+// the batch is being written leaves every output untouched.
 package atomicfile
 
 import (
@@ -20,8 +37,83 @@ import (
 	"time"
 )
 
-// Write writes path through a temporary file in the same directory and
-// renames it into place, so a failed run never leaves half a file.
+// ErrNotFile is returned for a path that names neither a regular file nor
+// something written in place: a directory, a block device or a socket.
+var ErrNotFile = errors.New("outputs are regular files, character devices or FIFOs")
+
+// maxLinks bounds the symbolic links followed, as the kernel's ELOOP does.
+const maxLinks = 40
+
+// Resolve returns the file a write to path changes (path itself, or where
+// its symbolic links lead) and whether it is written in place rather than
+// replaced: a character device, a FIFO, or one of this process's open
+// descriptors. A path that does not exist (or a link to one) is a new
+// regular file. Errors: ErrNotFile (wrapped, saying what path is), too
+// many links, and os.Lstat's.
+func Resolve(path string) (file string, inPlace bool, err error) {
+	t, err := resolve(path)
+	return t.path, t.inPlace(), err
+}
+
+// target is where a write goes.
+type target struct {
+	path   string
+	device bool // a character device or FIFO, opened for writing
+	fd     int  // ≥ 0: this process's open descriptor fd
+}
+
+func (t target) inPlace() bool { return t.device || t.fd >= 0 }
+
+func resolve(path string) (target, error) {
+	p := path
+	for links := 0; ; {
+		if fd, ok := ownDescriptor(p); ok {
+			return target{path: p, fd: fd}, nil
+		}
+		st, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return target{path: p, fd: -1}, nil
+		}
+		if err != nil {
+			return target{}, err
+		}
+		m := st.Mode()
+		switch {
+		case m&fs.ModeSymlink != 0:
+			if links++; links > maxLinks {
+				return target{}, fmt.Errorf("%s: more than %d symbolic links", path, maxLinks)
+			}
+			dest, err := os.Readlink(p)
+			if err != nil {
+				return target{}, err
+			}
+			if !filepath.IsAbs(dest) {
+				dir := filepath.Dir(p)
+				if real, err := filepath.EvalSymlinks(dir); err == nil {
+					dir = real // "../x" is taken from where the link's directory is
+				}
+				dest = filepath.Join(dir, dest)
+			}
+			p = dest
+		case m.IsRegular():
+			return target{path: p, fd: -1}, nil
+		case m.IsDir():
+			return target{}, fmt.Errorf("%s: is a directory (%w)", path, ErrNotFile)
+		case m&fs.ModeCharDevice != 0, m&fs.ModeNamedPipe != 0:
+			return target{path: p, device: true, fd: -1}, nil
+		case m&fs.ModeDevice != 0:
+			return target{}, fmt.Errorf("%s: is a block device (%w)", path, ErrNotFile)
+		case m&fs.ModeSocket != 0:
+			return target{}, fmt.Errorf("%s: is a socket (%w)", path, ErrNotFile)
+		default:
+			return target{}, fmt.Errorf("%s: has mode %v (%w)", path, m, ErrNotFile)
+		}
+	}
+}
+
+// Write writes path: a regular file through a temporary file in the same
+// directory renamed into place, so a failed run never leaves half a file;
+// a device, FIFO or open descriptor in place (see the package comment).
 func Write(path string, write func(f *os.File) error) error {
 	var b Batch
 	defer b.Abort()
@@ -31,21 +123,40 @@ func Write(path string, write func(f *os.File) error) error {
 	return b.Commit()
 }
 
-// Batch writes several outputs all or none: each goes to a
+// Batch writes several outputs all or none: each regular file goes to a
 // temporary file beside its path (synced to disk), and only when every one
-// is complete are they renamed into place. abort removes what is left.
+// is complete are they renamed into place. Outputs written in place are
+// written at Commit, before the renames. Abort removes what is left.
 type Batch struct {
-	tmps, paths []string
+	tmps, paths []string // temporary files and the files they replace
+	names       []string // the paths as given, for messages
+	inPlace     []inPlaceWrite
 }
 
-// Write writes one output to its temporary file.
+// inPlaceWrite is an output written at Commit.
+type inPlaceWrite struct {
+	name  string
+	t     target
+	write func(f *os.File) error
+}
+
+// Write writes one output to its temporary file, or keeps an output
+// written in place for Commit.
 func (b *Batch) Write(path string, write func(f *os.File) error) (err error) {
-	tmp, err := createTemp(path)
+	t, err := resolve(path)
+	if err != nil {
+		return fmt.Errorf("write %w", err)
+	}
+	if t.inPlace() {
+		b.inPlace = append(b.inPlace, inPlaceWrite{path, t, write})
+		return nil
+	}
+	tmp, err := createTemp(t.path)
 	if err != nil {
 		return fmt.Errorf("create %s: %w", path, err)
 	}
 	addTemp(tmp.Name())
-	b.tmps, b.paths = append(b.tmps, tmp.Name()), append(b.paths, path)
+	b.tmps, b.paths, b.names = append(b.tmps, tmp.Name()), append(b.paths, t.path), append(b.names, path)
 	defer func() {
 		if err != nil {
 			tmp.Close()
@@ -65,24 +176,54 @@ func (b *Batch) Write(path string, write func(f *os.File) error) (err error) {
 	return nil
 }
 
-// Commit renames every temporary file into place. Should a rename fail,
-// the outputs already renamed are removed again: none of the set stays.
+// Commit writes the outputs written in place, then renames every
+// temporary file into place. Should an output written in place fail, no
+// file is renamed; should a rename fail, the outputs already renamed are
+// removed again: none of the files stays.
 func (b *Batch) Commit() error {
+	for _, w := range b.inPlace {
+		if err := writeInPlace(w.t, w.write); err != nil {
+			return fmt.Errorf("write %s: %w", w.name, err)
+		}
+	}
+	b.inPlace = nil
 	for i, tmp := range b.tmps {
 		if err := os.Rename(tmp, b.paths[i]); err != nil {
 			for _, p := range b.paths[:i] {
 				os.Remove(p)
 			}
-			return fmt.Errorf("write %s: %w", b.paths[i], err)
+			return fmt.Errorf("write %s: %w", b.names[i], err)
 		}
 		dropTemp(tmp)
 		b.tmps[i] = ""
 	}
-	b.tmps, b.paths = nil, nil
+	b.tmps, b.paths, b.names = nil, nil, nil
 	return nil
 }
 
-// Abort removes the temporary files not renamed; after Commit it does nothing.
+// writeInPlace opens a device or FIFO for writing (no create, no
+// truncate; a FIFO waits for its reader) or duplicates an open descriptor,
+// and writes it.
+func writeInPlace(t target, write func(f *os.File) error) error {
+	var f *os.File
+	var err error
+	if t.fd >= 0 {
+		f, err = dupDescriptor(t.fd, t.path)
+	} else {
+		f, err = os.OpenFile(t.path, os.O_WRONLY, 0)
+	}
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// Abort removes the temporary files not renamed and drops the outputs
+// not yet written in place; after Commit it does nothing.
 func (b *Batch) Abort() {
 	for _, tmp := range b.tmps {
 		if tmp != "" {
@@ -90,7 +231,7 @@ func (b *Batch) Abort() {
 			dropTemp(tmp)
 		}
 	}
-	b.tmps, b.paths = nil, nil
+	b.tmps, b.paths, b.names, b.inPlace = nil, nil, nil, nil
 }
 
 // tempPrefix is how Arbor names the temporary file of an output: hidden,
@@ -174,11 +315,20 @@ func RemovePending() {
 	}
 }
 
-// Probe creates and removes a temporary file beside path, to learn before
-// long work whether the output can be written there. The error is
-// os.OpenFile's.
+// Probe learns before long work whether path can be written: for a
+// regular file it creates and removes a temporary file beside the file
+// path resolves to (the error is then os.OpenFile's); an output written in
+// place is checked for write permission without being opened (opening a
+// FIFO would end its reader's input).
 func Probe(path string) error {
-	f, err := createTemp(path)
+	t, err := resolve(path)
+	if err != nil {
+		return err
+	}
+	if t.inPlace() {
+		return checkInPlace(t)
+	}
+	f, err := createTemp(t.path)
 	if err != nil {
 		return err
 	}
