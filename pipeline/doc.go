@@ -20,25 +20,27 @@
 // time), and then extend it by their rule (kernel.TreeExtension for the
 // cluster kernels by default, or the linear rule of paper 000 §3.5).
 //
-// # File format (version 1)
+// # File format (version 3)
 //
 // A pipeline file is
 //
-//	ARBOR-PIPELINE 1\n                     magic and format version
+//	ARBOR-PIPELINE 3\n                     magic and format version
 //	{manifest JSON on one line}\n
+//	map                                    landmark pipelines only (see below)
 //	learner payload                        the learner package's own Save output
+//	ARBOR-CRC32C 1a2b3c4d\n                CRC-32C (Castagnoli) of every byte before this line
 //
 // The manifest holds
 //
-//	"features":   ["x1", "x2", …]         feature column names of the training file, in order
-//	"classes":    ["setosa", …]           class names; the model's label c is classes[c]
+//	"features":   ["x1", "x2", …]         feature column names of the training file, in order (distinct)
+//	"classes":    ["setosa", …]           class names (distinct); the model's label c is classes[c]
 //	"label":      "species"               label column name of the training file
 //	"id":         "name"                  ID column name ("" when none)
-//	"scale":      {"How": "std", "Shift": […], "Factor": […]}
+//	"scale":      {"How": "std", "Shift": […], "Factor": […]}   one shift and one positive factor per feature
 //	"kernel":     "rbf:0.5"               kernel.Spec text (kernel.ParseSpec reads it)
 //	"gamma":      0.25                    the gamma rbf:scale resolved to (0 otherwise)
-//	"rule":       "tree"                  out-of-sample rule of the cluster kernels
-//	"train":      [[…], …]                the N scaled training rows (N×d)
+//	"rule":       "tree"                  out-of-sample rule of the cluster kernels ("tree", "linear" or "")
+//	"train":      [[…], …]                the N scaled training rows (N×d, finite)
 //	"learner":    "svm"                   learner package: svm, knn, propagate, s4vm, hibust
 //	"affinity":   "knn:10"                label propagation/spreading fitted on the points: its affinity (rbf:G, knn:K); absent otherwise
 //	"payload_bytes": 1234                 length of the learner payload
@@ -47,7 +49,7 @@
 // Numbers are written with Go's shortest round-trip formatting, so a loaded
 // pipeline computes bit-identical kernel rows.
 //
-// # Landmark pipelines (version 2)
+// # Landmark pipelines
 //
 // A pipeline fitted with M landmarks (NewLandmarks; arbor classify
 // --landmarks M) keeps no training rows: a new point x gets
@@ -65,12 +67,13 @@
 // the N training rows and their soft labels: an O(N·(d + C)) file),
 // label = model(z) from z's K nearest training rows. The file is
 //
-//	ARBOR-PIPELINE 2\n
+//	ARBOR-PIPELINE 3\n
 //	{manifest JSON on one line}\n         as above, "train" empty, and
 //	                                       "landmarks": "nystrom" | "landmark-isomap" | "nystrom-multitype" | "anchor-graph" | "knn-graph",
 //	                                       "map_bytes", "map_crc32": length and CRC-32 of the map
 //	map                                    the map's own Save output (absent for anchor-graph, knn-graph)
 //	learner payload                        "learner": "svm" | "linsvm" | "knn" | "anchor-graph" | "knn-graph"
+//	ARBOR-CRC32C 1a2b3c4d\n
 //
 // The map holds what rebuilds the features exactly: the M landmark rows and
 // K_LL^{-1/2} (U_r Λ_r^{-1/2}) with the point kernel's text, or with the
@@ -78,10 +81,28 @@
 // rule is rebuilt from it); for landmark ISOMAP, the N training rows and the
 // M×N geodesic distances from the landmarks (a new point's geodesics run
 // through its graph neighbours), so that file is O(N·M). Float blocks are
-// base64 of the IEEE-754 bits (internal/modelio.Floats). Pipelines without
-// landmarks are still written as version 1. A file that does not start
-// with the magic is ErrForeign; one whose manifest or payload is cut short,
-// or whose map or payload does not match its checksum, is ErrTruncated; a
-// version newer than this package reads is ErrVersion. Every error names
-// the file. Later versions keep reading version 1 and 2 files.
+// base64 of the IEEE-754 bits (internal/modelio.Floats).
+//
+// # Reading a file
+//
+// Load reads the whole file (memory: its length; no size field is
+// trusted for an allocation), checks the CRC-32C line of a version 3 file
+// before decoding anything, then checks the manifest: payload_bytes and
+// map_bytes against the bytes that follow it, distinct feature and class
+// names, the scaling's length, finite numbers, known learner and map
+// kinds; the learner packages' loaders check their own counts and
+// indices against the blocks they read. A file that does not start with
+// the magic is ErrForeign; one cut short, not matching a checksum, or
+// with a field that fails these checks is ErrTruncated, naming the field;
+// a version newer than this package reads is ErrVersion. Every error
+// names the file.
+//
+// # Older versions
+//
+// Versions 1 (pipelines without landmarks) and 2 (landmark pipelines)
+// are version 3 without the checksum line: Load still reads them, with
+// the same field checks, but a change inside their manifest that keeps
+// it consistent (a digit of a training row, say) goes unnoticed there;
+// the map and the payload carry their own CRC-32 in every version. Save
+// writes version 3 only.
 package pipeline

@@ -130,7 +130,7 @@ func loadLandmarks(mapKind string, mapBytes []byte, learner string, payload []by
 	case "nystrom-multitype":
 		lm.Map, err = landmark.LoadMultiType(bytes.NewReader(mapBytes))
 	default:
-		return nil, fmt.Errorf("%w: feature map %q", ErrLearner, mapKind)
+		return nil, badField("landmarks", "unknown feature map %q: the file is damaged or written by a newer Arbor", mapKind)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s map: %w", mapKind, err)
@@ -141,7 +141,7 @@ func loadLandmarks(mapKind string, mapBytes []byte, learner string, payload []by
 		var sm *svm.Model
 		if sm, err = svm.Load(r); err == nil {
 			if _, ok := sm.Kernel.(kernel.Linear); !ok {
-				err = fmt.Errorf("%w: svm with kernel %v on landmark features (want linear)", ErrLearner, sm.Kernel)
+				err = fmt.Errorf("%w: kernel %v on landmark features (want linear)", svm.ErrFormat, sm.Kernel)
 			}
 		}
 		lm.Model = sm
@@ -154,13 +154,13 @@ func loadLandmarks(mapKind string, mapBytes []byte, learner string, payload []by
 	case "knn-graph":
 		lm.Model, err = propagate.LoadKNN(r)
 	default:
-		return nil, fmt.Errorf("%w: learner %q on landmarks", ErrLearner, learner)
+		return nil, badField("learner", "unknown learner %q on landmarks: the file is damaged or written by a newer Arbor", learner)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s model: %w", learner, err)
 	}
 	if onPoints(lm.Model) != (lm.Map == nil) {
-		return nil, fmt.Errorf("%w: learner %q with map %q", ErrLearner, learner, mapKind)
+		return nil, badField("learner", "%q with feature map %q", learner, mapKind)
 	}
 	return &lm, nil
 }

@@ -181,8 +181,8 @@ func TestRoundTripLandmarks(t *testing.T) {
 			if err := c.p.Save(&buf); err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.HasPrefix(buf.Bytes(), []byte("ARBOR-PIPELINE 2\n")) {
-				t.Fatalf("a landmark pipeline starts %q, want version 2", buf.Bytes()[:20])
+			if !bytes.HasPrefix(buf.Bytes(), []byte(fmt.Sprintf("ARBOR-PIPELINE %d\n", pipeline.Version))) {
+				t.Fatalf("a landmark pipeline starts %q, want version %d", buf.Bytes()[:20], pipeline.Version)
 			}
 			q, err := pipeline.Load(bytes.NewReader(buf.Bytes()), "m.arbor")
 			if err != nil {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,13 +27,11 @@ import (
 	"github.com/arbor-ml/arbor/svm"
 )
 
-// Magic starts every pipeline file; Version is the newest format version,
-// the one landmark pipelines are written in. Pipelines that version 1
-// holds (every exact one) are still written as version 1, so that older
-// Arbor releases keep reading them.
+// Magic starts every pipeline file; Version is the format version Save
+// writes (Load also reads versions 1 and 2).
 const (
 	Magic   = "ARBOR-PIPELINE"
-	Version = 2
+	Version = 3
 )
 
 // Errors of Load and Predict.
@@ -171,7 +170,7 @@ func (p *Pipeline) Save(w io.Writer) error {
 		Scale: p.Scaler, Kernel: spec, Gamma: p.Gamma, Rule: p.Rule, Train: train,
 		Learner: name, Affinity: p.Affinity, PayloadBytes: payload.Len(), PayloadCRC: crc32.ChecksumIEEE(payload.Bytes()),
 	}
-	return write(w, 1, m, nil, payload.Bytes())
+	return write(w, m, nil, payload.Bytes())
 }
 
 // saveLandmarks writes a version 2 file: manifest, map, learner payload.
@@ -204,76 +203,51 @@ func (p *Pipeline) saveLandmarks(w io.Writer) error {
 	if p.Landmarks.Map == nil {
 		m.Kernel = ""
 	}
-	return write(w, 2, m, mp.Bytes(), payload.Bytes())
+	return write(w, m, mp.Bytes(), payload.Bytes())
 }
 
-func write(w io.Writer, version int, m manifest, mapBytes, payload []byte) error {
+// write writes a file of the current version: header, manifest, map,
+// payload, and the CRC-32C of all of them on the last line.
+func write(w io.Writer, m manifest, mapBytes, payload []byte) error {
 	js, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "%s %d\n", Magic, version)
-	bw.Write(js)
-	bw.WriteByte('\n')
-	bw.Write(mapBytes)
-	bw.Write(payload)
+	cw := &crcWriter{w: bw}
+	fmt.Fprintf(cw, "%s %d\n", Magic, Version)
+	cw.Write(js)
+	cw.Write([]byte{'\n'})
+	cw.Write(mapBytes)
+	cw.Write(payload)
+	bw.WriteString(trailer(cw.crc))
 	return bw.Flush()
 }
 
-// Load reads a pipeline written by Save; name (the file name) prefixes
-// every error. Errors: ErrForeign, ErrTruncated, ErrVersion, or the
-// learner package's Load error.
+// Load reads a pipeline written by Save (or a version 1 or 2 file); name
+// (the file name) prefixes every error. The whole file is read (memory:
+// its length) and, for version 3, checked against its CRC-32C before
+// anything in it is decoded; the manifest's sizes are checked against the
+// bytes that follow it, and its fields (distinct names, consistent counts,
+// finite numbers, known kinds) before the model is built. Errors:
+// ErrForeign, ErrTruncated (cut short or damaged: naming the field),
+// ErrVersion, or the learner package's Load error.
 func Load(r io.Reader, name string) (*Pipeline, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
-	head, err := br.ReadString('\n')
-	if len(head) > 64 {
-		head = head[:64]
-	}
-	magic, ver, _ := strings.Cut(strings.TrimSpace(head), " ")
-	if magic != Magic {
-		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		return nil, fmt.Errorf("%s: %w (it does not start with %q; write one with arbor classify --save-model)", name, ErrForeign, Magic)
-	}
-	v, verr := strconv.Atoi(ver)
-	if err != nil || verr != nil {
-		return nil, fmt.Errorf("%s: %w: the header line is cut short", name, ErrTruncated)
-	}
-	if v < 1 || v > Version {
-		return nil, fmt.Errorf("%s: %w: version %d, this Arbor reads versions 1..%d", name, ErrVersion, v, Version)
-	}
-	line, err := br.ReadBytes('\n')
+	br := bufio.NewReaderSize(r, 64)
+	v, head, err := readHeader(br)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w: the manifest is cut short", name, ErrTruncated)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	var m manifest
-	if err := json.Unmarshal(line, &m); err != nil {
-		return nil, fmt.Errorf("%s: %w: manifest: %v", name, ErrTruncated, err)
+	rest, err := readRest(br, r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if m.PayloadBytes < 0 || m.PayloadBytes > 1<<40 || m.MapBytes < 0 || m.MapBytes > 1<<40 {
-		return nil, fmt.Errorf("%s: %w: payload_bytes %d, map_bytes %d", name, ErrTruncated, m.PayloadBytes, m.MapBytes)
+	m, mapBytes, payload, err := splitFile(v, head, rest)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if (m.Landmarks != "") != (v >= 2) {
-		return nil, fmt.Errorf("%s: %w: landmarks %q in a version %d file", name, ErrTruncated, m.Landmarks, v)
-	}
-	mapBytes := make([]byte, m.MapBytes)
-	if _, err := io.ReadFull(br, mapBytes); err != nil {
-		return nil, fmt.Errorf("%s: %w: the %s map is cut short (%v)", name, ErrTruncated, m.Landmarks, err)
-	}
-	if crc32.ChecksumIEEE(mapBytes) != m.MapCRC {
-		return nil, fmt.Errorf("%s: %w: the %s map does not match its checksum", name, ErrTruncated, m.Landmarks)
-	}
-	payload := make([]byte, m.PayloadBytes)
-	if _, err := io.ReadFull(br, payload); err != nil {
-		return nil, fmt.Errorf("%s: %w: the %s model is cut short (%v)", name, ErrTruncated, m.Learner, err)
-	}
-	if crc32.ChecksumIEEE(payload) != m.PayloadCRC {
-		return nil, fmt.Errorf("%s: %w: the %s model does not match its checksum", name, ErrTruncated, m.Learner)
-	}
-	if extra, _ := br.Read(make([]byte, 1)); extra != 0 {
-		return nil, fmt.Errorf("%s: %w: bytes after the model", name, ErrTruncated)
+	if v <= 2 && (m.Landmarks != "") != (v == 2) {
+		return nil, fmt.Errorf("%s: %w", name, badField("landmarks", "%q in a version %d file", m.Landmarks, v))
 	}
 	var p *Pipeline
 	if m.Landmarks != "" {
@@ -287,34 +261,32 @@ func Load(r io.Reader, name string) (*Pipeline, error) {
 	return p, nil
 }
 
-// checkHead checks the parts of a manifest every pipeline has.
-func checkHead(m manifest) error {
-	d := len(m.Features)
-	if d == 0 || len(m.Classes) == 0 || m.Scale == nil {
-		return fmt.Errorf("%w: manifest without features, classes or scaling", ErrTruncated)
-	}
-	if len(m.Scale.Shift) != d || len(m.Scale.Factor) != d {
-		return fmt.Errorf("%w: scaling has %d/%d columns, want %d", ErrTruncated, len(m.Scale.Shift), len(m.Scale.Factor), d)
-	}
-	return nil
-}
-
 func fromLandmarkManifest(m manifest, mapBytes, payload []byte) (*Pipeline, error) {
 	if err := checkHead(m); err != nil {
 		return nil, err
 	}
+	if len(m.Train) != 0 || m.Rule != "" || m.Affinity != "" {
+		return nil, badField("train", "a landmark pipeline has no training rows, rule or affinity")
+	}
 	kind := m.Landmarks
-	if kind == "anchor-graph" || kind == "knn-graph" {
+	switch kind {
+	case "anchor-graph", "knn-graph":
 		if m.Learner != kind {
-			return nil, fmt.Errorf("%w: landmarks %q with learner %q", ErrTruncated, kind, m.Learner)
+			return nil, badField("learner", "%q with landmarks %q", m.Learner, kind)
+		}
+		if m.MapBytes != 0 || m.Kernel != "" {
+			return nil, badField("map_bytes", "%d with landmarks %q (which has no map)", m.MapBytes, kind)
 		}
 		kind = "" // the model works on the points: no map
+	case "nystrom", "landmark-isomap", "nystrom-multitype":
+	default:
+		return nil, badField("landmarks", "unknown kind %q: the file is damaged or written by a newer Arbor", kind)
 	}
 	var spec kernel.Spec
 	if m.Kernel != "" {
 		var err error
 		if spec, err = kernel.ParseSpec(m.Kernel); err != nil {
-			return nil, fmt.Errorf("kernel %q: %w", m.Kernel, err)
+			return nil, badField("kernel", "%q: %v", m.Kernel, err)
 		}
 	}
 	lm, err := loadLandmarks(kind, mapBytes, m.Learner, payload)
@@ -333,20 +305,33 @@ func fromManifest(m manifest, payload []byte) (*Pipeline, error) {
 		return nil, err
 	}
 	if len(m.Train) == 0 {
-		return nil, fmt.Errorf("%w: manifest without training rows", ErrTruncated)
+		return nil, badField("train", "no training rows")
+	}
+	if m.MapBytes != 0 {
+		return nil, badField("map_bytes", "%d in a pipeline without landmarks", m.MapBytes)
+	}
+	for i, row := range m.Train {
+		if len(row) != d {
+			return nil, badField("train", "row %d has %d values, want %d", i+1, len(row), d)
+		}
+		for j, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, badField("train", "row %d, feature %q: %v", i+1, m.Features[j], v)
+			}
+		}
 	}
 	X := mat.NewDense(len(m.Train), d, nil)
 	for i, row := range m.Train {
-		if len(row) != d {
-			return nil, fmt.Errorf("%w: training row %d has %d values, want %d", ErrTruncated, i+1, len(row), d)
-		}
 		X.SetRow(i, row)
+	}
+	if m.Affinity != "" && m.Learner != "propagate" {
+		return nil, badField("affinity", "%q with learner %q (only propagate has an affinity)", m.Affinity, m.Learner)
 	}
 	var spec kernel.Spec
 	var err error
 	if m.Kernel != "" || m.Affinity == "" {
 		if spec, err = kernel.ParseSpec(m.Kernel); err != nil {
-			return nil, fmt.Errorf("kernel %q: %w", m.Kernel, err)
+			return nil, badField("kernel", "%q: %v", m.Kernel, err)
 		}
 	}
 	var model learner.Model
@@ -363,7 +348,7 @@ func fromManifest(m manifest, payload []byte) (*Pipeline, error) {
 	case "hibust":
 		model, err = hibust.Load(r)
 	default:
-		return nil, fmt.Errorf("%w: learner %q", ErrLearner, m.Learner)
+		return nil, badField("learner", "unknown learner %q: the file is damaged or written by a newer Arbor", m.Learner)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s model: %w", m.Learner, err)
