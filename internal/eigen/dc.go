@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/arbor-ml/arbor/internal/gemm"
 	"gonum.org/v1/gonum/blas"
 	lapackapi "gonum.org/v1/gonum/lapack"
 )
@@ -262,7 +263,7 @@ func (s *dc) merge(d []float64, off, n1 int, beta float64) {
 				row[c] = src[i]
 			}
 		}
-		bl.Dgemm(blas.NoTrans, blas.Trans, r1-r0, k, kt, 1, qg, kt, ug, kt, 0, mres[r0*k:], k)
+		gemm.Dgemm(blas.NoTrans, blas.Trans, r1-r0, k, kt, 1, qg, kt, ug, kt, 0, mres[r0*k:], k)
 	}
 	nd2 := len(defl)
 	dq := make([]float64, m*nd2)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/arbor-ml/arbor/internal/gemm"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
 )
@@ -123,7 +124,7 @@ func reconstruct(ctx context.Context, dst *mat.SymDense, z []float64, n, r int, 
 			return err
 		}
 		h := min(bs, n-i0)
-		bl.Dgemm(blas.NoTrans, blas.Trans, h, n-i0, r, 1, b[i0*r:], r, c[i0*r:], r, 0, out[i0*ldo+i0:], ldo)
+		gemm.Dgemm(blas.NoTrans, blas.Trans, h, n-i0, r, 1, b[i0*r:], r, c[i0*r:], r, 0, out[i0*ldo+i0:], ldo)
 	}
 	return nil
 }

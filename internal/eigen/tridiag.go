@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 
+	"github.com/arbor-ml/arbor/internal/gemm"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 	lapack "gonum.org/v1/gonum/lapack/gonum"
@@ -15,9 +16,8 @@ var (
 )
 
 const (
-	panelTri  = 32  // reflectors per panel in tridiag (LAPACK's Dsytrd uses 32)
-	panelBack = 64  // reflectors per block in backTransform
-	updBlock  = 128 // rows per block of the trailing update
+	panelTri  = 32 // reflectors per panel in tridiag (LAPACK's Dsytrd uses 32)
+	panelBack = 64 // reflectors per block in backTransform
 )
 
 // tridiag reduces the symmetric n×n matrix held in both triangles of a
@@ -109,11 +109,8 @@ func tridiag(ctx context.Context, a []float64, n int, d, e, tau []float64) error
 			copy(wv[p*n:p*n+n], vw[(nb+p)*n:(nb+p)*n+n])
 			copy(wv[(nb+p)*n:(nb+p)*n+n], vw[p*n:p*n+n])
 		}
-		// Upper triangle only, in row blocks (diagonal blocks in full).
-		for i0 := k1; i0 < n; i0 += updBlock {
-			h := min(updBlock, n-i0)
-			bl.Dgemm(blas.Trans, blas.NoTrans, h, n-i0, 2*nb, -1, vw[i0:], n, wv[i0:], n, 1, a[i0*n+i0:], n)
-		}
+		// Upper triangle only (the SYR2K shape of gemm.Upper).
+		gemm.Upper(blas.Trans, blas.NoTrans, m, 2*nb, -1, vw[k1:], n, wv[k1:], n, 1, a[k1*n+k1:], n)
 	}
 	d[n-1] = a[(n-1)*n+n-1]
 	return nil
@@ -170,7 +167,7 @@ func backTransform(ctx context.Context, a []float64, n int, tau []float64, z []f
 			}
 		}
 		// W = V·z[r0:], W = T·W, z[r0:] −= Vᵀ·W.
-		bl.Dgemm(blas.NoTrans, blas.NoTrans, pb, nc, m, 1, v[r0:], n, z[r0*ldz:], ldz, 0, w, nc)
+		gemm.Dgemm(blas.NoTrans, blas.NoTrans, pb, nc, m, 1, v[r0:], n, z[r0*ldz:], ldz, 0, w, nc)
 		for q := 0; q < pb; q++ {
 			wq := w[q*nc : q*nc+nc]
 			bl.Dscal(nc, t[q*nb+q], wq, 1)
@@ -180,7 +177,7 @@ func backTransform(ctx context.Context, a []float64, n int, tau []float64, z []f
 				}
 			}
 		}
-		bl.Dgemm(blas.Trans, blas.NoTrans, m, nc, pb, -1, v[r0:], n, w, nc, 1, z[r0*ldz:], ldz)
+		gemm.Dgemm(blas.Trans, blas.NoTrans, m, nc, pb, -1, v[r0:], n, w, nc, 1, z[r0*ldz:], ldz)
 	}
 	return nil
 }
