@@ -424,3 +424,53 @@ func samePartition(a, b []int) bool {
 	}
 	return true
 }
+
+// ExactCells with as many neighbours as rows or more (k ≥ N−1, small
+// inputs under the usual k = 40) knows every pair: one cell, the whole
+// exact tree certified; with duplicates, k counts the distinct rows. Below
+// that it still returns cells of the exact tree. k < 1 is ErrShape.
+func TestExactCellsFewRows(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(41, 7))
+	for _, n := range []int{2, 3, 5, 12, 40, 41} {
+		X := mat.NewDense(n, 3, nil)
+		for i := 0; i < n; i++ {
+			for j := 0; j < 3; j++ {
+				X.Set(i, j, float64(i%2)*3+rng.NormFloat64())
+			}
+		}
+		if n > 3 {
+			X.SetRow(n-1, mat.Row(nil, 0, X)) // a duplicate row
+		}
+		distinct := n
+		if n > 3 {
+			distinct--
+		}
+		for _, m := range []Method{Complete, Average, Weighted} {
+			for _, k := range []int{1, distinct - 1, n - 1, n, 40} {
+				if k < 1 {
+					continue
+				}
+				cells, K, err := ExactCells(ctx, X, m, k)
+				if err != nil {
+					t.Fatalf("n=%d %v k=%d: %v", n, m, k, err)
+				}
+				if k >= distinct-1 && K != 1 {
+					t.Errorf("n=%d %v k=%d: %d cells, want 1 (every pair known)", n, m, k, K)
+				}
+				got, err := FromPointsCells(ctx, X, cells, K, m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := FromPoints(ctx, X, m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sameCellTree(t, fmt.Sprintf("n=%d %v k=%d (%d cells)", n, m, k, K), got, want, 1e-12)
+			}
+		}
+	}
+	if _, _, err := ExactCells(ctx, mat.NewDense(3, 1, []float64{0, 1, 3}), Average, 0); !errors.Is(err, ErrShape) {
+		t.Errorf("k = 0: err %v, want ErrShape", err)
+	}
+}

@@ -41,7 +41,9 @@ import (
 // It returns every row's cell (0..K−1, numbered by their lowest row) and
 // K. Cost: the kNN search, then per round O(Σ |A|·|C|·d) over the
 // refreshed pairs; memory O(N·k). Errors: ErrMethod, ErrTooFewRows,
-// ErrNonFinite, ErrShape (k < 1 or k ≥ N), ctx.Err().
+// ErrNonFinite, ErrShape (k < 1), ctx.Err(). A k of N−1 or more makes
+// every row a neighbour of every other: the whole tree is certified (one
+// cell, unless a merge would exceed CellsMaxSize rows).
 func ExactCells(ctx context.Context, X mat.Matrix, m Method, k int) ([]int, int, error) {
 	switch m {
 	case Complete, Average, Weighted:
@@ -52,8 +54,8 @@ func ExactCells(ctx context.Context, X mat.Matrix, m Method, k int) ([]int, int,
 	if err != nil {
 		return nil, 0, err
 	}
-	if k < 1 || k >= n {
-		return nil, 0, fmt.Errorf("hclust: exact cells: %d neighbours for %d rows: %w", k, n, ErrShape)
+	if k < 1 {
+		return nil, 0, fmt.Errorf("hclust: exact cells: %d neighbours: %w", k, ErrShape)
 	}
 	// Identical rows are at distance 0, below any other pair: every
 	// linkage joins them first, so each set of duplicates starts as one
@@ -64,6 +66,10 @@ func ExactCells(ctx context.Context, X mat.Matrix, m Method, k int) ([]int, int,
 	if u == 1 {
 		return make([]int, n), 1, nil
 	}
+	// k ≥ u−1: every other distinct row is a neighbour, nothing lies
+	// outside the lists, and the radii are infinite (the whole tree is
+	// certified: one cell).
+	all := k >= u-1
 	k = min(k, u-1)
 	up := make([]float64, u*dim)
 	for g, r := range reps {
@@ -74,7 +80,7 @@ func ExactCells(ctx context.Context, X mat.Matrix, m Method, k int) ([]int, int,
 	if err := neighbors.New(up, u, dim).All(ctx, k, neighbors.ExcludeSelf, idx, d2); err != nil {
 		return nil, 0, err
 	}
-	s := newRNN(pts, n, dim, m, group, reps, idx, d2, k)
+	s := newRNN(pts, n, dim, m, group, reps, idx, d2, k, all)
 	if err := s.run(ctx); err != nil {
 		return nil, 0, err
 	}
@@ -143,8 +149,9 @@ type rnn struct {
 
 // newRNN starts ExactCells: the duplicate sets (group, reps) as clusters,
 // the k-NN lists of the distinct rows (idx over set numbers) as the known
-// pairs, held at the sets' first rows.
-func newRNN(pts []float64, n, dim int, m Method, group, reps []int32, idx []int32, d2 []float64, k int) *rnn {
+// pairs, held at the sets' first rows; all: the lists hold every other
+// set (radii +Inf).
+func newRNN(pts []float64, n, dim int, m Method, group, reps []int32, idx []int32, d2 []float64, k int, all bool) *rnn {
 	s := &rnn{pts: pts, n: n, dim: dim, m: m}
 	u := len(reps)
 	deg := make([]int, n+1)
@@ -172,7 +179,12 @@ func newRNN(pts []float64, n, dim int, m Method, group, reps []int32, idx []int3
 	}
 	// the k-th neighbour's d² may be rounded otherwise than Euclid's sum:
 	// shrink the radius by a few ulps so that it stays a bound
-	s.startGroups(group, u, func(g int) float64 { return math.Sqrt(d2[g*k+k-1]) * (1 - 1e-12) })
+	s.startGroups(group, u, func(g int) float64 {
+		if all {
+			return math.Inf(1)
+		}
+		return math.Sqrt(d2[g*k+k-1]) * (1 - 1e-12)
+	})
 	return s
 }
 

@@ -60,7 +60,9 @@ func (m memFlags) check(need float64, what, hint string) error {
 }
 
 // parseSize reads 1.5G, 512M, 2GiB, 300MB, 1e9 (bytes); K/M/G/T are
-// powers of 1024 with or without "iB"/"B".
+// powers of 1024 with or without "iB"/"B". A fraction of a byte is rounded
+// up (1.5 is 2 bytes); zero, negative sizes, sizes below 1 byte and sizes
+// of 2⁶³ bytes or more are errors.
 func parseSize(s string) (int64, error) {
 	t := strings.TrimSpace(strings.ToUpper(s))
 	mult := 1.0
@@ -79,7 +81,14 @@ func parseSize(s string) (int64, error) {
 	if err != nil || !(v > 0) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("want a positive size such as 4G, 512M or 2GiB")
 	}
-	return int64(v * mult), nil
+	b := math.Ceil(v * mult) // a fraction of a byte counts as a byte
+	switch {
+	case v*mult < 1:
+		return 0, fmt.Errorf("%g bytes is less than 1 byte: want a size such as 4G, 512M or 2GiB", v*mult)
+	case b >= math.MaxInt64: // 2⁶³ and above (float64(MaxInt64) is 2⁶³)
+		return 0, fmt.Errorf("more than the largest budget, 8388607T (2⁶³−1 bytes)")
+	}
+	return int64(b), nil
 }
 
 // memAvailable returns MemAvailable from /proc/meminfo in bytes, or 0.

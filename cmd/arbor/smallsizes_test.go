@@ -1,0 +1,69 @@
+package main
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The landmark cluster kernels on a file of 40 rows (fewer than the 40
+// neighbours the exact cells are certified on, plus one): --landmarks 10
+// works, and with every row a landmark Z·Zᵀ is the exact kernel matrix
+// (arbor kernel without --landmarks).
+func TestLandmarkClusterKernelsSmallFile(t *testing.T) {
+	dir := t.TempDir()
+	base := threeFeatureCSV(t, dir, "base.csv", 40)
+	for _, spec := range []string{"hck:average", "hck:complete", "hck:weighted", "hck:ward", "hck:single", "connectivity"} {
+		Z := filepath.Join(dir, "Z.csv")
+		mustArbor(t, "kernel", "--data", base, "--kernel", spec, "--landmarks", "10", "--out", Z, "--quiet")
+		if z := readCSVFloats(t, Z); len(z) != 40 {
+			t.Errorf("%s: %d rows of features, want 40", spec, len(z))
+		}
+		K := filepath.Join(dir, "K.csv")
+		mustArbor(t, "kernel", "--data", base, "--kernel", spec, "--out", K, "--quiet")
+		mustArbor(t, "kernel", "--data", base, "--kernel", spec, "--landmarks", "40", "--out", Z, "--quiet")
+		k, z := readCSVFloats(t, K), readCSVFloats(t, Z)
+		var worst, scale float64
+		for i := range k {
+			for j := range k[i] {
+				var dot float64
+				for c := range z[i] {
+					dot += z[i][c] * z[j][c]
+				}
+				worst = math.Max(worst, math.Abs(dot-k[i][j]))
+				scale = math.Max(scale, math.Abs(k[i][j]))
+			}
+		}
+		// the eigenvalue cut M·ε and CSV's 17 digits: 1e-9 of the largest entry
+		if worst > 1e-9*scale {
+			t.Errorf("%s, every row a landmark: Z·Zᵀ differs from the exact kernel by %g (max |K| %g)", spec, worst, scale)
+		}
+	}
+}
+
+// --max-memory: a size of 2⁶³ bytes or more, or below one byte, is a
+// usage error naming the flag (before anything is read or written); a
+// fraction of a byte rounds up, so a 2-byte budget refuses the work.
+func TestMaxMemoryOddSizes(t *testing.T) {
+	dir := t.TempDir()
+	base := threeFeatureCSV(t, dir, "base.csv", 40)
+	out := filepath.Join(dir, "K.csv")
+	for _, size := range []string{"1e300G", "0.4", "9223372036854775808", "0"} {
+		_, _, err := arbor(t, "kernel", "--data", base, "--kernel", "rbf", "--max-memory", size, "--out", out)
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "--max-memory "+strconv.Quote(size)) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("--max-memory %s: %v", size, err)
+		}
+	}
+	_, _, err := arbor(t, "kernel", "--data", base, "--kernel", "rbf", "--max-memory", "1.5", "--out", out)
+	if !errors.Is(err, errMemory) || !strings.Contains(err.Error(), "budget of 1 KiB") {
+		t.Errorf("--max-memory 1.5: %v", err)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("K.csv written: %v", err)
+	}
+	mustArbor(t, "kernel", "--data", base, "--kernel", "rbf", "--max-memory", "8388607T", "--out", out, "--quiet")
+}
