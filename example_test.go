@@ -7,7 +7,9 @@ import (
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/ssl"
+	"github.com/arbor-ml/arbor/svm"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -31,7 +33,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	// An SVM (C = 1) on the kernel: labels for every row.
-	m, err := ssl.Fit(ctx, ssl.SVM{}, ssl.Problem{X: d.X, K: built[0].K, Y: semi.Y})
+	m, err := ssl.Fit(ctx, learner.Adapt("svm", svm.Classifier{AllowSingleton: true}), ssl.Problem{X: d.X, K: built[0].K, Y: semi.Y})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -1,30 +1,23 @@
 package hibust
 
-import (
-	"context"
+import "github.com/arbor-ml/arbor/learner"
 
-	"github.com/arbor-ml/arbor/learner"
-	"gonum.org/v1/gonum/mat"
-)
+// WithRun takes the data's classes and the progress display.
+func (c Classifier) WithRun(r learner.Run) Classifier {
+	if r.Classes != nil {
+		c.Classes = r.Classes
+	}
+	if r.Progress != nil {
+		c.Progress = r.Progress
+	}
+	return c
+}
+
+// FitWarnings returns the fit's warnings (learner.Warner).
+func (m *Model) FitWarnings() []error { return m.Warnings }
 
 // The learner contract (package learner).
 var (
-	_ learner.Model   = (*Model)(nil)
-	_ learner.Learner = Learner{}
+	_ learner.Model              = (*Model)(nil)
+	_ learner.GramFitter[*Model] = Classifier{}
 )
-
-// Name is the learner's short name, "hibust".
-func (c Classifier) Name() string { return "hibust" }
-
-// Learner adapts Classifier to learner.Learner (FitGram returning the
-// learner.Model interface).
-type Learner struct{ Classifier }
-
-// FitGram is Classifier.FitGram.
-func (l Learner) FitGram(ctx context.Context, K mat.Symmetric, y []int) (learner.Model, error) {
-	m, err := l.Classifier.FitGram(ctx, K, y)
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
-}

@@ -14,8 +14,8 @@ import (
 // kernel-induced distance d² = k(x,x) + k(z,z) − 2k(x,z), so new points need
 // their self-similarities: the model is a learner.DiagPredictor.
 var (
-	_ learner.DiagPredictor = (*Model)(nil)
-	_ learner.Learner       = Learner{}
+	_ learner.DiagPredictor      = (*Model)(nil)
+	_ learner.GramFitter[*Model] = Classifier{}
 )
 
 // ErrNeedDiag: Predict was given kernel rows without the new points'
@@ -24,21 +24,6 @@ var ErrNeedDiag = errors.New("knn: kernel rows need the self-similarities k(x, x
 
 // Validate checks the settings. Errors: ErrK, ErrWeights, ErrBadParam.
 func (c Classifier) Validate() error { return c.validate() }
-
-// Learner adapts Classifier to learner.Learner.
-type Learner struct{ Classifier }
-
-// Name is "knn" followed by K, e.g. "knn3".
-func (l Learner) Name() string { return fmt.Sprintf("knn%d", l.K) }
-
-// FitGram is Classifier.FitGram.
-func (l Learner) FitGram(ctx context.Context, K mat.Symmetric, y []int) (learner.Model, error) {
-	m, err := l.Classifier.FitGram(ctx, K, y)
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
-}
 
 // Classes returns the sorted distinct labels of the labelled rows (for a
 // multi-label model, every label that occurs in a set).

@@ -35,20 +35,29 @@
 // unlabelled rows (package ssl) put the given labels back.
 //
 // Non-convergence is a result: models report Iter, Converged and
-// Warnings []error (fields of the model struct; Warnings(m) reads the
-// latter for any model). Models that need self-similarities k(x, x) of new
+// Warnings []error (fields of the model struct, returned by its
+// FitWarnings method: Warnings(m) reads them for any model). Models that need self-similarities k(x, x) of new
 // points (distance-weighted kNN, support vector clustering) also implement
 // DiagPredictor; plain Predict then returns an error saying so.
 //
 // Packages return concrete types; the interfaces below are for consumers
-// (ssl, the command line) that drive learners generically. Each learner
-// package supplies the one-line adapter from its settings to Learner.
+// (ssl, pipeline, the command line) that drive learners generically.
+// Adapt turns any settings value with Validate and FitGram into a
+// Learner; capabilities are small interfaces of the settings (As finds
+// them): PointFitter, LabeledFitter, Transductive.
+//
+// # The registry
+//
+// Each learner family registers once (Register, in one file of its
+// package): its name, the flags documenting its settings, New building
+// learners from those settings, and the loaders of its saved models. The
+// command line's --learner list, help, eval tables and model loading
+// (Load) follow from the registry.
 package learner
 
 import (
 	"context"
 	"io"
-	"reflect"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -100,19 +109,3 @@ type Learner interface {
 // and reaches total when the stage completes (total 0: no count known).
 // The callback runs inside the fit: it should return quickly.
 type Progress func(stage string, done, total int)
-
-// Warnings returns the Warnings []error field of a model (a pointer to a
-// struct), the contract's report of non-fatal problems, or nil when it has
-// none: consumers read every learner's warnings without knowing its type.
-func Warnings(m Model) []error {
-	v := reflect.ValueOf(m)
-	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
-		return nil
-	}
-	f := v.Elem().FieldByName("Warnings")
-	if !f.IsValid() || !f.CanInterface() {
-		return nil
-	}
-	w, _ := f.Interface().([]error)
-	return w
-}

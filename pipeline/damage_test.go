@@ -23,7 +23,6 @@ import (
 	"github.com/arbor-ml/arbor/pipeline"
 	"github.com/arbor-ml/arbor/propagate"
 	"github.com/arbor-ml/arbor/s4vm"
-	"github.com/arbor-ml/arbor/ssl"
 	"github.com/arbor-ml/arbor/svm"
 )
 
@@ -117,11 +116,11 @@ func smallModels(tb testing.TB) ([]smallModel, *mat.Dense) {
 		b    kernel.Built
 		l    learner.Learner
 	}{
-		{"svm hck", hck, ssl.SVM{Settings: svm.Classifier{C: 1}}},
-		{"knn rbf", rbf, ssl.KNN{Settings: knn.Classifier{K: 3}}},
-		{"lp rbf", rbf, ssl.Propagation{OnKernel: true}},
-		{"s4vm rbf", rbf, s4vm.S4VM{Seed: 1}.Learner()},
-		{"hibust rbf", rbf, hibust.Learner{}},
+		{"svm hck", hck, learner.Adapt("svm", svm.Classifier{C: 1, AllowSingleton: true})},
+		{"knn rbf", rbf, learner.Adapt("knn3", knn.Classifier{K: 3})},
+		{"lp rbf", rbf, learner.Adapt("lp", propagate.Propagation{})},
+		{"s4vm rbf", rbf, learner.Adapt("s4vm", s4vm.S4VM{Seed: 1})},
+		{"hibust rbf", rbf, learner.Adapt("hibust", hibust.Classifier{})},
 	} {
 		m, err := c.l.FitGram(ctx, c.b.K, y)
 		if err != nil {

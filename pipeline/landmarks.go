@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
@@ -13,6 +12,7 @@ import (
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/knn"
 	"github.com/arbor-ml/arbor/landmark"
+	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/linsvm"
 	"github.com/arbor-ml/arbor/propagate"
 	"github.com/arbor-ml/arbor/svm"
@@ -30,7 +30,7 @@ type Landmarks struct {
 	// (fitted on the features by knn.Classifier.Fit) on z(x), or, on the
 	// scaled points, *propagate.AnchorModel (the anchor graph) or
 	// *propagate.KNNModel (label spreading on the kNN graph of all rows).
-	Model Saver
+	Model learner.Saver
 
 	once      sync.Once
 	folded    *linsvm.Model // linsvm composed with the map's projection
@@ -45,15 +45,12 @@ type linearMap interface {
 	Projection() *mat.Dense
 }
 
-// Saver is a fitted model with a saved form.
-type Saver interface{ Save(w io.Writer) error }
-
 // NewLandmarks assembles a landmark pipeline: ds the training data after
 // scaling by sc (only its column names and classes are kept: new points
 // need the map, not the N training rows), spec and gamma the kernel (for
 // the record; gamma what rbf:scale resolved to), fm the fitted feature map
 // (nil with an anchor-graph model), m the model. Errors: ErrLearner.
-func NewLandmarks(ds *dataset.Dataset, sc *dataset.Scaler, spec kernel.Spec, gamma float64, fm landmark.Map, m Saver) (*Pipeline, error) {
+func NewLandmarks(ds *dataset.Dataset, sc *dataset.Scaler, spec kernel.Spec, gamma float64, fm landmark.Map, m learner.Saver) (*Pipeline, error) {
 	if _, err := landmarkLearner(m); err != nil {
 		return nil, err
 	}
@@ -73,21 +70,17 @@ func NewLandmarks(ds *dataset.Dataset, sc *dataset.Scaler, spec kernel.Spec, gam
 	}, nil
 }
 
-func landmarkLearner(m Saver) (string, error) {
-	switch m := m.(type) {
-	case *svm.Model:
-		if _, ok := m.Kernel.(kernel.Linear); !ok {
-			return "", fmt.Errorf("%w: svm with kernel %v on landmark features (want linear)", ErrLearner, m.Kernel)
+// landmarkLearner is the registered name of a model on landmark features
+// or points; an SVM there has the linear kernel (on the features).
+func landmarkLearner(m learner.Saver) (string, error) {
+	if sm, ok := m.(*svm.Model); ok {
+		if _, ok := sm.Kernel.(kernel.Linear); !ok {
+			return "", fmt.Errorf("%w: svm with kernel %v on landmark features (want linear)", ErrLearner, sm.Kernel)
 		}
-		return "svm", nil
-	case *linsvm.Model:
-		return "linsvm", nil
-	case *knn.Model:
-		return "knn", nil
-	case *propagate.AnchorModel:
-		return "anchor-graph", nil
-	case *propagate.KNNModel:
-		return "knn-graph", nil
+	}
+	switch m.(type) {
+	case *svm.Model, *linsvm.Model, *knn.Model, *propagate.AnchorModel, *propagate.KNNModel:
+		return learnerName(m)
 	}
 	return "", fmt.Errorf("%w: %T on landmark features", ErrLearner, m)
 }
@@ -95,7 +88,7 @@ func landmarkLearner(m Saver) (string, error) {
 // onPoints reports a model that labels the scaled points themselves (no
 // feature map): the anchor graph and the kNN graph. Its learner name is
 // also the manifest's "landmarks" kind.
-func onPoints(m Saver) bool {
+func onPoints(m learner.Saver) bool {
 	switch m.(type) {
 	case *propagate.AnchorModel, *propagate.KNNModel:
 		return true
@@ -118,7 +111,7 @@ func mapName(fm landmark.Map) (string, error) {
 }
 
 // loadLandmarks rebuilds the map and the model from their saved forms.
-func loadLandmarks(mapKind string, mapBytes []byte, learner string, payload []byte) (*Landmarks, error) {
+func loadLandmarks(mapKind string, mapBytes []byte, learnerName string, payload []byte) (*Landmarks, error) {
 	var lm Landmarks
 	var err error
 	switch mapKind {
@@ -135,32 +128,22 @@ func loadLandmarks(mapKind string, mapBytes []byte, learner string, payload []by
 	if err != nil {
 		return nil, fmt.Errorf("%s map: %w", mapKind, err)
 	}
-	r := bytes.NewReader(payload)
-	switch learner {
-	case "svm":
-		var sm *svm.Model
-		if sm, err = svm.Load(r); err == nil {
-			if _, ok := sm.Kernel.(kernel.Linear); !ok {
-				err = fmt.Errorf("%w: kernel %v on landmark features (want linear)", svm.ErrFormat, sm.Kernel)
-			}
-		}
-		lm.Model = sm
-	case "linsvm":
-		lm.Model, err = linsvm.Load(r)
-	case "knn":
-		lm.Model, err = knn.Load(r)
-	case "anchor-graph":
-		lm.Model, err = propagate.LoadAnchor(r)
-	case "knn-graph":
-		lm.Model, err = propagate.LoadKNN(r)
+	switch learnerName {
+	case "svm", "linsvm", "knn", "anchor-graph", "knn-graph":
 	default:
-		return nil, badField("learner", "unknown learner %q on landmarks: the file is damaged or written by a newer Arbor", learner)
+		return nil, badField("learner", "unknown learner %q on landmarks: the file is damaged or written by a newer Arbor", learnerName)
+	}
+	lm.Model, err = learner.Load(learnerName, bytes.NewReader(payload))
+	if sm, ok := lm.Model.(*svm.Model); ok && err == nil {
+		if _, ok := sm.Kernel.(kernel.Linear); !ok {
+			err = fmt.Errorf("%w: kernel %v on landmark features (want linear)", svm.ErrFormat, sm.Kernel)
+		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s model: %w", learner, err)
+		return nil, fmt.Errorf("%s model: %w", learnerName, err)
 	}
 	if onPoints(lm.Model) != (lm.Map == nil) {
-		return nil, badField("learner", "%q with feature map %q", learner, mapKind)
+		return nil, badField("learner", "%q with feature map %q", learnerName, mapKind)
 	}
 	return &lm, nil
 }

@@ -17,13 +17,10 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/arbor-ml/arbor/dataset"
-	"github.com/arbor-ml/arbor/hibust"
 	"github.com/arbor-ml/arbor/internal/neighbors"
 	"github.com/arbor-ml/arbor/kernel"
-	"github.com/arbor-ml/arbor/knn"
 	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/propagate"
-	"github.com/arbor-ml/arbor/s4vm"
 	"github.com/arbor-ml/arbor/svm"
 )
 
@@ -105,18 +102,10 @@ func ones(n int) []float64 {
 	return o
 }
 
-func learnerName(m learner.Model) (string, error) {
-	switch m.(type) {
-	case *svm.Model:
-		return "svm", nil
-	case *knn.Model:
-		return "knn", nil
-	case *propagate.Model:
-		return "propagate", nil
-	case *s4vm.Model:
-		return "s4vm", nil
-	case *hibust.Model:
-		return "hibust", nil
+// learnerName is the registered name m is saved under (learner.ModelName).
+func learnerName(m learner.Saver) (string, error) {
+	if name, ok := learner.ModelName(m); ok {
+		return name, nil
 	}
 	return "", fmt.Errorf("%w: %T", ErrLearner, m)
 }
@@ -334,24 +323,16 @@ func fromManifest(m manifest, payload []byte) (*Pipeline, error) {
 			return nil, badField("kernel", "%q: %v", m.Kernel, err)
 		}
 	}
-	var model learner.Model
-	r := bytes.NewReader(payload)
-	switch m.Learner {
-	case "svm":
-		model, err = svm.Load(r)
-	case "knn":
-		model, err = knn.Load(r)
-	case "propagate":
-		model, err = propagate.Load(r)
-	case "s4vm":
-		model, err = s4vm.Load(r)
-	case "hibust":
-		model, err = hibust.Load(r)
-	default:
+	saved, err := learner.Load(m.Learner, bytes.NewReader(payload))
+	if errors.Is(err, learner.ErrModel) {
 		return nil, badField("learner", "unknown learner %q: the file is damaged or written by a newer Arbor", m.Learner)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s model: %w", m.Learner, err)
+	}
+	model, ok := saved.(learner.Model)
+	if !ok {
+		return nil, fmt.Errorf("%w: learner %q", ErrLearner, m.Learner)
 	}
 	return &Pipeline{
 		Features: m.Features, Classes: m.Classes, LabelName: m.Label, IDName: m.ID, Scaler: m.Scale,

@@ -16,8 +16,8 @@ import (
 	"github.com/arbor-ml/arbor/knn"
 	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/pipeline"
+	"github.com/arbor-ml/arbor/propagate"
 	"github.com/arbor-ml/arbor/s4vm"
-	"github.com/arbor-ml/arbor/ssl"
 	"github.com/arbor-ml/arbor/svm"
 )
 
@@ -72,12 +72,12 @@ func TestRoundTrip(t *testing.T) {
 		name string
 		l    learner.Learner
 	}{
-		{"svm", ssl.SVM{Settings: svm.Classifier{C: 1}}},
-		{"knn3", ssl.KNN{Settings: knn.Classifier{K: 3}}},
-		{"knn3-distance", ssl.KNN{Settings: knn.Classifier{K: 3, Weights: "distance"}}},
-		{"lp", ssl.Propagation{OnKernel: true}},
-		{"s4vm", s4vm.S4VM{Seed: 1}.Learner()},
-		{"hibust", hibust.Learner{}},
+		{"svm", learner.Adapt("svm", svm.Classifier{C: 1, AllowSingleton: true})},
+		{"knn3", learner.Adapt("knn3", knn.Classifier{K: 3})},
+		{"knn3-distance", learner.Adapt("knn3", knn.Classifier{K: 3, Weights: "distance"})},
+		{"lp", learner.Adapt("lp", propagate.Propagation{})},
+		{"s4vm", learner.Adapt("s4vm", s4vm.S4VM{Seed: 1})},
+		{"hibust", learner.Adapt("hibust", hibust.Classifier{})},
 	}
 	for _, ks := range kernels {
 		spec, err := kernel.ParseSpec(ks)

@@ -13,13 +13,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// The learner contract (package learner).
-var (
-	_ learner.Model   = (*Model)(nil)
-	_ learner.Learner = PropagationLearner{}
-	_ learner.Learner = SpreadingLearner{}
-)
-
 // ErrFormat: Load met a malformed or unsupported model file.
 var ErrFormat = errors.New("propagate: model format")
 
@@ -133,43 +126,6 @@ func (p Propagation) Validate() error { return p.validate() }
 
 // Validate checks the settings. Errors: ErrBadParam, ErrAffinity.
 func (s Spreading) Validate() error { return s.validate() }
-
-// PropagationLearner adapts Propagation to learner.Learner.
-type PropagationLearner struct{ Propagation }
-
-// Name is "lp_" followed by the affinity, e.g. "lp_precomputed".
-func (l PropagationLearner) Name() string { return "lp_" + gramAffinity(l.Affinity) }
-
-// gramAffinity names the affinity FitGram uses ("" = Precomputed).
-func gramAffinity(a Affinity) string {
-	if a.Kind == "" {
-		a.Kind = Precomputed
-	}
-	return a.String()
-}
-
-// FitGram is Propagation.FitGram.
-func (l PropagationLearner) FitGram(ctx context.Context, K mat.Symmetric, y []int) (learner.Model, error) {
-	return asModel(l.Propagation.FitGram(ctx, K, y))
-}
-
-// SpreadingLearner adapts Spreading to learner.Learner.
-type SpreadingLearner struct{ Spreading }
-
-// Name is "spreading_" followed by the affinity.
-func (l SpreadingLearner) Name() string { return "spreading_" + gramAffinity(l.Affinity) }
-
-// FitGram is Spreading.FitGram.
-func (l SpreadingLearner) FitGram(ctx context.Context, K mat.Symmetric, y []int) (learner.Model, error) {
-	return asModel(l.Spreading.FitGram(ctx, K, y))
-}
-
-func asModel(m *Model, err error) (learner.Model, error) {
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
-}
 
 // first gives unreachable points class 0 under UnreachableFirst.
 func (m *Model) first(policy string) {

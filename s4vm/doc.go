@@ -13,7 +13,7 @@
 //	m.Predict(ctx, dst, Kt)     // new points from their t×n kernel rows
 //	m.Classes(), m.Save(w), s4vm.Load(r)
 //	m.Pairs[p]                  // per binary problem: θ, fallback, the inductive labels, counts
-//	s4vm.Learner{S4VM: s}       // the learner.Learner adapter (also s.Learner())
+//	learner.Adapt("s4vm", s)   // as a learner.Learner (registered as --learner s4vm)
 //	lab, err := s.Transduce(ctx, K, y) // FitGram's Transduction only: no predictor SVMs are trained
 //
 // Settings (zero = the reference's default): C1 = 100 (labelled rows), C2

@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/arbor-ml/arbor/internal/modelio"
-	"github.com/arbor-ml/arbor/learner"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -250,24 +249,3 @@ func Load(r io.Reader) (*Model, error) {
 	}
 	return m, nil
 }
-
-// Learner adapts S4VM to learner.Learner (FitGram returning the
-// learner.Model interface), for package ssl and the command line.
-type Learner struct{ S4VM }
-
-// Learner returns s as a learner.Learner: Learner{s}.
-func (s S4VM) Learner() learner.Learner { return Learner{s} }
-
-// FitGram is S4VM.FitGram.
-func (l Learner) FitGram(ctx context.Context, K mat.Symmetric, y []int) (learner.Model, error) {
-	m, err := l.S4VM.FitGram(ctx, K, y)
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
-var (
-	_ learner.Model   = (*Model)(nil)
-	_ learner.Learner = Learner{}
-)

@@ -11,6 +11,7 @@ import (
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/knn"
 	"github.com/arbor-ml/arbor/learner"
+	_ "github.com/arbor-ml/arbor/learner/builtin"
 	"github.com/arbor-ml/arbor/propagate"
 	"github.com/arbor-ml/arbor/svm"
 	"gonum.org/v1/gonum/mat"
@@ -70,20 +71,30 @@ func TestLearnerContract(t *testing.T) {
 			panic("loader")
 		}
 	}
+	// registered loads through the learner registry, as saved pipelines do.
+	registered := func(name string) loader {
+		return func(r io.Reader) (learner.Model, error) {
+			m, err := learner.Load(name, r)
+			if err != nil {
+				return nil, err
+			}
+			return m.(learner.Model), nil
+		}
+	}
 	cases := []struct {
 		l         learner.Learner
 		load      loader
 		inductive bool
 	}{
-		{svm.Learner{Classifier: svm.Classifier{C: 1}}, wrap(svm.Load), true},
-		{svm.Learner{Classifier: svm.Classifier{C: 10, OneVsRest: true}}, wrap(svm.Load), true},
-		{knn.Learner{Classifier: knn.Classifier{K: 3}}, wrap(knn.Load), true},
-		{knn.Learner{Classifier: knn.Classifier{K: 4, Weights: knn.Distance}}, wrap(knn.Load), true},
-		{propagate.PropagationLearner{}, wrap(propagate.Load), false},
-		{propagate.SpreadingLearner{}, wrap(propagate.Load), false},
-		{SVM{Settings: svm.Classifier{C: 1}}, wrap(svm.Load), true},
-		{KNN{Settings: knn.Classifier{K: 1}}, wrap(knn.Load), true},
-		{Propagation{OnKernel: true, Settings: propagate.Propagation{Affinity: propagate.Affinity{Kind: propagate.Precomputed}}}, wrap(propagate.Load), false},
+		{learner.Adapt("svm", svm.Classifier{C: 1}), wrap(svm.Load), true},
+		{learner.Adapt("svm", svm.Classifier{C: 10, OneVsRest: true}), wrap(svm.Load), true},
+		{learner.Adapt("knn3", knn.Classifier{K: 3}), wrap(knn.Load), true},
+		{learner.Adapt("knn4", knn.Classifier{K: 4, Weights: knn.Distance}), wrap(knn.Load), true},
+		{learner.Adapt("lp", propagate.Propagation{}), wrap(propagate.Load), false},
+		{learner.Adapt("spreading", propagate.Spreading{}), wrap(propagate.Load), false},
+		{learner.Adapt("svm", svm.Classifier{C: 1, AllowSingleton: true}), registered("svm"), true},
+		{learner.Adapt("knn1", knn.Classifier{K: 1}), registered("knn"), true},
+		{learner.Adapt("lp_precomputed", propagate.Propagation{Affinity: propagate.Affinity{Kind: propagate.Precomputed}}), registered("propagate"), false},
 	}
 	predict := func(m learner.Model) ([]int, error) {
 		if dp, ok := m.(learner.DiagPredictor); ok {
@@ -107,7 +118,7 @@ func TestLearnerContract(t *testing.T) {
 		if len(tr) != n {
 			t.Fatalf("%s: transduction has %d labels for %d rows", name, len(tr), n)
 		}
-		if _, spreading := c.l.(propagate.SpreadingLearner); !spreading {
+		if _, spreading := learner.As[propagate.Spreading](c.l); !spreading {
 			for _, r := range lab {
 				if tr[r] != y[r] {
 					t.Errorf("%s: labelled row %d transduced to %d, label %d", name, r, tr[r], y[r])

@@ -19,7 +19,7 @@ import (
 // all splits and learners (kernel.BuildAll shares distances and geodesics).
 type Eval struct {
 	Kernels  []kernel.Spec
-	Learners []Learner
+	Learners []learner.Learner
 	// Progress, if not nil, reports kernel building and ("eval", done, total)
 	// over split × method runs.
 	Progress func(stage string, done, total int)
@@ -73,7 +73,7 @@ func (e Eval) Run(ctx context.Context, X *mat.Dense, y []int, splits [][]int) ([
 			return nil, fmt.Errorf("split %d: %w", s, err)
 		}
 	}
-	var kernelLearners, freeLearners []Learner
+	var kernelLearners, freeLearners []learner.Learner
 	for _, l := range e.Learners {
 		if UsesKernel(l) {
 			kernelLearners = append(kernelLearners, l)
@@ -152,7 +152,7 @@ func (e Eval) Run(ctx context.Context, X *mat.Dense, y []int, splits [][]int) ([
 	}
 	for s, l := range splits {
 		yl := labelsOf(l)
-		score := func(kname string, ks float64, ln Learner, p Problem) error {
+		score := func(kname string, ks float64, ln learner.Learner, p Problem) error {
 			r, err := e.score(ctx, s, l, y, yl, kname, ks, ln, p)
 			if err != nil {
 				return err
@@ -189,7 +189,7 @@ func (e Eval) Run(ctx context.Context, X *mat.Dense, y []int, splits [][]int) ([
 
 // score fits ln on p (the labels yl of split s) and scores it on the rows
 // outside the split.
-func (e Eval) score(ctx context.Context, s int, l, y, yl []int, kname string, ks float64, ln Learner, p Problem) (Result, error) {
+func (e Eval) score(ctx context.Context, s int, l, y, yl []int, kname string, ks float64, ln learner.Learner, p Problem) (Result, error) {
 	if e.Warn != nil {
 		p.Warn = func(err error) { e.Warn(fmt.Errorf("%s, kernel %s, split %d: %w", ln.Name(), kname, s, err)) }
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/metrics"
 	"github.com/arbor-ml/arbor/ssl"
 	"github.com/arbor-ml/arbor/svm"
@@ -37,7 +38,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	m, err := ssl.Fit(ctx, ssl.SVM{Settings: svm.Classifier{}}, ssl.Problem{X: d.X, K: built[0].K, Y: semi.Y})
+	m, err := ssl.Fit(ctx, learner.Adapt("svm", svm.Classifier{AllowSingleton: true}), ssl.Problem{X: d.X, K: built[0].K, Y: semi.Y})
 	if err != nil {
 		panic(err)
 	}

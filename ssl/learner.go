@@ -5,9 +5,7 @@ import (
 	"fmt"
 
 	"github.com/arbor-ml/arbor/kernel"
-	"github.com/arbor-ml/arbor/knn"
 	"github.com/arbor-ml/arbor/learner"
-	"github.com/arbor-ml/arbor/svm"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -33,7 +31,7 @@ type Problem struct {
 	Warn func(error)
 
 	// Spec, when known, is the kernel K came from. Learners that fit on
-	// the labelled rows only (LabeledScale) resolve rbf:scale from those
+	// the labelled rows only (learner.LabeledFitter) resolve rbf:scale from those
 	// rows, as scikit-learn's SVC(gamma="scale") does.
 	Spec *kernel.Spec
 }
@@ -55,50 +53,17 @@ func (p Problem) tests() int {
 	return t
 }
 
-// Learner is any learner of the one contract (package learner): ssl fits
-// it with FitGram on the kernel over all rows. Optional interfaces refine
-// how: PointLearner (fits on the points instead of a kernel),
-// LabeledScale (rbf:scale from the labelled rows), Transductive (no new
-// points).
-type Learner = learner.Learner
-
-// PointLearner is a learner that, when UsesKernel reports false, fits on
-// the points of the problem (label propagation on its own affinity): Eval
-// runs it once per split instead of once per kernel.
-type PointLearner interface {
-	learner.Learner
-	UsesKernel() bool
-	Fit(ctx context.Context, X *mat.Dense, y []int) (learner.Model, error)
-}
-
-// LabeledScale is a learner that trains on the labelled rows only and, for
-// the kernel rbf:scale, takes gamma from those rows (scikit-learn's
-// SVC(gamma="scale") fitted on the labelled points).
-type LabeledScale interface {
-	learner.Learner
-	ScaleFromLabeled() bool
-}
-
-// Transductive is a learner whose model cannot label new points from the
-// problem's kernel rows (Problem.Kt).
-type Transductive interface {
-	learner.Learner
-	Transductive() bool
-}
-
-// UsesKernel reports whether l reads Problem.K (every learner but a
-// PointLearner whose UsesKernel is false).
-func UsesKernel(l Learner) bool {
-	if p, ok := l.(PointLearner); ok {
-		return p.UsesKernel()
-	}
-	return true
+// UsesKernel reports whether l reads Problem.K: every learner but a
+// learner.PointFitter.
+func UsesKernel(l learner.Learner) bool {
+	_, points := l.(learner.PointFitter)
+	return !points
 }
 
 // Fit fits l on p: FitGram on p.K (with rbf:scale resolved from the
-// labelled rows for a LabeledScale learner), or Fit on p.X for a
-// PointLearner that uses no kernel. The model's warnings go to p.Warn.
-func Fit(ctx context.Context, l Learner, p Problem) (learner.Model, error) {
+// labelled rows for a learner.LabeledFitter), or FitPoints on p.X for a
+// learner.PointFitter. The model's warnings go to p.Warn.
+func Fit(ctx context.Context, l learner.Learner, p Problem) (learner.Model, error) {
 	if err := l.Validate(); err != nil {
 		return nil, err
 	}
@@ -109,7 +74,7 @@ func Fit(ctx context.Context, l Learner, p Problem) (learner.Model, error) {
 		if p.X == nil {
 			return nil, fmt.Errorf("ssl: %s needs the points", l.Name())
 		}
-		m, err = l.(PointLearner).Fit(ctx, p.X, p.Y)
+		m, err = l.(learner.PointFitter).FitPoints(ctx, p.X, p.Y)
 	case p.K == nil && p.K32 == nil:
 		return nil, fmt.Errorf("ssl: %s needs a kernel", l.Name())
 	default:
@@ -117,7 +82,7 @@ func Fit(ctx context.Context, l Learner, p Problem) (learner.Model, error) {
 		if p.K32 != nil {
 			K = p.K32
 		}
-		if ls, ok := l.(LabeledScale); ok && ls.ScaleFromLabeled() && p.Spec != nil && p.Spec.Kind == kernel.KindPoint && p.Spec.Scale && p.X != nil {
+		if _, ok := learner.As[learner.LabeledFitter](l); ok && p.Spec != nil && p.Spec.Kind == kernel.KindPoint && p.Spec.Scale && p.X != nil {
 			if p.Kt != nil {
 				return nil, fmt.Errorf("ssl: %s with rbf:scale on new points: give an explicit gamma", l.Name())
 			}
@@ -137,9 +102,9 @@ func Fit(ctx context.Context, l Learner, p Problem) (learner.Model, error) {
 // Transduce fits l on p and returns a label for every row (labelled rows
 // keep theirs, as the papers' protocol scores only the unlabelled rows),
 // followed by one for each new point of p.Kt, if any; and the fitted model.
-func Transduce(ctx context.Context, l Learner, p Problem) ([]int, learner.Model, error) {
+func Transduce(ctx context.Context, l learner.Learner, p Problem) ([]int, learner.Model, error) {
 	if p.Kt != nil {
-		if tr, ok := l.(Transductive); ok && tr.Transductive() {
+		if _, ok := learner.As[learner.Transductive](l); ok {
 			return nil, nil, fmt.Errorf("ssl: %s is transductive: add new points to the data as unlabelled rows", l.Name())
 		}
 	}
@@ -172,48 +137,6 @@ func Transduce(ctx context.Context, l Learner, p Problem) ([]int, learner.Model,
 		out = append(out, pred...)
 	}
 	return out, m, nil
-}
-
-// SVM is C-SVC on the kernel: trained on the labelled rows' Gram block and
-// applied to the unlabelled-by-labelled block (the papers' transductive
-// protocol, LIBSVM with a precomputed kernel). A class with a single
-// labelled row is accepted (a legitimate semi-supervised setting).
-type SVM struct {
-	Settings svm.Classifier
-}
-
-func (s SVM) Name() string           { return "svm" }
-func (s SVM) UsesKernel() bool       { return true }
-func (s SVM) ScaleFromLabeled() bool { return true }
-func (s SVM) Validate() error        { return s.Settings.Validate() }
-func (s SVM) FitGram(ctx context.Context, K mat.Symmetric, y []int) (learner.Model, error) {
-	set := s.Settings
-	set.AllowSingleton = true
-	return svm.Learner{Classifier: set}.FitGram(ctx, K, y)
-}
-
-// Transduce is the package-level Transduce without the model.
-func (s SVM) Transduce(ctx context.Context, p Problem) ([]int, error) { return labels(ctx, s, p) }
-
-// KNN is k-nearest neighbours by the kernel-induced distance
-// d² = K_ii + K_jj − 2K_ij against the labelled rows.
-type KNN struct {
-	Settings knn.Classifier
-}
-
-func (k KNN) Name() string     { return knn.Learner{Classifier: k.Settings}.Name() }
-func (k KNN) UsesKernel() bool { return true }
-func (k KNN) Validate() error  { return k.Settings.Validate() }
-func (k KNN) FitGram(ctx context.Context, K mat.Symmetric, y []int) (learner.Model, error) {
-	return knn.Learner{Classifier: k.Settings}.FitGram(ctx, K, y)
-}
-
-// Transduce is the package-level Transduce without the model.
-func (k KNN) Transduce(ctx context.Context, p Problem) ([]int, error) { return labels(ctx, k, p) }
-
-func labels(ctx context.Context, l Learner, p Problem) ([]int, error) {
-	out, _, err := Transduce(ctx, l, p)
-	return out, err
 }
 
 // labeledScaleGram returns an n×n view whose labelled-by-labelled and

@@ -9,6 +9,7 @@ import (
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/knn"
+	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/svm"
 )
 
@@ -56,7 +57,7 @@ func TestPaper000Tables(t *testing.T) {
 			y[r] = ds.Y[r]
 		}
 		for _, b := range built {
-			pred, err := SVM{Settings: svm.Classifier{C: 1}}.Transduce(context.Background(), Problem{X: ds.X, K: b.K, Y: y})
+			pred, _, err := Transduce(context.Background(), learner.Adapt("svm", svm.Classifier{C: 1, AllowSingleton: true}), Problem{X: ds.X, K: b.K, Y: y})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,9 +101,9 @@ func TestPaper002Table1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var learners []Learner
+	var learners []learner.Learner
 	for k := 1; k <= 5; k++ {
-		learners = append(learners, KNN{Settings: knn.Classifier{K: k}})
+		learners = append(learners, learner.Adapt(fmt.Sprintf("knn%d", k), knn.Classifier{K: k}))
 	}
 	res, err := Eval{Kernels: specs, Learners: learners}.Run(context.Background(), ds.X, ds.Y, splits[:1])
 	if err != nil {

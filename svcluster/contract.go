@@ -54,3 +54,8 @@ func (l Learner) FitGram(ctx context.Context, K mat.Symmetric, y []int) (learner
 	}
 	return m, nil
 }
+
+// FitWarnings returns the fit's warnings (learner.Warner).
+func (m *Model) FitWarnings() []error { return m.Warnings }
+
+var _ learner.Warner = (*Model)(nil)

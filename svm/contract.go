@@ -9,32 +9,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// The learner contract (package learner): settings → FitGram over all rows
-// → an immutable *Model with Classes, Predict, Transduction and Save.
-var (
-	_ learner.Model   = (*Model)(nil)
-	_ learner.Learner = Learner{}
-)
-
 // Validate checks the settings for FitGram (LIBSVM's svm_check_parameter;
 // Fit also needs a valid Kernel). Errors: ErrBadParam.
 func (c Classifier) Validate() error { return c.validate(false) }
-
-// Learner adapts Classifier to learner.Learner (FitGram returning the
-// learner.Model interface).
-type Learner struct{ Classifier }
-
-// Name is "svm".
-func (Learner) Name() string { return "svm" }
-
-// FitGram is Classifier.FitGram.
-func (l Learner) FitGram(ctx context.Context, K mat.Symmetric, y []int) (learner.Model, error) {
-	m, err := l.Classifier.FitGram(ctx, K, y)
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
-}
 
 // Classes returns the sorted distinct training labels (scikit-learn's
 // classes_), the order of Decision and Probabilities columns.
@@ -176,3 +153,18 @@ func (m *Model) fillPoints(ctx context.Context, y []int, Xu *mat.Dense, unl []in
 	}
 	return out, nil
 }
+
+// The learner contract (package learner).
+var (
+	_ learner.Model              = (*Model)(nil)
+	_ learner.Warner             = (*Model)(nil)
+	_ learner.LabeledFitter      = Classifier{}
+	_ learner.GramFitter[*Model] = Classifier{}
+)
+
+// FitsLabeledRows marks the C-SVC as reading the labelled rows' kernel
+// values only (learner.LabeledFitter).
+func (Classifier) FitsLabeledRows() {}
+
+// FitWarnings returns the fit's warnings (learner.Warner).
+func (m *Model) FitWarnings() []error { return m.Warnings }

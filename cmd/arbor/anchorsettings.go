@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/arbor-ml/arbor/learner"
 	"math"
 
 	"github.com/arbor-ml/arbor/propagate"
-	"github.com/arbor-ml/arbor/ssl"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -20,22 +20,18 @@ import (
 // K-th nearest row, itself the first), rbf:γ → σ = 1/√γ (the same Gaussian
 // exp(−d²/σ²)), kernel → the paper's width (mean distance to the S-th
 // nearest anchor).
-func anchorFitRows(ctx context.Context, X, anchors *mat.Dense, y []int, ln ssl.Learner) (*propagate.AnchorModel, string, error) {
+func anchorFitRows(ctx context.Context, X, anchors *mat.Dense, y []int, ln learner.Learner) (*propagate.AnchorModel, string, error) {
 	var aff propagate.Affinity
 	var unreachable string
 	spreading, alpha := false, 0.0
-	switch l := ln.(type) {
-	case ssl.Propagation:
-		aff, unreachable = l.Settings.Affinity, l.Settings.Unreachable
-		if l.UnreachableFirst {
-			unreachable = propagate.UnreachableFirst
-		}
-	case ssl.Spreading:
-		aff, unreachable = l.Settings.Affinity, l.Settings.Unreachable
-		if l.UnreachableFirst {
-			unreachable = propagate.UnreachableFirst
-		}
-		spreading, alpha = true, l.Settings.Alpha
+	p, isLP := learner.As[propagate.Propagation](ln)
+	s, isSpreading := learner.As[propagate.Spreading](ln)
+	switch {
+	case isLP:
+		aff, unreachable = p.Affinity, p.Unreachable
+	case isSpreading:
+		aff, unreachable = s.Affinity, s.Unreachable
+		spreading, alpha = true, s.Alpha
 	default:
 		return nil, "", usageError("the anchor graph runs lp or spreading, not %s", ln.Name())
 	}

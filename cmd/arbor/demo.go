@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/arbor-ml/arbor/learner"
 	"os"
 	"path/filepath"
 	"time"
@@ -103,8 +104,8 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	svmLearner := ssl.SVM{Settings: svm.Classifier{C: 1}}
-	res, err := ssl.Eval{Kernels: moonSpecs, Learners: []ssl.Learner{svmLearner}}.Run(ctx, moons.X, moons.Y, splits)
+	svmLearner := learner.Adapt("svm", svm.Classifier{C: 1, AllowSingleton: true})
+	res, err := ssl.Eval{Kernels: moonSpecs, Learners: []learner.Learner{svmLearner}}.Run(ctx, moons.X, moons.Y, splits)
 	if err != nil {
 		return err
 	}
@@ -231,7 +232,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		}
 		first = append(first, splits[0])
 	}
-	res, err = ssl.Eval{Kernels: specs, Learners: []ssl.Learner{ssl.SVM{Settings: svm.Classifier{C: 1}}}}.Run(ctx, usps.X, usps.Y, first)
+	res, err = ssl.Eval{Kernels: specs, Learners: []learner.Learner{learner.Adapt("svm", svm.Classifier{C: 1, AllowSingleton: true})}}.Run(ctx, usps.X, usps.Y, first)
 	if err != nil {
 		return err
 	}

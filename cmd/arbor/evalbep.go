@@ -23,23 +23,23 @@ func (l *learnerFlags) setScorers() ([]ssl.SetScorer, error) {
 	for _, name := range strings.Split(l.learner, ",") {
 		switch name = strings.TrimSpace(strings.ToLower(name)); name {
 		case "knn":
-			ks, err := parseKs(l.k)
+			ks, err := knn.ParseKs(l.String("k"))
 			if err != nil {
-				return nil, err
+				return nil, settingsError(err)
 			}
 			for _, k := range ks {
-				out = append(out, ssl.SoftKNN{Settings: knn.Classifier{K: k, Weights: l.weights}})
+				out = append(out, ssl.SoftKNN{Settings: knn.Classifier{K: k, Weights: l.String("weights")}})
 			}
 		case "lp", "propagation":
 			aff := propagate.Affinity{Kind: propagate.Precomputed}
-			if l.affinity != "kernel" {
+			if l.String("affinity") != "kernel" {
 				var err error
-				if aff, err = propagate.ParseAffinity(l.affinity); err != nil {
+				if aff, err = propagate.ParseAffinity(l.String("affinity")); err != nil {
 					return nil, usageError("--affinity: %v", err)
 				}
 			}
 			out = append(out, ssl.SetPropagation{Standardize: true, Settings: propagate.Propagation{
-				Affinity: aff, Method: l.method, Tol: l.tol, MaxIter: l.maxIter, Unreachable: propagate.UnreachableUnlabeled}})
+				Affinity: aff, Method: l.String("method"), Tol: l.Float("tol"), MaxIter: l.Int("max-iter"), Unreachable: propagate.UnreachableUnlabeled}})
 		case "":
 		default:
 			return nil, usageError("--metric bep: learner %q has no class scores (knn, lp)", name)

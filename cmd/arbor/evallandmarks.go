@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/arbor-ml/arbor/knn"
 	"strings"
 	"time"
 
@@ -26,9 +27,9 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 			names = append(names, s)
 		}
 	}
-	ks, err := parseKs(lf.k)
+	ks, err := knn.ParseKs(lf.String("k"))
 	if err != nil {
-		return nil, err
+		return nil, settingsError(err)
 	}
 	n := ds.Len()
 	yFor := func(split []int) []int {
@@ -63,7 +64,7 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 	var out []ssl.Result
 	for _, name := range names {
 		if name == "lp" || name == "propagation" || name == "spreading" {
-			ln0, err := lf.propagation(name)
+			ln0, err := lf.one(name)
 			if err != nil {
 				return nil, err
 			}
@@ -87,7 +88,7 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 				if err != nil {
 					return nil, err
 				}
-				ln, err := lf.propagation(name)
+				ln, err := lf.one(name)
 				if err != nil {
 					return nil, err
 				}
@@ -167,7 +168,7 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 				switch name {
 				case "svm":
 					t1 := time.Now()
-					m, err := landmarkSVM(ctx, Z, y, lf.C)
+					m, err := landmarkSVM(ctx, Z, y, lf.Float("C"))
 					if err != nil {
 						return nil, fmt.Errorf("split %d: %w", si, err)
 					}

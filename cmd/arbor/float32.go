@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/arbor-ml/arbor/learner"
 	"time"
 
 	"github.com/arbor-ml/arbor/dataset"
@@ -99,7 +100,7 @@ func kernelFloat32(ctx context.Context, e *env, mf memFlags, ds *dataset.Dataset
 // time (ssl.Eval.Float32), plus the dense float32 affinity of lp and
 // spreading on the kernel; 0 when a kernel learner meets a kernel without
 // float32 storage (isomap, multitype): then --float32 is not an option.
-func evalNeed32(learners []ssl.Learner, specs []kernel.Spec, ds *dataset.Dataset) float64 {
+func evalNeed32(learners []learner.Learner, specs []kernel.Spec, ds *dataset.Dataset) float64 {
 	n := float64(ds.Len())
 	k32 := 0.0
 	for _, s := range specs {
@@ -130,10 +131,9 @@ func evalNeed32(learners []ssl.Learner, specs []kernel.Spec, ds *dataset.Dataset
 // affinityBytes is the dense affinity that lp and spreading copy from the
 // float32 kernel matrix (4N², kept in float32 by propagate), 0 for the
 // other learners.
-func affinityBytes(l ssl.Learner, n float64) float64 {
-	switch l.(type) {
-	case ssl.Propagation, ssl.Spreading:
-		return 4 * n * n
+func affinityBytes(l learner.Learner, n float64) float64 {
+	if _, ok := learner.As[learner.Transductive](l); ok {
+		return 4 * n * n // label propagation and spreading
 	}
 	return 0
 }
@@ -158,7 +158,7 @@ func evalFloat32Check(specs []kernel.Spec, landmarks int, metric string) error {
 // evalHint32 is the memory --float32 would need where it is an option for
 // this eval (0 otherwise: no kernel learner, a kernel without float32
 // storage, --metric bep, or no saving over need).
-func evalHint32(learners []ssl.Learner, specs []kernel.Spec, ds *dataset.Dataset, need float64, metric string) float64 {
+func evalHint32(learners []learner.Learner, specs []kernel.Spec, ds *dataset.Dataset, need float64, metric string) float64 {
 	if metric == "bep" || !anyUsesKernel(learners) {
 		return 0
 	}
@@ -168,7 +168,7 @@ func evalHint32(learners []ssl.Learner, specs []kernel.Spec, ds *dataset.Dataset
 	return 0
 }
 
-func anyUsesKernel(learners []ssl.Learner) bool {
+func anyUsesKernel(learners []learner.Learner) bool {
 	for _, l := range learners {
 		if ssl.UsesKernel(l) {
 			return true

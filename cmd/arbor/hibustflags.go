@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,46 +10,7 @@ import (
 	"github.com/arbor-ml/arbor/figure"
 	"github.com/arbor-ml/arbor/hibust"
 	"github.com/arbor-ml/arbor/learner"
-	"github.com/arbor-ml/arbor/s4vm"
-	"github.com/arbor-ml/arbor/ssl"
 )
-
-// registerHibust adds hibust's own flags; the node S4VMs take --C1 --C2
-// --samples --lambda, and --seed seeds both MCCK and the S4VMs.
-func (t *transFlags) registerHibust(fs interface {
-	Float64Var(p *float64, name string, value float64, usage string)
-	IntVar(p *int, name string, value int, usage string)
-}) {
-	fs.IntVar(&t.restarts, "restarts", 10, "hibust: MCCK runs; the partition with the best simplified silhouette is kept")
-	fs.Float64Var(&t.theta, "theta", 0, "hibust: confidence labelling threshold θ in (0, 1] (paper 003 §3.2); 0 = off")
-}
-
-// hibust builds the HiBUST learner from the flags.
-func (t *transFlags) hibust() (ssl.Learner, error) {
-	for _, f := range []struct {
-		flag string
-		v    float64
-	}{{"--C1", t.C1}, {"--C2", t.C2}, {"--lambda", t.lambda}} {
-		if !(f.v > 0) || math.IsInf(f.v, 0) {
-			return nil, usageError("%s must be positive, got %v", f.flag, f.v)
-		}
-	}
-	if t.samples < 10 {
-		return nil, usageError("--samples must be ≥ 10 (the candidates are grouped into samples/10 ≥ 1), got %d", t.samples)
-	}
-	if t.restarts < 1 {
-		return nil, usageError("--restarts must be ≥ 1, got %d", t.restarts)
-	}
-	if t.theta != 0 && !(t.theta > 0 && t.theta <= 1) {
-		return nil, usageError("--theta must lie in (0, 1] (0 = no confidence labelling), got %v", t.theta)
-	}
-	c := hibust.Classifier{Restarts: t.restarts, Theta: t.theta, Seed: t.seed,
-		S4VM: s4vm.S4VM{C1: t.C1, C2: t.C2, Samples: t.samples, Lambda: t.lambda, Seed: t.seed}}
-	if err := c.Validate(); err != nil {
-		return nil, usageError("%v", err)
-	}
-	return hibust.Learner{Classifier: c}, nil
-}
 
 // treeFlags are classify's outputs of a fitted HiBUST tree.
 type treeFlags struct {
@@ -65,11 +25,11 @@ func (t *treeFlags) register(fs interface {
 }
 
 // check fails before any work when the outputs cannot be written.
-func (t *treeFlags) check(ln ssl.Learner) error {
+func (t *treeFlags) check(ln learner.Learner) error {
 	if t.tree == "" && t.dendrogram == "" {
 		return nil
 	}
-	if _, ok := ln.(hibust.Learner); !ok {
+	if _, ok := learner.As[hibust.Classifier](ln); !ok {
 		return usageError("--tree and --dendrogram are for --learner hibust, not %s", ln.Name())
 	}
 	if t.dendrogram != "" {

@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/arbor-ml/arbor/learner"
 	"io"
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/internal/neighbors"
 	"github.com/arbor-ml/arbor/propagate"
-	"github.com/arbor-ml/arbor/ssl"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -25,14 +25,10 @@ import (
 // accuracy"). lp keeps the anchor graph (its exact closed form is a
 // sparse solve that does not scale the same way; the anchor graph's is
 // M×M).
-func knnGraphSpreading(ln ssl.Learner, n, d int) (propagate.Spreading, bool) {
-	l, ok := ln.(ssl.Spreading)
-	if !ok || l.OnKernel || l.Settings.Affinity.Kind != propagate.KNN || !knnGraphAffordable(n, d) {
+func knnGraphSpreading(ln learner.Learner, n, d int) (propagate.Spreading, bool) {
+	s, ok := learner.As[propagate.Spreading](ln)
+	if !ok || s.Affinity.Kind != propagate.KNN || !knnGraphAffordable(n, d) {
 		return propagate.Spreading{}, false
-	}
-	s := l.Settings
-	if l.UnreachableFirst {
-		s.Unreachable = propagate.UnreachableFirst
 	}
 	return s, true
 }
@@ -66,9 +62,9 @@ func knnGraphAffordable(n, d int) bool {
 
 // anchorInstead says why spreading on a knn:K affinity runs on the anchor
 // graph ("" for other learners): its exact kNN graph is not affordable.
-func anchorInstead(ln ssl.Learner, n, d int) string {
-	l, ok := ln.(ssl.Spreading)
-	if !ok || l.OnKernel || l.Settings.Affinity.Kind != propagate.KNN || knnGraphAffordable(n, d) {
+func anchorInstead(ln learner.Learner, n, d int) string {
+	s, ok := learner.As[propagate.Spreading](ln)
+	if !ok || s.Affinity.Kind != propagate.KNN || knnGraphAffordable(n, d) {
 		return ""
 	}
 	if d <= neighbors.MaxTreeDim {
@@ -123,7 +119,7 @@ func knnGraphClassify(ctx context.Context, stderr io.Writer, ds, test *dataset.D
 // features and M×M blocks for the learners that use the landmarks, the
 // sparse graph (propagationBytes) for spreading on the kNN graph.
 // It returns the largest, what it is for, and the hint for the error.
-func landmarkNeed(learners []ssl.Learner, ds *dataset.Dataset, m int) (float64, string, string) {
+func landmarkNeed(learners []learner.Learner, ds *dataset.Dataset, m int) (float64, string, string) {
 	need, what, hint := 0.0, "", ""
 	for _, l := range learners {
 		b, w, h := landmarkBytes(ds.Len(), ds.Dim(), m), fmt.Sprintf("%d landmarks for %d rows", m, ds.Len()), "use fewer --landmarks"
@@ -139,7 +135,7 @@ func landmarkNeed(learners []ssl.Learner, ds *dataset.Dataset, m int) (float64, 
 }
 
 // isKNNGraphSpreading is knnGraphSpreading's report alone.
-func isKNNGraphSpreading(ln ssl.Learner, ds *dataset.Dataset) bool {
+func isKNNGraphSpreading(ln learner.Learner, ds *dataset.Dataset) bool {
 	_, ok := knnGraphSpreading(ln, ds.Len(), ds.Dim())
 	return ok
 }
@@ -147,10 +143,13 @@ func isKNNGraphSpreading(ln ssl.Learner, ds *dataset.Dataset) bool {
 // withGraphProgress hands the command's progress display to spreading
 // (stages "affinity", "iterate" on the kNN graph; the anchor graph does
 // not report); other learners are returned unchanged.
-func withGraphProgress(ln ssl.Learner, p func(stage string, done, total int)) ssl.Learner {
-	if l, ok := ln.(ssl.Spreading); ok && p != nil {
-		l.Settings.Progress = p
-		return l
+func withGraphProgress(ln learner.Learner, p func(stage string, done, total int)) learner.Learner {
+	if s, ok := learner.As[propagate.Spreading](ln); ok && p != nil {
+		s.Progress = p
+		if _, points := ln.(learner.PointFitter); points {
+			return learner.AdaptPoints(ln.Name(), s)
+		}
+		return learner.Adapt(ln.Name(), s)
 	}
 	return ln
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/arbor-ml/arbor/learner"
+	"github.com/arbor-ml/arbor/propagate"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,12 +88,7 @@ func TestKNNGraphAffordable(t *testing.T) {
 			t.Errorf("knnGraphAffordable(%d, %d) = %v, want %v", c.n, c.d, got, c.want)
 		}
 	}
-	var lf learnerFlags
-	lf.affinity, lf.unreachable, lf.method, lf.alpha = "knn:10", "unlabeled", "closed", 0.2
-	ln, err := lf.propagation("spreading")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ln := learner.AdaptPoints("spreading_knn:10", propagate.Spreading{Affinity: propagate.Affinity{Kind: propagate.KNN, K: 10}, Alpha: 0.2, Unreachable: propagate.UnreachableUnlabeled})
 	if _, ok := knnGraphSpreading(ln, 100000, 36); ok || !strings.Contains(anchorInstead(ln, 100000, 36), "3.6e+11 multiply-adds") {
 		t.Errorf("100,000 × 36: kNN graph %v, %q", ok, anchorInstead(ln, 100000, 36))
 	}

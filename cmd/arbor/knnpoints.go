@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/arbor-ml/arbor/learner"
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/knn"
-	"github.com/arbor-ml/arbor/ssl"
 )
 
 // knnOnPoints is classify's path for a point kernel with kNN: the
@@ -40,12 +40,12 @@ func knnOnPoints(ctx context.Context, ds, test *dataset.Dataset, spec kernel.Spe
 
 // knnPointsSettings returns the kNN settings of ln when classify can take
 // the points path: kNN on a point kernel without landmarks.
-func knnPointsSettings(ln ssl.Learner, spec kernel.Spec, landmarks int) (knn.Classifier, bool) {
-	l, ok := ln.(ssl.KNN)
+func knnPointsSettings(ln learner.Learner, spec kernel.Spec, landmarks int) (knn.Classifier, bool) {
+	c, ok := learner.As[knn.Classifier](ln)
 	if !ok || landmarks > 0 || spec.Kind != kernel.KindPoint {
 		return knn.Classifier{}, false
 	}
-	return l.Settings, true
+	return c, true
 }
 
 // knnPointsBytes is the points path's memory: the points and the

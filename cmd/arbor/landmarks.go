@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/arbor-ml/arbor/learner"
 	"io"
 	"os"
 	"strconv"
@@ -15,7 +16,6 @@ import (
 	"github.com/arbor-ml/arbor/knn"
 	"github.com/arbor-ml/arbor/landmark"
 	"github.com/arbor-ml/arbor/pipeline"
-	"github.com/arbor-ml/arbor/ssl"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -149,14 +149,14 @@ type landmarkFit struct {
 	spec  kernel.Spec
 	gamma float64
 	fm    landmark.Map // nil for the anchor graph
-	model pipeline.Saver
+	model learner.Saver
 }
 
 // anchorFit is label propagation (lp) or spreading on the anchor graph of
 // the M landmarks (propagate.AnchorGraph, Liu, He & Chang 2010;
 // propagate.AnchorSpreading; 3 nearest anchors), or spreading with a knn:K
 // affinity on the kNN graph of all rows (knnGraphSpreading).
-func anchorFit(ctx context.Context, stderr io.Writer, l landmarkFlags, ds, test *dataset.Dataset, ln ssl.Learner) ([]int, *landmarkFit, error) {
+func anchorFit(ctx context.Context, stderr io.Writer, l landmarkFlags, ds, test *dataset.Dataset, ln learner.Learner) ([]int, *landmarkFit, error) {
 	if s, ok := knnGraphSpreading(ln, ds.Len(), ds.Dim()); ok {
 		// Spreading on a knn:K affinity: the kNN graph of all rows (knngraphspread.go).
 		return knnGraphClassify(ctx, stderr, ds, test, s)
@@ -249,8 +249,8 @@ func labelledRows(y []int) []int {
 // landmark features: "svm" → the C-SVC with the linear kernel on the
 // features (landmarkSVM), "knn" → kNN on the
 // features (knn.Classifier), "lp"/"spreading" → the anchor graph.
-func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, ds, test *dataset.Dataset, spec kernel.Spec, ln ssl.Learner, lf learnerFlags, k int) ([]int, *landmarkFit, error) {
-	learner, C := lf.learner, lf.C
+func classifyLandmarks(ctx context.Context, stderr io.Writer, l landmarkFlags, ds, test *dataset.Dataset, spec kernel.Spec, ln learner.Learner, lf learnerFlags, k int) ([]int, *landmarkFit, error) {
+	learner, C := lf.learner, lf.Float("C")
 	switch learnerFamily(learner) {
 	case "lp", "spreading":
 		return anchorFit(ctx, stderr, l, ds, test, ln)

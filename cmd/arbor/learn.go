@@ -21,7 +21,6 @@ import (
 	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/propagate"
 	"github.com/arbor-ml/arbor/ssl"
-	"github.com/arbor-ml/arbor/svm"
 )
 
 func init() {
@@ -29,128 +28,8 @@ func init() {
 	register(command{name: "eval", summary: "hide labels as told, run kernels × learners, report accuracy on the hidden rows", run: runEval})
 }
 
-// learnerFlags select and configure learners.
-type learnerFlags struct {
-	learnerUsage string // classify takes one learner, eval a list
-	learner      string
-	C            float64
-	k            string
-	weights      string
-	ties         string
-	soft         bool
-	affinity     string
-	method       string
-	alpha        float64
-	tol          float64
-	maxIter      int
-
-	unreachable string // propagate.UnreachableError or UnreachableUnlabeled
-
-	trans transFlags // s4vm (and hibust): s4vmflags.go
-}
-
-func (l *learnerFlags) register(fs interface {
-	StringVar(p *string, name, value, usage string)
-	Float64Var(p *float64, name string, value float64, usage string)
-	IntVar(p *int, name string, value int, usage string)
-	BoolVar(p *bool, name string, value bool, usage string)
-}) {
-	fs.StringVar(&l.learner, "learner", "svm", l.learnerUsage)
-	fs.Float64Var(&l.C, "C", 1, "svm: soft-margin penalty C")
-	fs.StringVar(&l.k, "k", "1", "knn: neighbours; a list such as 1,2,3,4,5 or a range 1-5 runs each")
-	fs.StringVar(&l.weights, "weights", "uniform", "knn: neighbour weights uniform, similarity (kernel value) or distance")
-	fs.StringVar(&l.ties, "ties", knn.TiesNearest, "knn: a tied vote goes to the class of the nearest tied neighbour (nearest, the reference pipeline's rule) or to the lowest class label (lowest, scikit-learn's KNeighborsClassifier)")
-	fs.BoolVar(&l.soft, "soft", false, "knn: soft kNN (weighted average of label vectors, paper 002 §2.1)")
-	fs.StringVar(&l.affinity, "affinity", "knn:10", "lp/spreading affinity: knn:K (directed K-nearest-neighbour graph, each row tied to its K nearest rows, itself included, as scikit-learn), rbf:GAMMA (dense; scikit-learn's default rbf:20 suits about two features), or kernel (the --kernel matrix)")
-	fs.StringVar(&l.method, "method", "iterative", "lp: closed (conjugate gradients on L_UU f_U = W_UL f_L) or iterative (scikit-learn's)")
-	fs.Float64Var(&l.alpha, "alpha", 0.2, "spreading: clamping factor α")
-	fs.Float64Var(&l.tol, "tol", 0, "tolerance (0 = each learner's default: svm 1e-3; lp/spreading iterative 1e-3 on Σ|ΔF|, closed 1e-10 relative residual)")
-	fs.IntVar(&l.maxIter, "max-iter", 0, "iteration limit (0 = each learner's default)")
-	l.trans.register(fs)
-	fs.StringVar(&l.unreachable, "unreachable", "unlabeled", "lp/spreading: points no label can reach are left unlabelled (unlabeled: written as ?, counted as errors by eval), given the first class as scikit-learn does (first), or an error (error); classify and eval warn and eval marks such results in its table")
-}
-
-// parseKs reads "3", "1,2,5" or "1-5".
-func parseKs(s string) ([]int, error) {
-	var ks []int
-	for _, f := range strings.Split(s, ",") {
-		f = strings.TrimSpace(f)
-		lo, hi, isRange := strings.Cut(f, "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil {
-			return nil, usageError("--k: %q is not a number", f)
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil || b < a {
-				return nil, usageError("--k: bad range %q", f)
-			}
-		}
-		for k := a; k <= b; k++ {
-			if k < 1 {
-				return nil, usageError("--k must be ≥ 1, got %d", k)
-			}
-			ks = append(ks, k)
-		}
-	}
-	return ks, nil
-}
-
-// learners builds the learners the flags name.
-func (l *learnerFlags) learners() ([]ssl.Learner, error) {
-	var out []ssl.Learner
-	for _, name := range strings.Split(l.learner, ",") {
-		switch strings.TrimSpace(strings.ToLower(name)) {
-		case "svm", "linsvm":
-			if !(l.C > 0) || math.IsInf(l.C, 0) {
-				return nil, usageError("--C must be positive, got %v", l.C)
-			}
-			if n := strings.TrimSpace(strings.ToLower(name)); n == "svm" {
-				out = append(out, ssl.SVM{Settings: svm.Classifier{C: l.C, Tol: l.tol, MaxIter: l.maxIter}})
-				continue
-			}
-			ln := linsvmLearner{settings: linsvmSettings(*l)}
-			if err := ln.Validate(); err != nil {
-				return nil, usageError("--learner linsvm: %v", err)
-			}
-			out = append(out, ln)
-		case "knn":
-			ks, err := parseKs(l.k)
-			if err != nil {
-				return nil, err
-			}
-			if l.ties != knn.TiesNearest && l.ties != knn.TiesLowest {
-				return nil, usageError("--ties must be nearest or lowest, got %q", l.ties)
-			}
-			for _, k := range ks {
-				out = append(out, ssl.KNN{Settings: knn.Classifier{K: k, Weights: l.weights, Ties: l.ties, Soft: l.soft}})
-			}
-		case "lp", "propagation", "spreading":
-			ln, err := l.propagation(strings.TrimSpace(strings.ToLower(name)))
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, ln)
-		case "":
-		default:
-			ln, ok, err := l.trans.transLearner(name)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				return nil, usageError("--learner: unknown learner %q (svm, knn, lp, spreading, s4vm, hibust; linsvm with --landmarks)", name)
-			}
-			out = append(out, ln)
-		}
-	}
-	if len(out) == 0 {
-		return nil, usageError("--learner is empty")
-	}
-	return out, nil
-}
-
 // allUseKernel reports whether every learner takes a kernel matrix.
-func allUseKernel(ls []ssl.Learner) bool {
+func allUseKernel(ls []learner.Learner) bool {
 	for _, l := range ls {
 		if !ssl.UsesKernel(l) {
 			return false
@@ -224,7 +103,8 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	var kf kernelFlags
 	kf.register(fs, "linear")
 	var lf learnerFlags
-	lf.learnerUsage = "learner: svm, knn, lp (label propagation), spreading, s4vm or hibust (one; arbor eval compares several); with --landmarks also linsvm (LIBLINEAR's linear SVM, scikit-learn's LinearSVC, on the landmark features)"
+	exact, lm := learnerList(true, " or ")
+	lf.learnerUsage = "learner: " + exact + " (one; arbor eval compares several); with --landmarks also " + lm
 	lf.register(fs)
 	var tf treeFlags // hibust: --tree, --dendrogram (hibustflags.go)
 	tf.register(fs)
@@ -239,7 +119,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	lf.trans.seed = lmf.seed // --seed also seeds s4vm's draws
+	lf.seed = lmf.seed // --seed also seeds s4vm's draws
 	learners, err := lf.learners()
 	if err != nil {
 		return err
@@ -362,7 +242,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		}
 	} else if lmf.m > 0 {
 		// Landmarks: Nyström features and a learner on them (landmarks.go).
-		ks, _ := parseKs(lf.k)
+		ks, _ := knn.ParseKs(lf.String("k"))
 		built.Spec = specs[0]
 		pred, lmFit, err = classifyLandmarks(ctx, e.stderr, lmf, ds, Xt, specs[0], withGraphProgress(ln, progress), lf, ks[0])
 		if err != nil {
@@ -411,7 +291,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	}
 	p.Warn = func(err error) { fmt.Fprintln(e.stderr, "warning:", warnText(err)) }
 	if pred == nil {
-		ls := []ssl.Learner{ln}
+		ls := []learner.Learner{ln}
 		withProgress(ls, progress) // s4vm, hibust (transprogress.go)
 		pred, model, err = ssl.Transduce(ctx, ls[0], p)
 		if errors.Is(err, propagate.ErrNegative) {
@@ -499,7 +379,8 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	var kf kernelFlags
 	kf.register(fs, "linear")
 	var lf learnerFlags
-	lf.learnerUsage = "learners, comma-separated: svm, knn, lp (label propagation), spreading, s4vm, hibust; with --landmarks also linsvm (LinearSVC on the landmark features)"
+	exact, lm := learnerList(true, ", ")
+	lf.learnerUsage = "learners, comma-separated: " + exact + "; with --landmarks also " + lm
 	lf.register(fs)
 	perClass := fs.Int("labeled-per-class", 0, "labelled points drawn per class (min(N, n_c−1), as the reference pipeline)")
 	repeats := fs.Int("repeats", 5, "number of random splits (seeds S, S+1, …)")
@@ -523,8 +404,8 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	default:
 		return usageError("--metric must be accuracy or bep, got %q", *metric)
 	}
-	lf.trans.seed = *seed // s4vm's draws: the first split's seed
-	var learners []ssl.Learner
+	lf.seed = *seed // s4vm's draws: the first split's seed
+	var learners []learner.Learner
 	if *metric != "bep" {
 		var err error
 		if learners, err = lf.learners(); err != nil {
@@ -653,7 +534,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "data: %s (%d rows, %d features, %d classes), scale %s\n", ds.Name, ds.Len(), ds.Dim(), len(ds.Classes), d.scale)
 	fmt.Fprintf(e.stdout, "protocol: %s (%d splits); accuracy (%%) on the unlabelled rows\n\n", protocol, len(splits))
-	printTable(e, res, lf.unreachable)
+	printTable(e, res, lf.String("unreachable"))
 	if !*quiet {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
 	}
@@ -739,40 +620,6 @@ func meanStd(a []float64) (float64, float64) {
 }
 
 // propagation builds label propagation or spreading from the flags.
-func (l *learnerFlags) propagation(name string) (ssl.Learner, error) {
-	onKernel := l.affinity == "kernel"
-	unreachable, first := l.unreachable, false
-	switch l.unreachable {
-	case "first":
-		unreachable, first = propagate.UnreachableUnlabeled, true
-	case propagate.UnreachableError, propagate.UnreachableUnlabeled:
-	default:
-		return nil, usageError("--unreachable must be error, unlabeled or first, got %q", l.unreachable)
-	}
-	var aff propagate.Affinity
-	if onKernel {
-		aff = propagate.Affinity{Kind: propagate.Precomputed}
-	} else {
-		var err error
-		aff, err = propagate.ParseAffinity(l.affinity)
-		if err != nil {
-			return nil, usageError("--affinity: %v", err)
-		}
-	}
-	switch l.method {
-	case propagate.Closed, propagate.Iterative:
-	default:
-		return nil, usageError("--method must be closed or iterative, got %q", l.method)
-	}
-	if name == "spreading" {
-		if !(l.alpha > 0 && l.alpha < 1) {
-			return nil, usageError("--alpha must lie in (0, 1), got %v", l.alpha)
-		}
-		return ssl.Spreading{OnKernel: onKernel, UnreachableFirst: first, Settings: propagate.Spreading{Affinity: aff, Alpha: l.alpha, Tol: l.tol, MaxIter: l.maxIter, Unreachable: unreachable}}, nil
-	}
-	return ssl.Propagation{OnKernel: onKernel, UnreachableFirst: first, Settings: propagate.Propagation{Affinity: aff, Method: l.method, Tol: l.tol, MaxIter: l.maxIter, Unreachable: unreachable}}, nil
-}
-
 // peerMethod names a (learner, kernel) pair as the reference pipeline
 // (peers.py ssl) does, so JSON records can be joined with its output:
 // svm_linear, svm_rbf, svm_hck_average, svm_hckg_average (7-NN graph),

@@ -1,48 +1,117 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/ssl"
 )
 
-// learnerFlagUsers says which learners read each learner flag: a flag
-// given while no chosen learner reads it is a usage error, as in arbor
-// kernel (issue 11: classify ignored --kernel with lp and --affinity with
-// svm). Flags not listed are checked by their own code.
-var learnerFlagUsers = map[string][]string{
-	"C":           {"svm", "linsvm"},
-	"k":           {"knn"},
-	"weights":     {"knn"},
-	"ties":        {"knn"},
-	"soft":        {"knn"},
-	"affinity":    {"lp", "spreading"},
-	"method":      {"lp"},
-	"alpha":       {"spreading"},
-	"unreachable": {"lp", "spreading"},
-	"tol":         {"svm", "linsvm", "lp", "spreading"},
-	"max-iter":    {"svm", "linsvm", "lp", "spreading"},
-	"C1":          {"s4vm", "hibust"},
-	"C2":          {"s4vm", "hibust"},
-	"samples":     {"s4vm", "hibust"},
-	"lambda":      {"s4vm", "hibust"},
-	"restarts":    {"hibust"},
-	"theta":       {"hibust"},
-	"tree":        {"hibust"},
-	"dendrogram":  {"hibust"},
+// learnerFlags select and configure learners: --learner and every
+// registered learner family's flags (package learner's registry).
+type learnerFlags struct {
+	learnerUsage string // classify takes one learner, eval a list
+	learner      string
+
+	floats map[string]*float64
+	ints   map[string]*int
+	strs   map[string]*string
+	bools  map[string]*bool
+	seed   uint64 // the command's --seed
 }
 
-// learnerFamily maps a --learner name to its family.
-func learnerFamily(name string) string {
-	switch n := strings.TrimSpace(strings.ToLower(name)); n {
-	case "propagation":
-		return "lp"
-	default:
-		return n
+// learnerList names the registered families for --learner's usage and
+// errors: "svm, knn, lp (label propagation), spreading, s4vm or hibust"
+// (last joined by last), and those that need --landmarks.
+func learnerList(help bool, last string) (exact, landmarks string) {
+	var ex, lm []string
+	for _, e := range learner.Entries() {
+		n := e.Name
+		if help {
+			n = e.Help
+		}
+		if e.LandmarksOnly {
+			lm = append(lm, n)
+		} else {
+			ex = append(ex, n)
+		}
 	}
+	if len(ex) > 1 {
+		exact = strings.Join(ex[:len(ex)-1], ", ") + last + ex[len(ex)-1]
+	} else {
+		exact = strings.Join(ex, "")
+	}
+	return exact, strings.Join(lm, ", ")
+}
+
+func (l *learnerFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&l.learner, "learner", "svm", l.learnerUsage)
+	l.floats, l.ints, l.strs, l.bools = map[string]*float64{}, map[string]*int{}, map[string]*string{}, map[string]*bool{}
+	flags, _ := learner.Flags()
+	for _, f := range flags {
+		switch f.Kind {
+		case learner.Float:
+			v, _ := strconv.ParseFloat(f.Default, 64)
+			l.floats[f.Name] = fs.Float64(f.Name, v, f.Usage)
+		case learner.Int:
+			v, _ := strconv.Atoi(f.Default)
+			l.ints[f.Name] = fs.Int(f.Name, v, f.Usage)
+		case learner.Bool:
+			l.bools[f.Name] = fs.Bool(f.Name, f.Default == "true", f.Usage)
+		default:
+			l.strs[f.Name] = fs.String(f.Name, f.Default, f.Usage)
+		}
+	}
+}
+
+// learner.Values of the flags.
+func (l *learnerFlags) Float(name string) float64 { return *l.floats[name] }
+func (l *learnerFlags) Int(name string) int       { return *l.ints[name] }
+func (l *learnerFlags) String(name string) string { return *l.strs[name] }
+func (l *learnerFlags) Bool(name string) bool     { return *l.bools[name] }
+func (l *learnerFlags) Seed() uint64              { return l.seed }
+
+// learners builds the learners the flags name through the registry.
+func (l *learnerFlags) learners() ([]learner.Learner, error) {
+	var out []learner.Learner
+	for _, name := range strings.Split(l.learner, ",") {
+		if strings.TrimSpace(name) == "" {
+			continue
+		}
+		e, ok := learner.Lookup(name)
+		if !ok {
+			exact, lm := learnerList(false, ", ")
+			return nil, usageError("--learner: unknown learner %q (%s; %s with --landmarks)", name, exact, lm)
+		}
+		ls, err := e.New(strings.TrimSpace(strings.ToLower(name)), l)
+		if errors.Is(err, learner.ErrSettings) {
+			return nil, usageError("%v", err)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ls...)
+	}
+	if len(out) == 0 {
+		return nil, usageError("--learner is empty")
+	}
+	return out, nil
+}
+
+// outputFlagUsers are classify's output flags of one learner family.
+var outputFlagUsers = map[string][]string{"tree": {"hibust"}, "dendrogram": {"hibust"}}
+
+// learnerFamily maps a --learner name to its registered family's name.
+func learnerFamily(name string) string {
+	if e, ok := learner.Lookup(name); ok {
+		return e.Name
+	}
+	return strings.TrimSpace(strings.ToLower(name))
 }
 
 // checkLearnerFlags fails when a learner flag given on the command line is
@@ -55,12 +124,16 @@ func checkLearnerFlags(fs *flag.FlagSet, learnerList string, usesKernel bool) er
 			fams = append(fams, f)
 		}
 	}
+	_, users := learner.Flags()
+	for k, v := range outputFlagUsers {
+		users[k] = v
+	}
 	var err error
 	fs.Visit(func(f *flag.Flag) {
 		if err != nil {
 			return
 		}
-		if users, ok := learnerFlagUsers[f.Name]; ok {
+		if users, ok := users[f.Name]; ok {
 			for _, u := range users {
 				if slices.Contains(fams, u) {
 					return
@@ -77,7 +150,7 @@ func checkLearnerFlags(fs *flag.FlagSet, learnerList string, usesKernel bool) er
 }
 
 // allFree reports whether no learner uses a kernel.
-func allFree(ls []ssl.Learner) bool {
+func allFree(ls []learner.Learner) bool {
 	for _, l := range ls {
 		if ssl.UsesKernel(l) {
 			return false
@@ -97,4 +170,26 @@ func isKernelFlag(name string) bool {
 		}
 	}
 	return false
+}
+
+// settingsError makes a learner settings error (learner.ErrSettings) a
+// usage error.
+func settingsError(err error) error {
+	if errors.Is(err, learner.ErrSettings) {
+		return usageError("%v", err)
+	}
+	return err
+}
+
+// one builds the first learner of the family name (a registered name).
+func (l *learnerFlags) one(name string) (learner.Learner, error) {
+	e, ok := learner.Lookup(name)
+	if !ok {
+		return nil, usageError("--learner: unknown learner %q", name)
+	}
+	ls, err := e.New(name, l)
+	if err != nil {
+		return nil, settingsError(err)
+	}
+	return ls[0], nil
 }

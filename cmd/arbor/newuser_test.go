@@ -98,7 +98,7 @@ func TestKNNOnPointsEqualsGram(t *testing.T) {
 		}
 		for _, k := range []int{1, 2, 4} {
 			for _, w := range []string{"uniform", "distance", "similarity"} {
-				want, _, err := ssl.Transduce(ctx, ssl.KNN{Settings: knn.Classifier{K: k, Weights: w}}, ssl.Problem{X: Xm, K: built[0].K, Y: y})
+				want, _, err := ssl.Transduce(ctx, learner.Adapt("knn", knn.Classifier{K: k, Weights: w}), ssl.Problem{X: Xm, K: built[0].K, Y: y})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -29,7 +29,7 @@ func init() {
 
 // checkSaveModel refuses --save-model where the pipeline cannot label new
 // points from kernel rows.
-func checkSaveModel(path string, lmf landmarkFlags, ln ssl.Learner) error {
+func checkSaveModel(path string, lmf landmarkFlags, ln learner.Learner) error {
 	if path == "" {
 		return nil
 	}
@@ -44,24 +44,16 @@ func checkSaveModel(path string, lmf landmarkFlags, ln ssl.Learner) error {
 
 // pointAffinity returns the affinity of label propagation or spreading on
 // the points (rbf or knn), the rows a saved pipeline gives new points.
-func pointAffinity(ln ssl.Learner) (string, bool) {
-	var a propagate.Affinity
-	switch l := ln.(type) {
-	case ssl.Propagation:
-		a = l.Settings.Affinity
-	case ssl.Spreading:
-		a = l.Settings.Affinity
-	default:
-		return "", false
-	}
-	if ssl.UsesKernel(ln) || (a.Kind != propagate.RBF && a.Kind != propagate.KNN) {
+func pointAffinity(ln learner.Learner) (string, bool) {
+	a, ok := propagationAffinity(ln)
+	if !ok || ssl.UsesKernel(ln) || (a.Kind != propagate.RBF && a.Kind != propagate.KNN) {
 		return "", false
 	}
 	return a.String(), true
 }
 
 // savePipeline writes the fitted pipeline to path (atomically).
-func savePipeline(info io.Writer, path string, ds *dataset.Dataset, sc *dataset.Scaler, built kernel.Built, rule string, ln ssl.Learner, m learner.Model) error {
+func savePipeline(info io.Writer, path string, ds *dataset.Dataset, sc *dataset.Scaler, built kernel.Built, rule string, ln learner.Learner, m learner.Model) error {
 	if path == "" {
 		return nil
 	}

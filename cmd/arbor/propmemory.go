@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/arbor-ml/arbor/learner"
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
@@ -16,23 +17,9 @@ import (
 // reports false for the dense affinities (rbf, --affinity kernel), which
 // classifyMemory estimates. Before, 30,000 rows were estimated at 13.4 GiB
 // (2·8N²) and refused under a smaller budget; the run takes 35 MB.
-func propagationBytes(ln ssl.Learner, ds *dataset.Dataset) (float64, string, bool) {
-	var aff propagate.Affinity
-	switch l := ln.(type) {
-	case ssl.Propagation:
-		if l.OnKernel {
-			return 0, "", false
-		}
-		aff = l.Settings.Affinity
-	case ssl.Spreading:
-		if l.OnKernel {
-			return 0, "", false
-		}
-		aff = l.Settings.Affinity
-	default:
-		return 0, "", false
-	}
-	if aff.Kind != propagate.KNN {
+func propagationBytes(ln learner.Learner, ds *dataset.Dataset) (float64, string, bool) {
+	aff, ok := propagationAffinity(ln)
+	if !ok || aff.Kind != propagate.KNN {
 		return 0, "", false
 	}
 	k := aff.K
@@ -49,7 +36,7 @@ func propagationBytes(ln ssl.Learner, ds *dataset.Dataset) (float64, string, boo
 // dense affinity. eval --learner lp on the default knn:10 builds no kernel
 // matrix and was refused at 30,000 rows under a budget the run never
 // approaches.
-func evalNeed(learners []ssl.Learner, specs []kernel.Spec, ds *dataset.Dataset) float64 {
+func evalNeed(learners []learner.Learner, specs []kernel.Spec, ds *dataset.Dataset) float64 {
 	if len(learners) == 0 { // --metric bep: its scorers take the kernels
 		return evalBytes(specs, ds.Len())
 	}
@@ -66,4 +53,16 @@ func evalNeed(learners []ssl.Learner, specs []kernel.Spec, ds *dataset.Dataset) 
 		}
 	}
 	return need
+}
+
+// propagationAffinity returns the affinity of label propagation or
+// spreading (Precomputed for the kernel matrix); false for other learners.
+func propagationAffinity(ln learner.Learner) (propagate.Affinity, bool) {
+	if p, ok := learner.As[propagate.Propagation](ln); ok {
+		return p.Affinity, true
+	}
+	if s, ok := learner.As[propagate.Spreading](ln); ok {
+		return s.Affinity, true
+	}
+	return propagate.Affinity{}, false
 }

@@ -29,7 +29,7 @@ func svmOnPoints(ctx context.Context, stderr io.Writer, ds, test *dataset.Datase
 	}
 	// A class with one labelled row is accepted, as LIBSVM and the exact
 	// (Gram) path accept it (ssl.SVM).
-	m, err := svm.Classifier{C: lf.C, Tol: lf.tol, MaxIter: lf.maxIter, Kernel: k, AllowSingleton: true}.Fit(ctx, ds.X, ds.Y)
+	m, err := svm.Classifier{C: lf.Float("C"), Tol: lf.Float("tol"), MaxIter: lf.Int("max-iter"), Kernel: k, AllowSingleton: true}.Fit(ctx, ds.X, ds.Y)
 	if err != nil {
 		return nil, 0, nil, err
 	}
