@@ -34,3 +34,4 @@ grep -v '^#' "$here/commands.txt" | grep -v '^$' | while IFS= read -r line; do
 	sed -i "s|$tmp|TMP|g; s|$DATA|DATA|g" "$d/stdout" "$d/stderr"
 	echo "$(cat "$d/status") arbor $line" >&2
 done
+"$here/normalize.sh" "$out"
