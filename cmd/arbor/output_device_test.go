@@ -161,3 +161,33 @@ func TestOutputKinds(t *testing.T) {
 		t.Errorf("base.csv overwritten: %.40q", b)
 	}
 }
+
+// arbor predict to a FIFO streams as to standard output: a bad cell in
+// the third chunk leaves the reader with the header and 20 rows, and the
+// error names the FIFO and the count.
+func TestPredictStreamErrorFIFO(t *testing.T) {
+	dir := t.TempDir()
+	base := threeFeatureCSV(t, dir, "base.csv", 40)
+	model := filepath.Join(dir, "m.arbor")
+	mustArbor(t, "classify", "--data", base, "--save-model", model, "--quiet")
+	raw, _ := os.ReadFile(base)
+	lines := strings.SplitAfter(string(raw), "\n")
+	lines[26] = "1.0,2.0,oops,a\n"
+	bad := writeFile(t, dir, "bad.csv", strings.Join(lines, ""))
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o666); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	got := make(chan string)
+	go func() { b, _ := os.ReadFile(fifo); got <- string(b) }()
+	_, _, err := arbor(t, "predict", "--model", model, "--data", bad, "--chunk", "10", "--quiet", "--out", fifo)
+	if err == nil || !strings.HasSuffix(err.Error(), "; 20 rows were already written to "+fifo) {
+		t.Errorf("err = %v", err)
+	}
+	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatalf("the FIFO is now %v (%v)", st.Mode(), err)
+	}
+	if s := <-got; strings.Count(s, "\n") != 21 {
+		t.Errorf("the reader received %d lines, want the header and 20 rows", strings.Count(s, "\n"))
+	}
+}

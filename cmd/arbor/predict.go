@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/internal/atomicfile"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/pipeline"
@@ -129,6 +130,16 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	// readErr is an error of the new points (reading, columns, values,
 	// labelling), returned as it is: not as one writing --out.
 	var readErr error
+	// Standard output, a device or a FIFO is written chunk by chunk as the
+	// rows are labelled (streamed: an error in a later chunk leaves the
+	// earlier rows written, and the error says how many); a regular file is
+	// written whole or not at all.
+	streamTo := ""
+	if *out == "-" || *out == "" {
+		streamTo = "standard output"
+	} else if _, inPlace, err := atomicfile.Resolve(*out); err == nil && inPlace {
+		streamTo = *out
+	}
 	write := func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
 		cw := csv.NewWriter(bw)
@@ -177,6 +188,13 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 				outErr = err
 				return err
 			}
+			if streamTo != "" {
+				// every labelled row out, so that the count an error gives is exact
+				if err := bw.Flush(); err != nil {
+					outErr = err
+					return err
+				}
+			}
 			if now := time.Now(); !*quiet && now.Sub(last) >= time.Second {
 				last = now
 				el := now.Sub(start).Seconds()
@@ -189,6 +207,9 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 				return err
 			}
 			readErr = predictReadError(&d, p, err)
+			if streamTo != "" {
+				readErr = fmt.Errorf("%w; %d rows were already written to %s", readErr, row, streamTo)
+			}
 			return readErr
 		}
 		if !*quiet {

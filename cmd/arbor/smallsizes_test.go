@@ -67,3 +67,36 @@ func TestMaxMemoryOddSizes(t *testing.T) {
 	}
 	mustArbor(t, "kernel", "--data", base, "--kernel", "rbf", "--max-memory", "8388607T", "--out", out, "--quiet")
 }
+
+// arbor predict streams to standard output (and to a device or FIFO): a
+// bad cell in a later chunk stops it with the earlier chunks' rows
+// written, and the error says how many; to a regular file the output is
+// all or nothing.
+func TestPredictStreamError(t *testing.T) {
+	dir := t.TempDir()
+	base := threeFeatureCSV(t, dir, "base.csv", 40)
+	model := filepath.Join(dir, "m.arbor")
+	mustArbor(t, "classify", "--data", base, "--save-model", model, "--quiet")
+	raw, _ := os.ReadFile(base)
+	lines := strings.SplitAfter(string(raw), "\n")
+	lines[26] = "1.0,2.0,oops,a\n" // file line 27: data row 25, in the third chunk of 10
+	bad := writeFile(t, dir, "bad.csv", strings.Join(lines, ""))
+
+	stdout, _, err := arbor(t, "predict", "--model", model, "--data", bad, "--chunk", "10", "--quiet")
+	if err == nil || !strings.Contains(err.Error(), "bad.csv:27: column \"x3\"") ||
+		!strings.HasSuffix(err.Error(), "; 20 rows were already written to standard output") {
+		t.Errorf("standard output: err = %v", err)
+	}
+	if got := strings.Count(stdout, "\n"); got != 21 {
+		t.Errorf("standard output holds %d lines, want the header and 20 rows", got)
+	}
+
+	out := filepath.Join(dir, "p.csv")
+	_, _, err = arbor(t, "predict", "--model", model, "--data", bad, "--chunk", "10", "--quiet", "--out", out)
+	if err == nil || !strings.Contains(err.Error(), "bad.csv:27") || strings.Contains(err.Error(), "already written") {
+		t.Errorf("file: err = %v", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
+		t.Errorf("files after the failed run: %v", ents)
+	}
+}
