@@ -3,10 +3,12 @@ package kernel
 import (
 	"context"
 	"fmt"
-	"github.com/arbor-ml/arbor/internal/finite"
 	"math"
 
+	"github.com/arbor-ml/arbor/internal/finite"
+	"github.com/arbor-ml/arbor/internal/gemm"
 	"github.com/arbor-ml/arbor/internal/parallel"
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -14,12 +16,21 @@ import (
 // Gram returns the kernel matrix K_ij = k(x_i, x_j) of the rows of X.
 //
 // Work is split by rows over runtime.GOMAXPROCS(0) goroutines; every entry
-// is computed by the same scalar code whatever the split, so the result is
+// is computed by the same code whatever the split, so the result is
 // bit-identical for any GOMAXPROCS, and equal to pairwise Eval up to
-// summation order (a few ulps). Linear, Poly, RBF, Laplacian and
-// Exponential have register-blocked or column-wise loops (found by type
-// assertion; see tile.go); RBF sums the exact squared differences, never
-// ‖x‖²+‖y‖²-2x·y, so there is no cancellation. Only the upper triangle is
+// rounding. Linear, Poly, RBF, Laplacian and Exponential have fast paths
+// (found by type assertion). With fewer than gemmMinD features they are
+// register-blocked or column-wise loops (see tile.go) and RBF and
+// Exponential sum the exact squared differences. From gemmMinD features
+// on, Linear, Poly, RBF and Exponential take the inner products x_i·x_j
+// from the packed matrix product X·Xᵀ of internal/gemm (assembly
+// micro-kernels; each product rounded as a sequence of fused
+// multiply-adds), and RBF and Exponential use the squared distance
+// max(‖x_i‖² + ‖x_j‖² − 2·x_i·x_j, 0), as scikit-learn's
+// euclidean_distances does. Its absolute error is a few ulps of
+// ‖x_i‖² + ‖x_j‖², not of the distance: exact zero for equal rows, and for
+// Exponential an error in k(x, y) of order γ·√(ε·(‖x‖² + ‖y‖²)) for
+// rows closer than that. Only the upper triangle is
 // evaluated (N(N+1)/2 kernel values, O(N²d) time); the lower triangle of
 // dst's backing store is filled by mirroring, so its rows may be read
 // directly from RawSymmetric.
@@ -43,6 +54,21 @@ func Gram(ctx context.Context, dst *mat.SymDense, k Kernel, X mat.Matrix) (*mat.
 	}
 	raw := dst.RawSymmetric()
 	f := newFiller(k, x)
+	if f.gemm {
+		gemm.Upper(blas.NoTrans, blas.Trans, n, x.d, 1, x.data, x.str, x.data, x.str, 0, raw.Data, raw.Stride)
+		err := parallel.Chunks(ctx, n, blockRows, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				f.finishGemm(raw.Data[i*raw.Stride+i:i*raw.Stride+n], i, i, f.bnorm)
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		if err := mirrorUpper(ctx, raw.Data, raw.Stride, n); err != nil {
+			return nil, err
+		}
+		return dst, nil
+	}
 	rowOf := func(i int) []float64 { return raw.Data[i*raw.Stride : i*raw.Stride+n] }
 	diag := func(i int) int { return i }
 	// Pair block t with block nb-1-t so every task costs about the same.
@@ -90,6 +116,22 @@ func Cross(ctx context.Context, dst *mat.Dense, k Kernel, A, B mat.Matrix) (*mat
 	}
 	raw := dst.RawMatrix()
 	f := newFiller(k, b)
+	if f.gemm {
+		gemm.Dgemm(blas.NoTrans, blas.Trans, a.n, b.n, a.d, 1, a.data, a.str, b.data, b.str, 0, raw.Data, raw.Stride)
+		var an []float64
+		if f.kind == accSq {
+			an = rowNorms(a)
+		}
+		err := parallel.Chunks(ctx, a.n, blockRows, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				f.finishGemm(raw.Data[i*raw.Stride:i*raw.Stride+b.n], 0, i, an)
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		return dst, nil
+	}
 	rowOf := func(i int) []float64 { return raw.Data[i*raw.Stride : i*raw.Stride+b.n] }
 	zero := func(int) int { return 0 }
 	err = parallel.For(ctx, (a.n+blockRows-1)/blockRows, func(t int) {
@@ -184,6 +226,10 @@ const blockRows = 16
 // changes a bit of the result.
 const colMaxD = 24
 
+// gemmMinD is the feature count from which the dot-product and
+// squared-distance kernels take their inner products from internal/gemm.
+const gemmMinD = 32
+
 // filler computes rows of kernel values against the rows of b.
 type filler struct {
 	k      Kernel
@@ -191,12 +237,21 @@ type filler struct {
 	kind   accKind
 	finish func(row []float64)
 	fast   bool      // a built-in kernel
+	gemm   bool      // inner products from internal/gemm (see Gram)
+	bnorm  []float64 // ‖b_j‖² (gemm.Dot) for the squared distances, or nil
 	yt     []float64 // b transposed (d×n) for the column-wise loop, or nil
 }
 
 func newFiller(k Kernel, b rows) *filler {
 	f := &filler{k: k, b: b}
 	f.kind, f.finish, f.fast = builtinOf(k)
+	if f.fast && f.kind != accL1 && b.d >= gemmMinD {
+		f.gemm = true
+		if f.kind == accSq {
+			f.bnorm = rowNorms(b)
+		}
+		return f
+	}
 	if f.fast && (f.kind == accDot || b.d < colMaxD) {
 		f.yt = make([]float64, b.d*b.n)
 		for j := 0; j < b.n; j++ {
@@ -251,6 +306,31 @@ func (f *filler) fill(a rows, i0, i1 int, lo func(int) int, out func(int) []floa
 	for i := i0; i < i1; i++ {
 		f.finish(out(i)[lo(i):b.n])
 	}
+}
+
+// rowNorms returns ‖r_i‖² for every row, summed as gemm sums one entry of
+// a product (gemm.Dot), so that ‖x‖² + ‖x‖² − 2·x·x is exactly 0.
+func rowNorms(r rows) []float64 {
+	out := make([]float64, r.n)
+	for i := range out {
+		x := r.row(i)
+		out[i] = gemm.Dot(x, x)
+	}
+	return out
+}
+
+// finishGemm turns row i's inner products with b_j0, b_j0+1, … (as
+// computed by gemm) into kernel values: for the squared-distance kernels
+// first max(ai + ‖b_j‖² − 2·g, 0), ai = ‖a_i‖² (anorm[i], or bnorm[i] in a Gram).
+func (f *filler) finishGemm(row []float64, j0, i int, anorm []float64) {
+	if f.kind == accSq {
+		bn := f.bnorm[j0 : j0+len(row)]
+		ai := anorm[i]
+		for j, g := range row {
+			row[j] = max(ai+bn[j]-2*g, 0)
+		}
+	}
+	f.finish(row)
 }
 
 // mirrorTile is the tile edge of blocked transposes (32 KiB per tile).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/arbor-ml/arbor/dataset"
@@ -38,11 +39,27 @@ func checkMagnitude(ds *dataset.Dataset) error {
 // entry: it is never written or learnt from (issue 11: poly:1:1:200 wrote
 // +Inf and exited 0).
 func checkKernelFinite(spec string, K mat.Matrix) error {
+	bad := func(i, j int, v float64) error {
+		return fmt.Errorf("kernel %s: entry (%d, %d) is %v: its values overflow float64 (or are undefined) for these data; scale the features (--scale std or minmax) or choose smaller parameters (degree, a, b, gamma)", spec, i, j, v)
+	}
 	r, c := K.Dims()
+	if s, ok := K.(*mat.SymDense); ok && s.RawSymmetric().Uplo == blas.Upper {
+		// The upper triangle in row order finds the same first entry as
+		// the whole matrix: a bad (p, q), p ≤ q, shows first in row p.
+		raw := s.RawSymmetric()
+		for i := 0; i < r; i++ {
+			for j, v := range raw.Data[i*raw.Stride+i : i*raw.Stride+r] {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return bad(i, i+j, v)
+				}
+			}
+		}
+		return nil
+	}
 	for i := 0; i < r; i++ {
 		for j := 0; j < c; j++ {
 			if v := K.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("kernel %s: entry (%d, %d) is %v: its values overflow float64 (or are undefined) for these data; scale the features (--scale std or minmax) or choose smaller parameters (degree, a, b, gamma)", spec, i, j, v)
+				return bad(i, j, v)
 			}
 		}
 	}

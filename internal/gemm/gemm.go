@@ -23,11 +23,12 @@ const (
 )
 
 // microKernel adds α·Σ_p a[p·mr+i]·b[p·nr+j] (p < k) to c[i·ldc+j] for
-// i < mr, j < nr, in the order given in the package documentation.
+// i < mr, j < nr, in the order given in the package documentation; with
+// load false it takes c as zero and does not read it.
 type microKernel struct {
 	name   string
 	mr, nr int
-	fn     func(k int, a, b, c []float64, ldc int, alpha float64)
+	fn     func(k int, a, b, c []float64, ldc int, alpha float64, load bool)
 }
 
 // active is the kernel chosen for this CPU at start-up (see kernels()).
@@ -109,7 +110,9 @@ func run(upper, tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b
 	if m == 0 || n == 0 {
 		return
 	}
-	if beta != 1 {
+	// β = 0 with a product to add: the first kc-block stores fma(α, s, 0)
+	// without reading C (load false below), so C is neither cleared nor read.
+	if beta != 1 && (beta != 0 || alpha == 0 || k == 0) {
 		for i := 0; i < m; i++ {
 			row := c[i*ldc : i*ldc+n]
 			if upper {
@@ -159,6 +162,7 @@ func run(upper, tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b
 		}
 		for p0 := 0; p0 < k; p0 += kc {
 			pk := min(kc, k-p0)
+			load := p0 > 0 || beta != 0
 			bgroups := (panels + 15) / 16
 			parallel.ForWorkers(ctx, bgroups, workers, func(_, g int) {
 				for q := g * 16; q < min(panels, g*16+16); q++ {
@@ -185,15 +189,17 @@ func run(upper, tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b
 						rn := min(mr, i1-i)
 						apan := ap[(i-i0)*pk : (i-i0)*pk+mr*pk]
 						if rn == mr && cn == nr && !(upper && cj < i+mr-1) {
-							kern.fn(pk, apan, bp, c[i*ldc+cj:], ldc, alpha)
+							kern.fn(pk, apan, bp, c[i*ldc+cj:], ldc, alpha, load)
 							continue
 						}
 						// Edge or diagonal tile: through a full tile of scratch, so
 						// that every entry gets the same operations.
-						for r := 0; r < rn; r++ {
-							copy(tmp[r*nr:r*nr+cn], c[(i+r)*ldc+cj:(i+r)*ldc+cj+cn])
+						if load {
+							for r := 0; r < rn; r++ {
+								copy(tmp[r*nr:r*nr+cn], c[(i+r)*ldc+cj:(i+r)*ldc+cj+cn])
+							}
 						}
-						kern.fn(pk, apan, bp, tmp, nr, alpha)
+						kern.fn(pk, apan, bp, tmp, nr, alpha, load)
 						for r := 0; r < rn; r++ {
 							lo := 0
 							if upper {
@@ -260,7 +266,7 @@ func packB(dst []float64, tB bool, b []float64, ldb, p0, pk, j, cn, nr int) {
 
 // goKernel returns the portable micro-kernel of shape mr×nr.
 func goKernel(mr, nr int) microKernel {
-	return microKernel{name: "go", mr: mr, nr: nr, fn: func(k int, a, b, c []float64, ldc int, alpha float64) {
+	return microKernel{name: "go", mr: mr, nr: nr, fn: func(k int, a, b, c []float64, ldc int, alpha float64, load bool) {
 		var accBuf [12 * 16]float64
 		acc := accBuf[:mr*nr]
 		a, b = a[:k*mr], b[:k*nr]
@@ -276,8 +282,29 @@ func goKernel(mr, nr int) microKernel {
 		for i := 0; i < mr; i++ {
 			crow := c[i*ldc : i*ldc+nr]
 			for j, v := range acc[i*nr : i*nr+nr] {
-				crow[j] = math.FMA(alpha, v, crow[j])
+				c0 := 0.0
+				if load {
+					c0 = crow[j]
+				}
+				crow[j] = math.FMA(alpha, v, c0)
 			}
 		}
 	}}
+}
+
+// Dot returns Σ x_p·y_p (y at least as long as x) computed as Dgemm
+// computes one entry of a product with α = 1 and β = 0, so that
+// Dot(a_i, b_j) equals (A·Bᵀ)_ij bit for bit (squared norms beside a Gram
+// matrix, for instance).
+func Dot(x, y []float64) float64 {
+	y = y[:len(x)]
+	v := 0.0
+	for p0 := 0; p0 < len(x); p0 += kc {
+		s := 0.0
+		for p := p0; p < min(len(x), p0+kc); p++ {
+			s = math.FMA(x[p], y[p], s)
+		}
+		v += s
+	}
+	return v
 }

@@ -226,3 +226,20 @@ func TestBadArgs(t *testing.T) {
 	}()
 	Dgemm(blas.NoTrans, blas.NoTrans, 2, 2, 2, 1, make([]float64, 3), 2, make([]float64, 4), 2, 0, make([]float64, 4), 2)
 }
+
+// TestDot checks that Dot equals the matching entry of Dgemm bit for bit.
+func TestDot(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, k := range []int{1, 7, 256, 257, 600} {
+		x, y := randSlice(r, 3*k), randSlice(r, 2*k)
+		c := make([]float64, 6)
+		Dgemm(blas.NoTrans, blas.Trans, 3, 2, k, 1, x, k, y, k, 0, c, 2)
+		for i := 0; i < 3; i++ {
+			for j := 0; j < 2; j++ {
+				if d := Dot(x[i*k:i*k+k], y[j*k:j*k+k]); math.Float64bits(d) != math.Float64bits(c[i*2+j]) {
+					t.Fatalf("k=%d: Dot(x%d, y%d) = %v, Dgemm %v", k, i, j, d, c[i*2+j])
+				}
+			}
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -54,16 +55,61 @@ func write(w io.Writer, m mat.Matrix, descr string, size int, put func([]byte, f
 	binary.LittleEndian.PutUint16(hl[:], uint16(len(header)))
 	bw.Write(hl[:])
 	bw.WriteString(header)
-	buf := make([]byte, size)
-	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			put(buf, m.At(i, j))
+	buf := make([]byte, size*c)
+	const block = 64
+	vals := make([]float64, min(block, r)*c)
+	rows := rowReader(m)
+	for i0 := 0; i0 < r; i0 += block {
+		i1 := min(r, i0+block)
+		rows(i0, i1, vals)
+		for i := i0; i < i1; i++ {
+			for j, v := range vals[(i-i0)*c : (i-i0+1)*c] {
+				put(buf[j*size:], v)
+			}
 			if _, err := bw.Write(buf); err != nil {
 				return err
 			}
 		}
 	}
 	return bw.Flush()
+}
+
+// rowReader returns a function that copies rows i0..i1−1 of m into dst
+// (row-major, as many columns as m): from the backing array of a
+// *mat.Dense or an upper-stored *mat.SymDense (the values At returns,
+// without a call per entry; the symmetric lower part read along the rows
+// of the upper triangle), through At otherwise.
+func rowReader(m mat.Matrix) func(i0, i1 int, dst []float64) {
+	_, c := m.Dims()
+	switch m := m.(type) {
+	case *mat.Dense:
+		raw := m.RawMatrix()
+		return func(i0, i1 int, dst []float64) {
+			for i := i0; i < i1; i++ {
+				copy(dst[(i-i0)*c:(i-i0+1)*c], raw.Data[i*raw.Stride:i*raw.Stride+c])
+			}
+		}
+	case *mat.SymDense:
+		if raw := m.RawSymmetric(); raw.Uplo == blas.Upper {
+			return func(i0, i1 int, dst []float64) {
+				for i := i0; i < i1; i++ {
+					copy(dst[(i-i0)*c+i:(i-i0+1)*c], raw.Data[i*raw.Stride+i:i*raw.Stride+c])
+				}
+				for j := 0; j < i1-1; j++ {
+					for i := max(i0, j+1); i < i1; i++ {
+						dst[(i-i0)*c+j] = raw.Data[j*raw.Stride+i]
+					}
+				}
+			}
+		}
+	}
+	return func(i0, i1 int, dst []float64) {
+		for i := i0; i < i1; i++ {
+			for j := 0; j < c; j++ {
+				dst[(i-i0)*c+j] = m.At(i, j)
+			}
+		}
+	}
 }
 
 var shapeRE = regexp.MustCompile(`'shape':\s*\((\d+),\s*(\d*)\s*\)`)
