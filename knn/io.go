@@ -132,6 +132,18 @@ func Load(r io.Reader) (*Model, error) {
 	default:
 		return nil, bad("want exactly one of y and sets")
 	}
+	// Fitting sets n_classes to the largest label + 1 (score columns are
+	// allocated from it when predicting).
+	top := -1
+	for _, v := range in.Y {
+		top = max(top, v)
+	}
+	for _, s := range in.Sets {
+		top = max(top, s[len(s)-1])
+	}
+	if in.NClasses != top+1 {
+		return nil, bad("n_classes = %d, but the largest label is %d", in.NClasses, top)
+	}
 	if in.Transduction != nil && len(in.Transduction) != in.N {
 		return nil, bad("transduction has %d labels for %d rows", len(in.Transduction), in.N)
 	}

@@ -97,7 +97,7 @@ func LoadNystrom(r io.Reader) (*Nystrom, error) {
 		return nil, err
 	}
 	if in.M < 1 || in.Dim < 1 || in.Rank < 1 || in.Rank > in.M || in.Clipped != in.M-in.Rank || len(in.Landmarks) != in.M ||
-		len(in.Points) != in.M*in.Dim || len(in.W) != in.M*in.Rank {
+		!modelio.IsShape(len(in.Points), in.M, in.Dim) || !modelio.IsShape(len(in.W), in.M, in.Rank) {
 		return nil, fmt.Errorf("%w: Nyström map of %d landmarks × %d features, rank %d, blocks of %d and %d values", ErrFormat,
 			in.M, in.Dim, in.Rank, len(in.Points), len(in.W))
 	}
@@ -134,6 +134,11 @@ func LoadNystrom(r io.Reader) (*Nystrom, error) {
 	for k := range t.Merges {
 		t.Merges[k] = hclust.Merge{A: in.MergeA[k], B: in.MergeB[k], Height: in.Heights[k], Size: in.MergeSize[k]}
 	}
+	if in.M > 1 {
+		if err := t.Validate(); err != nil {
+			return nil, fmt.Errorf("%w: merges: %w", ErrFormat, err)
+		}
+	}
 	ext, err := kernel.NewTreeExtension(ny.lm, h, t, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
@@ -141,7 +146,7 @@ func LoadNystrom(r io.Reader) (*Nystrom, error) {
 	ny.tree, ny.h, ny.t = ext, h, t
 	ny.graft = kernel.NewTreeFeatures(ext, ny.w) // the fast features, as factor makes them
 	if in.Geo != nil || in.Train != nil || in.N != 0 {
-		if h.Graph == nil || in.N < in.M || len(in.Train) != in.N*in.Dim || len(in.Geo) != in.M*in.N {
+		if h.Graph == nil || in.N < in.M || !modelio.IsShape(len(in.Train), in.N, in.Dim) || !modelio.IsShape(len(in.Geo), in.M, in.N) {
 			return nil, fmt.Errorf("%w: graph geodesics of %d rows × %d features from %d landmarks: blocks of %d and %d values", ErrFormat,
 				in.N, in.Dim, in.M, len(in.Train), len(in.Geo))
 		}
@@ -191,7 +196,7 @@ func LoadISOMAP(r io.Reader) (*ISOMAP, error) {
 	}
 	m := len(in.Landmarks)
 	if m < 1 || in.N < m || in.Dim < 1 || in.Rank < 1 || in.Rank > m || in.Clipped != m-in.Rank ||
-		len(in.Train) != in.N*in.Dim || len(in.Geo) != m*in.N || len(in.Proj) != in.Rank*m || len(in.Mean) != m {
+		!modelio.IsShape(len(in.Train), in.N, in.Dim) || !modelio.IsShape(len(in.Geo), m, in.N) || !modelio.IsShape(len(in.Proj), in.Rank, m) || len(in.Mean) != m {
 		return nil, fmt.Errorf("%w: landmark ISOMAP of %d landmarks, %d rows × %d features, rank %d: blocks of the wrong size", ErrFormat,
 			m, in.N, in.Dim, in.Rank)
 	}

@@ -229,7 +229,7 @@ func LoadMultiType(r io.Reader) (*MultiType, error) {
 	if err != nil {
 		return nil, err
 	}
-	if in.Rank < 1 || len(in.Sum) != ny.Rank || len(in.Proj) != ny.Rank*in.Rank {
+	if in.Rank < 1 || len(in.Sum) != ny.Rank || !modelio.IsShape(len(in.Proj), ny.Rank, in.Rank) {
 		return nil, fmt.Errorf("%w: landmark multitype of rank %d on %d Nyström features: blocks of %d and %d values", ErrFormat,
 			in.Rank, ny.Rank, len(in.Sum), len(in.Proj))
 	}

@@ -336,6 +336,60 @@ func reseal(file []byte) []byte {
 	return fmt.Appendf(out, "ARBOR-CRC32C %08x\n", crc32.Checksum(out, crc32.MakeTable(crc32.Castagnoli)))
 }
 
+// intTokens returns the [start, end) offsets of the JSON integers in b
+// (digits, maybe a minus sign, after one of ` :[,\n` and before one of
+// `,]}\n`): counts, sizes, indices and labels of the manifest and of the
+// learners' and maps' documents.
+func intTokens(b []byte) [][2]int {
+	var out [][2]int
+	for i := 1; i < len(b); i++ {
+		c := b[i]
+		if !(c == '-' || (c >= '0' && c <= '9')) || !strings.ContainsRune(" :[,\n", rune(b[i-1])) {
+			continue
+		}
+		j := i + 1
+		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+			j++
+		}
+		if j < len(b) && strings.ContainsRune(",]}\n", rune(b[j])) {
+			out = append(out, [2]int{i, j})
+		}
+		i = j
+	}
+	return out
+}
+
+// TestEveryCountDamaged: in a small pipeline of every kind, each integer
+// (a count, size, index or label, in the manifest, the map or the model)
+// replaced by 0, −1, 3 or 2⁶² in a file resealed with matching sizes and
+// checksums gives a load error naming the file, or a pipeline that labels
+// the probe points (or says why not) with labels among its classes:
+// never a panic or an allocation from the count.
+func TestEveryCountDamaged(t *testing.T) {
+	models, probe := smallModels(t)
+	for _, sm := range models {
+		t.Run(sm.name, func(t *testing.T) {
+			for _, tok := range intTokens(sm.file) {
+				for _, v := range []string{"0", "-1", "3", "4611686018427387904"} {
+					file := append(append(bytes.Clone(sm.file[:tok[0]]), v...), sm.file[tok[1]:]...)
+					sealed := reseal(file)
+					if sealed == nil {
+						continue
+					}
+					func() {
+						defer func() {
+							if r := recover(); r != nil {
+								t.Fatalf("the number %s at byte %d replaced by %s: panic: %v", sm.file[tok[0]:tok[1]], tok[0], v, r)
+							}
+						}()
+						checkLoaded(t, sealed, probe)
+					}()
+				}
+			}
+		})
+	}
+}
+
 // FuzzLoad: any file is a load error naming the file or a pipeline that
 // labels new points (or says why not) with labels among its classes; the
 // same holds for the file resealed with matching sizes and checksums.

@@ -12,8 +12,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arbor-ml/arbor/hibust"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/propagate"
+	"github.com/arbor-ml/arbor/s4vm"
+	"github.com/arbor-ml/arbor/svm"
 )
 
 // trailerPrefix starts the last line of a version 3 file:
@@ -237,9 +240,53 @@ func checkHead(m manifest) error {
 		return badField("rule", "%q (want %s or %s)", m.Rule, kernel.RuleTree, kernel.RuleLinear)
 	}
 	if m.Affinity != "" {
-		if _, err := propagate.ParseAffinity(m.Affinity); err != nil {
+		a, err := propagate.ParseAffinity(m.Affinity)
+		if err != nil {
 			return badField("affinity", "%v", err)
 		}
+		if a.Kind != propagate.RBF && a.Kind != propagate.KNN {
+			return badField("affinity", "%q: new points get rbf or knn affinities only", m.Affinity)
+		}
+	}
+	return nil
+}
+
+// checkModel checks what the manifest and the loaded model must agree on:
+// every label the model gives is a class of the manifest, and a model
+// fitted on the N training rows (svm, propagate, s4vm, hibust) was
+// fitted on as many rows as the manifest holds; the anchor graph and the
+// kNN graph read as many features as the manifest names.
+func checkModel(p *Pipeline) error {
+	var m any = p.Model
+	if p.Landmarks != nil {
+		m = p.Landmarks.Model
+	}
+	if c, ok := m.(interface{ Classes() []int }); ok {
+		for _, l := range c.Classes() {
+			if l < 0 || l >= len(p.Classes) {
+				return badField("classes", "%d names, but the model gives label %d", len(p.Classes), l)
+			}
+		}
+	}
+	if p.X != nil {
+		n, _ := p.X.Dims()
+		rows := -1
+		switch m := m.(type) {
+		case *svm.Model:
+			rows = m.NTrain
+		case *propagate.Model:
+			rows, _ = m.Distributions.Dims()
+		case *s4vm.Model:
+			rows = len(m.Transduction())
+		case *hibust.Model:
+			rows = m.NTrain()
+		}
+		if rows >= 0 && rows != n {
+			return badField("train", "%d rows, but the %T was fitted on %d", n, m, rows)
+		}
+	}
+	if d, ok := m.(interface{ Dim() int }); ok && p.Landmarks != nil && p.Landmarks.Map == nil && d.Dim() != len(p.Features) {
+		return badField("features", "%d names, but the %T reads %d features", len(p.Features), m, d.Dim())
 	}
 	return nil
 }

@@ -244,6 +244,9 @@ func Load(r io.Reader, name string) (*Pipeline, error) {
 	} else {
 		p, err = fromManifest(m, payload)
 	}
+	if err == nil {
+		err = checkModel(p)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -58,7 +58,7 @@ func LoadAnchor(r io.Reader) (*AnchorModel, error) {
 		return nil, fmt.Errorf("%w: anchor graph method %q", ErrFormat, in.Method)
 	case in.M < 1 || in.Dim < 1 || in.Classes < 2 || in.S < 1 || in.S > in.M:
 		return nil, fmt.Errorf("%w: anchor graph with %d anchors, %d features, %d classes, S = %d", ErrFormat, in.M, in.Dim, in.Classes, in.S)
-	case len(in.Anchors) != in.M*in.Dim || len(in.A) != in.M*in.Classes || len(in.Lambda) != in.Classes:
+	case !modelio.IsShape(len(in.Anchors), in.M, in.Dim) || !modelio.IsShape(len(in.A), in.M, in.Classes) || len(in.Lambda) != in.Classes:
 		return nil, fmt.Errorf("%w: anchor graph blocks of %d, %d, %d values for %d anchors × %d features, %d classes", ErrFormat,
 			len(in.Anchors), len(in.A), len(in.Lambda), in.M, in.Dim, in.Classes)
 	case !(in.Sigma2 > 0) || math.IsInf(in.Sigma2, 0):

@@ -215,7 +215,7 @@ func LoadKNN(r io.Reader) (*KNNModel, error) {
 		return nil, bad("learner %q", in.Learner)
 	case in.N < 1 || in.Dim < 1 || in.Classes < 2 || in.K < 1:
 		return nil, bad("%d rows, %d features, %d classes, k = %d", in.N, in.Dim, in.Classes, in.K)
-	case len(in.Rows) != in.N*in.Dim || len(in.Distributions) != in.N*in.Classes || len(in.Transduction) != in.N:
+	case !modelio.IsShape(len(in.Rows), in.N, in.Dim) || !modelio.IsShape(len(in.Distributions), in.N, in.Classes) || len(in.Transduction) != in.N:
 		return nil, bad("blocks of %d, %d values and %d labels for %d rows × %d features, %d classes",
 			len(in.Rows), len(in.Distributions), len(in.Transduction), in.N, in.Dim, in.Classes)
 	case in.Method != Closed && in.Method != Iterative:

@@ -273,16 +273,18 @@ func Load(r io.Reader) (*Model, error) {
 	if in.Method != Closed && in.Method != Iterative {
 		return nil, bad("method %q", in.Method)
 	}
-	D := mat.NewDense(n, C, nil)
 	for i, row := range in.Distributions {
 		if len(row) != C {
-			return nil, bad("distributions row %d has %d values, want %d", i, len(row), C)
+			return nil, bad("distributions row %d has %d values, want %d (n_classes)", i, len(row), C)
 		}
 		for _, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return nil, bad("distributions row %d: non-finite value", i)
 			}
 		}
+	}
+	D := mat.NewDense(n, C, nil) // n·C values read above: no overflow
+	for i, row := range in.Distributions {
 		D.SetRow(i, row)
 	}
 	for i, c := range in.Transduction {

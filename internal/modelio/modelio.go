@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 )
 
 // Encode writes v as one indented JSON document.
@@ -49,4 +50,26 @@ func Decode(r io.Reader, v any, format string, version int, errFormat error) err
 		return fmt.Errorf("%w: %w", errFormat, err)
 	}
 	return nil
+}
+
+// Product returns rows·cols, the length a block of rows × cols values
+// read from a file must have, and false when a count is negative or the
+// product overflows an int: a check len(block) == rows·cols against a
+// product that wrapped around could pass with counts far larger than the
+// block.
+func Product(rows, cols int) (int, bool) {
+	if rows < 0 || cols < 0 {
+		return 0, false
+	}
+	if rows != 0 && cols > math.MaxInt/rows {
+		return 0, false
+	}
+	return rows * cols, true
+}
+
+// IsShape reports whether a block of n values is rows × cols with both
+// counts at least 1 (Product without overflow).
+func IsShape(n, rows, cols int) bool {
+	p, ok := Product(rows, cols)
+	return ok && rows >= 1 && cols >= 1 && p == n
 }

@@ -112,3 +112,24 @@ func TestFloats(t *testing.T) {
 		}
 	}
 }
+
+// TestProduct: block sizes from counts read in a file never wrap around.
+func TestProduct(t *testing.T) {
+	for _, c := range []struct {
+		r, c, want int
+		ok         bool
+	}{
+		{3, 4, 12, true}, {0, 5, 0, true}, {5, 0, 0, true}, {-1, 4, 0, false}, {4, -1, 0, false},
+		{2, 1 << 62, 0, false}, {1 << 32, 1 << 32, 0, false}, {1, math.MaxInt, math.MaxInt, true},
+		{3, math.MaxInt/3 + 1, 0, false},
+	} {
+		got, ok := Product(c.r, c.c)
+		if got != c.want || ok != c.ok {
+			t.Errorf("Product(%d, %d) = %d, %v; want %d, %v", c.r, c.c, got, ok, c.want, c.ok)
+		}
+	}
+	// 4·2⁶² wraps to 0, the length of an empty block.
+	if IsShape(0, 4, 1<<62) || IsShape(0, 0, 3) || IsShape(-6, -2, 3) || !IsShape(6, 2, 3) {
+		t.Error("IsShape accepts a wrapped or empty shape, or refuses 2×3")
+	}
+}
