@@ -40,6 +40,9 @@ func (r *recordReader) readLine() ([]byte, error) {
 		r.long = append(r.long[:0], b...)
 		for errors.Is(err, bufio.ErrBufferFull) {
 			b, err = r.br.ReadSlice('\n')
+			if len(r.long)+len(b) > MaxLineBytes {
+				return nil, errLineTooLong()
+			}
 			r.long = append(r.long, b...)
 		}
 		b = r.long
@@ -149,6 +152,9 @@ func (r *recordReader) readQuoted(line []byte, sep byte) ([][]byte, error) {
 			for {
 				k := bytes.IndexByte(line[j:], '"')
 				if k < 0 {
+					if len(r.buf)+len(line) > MaxLineBytes {
+						return nil, &errSyntax{r.line, fmt.Sprintf("quoted field opened on line %d is still open after %d MiB (a quote not closed?)", start, MaxLineBytes>>20)}
+					}
 					r.buf = append(r.buf, line[j:]...)
 					r.buf = append(r.buf, '\n')
 					var err error

@@ -1,7 +1,9 @@
 package dataset
 
 import (
+	"bufio"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -26,7 +28,8 @@ var (
 	// ErrBadIndex: a LIBSVM feature index that is not a positive integer,
 	// is not strictly increasing, or is too large.
 	ErrBadIndex = errors.New("bad feature index")
-	// ErrTooLarge: the dense matrix would exceed MaxCells values.
+	// ErrTooLarge: the dense matrix would exceed MaxCells values, or a
+	// line of text MaxLineBytes bytes.
 	ErrTooLarge = errors.New("data too large")
 	// ErrFormat: Load cannot tell the format from the file name.
 	ErrFormat = errors.New("unknown data format")
@@ -44,6 +47,38 @@ var (
 // will allocate: a sparse LIBSVM line "1 2000000000:1" must not make the
 // reader try to allocate terabytes. 1<<28 values are 2 GiB.
 const MaxCells = 1 << 28
+
+// MaxLineBytes bounds a line of a text data file (CSV, TSV, LIBSVM,
+// splits, arbor predict's input) and a CSV record whose quoted field spans
+// lines: a longer one is ErrTooLarge, found once that many bytes are read,
+// not after the whole line (a file that is one 300 MB line, such as a
+// binary file or a JSON array, would otherwise be held whole and split).
+// 64 MiB is a line of some six million numeric cells, more than MaxCells
+// allows in a dozen rows.
+const MaxLineBytes = 64 << 20
+
+// errLineTooLong is the error of a line longer than MaxLineBytes.
+func errLineTooLong() error {
+	return fmt.Errorf("%w: a line longer than %d MiB (not delimited text with one row per line?)", ErrTooLarge, MaxLineBytes>>20)
+}
+
+// ReadLine appends the next line of br, with its '\n' when it has one, to
+// dst[:0] and returns it. A line longer than MaxLineBytes is ErrTooLarge
+// (wrapped), returned once MaxLineBytes bytes of it are read; at the end
+// of the input the error is io.EOF, with the last line (if unterminated).
+func ReadLine(br *bufio.Reader, dst []byte) ([]byte, error) {
+	dst = dst[:0]
+	for {
+		b, err := br.ReadSlice('\n')
+		if len(dst)+len(b) > MaxLineBytes {
+			return nil, errLineTooLong()
+		}
+		dst = append(dst, b...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return dst, err
+		}
+	}
+}
 
 // ParseError records where reading a data file failed.
 //

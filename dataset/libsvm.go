@@ -3,6 +3,7 @@ package dataset
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -67,7 +68,7 @@ func readLIBSVM(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 		r = crToLF{r}
 	}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<30)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxLineBytes+1)
 	var (
 		idx      []int32   // feature index (0-based) of each stored value
 		val      []float64 // stored values
@@ -173,6 +174,9 @@ func readLIBSVM(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			err = errLineTooLong()
+		}
 		return nil, fmt.Errorf("%s:%d: %w", name, line+1, err)
 	}
 	n := len(rowEnd)

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -20,7 +21,7 @@ import (
 // (an index twice on one line).
 func ReadSplits(r io.Reader, name string, n int) ([][]int, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<30)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxLineBytes+1)
 	var out [][]int
 	line := 0
 	for sc.Scan() {
@@ -54,6 +55,9 @@ func ReadSplits(r io.Reader, name string, n int) ([][]int, error) {
 		out = append(out, idx)
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			err = errLineTooLong()
+		}
 		return nil, fmt.Errorf("%s:%d: %w", name, line+1, err)
 	}
 	if len(out) == 0 {

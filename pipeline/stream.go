@@ -114,6 +114,7 @@ func stream(ctx context.Context, r io.Reader, name string, opt dataset.CSVOption
 	lineNo := 0
 	var buf bytes.Buffer
 	var lines []int // physical line of each fed line
+	var line []byte // the line being read (ReadLine reuses it)
 	eof := false
 	for !eof {
 		if err := ctx.Err(); err != nil {
@@ -132,7 +133,8 @@ func stream(ctx context.Context, r io.Reader, name string, opt dataset.CSVOption
 			want++
 		}
 		for rows < want {
-			line, err := br.ReadBytes('\n')
+			var err error
+			line, err = dataset.ReadLine(br, line)
 			if len(line) > 0 {
 				lineNo++
 				if lineNo == 1 {
@@ -150,6 +152,9 @@ func stream(ctx context.Context, r io.Reader, name string, opt dataset.CSVOption
 			if err == io.EOF {
 				eof = true
 				break
+			}
+			if errors.Is(err, dataset.ErrTooLarge) {
+				return &dataset.ParseError{File: name, Line: lineNo + 1, Err: err}
 			}
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)

@@ -207,7 +207,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 				return err
 			}
 			readErr = predictReadError(&d, p, err)
-			if streamTo != "" {
+			if streamTo != "" && row > 0 {
 				readErr = fmt.Errorf("%w; %d rows were already written to %s", readErr, row, streamTo)
 			}
 			return readErr

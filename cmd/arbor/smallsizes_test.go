@@ -1,6 +1,7 @@
 package main
 
 import (
+	"compress/gzip"
 	"errors"
 	"math"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/arbor-ml/arbor/dataset"
 )
 
 // The landmark cluster kernels on a file of 40 rows (fewer than the 40
@@ -98,5 +101,49 @@ func TestPredictStreamError(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
 		t.Errorf("files after the failed run: %v", ents)
+	}
+}
+
+// A .gz data file whose second line is longer than dataset.MaxLineBytes
+// (a single-line file of 65 MiB, 70 KB compressed) stops once that many
+// bytes are read, with one line naming the file and the line; no output.
+func TestLongLineGz(t *testing.T) {
+	dir := t.TempDir()
+	base := threeFeatureCSV(t, dir, "base.csv", 40)
+	model := filepath.Join(dir, "m.arbor")
+	mustArbor(t, "classify", "--data", base, "--save-model", model, "--quiet")
+	long := filepath.Join(dir, "long.csv.gz")
+	f, err := os.Create(long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestSpeed)
+	zw.Write([]byte("x1,x2,x3,label\n"))
+	cells := []byte(strings.Repeat("1.5,", 1<<14))
+	for written := 0; written <= dataset.MaxLineBytes; written += len(cells) {
+		zw.Write(cells)
+	}
+	zw.Write([]byte("a\n"))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	out := filepath.Join(dir, "out.csv")
+	for _, args := range [][]string{
+		{"cluster", "--data", long, "--clusters", "2", "--out", out},
+		{"predict", "--model", model, "--data", long, "--out", out},
+		{"predict", "--model", model, "--data", long},
+	} {
+		stdout, _, err := arbor(t, append(args, "--quiet")...)
+		want := long + ":2: data too large: a line longer than 64 MiB"
+		if err == nil || errors.Is(err, errUsage) || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("arbor %s: err = %v, want %q", strings.Join(args, " "), err, want)
+		}
+		if stdout != "" {
+			t.Errorf("arbor %s: wrote %d bytes to standard output", strings.Join(args, " "), len(stdout))
+		}
+		if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("arbor %s: out.csv written: %v", strings.Join(args, " "), err)
+		}
 	}
 }
