@@ -7,6 +7,7 @@ import (
 
 	"github.com/arbor-ml/arbor/internal/finite"
 	"github.com/arbor-ml/arbor/internal/gemm"
+	"github.com/arbor-ml/arbor/internal/hugepage"
 	"github.com/arbor-ml/arbor/internal/parallel"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -48,7 +49,7 @@ func Gram(ctx context.Context, dst *mat.SymDense, k Kernel, X mat.Matrix) (*mat.
 	}
 	n := x.n
 	if dst == nil {
-		dst = mat.NewSymDense(n, nil)
+		dst = mat.NewSymDense(n, hugepage.Float64s(n*n))
 	} else if dst.SymmetricDim() != n {
 		return nil, fmt.Errorf("%w: Gram dst is %d×%d, X has %d rows", ErrShape, dst.SymmetricDim(), dst.SymmetricDim(), n)
 	}
@@ -110,7 +111,7 @@ func Cross(ctx context.Context, dst *mat.Dense, k Kernel, A, B mat.Matrix) (*mat
 		return nil, fmt.Errorf("%w: Cross: A has %d features, B has %d", ErrShape, a.d, b.d)
 	}
 	if dst == nil {
-		dst = mat.NewDense(a.n, b.n, nil)
+		dst = mat.NewDense(a.n, b.n, hugepage.Float64s(a.n*b.n))
 	} else if r, c := dst.Dims(); r != a.n || c != b.n {
 		return nil, fmt.Errorf("%w: Cross dst is %d×%d, want %d×%d", ErrShape, r, c, a.n, b.n)
 	}
