@@ -143,6 +143,13 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	}
 	// single, ward, centroid, median: the O(N·d) path when the matrix does not fit (cluster_lowmem.go)
 	lowMem := mf.clusterLowMemory(need, method, *dist, lmf.m)
+	if lowMem && *f32 && cellsLinkage(method) {
+		// The exact cells' K×K matrix is known only after they are
+		// found: --float32 asked for a matrix that does not fit, so stop
+		// now rather than after the cells' work.
+		lowMem = false
+		hint = joinHints(fmt.Sprintf("without --float32, %s linkage clusters without the N×N matrix (O(N·k + K²) memory for the K clusters of the exact tree, checked once K is known)", method), hint)
+	}
 	if lowMem {
 		fmt.Fprintln(e.stderr, lowMemoryNotice(method, need, mf))
 		need, what, *f32 = clusterBytesLow(n, ds.Dim(), method), what+" without the N×N matrix", false

@@ -147,3 +147,26 @@ func TestLongLineGz(t *testing.T) {
 		}
 	}
 }
+
+// cluster --float32 with complete, average or weighted linkage whose
+// float32 matrix does not fit the budget stops before any clustering work
+// (the exact cells' K×K matrix cannot be known before them), naming the
+// run without --float32, which then clusters within the same budget.
+func TestClusterFloat32RefusedFirst(t *testing.T) {
+	dir := t.TempDir()
+	data := threeFeatureCSV(t, dir, "n1000.csv", 1000) // 4N² = 3.8 MiB; the cells' path about 1 MiB
+	out := filepath.Join(dir, "labels.csv")
+	args := []string{"cluster", "--data", data, "--clusters", "2", "--max-memory", "2M", "--out", out}
+	_, stderr, err := arbor(t, append(args, "--float32")...)
+	if !errors.Is(err, errMemory) || !strings.Contains(err.Error(), "(--float32) needs about") ||
+		!strings.Contains(err.Error(), "without --float32, average linkage clusters without the N×N matrix") {
+		t.Errorf("err = %v", err)
+	}
+	if strings.Contains(stderr, "40-NN") || strings.Contains(stderr, "linkage of") {
+		t.Errorf("clustering work began before the refusal:\n%s", stderr)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("labels.csv written: %v", err)
+	}
+	mustArbor(t, append(args, "--quiet")...)
+}
