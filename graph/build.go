@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"github.com/arbor-ml/arbor/distance"
-	"github.com/arbor-ml/arbor/internal/neighbors"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -66,43 +65,13 @@ func points(X mat.Matrix) (data []float64, n, d int, err error) {
 // Errors: ErrK (k < 1 or k >= N), ErrTooFewRows, distance.ErrEmpty,
 // distance.ErrNonFinite, ctx.Err().
 func KNN(ctx context.Context, X mat.Matrix, k int) (*Graph, error) {
-	if k < 1 {
-		return nil, fmt.Errorf("%w: k = %d, want k >= 1", ErrK, k)
-	}
 	data, n, d, err := points(X)
 	if err != nil {
 		return nil, err
 	}
-	if k >= n {
-		return nil, fmt.Errorf("%w: k = %d, want k < N = %d", ErrK, k, n)
-	}
-	// The k+1 nearest by (d², index), i itself a candidate at d² = 0.
-	k1 := k + 1
-	near := make([]int32, n*k1)
-	near2 := make([]float64, n*k1)
-	if err := neighbors.New(data, n, d).All(ctx, k1, neighbors.IncludeSelf, near, near2); err != nil {
+	nbr, len2, err := nearest2(ctx, data, n, d, k)
+	if err != nil {
 		return nil, err
-	}
-	nbr := make([]int32, n*k)
-	len2 := make([]float64, n*k)
-	for i := 0; i < n; i++ {
-		row := near[i*k1 : i*k1+k1]
-		// Drop i itself, or the first entry if i is not among the k+1.
-		skip := 0
-		for p, j := range row {
-			if int(j) == i {
-				skip = p
-				break
-			}
-		}
-		o := i * k
-		for p, j := range row {
-			if p == skip {
-				continue
-			}
-			nbr[o], len2[o] = j, near2[i*k1+p]
-			o++
-		}
 	}
 	return symmetric(n, k, nbr, len2)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -327,5 +328,78 @@ func TestStream(t *testing.T) {
 	err = pipeline.Stream(context.Background(), strings.NewReader(bad), "s.csv", opt, 4, func(*dataset.Dataset) error { return nil })
 	if err == nil || !strings.HasPrefix(err.Error(), "s.csv:23: ") {
 		t.Fatalf("bad cell: %v, want an error at s.csv:23", err)
+	}
+}
+
+// TestStreamPart: a file read in parts (the header in front of each, the
+// separator and header decision of the file's head) gives the rows of
+// the whole file, and an error in a part names the file's own line.
+func TestStreamPart(t *testing.T) {
+	f, err := os.Open("testdata/iris_rbf_svm_v1.arbor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := pipeline.Load(f, "m.arbor")
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := "id;f4;f2;extra;f1;f3\n"
+	lines := []string{"\n", header} // physical lines 1 and 2
+	for i := 0; i < 30; i++ {
+		lines = append(lines, fmt.Sprintf("r%d;%g;3;x;%g;1.5\n", i, 0.1*float64(i), 5+0.1*float64(i)))
+		if i == 12 {
+			lines = append(lines, "\n")
+		}
+	}
+	text := strings.Join(lines, "")
+	ctx := context.Background()
+	read := func(ds *dataset.Dataset, ids *[]string, vals *[]float64) error {
+		X, err := p.Columns(ds)
+		if err != nil {
+			return err
+		}
+		*ids = append(*ids, ds.IDs...)
+		*vals = append(*vals, X.RawMatrix().Data...)
+		return nil
+	}
+	var wantIDs []string
+	var want []float64
+	var src *dataset.Source
+	err = p.Stream(ctx, strings.NewReader(text), "s.csv", dataset.CSVOptions{ID: "id"}, 4, func(ds *dataset.Dataset) error {
+		if src == nil {
+			src = ds.Source
+		}
+		return read(ds, &wantIDs, &want)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(wantIDs) != 30 || !src.Header || src.Sep != ";" {
+		t.Fatalf("whole file: %d rows, source %+v", len(wantIDs), src)
+	}
+	opt := dataset.CSVOptions{ID: "id", Sep: src.Sep, Header: true}
+	for _, cuts := range [][]int{{2, 33}, {2, 9, 15, 17, 33}, {2, 3, 4, 20, 31, 32, 33}} {
+		var ids []string
+		var vals []float64
+		for k := 0; k+1 < len(cuts); k++ {
+			part := strings.Join(lines[cuts[k]:cuts[k+1]], "")
+			err := p.StreamPart(ctx, []byte(header), strings.NewReader(part), cuts[k]+1, "s.csv", opt, 4, func(ds *dataset.Dataset) error {
+				return read(ds, &ids, &vals)
+			})
+			if err != nil {
+				t.Fatalf("cuts %v: %v", cuts, err)
+			}
+		}
+		if fmt.Sprint(ids) != fmt.Sprint(wantIDs) || fmt.Sprint(vals) != fmt.Sprint(want) {
+			t.Fatalf("cuts %v: ids %v vals %v, want %v %v", cuts, ids, vals, wantIDs, want)
+		}
+	}
+	// Row r20 is physical line 24: two lines before the first row, one
+	// blank line among the rows.
+	bad := strings.Replace(strings.Join(lines[20:28], ""), "r20;2;", "r20;two;", 1)
+	err = p.StreamPart(ctx, []byte(header), strings.NewReader(bad), 21, "s.csv", opt, 4, func(*dataset.Dataset) error { return nil })
+	if err == nil || !strings.HasPrefix(err.Error(), "s.csv:24: ") {
+		t.Fatalf("bad cell: %v, want an error at s.csv:24", err)
 	}
 }

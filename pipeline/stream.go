@@ -25,7 +25,7 @@ const DefaultChunk = 4096
 // ds.Missing). Limitation: a quoted field may not span lines. fn's error
 // stops the stream and is returned.
 func Stream(ctx context.Context, r io.Reader, name string, opt dataset.CSVOptions, chunk int, fn func(ds *dataset.Dataset) error) error {
-	return stream(ctx, r, name, opt, chunk, nil, fn)
+	return stream(ctx, r, name, opt, chunk, nil, nil, fn)
 }
 
 // Stream reads new points for p from r as the package's Stream does, with
@@ -42,7 +42,37 @@ func Stream(ctx context.Context, r io.Reader, name string, opt dataset.CSVOption
 // header is an ErrColumns error naming it and the file before any row is
 // read.
 func (p *Pipeline) Stream(ctx context.Context, r io.Reader, name string, opt dataset.CSVOptions, chunk int, fn func(ds *dataset.Dataset) error) error {
-	return stream(ctx, r, name, opt, chunk, p.columnOptions, fn)
+	return stream(ctx, r, name, opt, chunk, p.columnOptions, nil, fn)
+}
+
+// StreamPart reads part of a file of new points for p as Stream reads the
+// whole file, for reading one file in parts on several machines: header
+// is the file's header line (its first non-blank line, with its newline;
+// nil for a file without a header) and r holds whole lines of the file
+// from physical line first on, so that errors and ds.Missing name the
+// file's lines (first ≤ 0: the lines are counted from the start of r).
+// opt should fix the separator and whether there is a header (Sep, and
+// Header or NoHeader) as the file's head settles them (ds.Source of
+// Stream's first chunk), so that every part is read alike. A part
+// without a row (only blank lines) is an error, as a file without one.
+func (p *Pipeline) StreamPart(ctx context.Context, header []byte, r io.Reader, first int, name string, opt dataset.CSVOptions, chunk int, fn func(ds *dataset.Dataset) error) error {
+	if len(header) > 0 && header[len(header)-1] != '\n' {
+		header = append(slices.Clone(header), '\n')
+	}
+	h := 0
+	if len(header) > 0 {
+		h = 1
+	}
+	lineOf := func(n int) int {
+		switch {
+		case n <= h:
+			return n
+		case first <= 0:
+			return n - h
+		}
+		return first + n - h - 1
+	}
+	return stream(ctx, io.MultiReader(bytes.NewReader(header), r), name, opt, chunk, p.columnOptions, lineOf, fn)
 }
 
 // columnOptions returns the reader options for a file of new points whose
@@ -99,10 +129,14 @@ func referenced(header []string, name string, refs []string) bool {
 }
 
 // stream is Stream; columns, when not nil, decides the column options
-// from the file's column names before the first row is read.
+// from the file's column names before the first row is read; lineOf, when
+// not nil, turns a line of r into the file's physical line.
 func stream(ctx context.Context, r io.Reader, name string, opt dataset.CSVOptions, chunk int,
 	columns func(name string, header []string, src *dataset.Source, opt dataset.CSVOptions) (dataset.CSVOptions, error),
-	fn func(ds *dataset.Dataset) error) error {
+	lineOf func(int) int, fn func(ds *dataset.Dataset) error) error {
+	if lineOf == nil {
+		lineOf = func(n int) int { return n }
+	}
 	if chunk <= 0 {
 		chunk = DefaultChunk
 	}
@@ -145,7 +179,7 @@ func stream(ctx context.Context, r io.Reader, name string, opt dataset.CSVOption
 						line = append(line, '\n')
 					}
 					buf.Write(line)
-					lines = append(lines, lineNo)
+					lines = append(lines, lineOf(lineNo))
 					rows++
 				}
 			}
