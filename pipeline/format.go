@@ -78,7 +78,7 @@ func readHeader(br *bufio.Reader) (int, []byte, error) {
 	}
 	v, err := strconv.Atoi(ver)
 	if err != nil || strconv.Itoa(v) != ver {
-		return 0, nil, damaged("header line %q: the version is not a number", line)
+		return 0, nil, damaged("header line %s: the version is not a number", quote(string(line)))
 	}
 	if v < 1 || v > Version {
 		return 0, nil, fmt.Errorf("%w: version %d, this Arbor reads versions 1..%d", ErrVersion, v, Version)
@@ -147,18 +147,18 @@ func splitFile(v int, head, rest []byte) (manifest, []byte, []byte, error) {
 	case m.MapBytes > after:
 		return m, nil, nil, badField("map_bytes", "%d, but only %d bytes follow the manifest: the map is cut short", m.MapBytes, after)
 	case m.PayloadBytes > after-m.MapBytes:
-		return m, nil, nil, badField("payload_bytes", "%d, but only %d bytes follow the manifest and the map: the %s model is cut short",
-			m.PayloadBytes, after-m.MapBytes, m.Learner)
+		return m, nil, nil, badField("payload_bytes", "%d, but only %d bytes follow the manifest and the map: the model is cut short",
+			m.PayloadBytes, after-m.MapBytes)
 	case m.PayloadBytes < after-m.MapBytes:
 		return m, nil, nil, damaged("%d bytes after the model (payload_bytes %d, map_bytes %d)", after-m.MapBytes-m.PayloadBytes, m.PayloadBytes, m.MapBytes)
 	}
 	mapBytes := body[nl+1 : nl+1+m.MapBytes]
 	payload := body[nl+1+m.MapBytes:]
 	if crc32.ChecksumIEEE(mapBytes) != m.MapCRC {
-		return m, nil, nil, damaged("the %s map does not match its checksum (map_crc32)", m.Landmarks)
+		return m, nil, nil, damaged("the map does not match its checksum (map_crc32)")
 	}
 	if crc32.ChecksumIEEE(payload) != m.PayloadCRC {
-		return m, nil, nil, damaged("the %s model does not match its checksum (payload_crc32)", m.Learner)
+		return m, nil, nil, damaged("the model does not match its checksum (payload_crc32)")
 	}
 	return m, mapBytes, payload, nil
 }
@@ -177,6 +177,14 @@ func decodeManifest(line []byte, m *manifest) error {
 	return nil
 }
 
+// quote quotes a name read from a file, at most its first 40 characters.
+func quote(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return strconv.Quote(string(r[:40])) + "…"
+	}
+	return strconv.Quote(s)
+}
+
 // checkNames checks a list of column or class names: not empty, no name
 // twice.
 func checkNames(field string, names []string) error {
@@ -186,7 +194,7 @@ func checkNames(field string, names []string) error {
 	seen := make(map[string]bool, len(names))
 	for _, s := range names {
 		if seen[s] {
-			return badField(field, "the name %q occurs twice", s)
+			return badField(field, "the name %s occurs twice", quote(s))
 		}
 		seen[s] = true
 	}
@@ -211,14 +219,14 @@ func checkHead(m manifest) error {
 	switch sc.How {
 	case "none", "std", "minmax":
 	default:
-		return badField("scale", "method %q (want none, std or minmax)", sc.How)
+		return badField("scale", "method %s (want none, std or minmax)", quote(sc.How))
 	}
 	if len(sc.Shift) != d || len(sc.Factor) != d {
 		return badField("scale", "%d shifts and %d factors for %d features", len(sc.Shift), len(sc.Factor), d)
 	}
 	for j := range d {
 		if math.IsNaN(sc.Shift[j]) || !(sc.Factor[j] > 0) {
-			return badField("scale", "feature %q: shift %v, factor %v (want a number and a positive factor)", m.Features[j], sc.Shift[j], sc.Factor[j])
+			return badField("scale", "feature %s: shift %v, factor %v (want a number and a positive factor)", quote(m.Features[j]), sc.Shift[j], sc.Factor[j])
 		}
 	}
 	if im := sc.Impute; im != nil {
@@ -227,7 +235,7 @@ func checkHead(m manifest) error {
 		}
 		for j, v := range im.Fill {
 			if math.IsNaN(v) {
-				return badField("scale", "feature %q: imputed value NaN", m.Features[j])
+				return badField("scale", "feature %s: imputed value NaN", quote(m.Features[j]))
 			}
 		}
 	}
@@ -237,7 +245,7 @@ func checkHead(m manifest) error {
 	switch m.Rule {
 	case "", kernel.RuleTree, kernel.RuleLinear:
 	default:
-		return badField("rule", "%q (want %s or %s)", m.Rule, kernel.RuleTree, kernel.RuleLinear)
+		return badField("rule", "%s (want %s or %s)", quote(m.Rule), kernel.RuleTree, kernel.RuleLinear)
 	}
 	if m.Affinity != "" {
 		a, err := propagate.ParseAffinity(m.Affinity)
@@ -245,7 +253,7 @@ func checkHead(m manifest) error {
 			return badField("affinity", "%v", err)
 		}
 		if a.Kind != propagate.RBF && a.Kind != propagate.KNN {
-			return badField("affinity", "%q: new points get rbf or knn affinities only", m.Affinity)
+			return badField("affinity", "%s: new points get rbf or knn affinities only", quote(m.Affinity))
 		}
 	}
 	return nil

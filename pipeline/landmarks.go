@@ -123,7 +123,7 @@ func loadLandmarks(mapKind string, mapBytes []byte, learnerName string, payload 
 	case "nystrom-multitype":
 		lm.Map, err = landmark.LoadMultiType(bytes.NewReader(mapBytes))
 	default:
-		return nil, badField("landmarks", "unknown feature map %q: the file is damaged or written by a newer Arbor", mapKind)
+		return nil, badField("landmarks", "unknown feature map %s: the file is damaged or written by a newer Arbor", quote(mapKind))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s map: %w", mapKind, err)
@@ -131,7 +131,7 @@ func loadLandmarks(mapKind string, mapBytes []byte, learnerName string, payload 
 	switch learnerName {
 	case "svm", "linsvm", "knn", "anchor-graph", "knn-graph":
 	default:
-		return nil, badField("learner", "unknown learner %q on landmarks: the file is damaged or written by a newer Arbor", learnerName)
+		return nil, badField("learner", "unknown learner %s on landmarks: the file is damaged or written by a newer Arbor", quote(learnerName))
 	}
 	lm.Model, err = learner.Load(learnerName, bytes.NewReader(payload))
 	if sm, ok := lm.Model.(*svm.Model); ok && err == nil {

@@ -236,7 +236,7 @@ func Load(r io.Reader, name string) (*Pipeline, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if v <= 2 && (m.Landmarks != "") != (v == 2) {
-		return nil, fmt.Errorf("%s: %w", name, badField("landmarks", "%q in a version %d file", m.Landmarks, v))
+		return nil, fmt.Errorf("%s: %w", name, badField("landmarks", "%s in a version %d file", quote(m.Landmarks), v))
 	}
 	var p *Pipeline
 	if m.Landmarks != "" {
@@ -264,7 +264,7 @@ func fromLandmarkManifest(m manifest, mapBytes, payload []byte) (*Pipeline, erro
 	switch kind {
 	case "anchor-graph", "knn-graph":
 		if m.Learner != kind {
-			return nil, badField("learner", "%q with landmarks %q", m.Learner, kind)
+			return nil, badField("learner", "%s with landmarks %q", quote(m.Learner), kind)
 		}
 		if m.MapBytes != 0 || m.Kernel != "" {
 			return nil, badField("map_bytes", "%d with landmarks %q (which has no map)", m.MapBytes, kind)
@@ -272,13 +272,13 @@ func fromLandmarkManifest(m manifest, mapBytes, payload []byte) (*Pipeline, erro
 		kind = "" // the model works on the points: no map
 	case "nystrom", "landmark-isomap", "nystrom-multitype":
 	default:
-		return nil, badField("landmarks", "unknown kind %q: the file is damaged or written by a newer Arbor", kind)
+		return nil, badField("landmarks", "unknown kind %s: the file is damaged or written by a newer Arbor", quote(kind))
 	}
 	var spec kernel.Spec
 	if m.Kernel != "" {
 		var err error
 		if spec, err = kernel.ParseSpec(m.Kernel); err != nil {
-			return nil, badField("kernel", "%q: %v", m.Kernel, err)
+			return nil, badField("kernel", "%s: %v", quote(m.Kernel), err)
 		}
 	}
 	lm, err := loadLandmarks(kind, mapBytes, m.Learner, payload)
@@ -308,7 +308,7 @@ func fromManifest(m manifest, payload []byte) (*Pipeline, error) {
 		}
 		for j, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, badField("train", "row %d, feature %q: %v", i+1, m.Features[j], v)
+				return nil, badField("train", "row %d, feature %s: %v", i+1, quote(m.Features[j]), v)
 			}
 		}
 	}
@@ -317,25 +317,25 @@ func fromManifest(m manifest, payload []byte) (*Pipeline, error) {
 		X.SetRow(i, row)
 	}
 	if m.Affinity != "" && m.Learner != "propagate" {
-		return nil, badField("affinity", "%q with learner %q (only propagate has an affinity)", m.Affinity, m.Learner)
+		return nil, badField("affinity", "%s with learner %s (only propagate has an affinity)", quote(m.Affinity), quote(m.Learner))
 	}
 	var spec kernel.Spec
 	var err error
 	if m.Kernel != "" || m.Affinity == "" {
 		if spec, err = kernel.ParseSpec(m.Kernel); err != nil {
-			return nil, badField("kernel", "%q: %v", m.Kernel, err)
+			return nil, badField("kernel", "%s: %v", quote(m.Kernel), err)
 		}
 	}
 	saved, err := learner.Load(m.Learner, bytes.NewReader(payload))
 	if errors.Is(err, learner.ErrModel) {
-		return nil, badField("learner", "unknown learner %q: the file is damaged or written by a newer Arbor", m.Learner)
+		return nil, badField("learner", "unknown learner %s: the file is damaged or written by a newer Arbor", quote(m.Learner))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s model: %w", m.Learner, err)
 	}
 	model, ok := saved.(learner.Model)
 	if !ok {
-		return nil, fmt.Errorf("%w: learner %q", ErrLearner, m.Learner)
+		return nil, badField("learner", "%s labels landmark features or points, in a pipeline without landmarks", quote(m.Learner))
 	}
 	return &Pipeline{
 		Features: m.Features, Classes: m.Classes, LabelName: m.Label, IDName: m.ID, Scaler: m.Scale,

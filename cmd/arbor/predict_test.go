@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -118,5 +119,50 @@ func TestPredictErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("a failed predict left %s behind", out)
+	}
+}
+
+// TestPredictDamagedModel: a size field larger than the file, a changed
+// byte, a duplicate feature name and an unknown learner are one-line
+// errors naming the model file and the field; no output is written.
+func TestPredictDamagedModel(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.arbor")
+	mustArbor(t, "classify", "--data", "iris", "--kernel", "rbf:0.5", "--learner", "svm", "--save-model", model, "--quiet", "--out", filepath.Join(dir, "c.csv"))
+	full, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "new.csv")
+	os.WriteFile(data, []byte("f1,f2,f3,f4\n5.1,3.5,1.4,0.2\n"), 0o644)
+	// Version 1 (no checksum line) with a changed manifest.
+	v1 := func(old, new string) []byte {
+		nl := bytes.IndexByte(full, '\n')
+		body := full[nl : len(full)-len("ARBOR-CRC32C 00000000\n")]
+		return append([]byte("ARBOR-PIPELINE 1"), bytes.Replace(body, []byte(old), []byte(new), 1)...)
+	}
+	flipped := bytes.Clone(full)
+	flipped[len(flipped)/3] ^= 1
+	for _, c := range []struct {
+		name string
+		file []byte
+		want string
+	}{
+		{"big.arbor", []byte("ARBOR-PIPELINE 1\n{\"features\":[\"x1\"],\"classes\":[\"a\"],\"payload_bytes\":1099511627776}\n"),
+			`manifest field "payload_bytes": 1099511627776, but only 0 bytes follow`},
+		{"flipped.arbor", flipped, "does not match its checksum"},
+		{"dup.arbor", v1(`"f2"`, `"f3"`), `manifest field "features": the name "f3" occurs twice`},
+		{"learner.arbor", v1(`"learner":"svm"`, `"learner":"svX"`), `manifest field "learner": unknown learner "svX"`},
+	} {
+		path := filepath.Join(dir, c.name)
+		os.WriteFile(path, c.file, 0o644)
+		out := filepath.Join(dir, c.name+".csv")
+		_, _, err := arbor(t, "predict", "--model", path, "--data", data, "--out", out)
+		if err == nil || !strings.HasPrefix(err.Error(), path+": ") || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v, want one line naming the file and %q", c.name, err, c.want)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%s: a failed predict left %s behind", c.name, out)
+		}
 	}
 }
