@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"github.com/arbor-ml/arbor/learner"
+	"github.com/arbor-ml/arbor/pipeline"
 	"github.com/arbor-ml/arbor/propagate"
 	"os"
 	"path/filepath"
@@ -84,19 +85,19 @@ func TestKNNGraphAffordable(t *testing.T) {
 		n, d int
 		want bool
 	}{{1000000, 10, true}, {1000000, 11, false}, {250000, 20, true}, {250001, 16, false}, {50000, 100, true}, {50001, 100, false}, {100000, 36, false}, {6435, 36, true}, {20000, 16, true}} {
-		if got := knnGraphAffordable(c.n, c.d); got != c.want {
-			t.Errorf("knnGraphAffordable(%d, %d) = %v, want %v", c.n, c.d, got, c.want)
+		if got := pipeline.KNNGraphAffordable(c.n, c.d); got != c.want {
+			t.Errorf("pipeline.KNNGraphAffordable(%d, %d) = %v, want %v", c.n, c.d, got, c.want)
 		}
 	}
 	ln := learner.AdaptPoints("spreading_knn:10", propagate.Spreading{Affinity: propagate.Affinity{Kind: propagate.KNN, K: 10}, Alpha: 0.2, Unreachable: propagate.UnreachableUnlabeled})
-	if _, ok := knnGraphSpreading(ln, 100000, 36); ok || !strings.Contains(anchorInstead(ln, 100000, 36), "3.6e+11 multiply-adds") {
-		t.Errorf("100,000 × 36: kNN graph %v, %q", ok, anchorInstead(ln, 100000, 36))
+	if _, ok := pipeline.KNNGraphSpreading(ln, 100000, 36); ok || !strings.Contains(pipeline.AnchorInstead(ln, 100000, 36), "3.6e+11 multiply-adds") {
+		t.Errorf("100,000 × 36: kNN graph %v, %q", ok, pipeline.AnchorInstead(ln, 100000, 36))
 	}
-	if _, ok := knnGraphSpreading(ln, 100000, 20); !ok || anchorInstead(ln, 100000, 20) != "" {
+	if _, ok := pipeline.KNNGraphSpreading(ln, 100000, 20); !ok || pipeline.AnchorInstead(ln, 100000, 20) != "" {
 		t.Errorf("100,000 × 20: not the kNN graph")
 	}
-	if _, ok := knnGraphSpreading(ln, 1000000, 16); ok || !strings.Contains(anchorInstead(ln, 1000000, 16), "k-d tree search of 1000000 rows in 16 dimensions") {
-		t.Errorf("10⁶ × 16: kNN graph %v, %q", ok, anchorInstead(ln, 1000000, 16))
+	if _, ok := pipeline.KNNGraphSpreading(ln, 1000000, 16); ok || !strings.Contains(pipeline.AnchorInstead(ln, 1000000, 16), "k-d tree search of 1000000 rows in 16 dimensions") {
+		t.Errorf("10⁶ × 16: kNN graph %v, %q", ok, pipeline.AnchorInstead(ln, 1000000, 16))
 	}
 }
 

@@ -5,8 +5,9 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"github.com/arbor-ml/arbor/pipeline"
+	"gonum.org/v1/gonum/mat"
 	"io"
 	"math"
 	"os"
@@ -17,9 +18,7 @@ import (
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
-	"github.com/arbor-ml/arbor/knn"
 	"github.com/arbor-ml/arbor/learner"
-	"github.com/arbor-ml/arbor/propagate"
 	"github.com/arbor-ml/arbor/ssl"
 )
 
@@ -199,18 +198,17 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	// A point kernel with the SVM computes kernel columns on demand
-	// (svmpoints.go): no N×N matrix.
-	onPoints := lmf.m == 0 && specs[0].Kind == kernel.KindPoint && strings.TrimSpace(strings.ToLower(lf.learner)) == "svm"
-	// kNN with a point kernel: only the query × labelled pairs (knnpoints.go).
-	knnSet, knnPoints := knnPointsSettings(ln, specs[0], lmf.m)
+	set := pipeline.Settings{Scaler: d.scaler, Landmarks: lmf.m, LandmarkMethod: lmf.method, Seed: lmf.seed,
+		Rule: *extension, Float32: *f32, Log: e.stderr, Hold: holdHeapNear}
+	method := set.Method(specs[0], ln, learnerFamily(lf.learner))
+	onPoints, knnPoints := method == "svm on points", method == "knn on points"
 	if knnPoints {
-		need, what := knnPointsBytes(ds, Xt)
+		need, what := pipeline.KNNPointsBytes(ds, Xt)
 		if err := mf.check(need, what, ""); err != nil {
 			return err
 		}
-	} else if need, what, ok := propagationBytes(ln, ds); ok && (lmf.m == 0 || isKNNGraphSpreading(ln, ds)) {
-		// lp/spreading on a kNN graph: sparse (propmemory.go), with --landmarks too for spreading (knngraphspread.go).
+	} else if need, what, ok := propagationBytes(ln, ds); ok && (lmf.m == 0 || pipeline.IsKNNGraphSpreading(ln, ds)) {
+		// lp/spreading on a kNN graph: sparse (propmemory.go), with --landmarks too for spreading.
 		if err := mf.check(need, what, ""); err != nil {
 			return err
 		}
@@ -218,89 +216,31 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	progress := e.progress(*quiet)
+	set.Progress = progress
 	start := time.Now()
-	p := ssl.Problem{X: ds.X, Y: ds.Y}
-	var built kernel.Built
-	var pred []int
-	var model learner.Model
-	var lmFit *landmarkFit // --landmarks (landmarks.go)
 	if *f32 && (onPoints || knnPoints) {
 		fmt.Fprintf(e.stderr, "note: --float32 has no effect here: %s on the point kernel %s holds no N×N matrix (kernel values computed on demand)\n", lf.learner, specs[0])
 	}
-	if onPoints {
-		// Kernel columns on demand, no N×N Gram (svmpoints.go).
-		built.Spec = specs[0]
-		pred, built.Gamma, model, err = svmOnPoints(ctx, e.stderr, ds, Xt, specs[0], lf)
-		if err != nil {
-			return err
-		}
-	} else if knnPoints {
-		built.Spec = specs[0]
-		pred, built.Gamma, model, err = knnOnPoints(ctx, ds, Xt, specs[0], knnSet, progress)
-		if err != nil {
-			return err
-		}
-	} else if lmf.m > 0 {
-		// Landmarks: Nyström features and a learner on them (landmarks.go).
-		ks, _ := knn.ParseKs(lf.String("k"))
-		built.Spec = specs[0]
-		pred, lmFit, err = classifyLandmarks(ctx, e.stderr, lmf, ds, Xt, specs[0], withGraphProgress(ln, progress), lf, ks[0])
-		if err != nil {
-			return err
-		}
-		built.Gamma = lmFit.gamma
-	} else if ssl.UsesKernel(ln) && *f32 {
-		// The kernel matrix in float32 (float32.go).
-		if Xt != nil && *extension == kernel.RuleLinear && specs[0].Kind != kernel.KindPoint {
-			return usageError("--extension linear needs the float64 kernel matrix: leave out --float32 or use --extension tree")
-		}
-		e.announceSpecs(*quiet, specs, ds.Len())
-		built, p.K32, err = gram32(ctx, specs[0], ds.X)
-		if err == nil && Xt != nil {
-			p.Kt, p.TestDiag, err = built.Extend(ctx, ds.X, Xt.X, *extension)
-		}
-		if err != nil {
-			return err
-		}
-	} else if ssl.UsesKernel(ln) {
-		e.announceSpecs(*quiet, specs, ds.Len())
-		bs, err := kernel.BuildAll(ctx, ds.X, specs, kernel.BuildOptions{Progress: progress})
-		if err != nil {
-			return err
-		}
-		built = bs[0]
-		if err := checkKernelFinite(built.Spec.String(), built.K); err != nil {
-			return err
-		}
-		p.K = built.K
-		if Xt != nil {
-			p.Kt, p.TestDiag, err = built.Extend(ctx, ds.X, Xt.X, *extension)
-			if built.Spec.Kind == kernel.KindHCK {
-				rule := "tree (new points enter the dendrogram through their nearest training point; the default)"
-				if *extension == kernel.RuleLinear {
-					rule = "linear (paper 000 §3.5)"
-				}
-				fmt.Fprintf(e.stderr, "out-of-sample rule: %s\n", rule)
-			}
-			if err != nil {
-				return err
-			}
-		}
-	} else if Xt != nil {
-		return usageError("--test is not supported by %s (a transductive learner): add the points to --data unlabelled", ln.Name())
-	}
-	p.Warn = func(err error) { fmt.Fprintln(e.stderr, "warning:", warnText(err)) }
-	if pred == nil {
-		ls := []learner.Learner{ln}
-		withProgress(ls, progress) // s4vm, hibust (transprogress.go)
-		pred, model, err = ssl.Transduce(ctx, ls[0], p)
-		if errors.Is(err, propagate.ErrNegative) {
-			return fmt.Errorf("%w: --affinity kernel needs a kernel with non-negative entries (rbf, laplacian, exponential), not %s", err, built.Spec)
-		}
-		if err != nil {
-			return err
+	if method == "float32 kernel matrix" || method == "kernel matrix" {
+		if !(Xt != nil && *extension == kernel.RuleLinear && specs[0].Kind != kernel.KindPoint && *f32) {
+			e.announceSpecs(*quiet, specs, ds.Len())
 		}
 	}
+	var Xtest *mat.Dense
+	if Xt != nil {
+		Xtest = Xt.X
+	}
+	if method != "landmarks" {
+		withProgressOne := []learner.Learner{ln}
+		withProgress(withProgressOne, progress) // s4vm, hibust
+		ln = withProgressOne[0]
+	}
+	fit, err := pipeline.FitLearner(ctx, set, specs[0], ln, learnerFamily(lf.learner), ds, Xtest)
+	if err != nil {
+		return settingsError(err)
+	}
+	pred, model := fit.Labels, fit.Model
+	built := kernel.Built{Spec: fit.Spec, Gamma: fit.Gamma}
 	fmt.Fprintf(info, "data     %s (%d rows, %d labelled, %d features, %d classes)\n", ds.Name, ds.Len(), len(lab), ds.Dim(), len(ds.Classes))
 	if ssl.UsesKernel(ln) {
 		fmt.Fprintf(info, "kernel   %s", built.Spec)
@@ -353,12 +293,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if err := tf.write(info, model, ds.Classes); err != nil {
 		return err
 	}
-	if lmFit != nil {
-		err = saveLandmarkPipeline(info, *saveModel, ds, d.scaler, lmFit)
-	} else {
-		err = savePipeline(info, *saveModel, ds, d.scaler, built, *extension, ln, model)
-	}
-	if err != nil {
+	if err := savePipeline(info, *saveModel, fit); err != nil {
 		return err
 	}
 	if progress != nil {
@@ -502,12 +437,13 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		return runEvalBEP(ctx, e, ds, specs, &lf, splits, protocol, d.scale, *asJSON, *quiet)
 	}
 	start := time.Now()
-	warn := func(err error) { fmt.Fprintln(e.stderr, "warning:", warnText(err)) }
+	warn := func(err error) { fmt.Fprintln(e.stderr, "warning:", pipeline.WarnText(err)) }
 	e.announceSpecs(*quiet, specs, ds.Len())
 	var res []ssl.Result
 	lmf.seed = uint64(*seed)
 	if lmf.m > 0 {
-		res, err = evalLandmarks(ctx, e, lmf, ds, specs, lf, splits)
+		res, err = pipeline.EvalLandmarks(ctx, lmf.choice(), ds, specs, learners, splits, e.stderr)
+		err = settingsError(err)
 	} else {
 		prog := e.progress(*quiet)
 		withProgress(learners, prog) // s4vm, hibust (transprogress.go)

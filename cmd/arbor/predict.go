@@ -17,7 +17,6 @@ import (
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/internal/atomicfile"
-	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/pipeline"
 	"github.com/arbor-ml/arbor/propagate"
@@ -54,18 +53,14 @@ func pointAffinity(ln learner.Learner) (string, bool) {
 }
 
 // savePipeline writes the fitted pipeline to path (atomically).
-func savePipeline(info io.Writer, path string, ds *dataset.Dataset, sc *dataset.Scaler, built kernel.Built, rule string, ln learner.Learner, m learner.Model) error {
+func savePipeline(info io.Writer, path string, fit *pipeline.Result) error {
 	if path == "" {
 		return nil
 	}
-	if m == nil {
-		return fmt.Errorf("--save-model %s: no model was fitted", path)
-	}
-	p, err := pipeline.New(ds, sc, built, rule, m)
+	p, err := fit.Pipeline()
 	if err != nil {
 		return fmt.Errorf("--save-model %s: %w", path, err)
 	}
-	p.Affinity, _ = pointAffinity(ln)
 	if err := writeAtomic(path, func(f *os.File) error { return p.Save(f) }); err != nil {
 		return err
 	}

@@ -1,35 +1,34 @@
-package main
+package pipeline
 
 import (
 	"context"
 	"fmt"
-	"github.com/arbor-ml/arbor/knn"
-	"strings"
+	"io"
 	"time"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/knn"
+	"github.com/arbor-ml/arbor/learner"
+	"github.com/arbor-ml/arbor/linsvm"
+	"github.com/arbor-ml/arbor/propagate"
 	"github.com/arbor-ml/arbor/ssl"
-	"gonum.org/v1/gonum/mat"
+	"github.com/arbor-ml/arbor/svm"
 )
 
-// evalLandmarks is arbor eval --landmarks M: for every kernel and split
+// EvalLandmarks is the semi-supervised protocol (ssl.Eval) with M
+// landmarks, what arbor eval --landmarks M runs: for every kernel and split
 // the landmark features are built with the split's labelled rows among the
 // landmarks (landmarkFlags.choose), then the learners run on them (svm:
 // the C-SVC on the features; knn: kNN on the features; lp, spreading: the
 // anchor graph of the landmarks, or for spreading with a knn:K affinity
 // the kNN graph of all rows, knnGraphSpreading) and are scored on the rows outside the
 // split, as ssl.Eval scores the exact methods.
-func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dataset, specs []kernel.Spec, lf learnerFlags, splits [][]int) ([]ssl.Result, error) {
-	var names []string
-	for _, s := range strings.Split(lf.learner, ",") {
-		if s = strings.TrimSpace(strings.ToLower(s)); s != "" {
-			names = append(names, s)
-		}
-	}
-	ks, err := knn.ParseKs(lf.String("k"))
-	if err != nil {
-		return nil, settingsError(err)
+func EvalLandmarks(ctx context.Context, l LandmarkChoice, ds *dataset.Dataset, specs []kernel.Spec, learners []learner.Learner, splits [][]int, log io.Writer) ([]ssl.Result, error) {
+	if log == nil {
+		log = io.Discard
 	}
 	n := ds.Len()
 	yFor := func(split []int) []int {
@@ -62,64 +61,57 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 		}
 	}
 	var out []ssl.Result
-	for _, name := range names {
-		if name == "lp" || name == "propagation" || name == "spreading" {
-			ln0, err := lf.one(name)
-			if err != nil {
-				return nil, err
-			}
+	for _, ln0 := range learners {
+		family := landmarkFamily(ln0)
+		if family == "lp" || family == "spreading" {
 			for si, split := range splits {
 				t0 := time.Now()
-				if s, ok := knnGraphSpreading(ln0, ds.Len(), ds.Dim()); ok {
+				if s, ok := KNNGraphSpreading(ln0, ds.Len(), ds.Dim()); ok {
 					// Spreading on a knn:K affinity: the kNN graph of all rows (knngraphspread.go).
-					km, what, err := knnGraphFit(ctx, ds.X, yFor(split), s)
+					km, what, err := KNNGraphFit(ctx, ds.X, yFor(split), s)
 					if err != nil {
 						return nil, fmt.Errorf("split %d: %w", si, err)
 					}
 					if si == 0 {
-						fmt.Fprintf(e.stderr, "--landmarks: %s\n", what)
+						fmt.Fprintf(log, "--landmarks: %s\n", what)
 					}
 					r := ssl.Result{Kernel: fmt.Sprintf("%d-NN graph, all rows", km.K()), Learner: "spreading (kNN graph of all rows)", Split: si, FitS: time.Since(t0).Seconds(), Unreached: len(km.Model.Unreachable)}
 					score(&r, km.Transduction(), split)
 					out = append(out, r)
 					continue
 				}
-				lm, _, err := l.choose(ctx, ds.X, yFor(split))
+				lm, _, err := l.Choose(ctx, ds.X, yFor(split))
 				if err != nil {
 					return nil, err
 				}
-				ln, err := lf.one(name)
-				if err != nil {
-					return nil, err
-				}
-				am, what, err := anchorFitRows(ctx, ds.X, landmarkPoints(ds.X, lm), yFor(split), ln)
+				am, what, err := AnchorFit(ctx, ds.X, rowsOf(ds.X, lm), yFor(split), ln0)
 				if err != nil {
 					return nil, fmt.Errorf("split %d: %w", si, err)
 				}
 				if si == 0 {
-					fmt.Fprintf(e.stderr, "landmarks %d: %s\n", len(lm), what)
+					fmt.Fprintf(log, "landmarks %d: %s\n", len(lm), what)
 				}
-				r := ssl.Result{Kernel: fmt.Sprintf("anchors M=%d", len(lm)), Learner: learnerFamily(name) + " (anchor graph)", Split: si, FitS: time.Since(t0).Seconds(), Unreached: len(am.Unreachable)}
+				r := ssl.Result{Kernel: fmt.Sprintf("anchors M=%d", len(lm)), Learner: family + " (anchor graph)", Split: si, FitS: time.Since(t0).Seconds(), Unreached: len(am.Unreachable)}
 				score(&r, am.Transduction(), split)
 				out = append(out, r)
 			}
 			continue
 		}
-		if name != "svm" && name != "knn" && name != "linsvm" {
-			return nil, usageError("--landmarks works with --learner svm, linsvm, knn, lp or spreading, not %s", name)
+		if family != "svm" && family != "knn" && family != "linsvm" {
+			return nil, learner.Settingsf("--landmarks works with --learner svm, linsvm, knn, lp or spreading, not %s", ln0.Name())
 		}
 	}
 	for _, spec := range specs {
-		learners := 0
-		for _, name := range names {
-			if name == "svm" || name == "knn" || name == "linsvm" {
-				learners++
+		onFeatures := 0
+		for _, ln := range learners {
+			if f := landmarkFamily(ln); f == "svm" || f == "knn" || f == "linsvm" {
+				onFeatures++
 			}
 		}
-		if learners == 0 {
+		if onFeatures == 0 {
 			break
 		}
-		kname := fmt.Sprintf("%s M=%d", spec, l.m)
+		kname := fmt.Sprintf("%s M=%d", spec, l.M)
 		// The features per split: its labelled rows are landmarks.
 		for si, split := range splits {
 			y := yFor(split)
@@ -135,17 +127,18 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 				}
 				if zs[i] == nil {
 					t0 := time.Now()
-					_, Z, _, desc, err := l.features(ctx, ds.X, spec, y, i == 1)
+					_, Z, _, desc, err := l.Features(ctx, ds.X, spec, y, i == 1)
 					if err != nil {
 						return nil, 0, err
 					}
 					kts[i] = time.Since(t0).Seconds()
-					fmt.Fprintln(e.stderr, desc)
+					fmt.Fprintln(log, desc)
 					zs[i] = Z
 				}
 				return zs[i], kts[i], nil
 			}
-			for _, name := range names {
+			for _, ln := range learners {
+				name := landmarkFamily(ln)
 				if name != "svm" && name != "knn" && name != "linsvm" {
 					continue
 				}
@@ -156,7 +149,7 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 				// Each learner fits on the labelled rows of Z and labels
 				// every row (predictBlocks); one result per fitted model.
 				result := func(learner string, t1 time.Time, predict func(dst []int, Zb *mat.Dense) ([]int, error)) error {
-					pred, err := predictBlocks(Z, predict, nil)
+					pred, err := PredictBlocks(Z, predict, nil)
 					if err != nil {
 						return err
 					}
@@ -168,7 +161,8 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 				switch name {
 				case "svm":
 					t1 := time.Now()
-					m, err := landmarkSVM(ctx, Z, y, lf.Float("C"))
+					c, _ := learner.As[svm.Classifier](ln)
+					m, err := LandmarkSVM(ctx, Z, y, c.C)
 					if err != nil {
 						return nil, fmt.Errorf("split %d: %w", si, err)
 					}
@@ -177,30 +171,51 @@ func evalLandmarks(ctx context.Context, e *env, l landmarkFlags, ds *dataset.Dat
 					}
 				case "linsvm":
 					t1 := time.Now()
-					m, err := landmarkLinSVM(ctx, Z, y, lf)
+					c, _ := learner.As[linsvm.Classifier](ln)
+					m, err := LandmarkLinSVM(ctx, Z, y, c)
 					if err != nil {
 						return nil, fmt.Errorf("split %d: %w", si, err)
 					}
-					if w := linsvmWarning(m); w != "" && si == 0 {
-						fmt.Fprintln(e.stderr, "warning:", w)
+					if w := LinsvmWarning(m); w != "" && si == 0 {
+						fmt.Fprintln(log, "warning:", w)
 					}
 					if err := result("linsvm (LinearSVC on Z)", t1, func(dst []int, Zb *mat.Dense) ([]int, error) { return m.Predict(ctx, dst, Zb) }); err != nil {
 						return nil, err
 					}
 				case "knn":
-					for _, k := range ks {
-						t1 := time.Now()
-						m, err := landmarkKNN(ctx, Z, y, k, spec)
-						if err != nil {
-							return nil, err
-						}
-						if err := result(fmt.Sprintf("knn k=%d (on Z)", k), t1, func(dst []int, Zb *mat.Dense) ([]int, error) { return m.PredictPoints(ctx, dst, Zb) }); err != nil {
-							return nil, err
-						}
+					c, _ := learner.As[knn.Classifier](ln)
+					t1 := time.Now()
+					m, err := LandmarkKNN(ctx, Z, y, c.K, spec)
+					if err != nil {
+						return nil, err
+					}
+					if err := result(fmt.Sprintf("knn k=%d (on Z)", c.K), t1, func(dst []int, Zb *mat.Dense) ([]int, error) { return m.PredictPoints(ctx, dst, Zb) }); err != nil {
+						return nil, err
 					}
 				}
 			}
 		}
 	}
 	return out, nil
+}
+
+// landmarkFamily names the learner family a landmark run treats ln as:
+// svm, linsvm, knn, lp, spreading, or its own name.
+func landmarkFamily(ln learner.Learner) string {
+	if _, ok := learner.As[svm.Classifier](ln); ok {
+		return "svm"
+	}
+	if _, ok := learner.As[linsvm.Classifier](ln); ok {
+		return "linsvm"
+	}
+	if _, ok := learner.As[knn.Classifier](ln); ok {
+		return "knn"
+	}
+	if _, ok := learner.As[propagate.Propagation](ln); ok {
+		return "lp"
+	}
+	if _, ok := learner.As[propagate.Spreading](ln); ok {
+		return "spreading"
+	}
+	return ln.Name()
 }
