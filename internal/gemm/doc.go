@@ -23,8 +23,9 @@
 // Every entry of C is computed the same way whatever the kernel, the tile
 // it falls in or the number of goroutines: for each kc-block of p in
 // increasing order, s = fma(a_ip, b_pj, s) from s = 0 over the block's p in
-// increasing order, then c_ij = fma(α, s, c_ij) (after c_ij = β·c_ij once,
-// or 0 when β = 0, so that a NaN in C is not propagated then). Go's
+// increasing order, then c_ij = fma(α, s, c_ij) (after c_ij = β·c_ij once;
+// with β = 0, c_ij is taken as 0 and not read, so a NaN there is not
+// propagated). Go's
 // math.FMA is exact on every platform, so the assembly kernels and the Go
 // loop give bit-identical results (tested), and so does any GOMAXPROCS:
 // each tile of C is written by one goroutine per kc-block and the blocks
@@ -37,6 +38,6 @@
 // 2·m·n·k flops; Upper computes only the entries on and above the
 // diagonal of a square C (the SYRK/SYR2K shape: A·Aᵀ, V·Wᵀ + W·Vᵀ written
 // as one product of stacked blocks), about half as many. The packed copies
-// take kc·n + workers·mc·kc floats. Products with fewer than about 10⁴
-// flops run on the calling goroutine.
+// take kc·min(n, 4096) + workers·mc·kc floats (pooled between calls).
+// Products with fewer than 2¹⁵ flops run on the calling goroutine.
 package gemm
