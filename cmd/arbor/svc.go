@@ -115,6 +115,12 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	if err := mf.check(svcBytes(fitRows, ds.Dim()), fmt.Sprintf("support vector clustering of %d rows", fitRows), hint); err != nil {
 		return err
 	}
+	e.announceSVC(*quiet, ds.X, fitRows, func(m int) string {
+		if lmf.m > 0 {
+			return "fewer --landmarks fit fewer rows"
+		}
+		return fmt.Sprintf("--landmarks %d fits the sphere and clusters on %d sampled rows", m, m)
+	})
 	X := ds.X
 	desc := fmt.Sprintf("%s (%d rows, %d features, scale %s", ds.Name, ds.Len(), ds.Dim(), d.scale)
 	if *pca > 0 {
