@@ -10,6 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 out=${1:?usage: capture.sh OUTDIR}
 DATA=${DATA:-$(cd "$repo/.." && pwd)/shared/data}
+[ -d "$DATA" ] || { echo "capture.sh: no data directory $DATA (set DATA)" >&2; exit 1; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 tmp=$(mktemp -d)
