@@ -153,7 +153,7 @@ func Load(r io.Reader) (*Model, error) {
 	if in.Kernel != "precomputed" {
 		k, err := kernel.ParsePoint(in.Kernel)
 		if err != nil {
-			return nil, bad("kernel %q: want precomputed or a point kernel with its parameters", in.Kernel)
+			return nil, bad("kernel %.40q: want precomputed or a point kernel with its parameters", in.Kernel)
 		}
 		if len(in.XLabeled) != l || len(in.XLabeled[0]) == 0 {
 			return nil, bad("x_labeled has %d rows for %d labelled rows", len(in.XLabeled), l)

@@ -223,7 +223,7 @@ func LoadMultiType(r io.Reader) (*MultiType, error) {
 	}
 	sp, err := kernel.ParseSpec(in.Kernel)
 	if err != nil || sp.Kind != kernel.KindMultiType {
-		return nil, fmt.Errorf("%w: kernel %q: %v", ErrFormat, in.Kernel, err)
+		return nil, fmt.Errorf("%w: kernel %.40q: %v", ErrFormat, in.Kernel, err)
 	}
 	ny, err := LoadNystrom(bytes.NewReader(in.Affinity))
 	if err != nil {

@@ -55,7 +55,7 @@ func LoadAnchor(r io.Reader) (*AnchorModel, error) {
 	}
 	switch {
 	case in.Method != "propagation" && in.Method != "spreading":
-		return nil, fmt.Errorf("%w: anchor graph method %q", ErrFormat, in.Method)
+		return nil, fmt.Errorf("%w: anchor graph method %.40q", ErrFormat, in.Method)
 	case in.M < 1 || in.Dim < 1 || in.Classes < 2 || in.S < 1 || in.S > in.M:
 		return nil, fmt.Errorf("%w: anchor graph with %d anchors, %d features, %d classes, S = %d", ErrFormat, in.M, in.Dim, in.Classes, in.S)
 	case !modelio.IsShape(len(in.Anchors), in.M, in.Dim) || !modelio.IsShape(len(in.A), in.M, in.Classes) || len(in.Lambda) != in.Classes:

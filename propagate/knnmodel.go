@@ -212,14 +212,14 @@ func LoadKNN(r io.Reader) (*KNNModel, error) {
 	}
 	switch {
 	case in.Learner != "spreading":
-		return nil, bad("learner %q", in.Learner)
+		return nil, bad("learner %.40q", in.Learner)
 	case in.N < 1 || in.Dim < 1 || in.Classes < 2 || in.K < 1:
 		return nil, bad("%d rows, %d features, %d classes, k = %d", in.N, in.Dim, in.Classes, in.K)
 	case !modelio.IsShape(len(in.Rows), in.N, in.Dim) || !modelio.IsShape(len(in.Distributions), in.N, in.Classes) || len(in.Transduction) != in.N:
 		return nil, bad("blocks of %d, %d values and %d labels for %d rows × %d features, %d classes",
 			len(in.Rows), len(in.Distributions), len(in.Transduction), in.N, in.Dim, in.Classes)
 	case in.Method != Closed && in.Method != Iterative:
-		return nil, bad("method %q", in.Method)
+		return nil, bad("method %.40q", in.Method)
 	}
 	for _, blk := range [][]float64{in.Rows, in.Distributions} {
 		for _, v := range blk {

@@ -271,7 +271,7 @@ func Load(r io.Reader) (*Model, error) {
 		return nil, bad("%d rows, %d classes, %d transduction labels", n, C, len(in.Transduction))
 	}
 	if in.Method != Closed && in.Method != Iterative {
-		return nil, bad("method %q", in.Method)
+		return nil, bad("method %.40q", in.Method)
 	}
 	for i, row := range in.Distributions {
 		if len(row) != C {

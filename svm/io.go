@@ -88,7 +88,7 @@ func (kj kernelJSON) decode() (kernel.Kernel, error) {
 	case "exponential":
 		k = kernel.Exponential{Gamma: kj.Gamma}
 	default:
-		return nil, fmt.Errorf("%w: unknown kernel type %q", ErrFormat, kj.Type)
+		return nil, fmt.Errorf("%w: unknown kernel type %.40q", ErrFormat, kj.Type)
 	}
 	if err := kernel.Check(k); err != nil {
 		return nil, fmt.Errorf("%w: kernel: %w", ErrFormat, err)

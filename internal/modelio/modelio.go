@@ -39,7 +39,7 @@ func Decode(r io.Reader, v any, format string, version int, errFormat error) err
 		return fmt.Errorf("%w: %w", errFormat, err)
 	}
 	if h.Format != format {
-		return fmt.Errorf("%w: format %q, want %q", errFormat, h.Format, format)
+		return fmt.Errorf("%w: format %.40q, want %q", errFormat, h.Format, format)
 	}
 	if h.Version != version {
 		return fmt.Errorf("%w: version %d, this reader supports %d", errFormat, h.Version, version)

@@ -133,3 +133,13 @@ func TestProduct(t *testing.T) {
 		t.Error("IsShape accepts a wrapped or empty shape, or refuses 2×3")
 	}
 }
+
+// TestLongFormatQuoted: a foreign document's format name is quoted to 40
+// characters in the error, not echoed whole.
+func TestLongFormatQuoted(t *testing.T) {
+	long := strings.Repeat("x", 100000)
+	err := Decode(strings.NewReader(`{"format":"`+long+`","version":1}`), &doc{}, "arbor-test", 1, errFormat)
+	if !errors.Is(err, errFormat) || len(err.Error()) > 120 || !strings.Contains(err.Error(), strings.Repeat("x", 40)+`"`) {
+		t.Errorf("%.200v (%d bytes), want the format quoted to 40 characters", err, len(err.Error()))
+	}
+}
