@@ -52,9 +52,6 @@ type Settings struct {
 	Rule string
 	// Float32 stores the N×N kernel matrix in float32 (kernel.Build32).
 	Float32 bool
-	// MaxMemory, if positive, is the budget in bytes Fit checks Cost
-	// against before any large allocation (ErrMemory).
-	MaxMemory float64
 
 	// Progress, if not nil, reports long work; Log, if not nil, receives
 	// the fit's notes and warnings, one per line (what arbor classify
@@ -66,9 +63,6 @@ type Settings struct {
 	// heap's growth there).
 	Hold func()
 }
-
-// ErrMemory: the fit needs more memory than Settings.MaxMemory.
-var ErrMemory = errors.New("not enough memory")
 
 // values reads Params as learner.Values: a setting given, else its Flag's
 // default.
@@ -178,8 +172,9 @@ func (r *Result) Pipeline() (*Pipeline, error) {
 // values on demand (no N×N matrix); with Landmarks the landmark features
 // and a learner on them, or the anchor graph; otherwise the kernel matrix
 // (float32 storage with Float32) and the learner on it. Errors: those
-// wrapping learner.ErrSettings for settings that do not fit together,
-// ErrMemory, and the learners' and kernels' own.
+// wrapping learner.ErrSettings for settings that do not fit together, and
+// the learners' and kernels' own. The memory check (arbor classify
+// --max-memory) is the caller's, before the call.
 func Fit(ctx context.Context, s Settings, ds *dataset.Dataset, Xtest *mat.Dense) (*Result, error) {
 	ln, family, err := s.learner()
 	if err != nil {
