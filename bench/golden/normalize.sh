@@ -8,6 +8,7 @@ find "${1:?usage: normalize.sh DIR}" -name stdout -o -name stderr | while IFS= r
 	sed -i -E \
 		-e 's/ in [0-9]+(\.[0-9]+)?(e-?[0-9]+)?(s|ms|µs)\b/ in Ts/g' \
 		-e 's/\([0-9.]+(e\+?[0-9]+)? rows\/s\)/(R rows\/s)/g' \
+		-e 's/\([0-9.]+s, [0-9.]+ rows\/s\)/(Ts, R rows\/s)/g' \
 		-e 's/"(fit_s|kernel_s)":[-0-9.e+]+/"\1":0/g' \
 		-e '/ {2,}.* {2,}.* {2,}/ s/ {2,}[0-9]+\.[0-9]+$/  T/' \
 		"$f"
