@@ -137,8 +137,3 @@ func (s Spec) validate() error {
 	}
 	return nil
 }
-
-// ErrTooFew is the former name of ErrTooFewRows.
-//
-// Deprecated: use ErrTooFewRows (one name across Arbor).
-var ErrTooFew = ErrTooFewRows

@@ -103,8 +103,3 @@ var (
 func errOverflow() error {
 	return fmt.Errorf("hclust: a distance or a linkage update overflows float64: %w", ErrNonFinite)
 }
-
-// ErrTooFew is the former name of ErrTooFewRows.
-//
-// Deprecated: use ErrTooFewRows (one name across Arbor).
-var ErrTooFew = ErrTooFewRows

@@ -44,7 +44,7 @@ func BenchmarkPredictGram(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := m.PredictGram(ctx, dst, U); err != nil {
+				if _, err := m.PredictRows(ctx, dst, U); err != nil {
 					b.Fatal(err)
 				}
 			}

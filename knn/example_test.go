@@ -35,7 +35,7 @@ func Example() {
 		panic(err)
 	}
 	U := semi.UnlabeledRows()
-	pred, err := m.PredictGram(ctx, nil, U)
+	pred, err := m.PredictRows(ctx, nil, U)
 	if err != nil {
 		panic(err)
 	}

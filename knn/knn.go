@@ -28,14 +28,6 @@ var (
 	ErrMultiLabel  = errors.New("knn: single-label call on a multi-label model")
 )
 
-// Former names of ErrBadParam and ErrBadLabel.
-//
-// Deprecated: use ErrBadParam and ErrBadLabel (one name across Arbor).
-var (
-	ErrParam = ErrBadParam
-	ErrLabel = ErrBadLabel
-)
-
 // Weight schemes of Classifier.Weights.
 const (
 	Uniform    = "uniform"    // every neighbour counts 1 (the default, "")
@@ -389,24 +381,4 @@ func (c Classifier) fitPoints(X mat.Matrix, lab, ly []int, ls [][]int, C int) (*
 		m.ldiag[j] = v
 	}
 	return m, nil
-}
-
-// PredictGram is the transductive one-shot call: FitGram(K, y) then the
-// predictions of the given rows of K (rows nil = every unlabelled row, in
-// increasing order).
-//
-// Deprecated: use FitGram and Model.Transduction (or Model.PredictRows).
-func (c Classifier) PredictGram(ctx context.Context, K mat.Symmetric, y []int, rows []int) ([]int, error) {
-	m, err := c.FitGram(ctx, K, y)
-	if err != nil {
-		return nil, err
-	}
-	if rows == nil {
-		for i, v := range y {
-			if v == learner.Unlabeled {
-				rows = append(rows, i)
-			}
-		}
-	}
-	return m.PredictRows(ctx, nil, rows)
 }

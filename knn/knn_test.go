@@ -148,7 +148,7 @@ func TestAgainstPeerAndSklearn(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				pred, err := m.PredictGram(ctx, nil, U)
+				pred, err := m.PredictRows(ctx, nil, U)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -309,7 +309,7 @@ func TestPointsEqualGram(t *testing.T) {
 	for r, i := range U {
 		Xu.SetRow(r, X.RawRowView(i))
 	}
-	a, err := mg.PredictGram(ctx, nil, U)
+	a, err := mg.PredictRows(ctx, nil, U)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,17 +322,12 @@ func TestPointsEqualGram(t *testing.T) {
 	for i := range diag {
 		diag[i] = 1
 	}
-	cr, err := mg.PredictCross(ctx, nil, Kt, diag)
+	cr, err := mg.PredictDiag(ctx, nil, Kt, diag)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(a, b) || !slices.Equal(a, cr) {
 		t.Error("Gram, point and cross predictions differ")
-	}
-	// one-shot transductive call
-	one, err := c.PredictGram(ctx, K, ys, nil)
-	if err != nil || !slices.Equal(one, a) {
-		t.Errorf("Classifier.PredictGram differs: %v", err)
 	}
 	nb, err := mg.Neighbors(ctx, GramRows(lab[:2]))
 	if err != nil {
@@ -385,7 +380,7 @@ func TestGOMAXPROCS(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, _ := m.PredictGram(ctx, nil, U)
+		a, _ := m.PredictRows(ctx, nil, U)
 		s, _ := m.Scores(ctx, nil, GramRows(U))
 		return a, s
 	}
@@ -445,16 +440,16 @@ func TestBadInput(t *testing.T) {
 		t.Errorf("Inf diagonal: %v", err)
 	}
 	m, _ := Classifier{K: 1}.FitGram(ctx, K, y)
-	if _, err := m.PredictGram(ctx, nil, []int{6}); !errors.Is(err, ErrRow) {
+	if _, err := m.PredictRows(ctx, nil, []int{6}); !errors.Is(err, ErrRow) {
 		t.Errorf("row: %v", err)
 	}
-	if _, err := m.PredictGram(ctx, make([]int, 3), []int{4}); !errors.Is(err, ErrShape) {
+	if _, err := m.PredictRows(ctx, make([]int, 3), []int{4}); !errors.Is(err, ErrShape) {
 		t.Errorf("dst: %v", err)
 	}
 	if _, err := m.PredictPoints(ctx, nil, X); !errors.Is(err, ErrShape) {
 		t.Errorf("points on gram model: %v", err)
 	}
-	if _, err := m.PredictCross(ctx, nil, mat.NewDense(1, 5, nil), []float64{1}); !errors.Is(err, ErrShape) {
+	if _, err := m.PredictDiag(ctx, nil, mat.NewDense(1, 5, nil), []float64{1}); !errors.Is(err, ErrShape) {
 		t.Errorf("cross shape: %v", err)
 	}
 	if _, err := (Classifier{K: 1}).Fit(ctx, mat.NewDense(2, 1, []float64{math.NaN(), 1}), []int{0, 1}); !errors.Is(err, ErrNonFinite) {
@@ -478,7 +473,7 @@ func TestBadInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := mm.PredictGram(ctx, nil, []int{3}); !errors.Is(err, ErrMultiLabel) {
+	if _, err := mm.PredictRows(ctx, nil, []int{3}); !errors.Is(err, ErrMultiLabel) {
 		t.Errorf("multi-label PredictGram: %v", err)
 	}
 	if _, err := (Classifier{K: 1}).FitGramSets(ctx, K, [][]int{{0, 0}, {1}, nil, nil, nil, nil}); !errors.Is(err, ErrBadLabel) {
@@ -486,7 +481,7 @@ func TestBadInput(t *testing.T) {
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := m.PredictGram(cctx, nil, []int{4, 5}); !errors.Is(err, context.Canceled) {
+	if _, err := m.PredictRows(cctx, nil, []int{4, 5}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }

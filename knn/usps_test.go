@@ -31,7 +31,11 @@ func TestUSPS1NN(t *testing.T) {
 		t.Fatal(err)
 	}
 	U := semi.UnlabeledRows()
-	pred, err := Classifier{K: 1}.PredictGram(ctx, K, semi.Y, U)
+	m, err := Classifier{K: 1}.FitGram(ctx, K, semi.Y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pred, err := m.PredictRows(ctx, nil, U)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -110,13 +110,6 @@ func (m *Model) PredictRows(ctx context.Context, dst []int, rows []int) ([]int, 
 	return m.predict(ctx, dst, GramRows(rows))
 }
 
-// PredictGram is PredictRows.
-//
-// Deprecated: use PredictRows.
-func (m *Model) PredictGram(ctx context.Context, dst []int, rows []int) ([]int, error) {
-	return m.PredictRows(ctx, dst, rows)
-}
-
 // PredictPoints returns the predicted classes of the rows of X (model from
 // Fit).
 func (m *Model) PredictPoints(ctx context.Context, dst []int, X mat.Matrix) ([]int, error) {
@@ -128,13 +121,6 @@ func (m *Model) PredictPoints(ctx context.Context, dst []int, X mat.Matrix) ([]i
 // are read) and their self-similarities diag[i] = k(x_i, x_i) (see Cross).
 func (m *Model) PredictDiag(ctx context.Context, dst []int, Kt mat.Matrix, diag []float64) ([]int, error) {
 	return m.predict(ctx, dst, Cross(Kt, diag))
-}
-
-// PredictCross is PredictDiag.
-//
-// Deprecated: use PredictDiag.
-func (m *Model) PredictCross(ctx context.Context, dst []int, Kt mat.Matrix, diag []float64) ([]int, error) {
-	return m.PredictDiag(ctx, dst, Kt, diag)
 }
 
 func (m *Model) predict(ctx context.Context, dst []int, q Query) ([]int, error) {

@@ -18,7 +18,7 @@ type BEP struct {
 
 // Breakeven returns the micro- and macro-averaged precision–recall breakeven
 // points of paper 002 (Table 2) for n×C class-membership scores (for example
-// knn.Model.Scores or propagate.Result.Distributions) against relevance sets:
+// knn.Model.Scores or propagate.Model.Distributions) against relevance sets:
 // relevant[i] lists the classes of row i (one for single-label data, several
 // for multi-label data). Class indices must lie in 0..C-1.
 //

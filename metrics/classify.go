@@ -15,11 +15,6 @@ var (
 	ErrNonFinite = errors.New("metrics: non-finite value")
 )
 
-// ErrNaN is the former name of ErrNonFinite.
-//
-// Deprecated: use ErrNonFinite (one name across Arbor).
-var ErrNaN = ErrNonFinite
-
 func checkPair(yTrue, yPred []int) error {
 	if len(yTrue) != len(yPred) {
 		return fmt.Errorf("%w: %d true labels, %d predictions", ErrLength, len(yTrue), len(yPred))

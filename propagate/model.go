@@ -55,11 +55,6 @@ type Model struct {
 	Warnings []error
 }
 
-// Result is the former name of Model.
-//
-// Deprecated: use Model.
-type Result = Model
-
 // checkScores fails when a score is NaN or infinite (an affinity whose row
 // sums overflow, say): argmax would silently turn it into class 0.
 func checkScores(F []float64, C int) error {

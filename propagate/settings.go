@@ -32,14 +32,6 @@ var (
 	ErrNotConverged = errors.New("propagate: not converged")
 )
 
-// Former names of ErrBadParam and ErrBadLabel.
-//
-// Deprecated: use ErrBadParam and ErrBadLabel (one name across Arbor).
-var (
-	ErrParam = ErrBadParam
-	ErrLabel = ErrBadLabel
-)
-
 // Affinity kinds.
 const (
 	RBF         = "rbf"         // W_ij = exp(−Gamma·d²(i,j)), scikit-learn kernel="rbf"

@@ -221,7 +221,7 @@ func TestBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	Kt := mat.DenseCopyOf(K)
-	want, err := sm.PredictGram(Kt)
+	want, err := sm.Predict(ctx, nil, Kt)
 	if err != nil {
 		t.Fatal(err)
 	}

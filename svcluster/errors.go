@@ -15,11 +15,3 @@ var (
 	ErrBadKernel    = errors.New("svcluster: unknown kernel")
 	ErrBadLabelling = errors.New("svcluster: unknown labelling")
 )
-
-// Former names of ErrTooFewRows and ErrBadParam.
-//
-// Deprecated: use ErrTooFewRows and ErrBadParam (one name across Arbor).
-var (
-	ErrTooFewPoints = ErrTooFewRows
-	ErrBadSetting   = ErrBadParam
-)

@@ -67,11 +67,11 @@ func BenchmarkPaperFigures(tb *testing.B) {
 	}
 	ctx := context.Background()
 	X, _ := twoGaussians(1)
-	a, err := Clusterer{Q: 0.7, C: 1, Kernel: Laplacian}.Fit(ctx, X)
+	a, err := Clusterer{Q: 0.7, C: 1, Kernel: Exponential}.Fit(ctx, X)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	b, err := Clusterer{Q: 0.7, C: 1 / (200 * 0.2), Kernel: Laplacian}.Fit(ctx, X)
+	b, err := Clusterer{Q: 0.7, C: 1 / (200 * 0.2), Kernel: Exponential}.Fit(ctx, X)
 	if err != nil {
 		tb.Fatal(err)
 	}

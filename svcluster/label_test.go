@@ -110,7 +110,7 @@ func moonsBall(kind KernelKind) *ball {
 		beta[i] = 1 / float64(nc)
 	}
 	q := 100.0
-	if kind == Laplacian {
+	if kind == Exponential {
 		q = 12
 	}
 	b := newBall(kind, q, 2, cx, beta, 0)
@@ -123,7 +123,7 @@ func moonsBall(kind KernelKind) *ball {
 
 func TestLabellingsAgreeOnMoons(t *testing.T) {
 	ctx := context.Background()
-	for _, kind := range []KernelKind{Gaussian, Laplacian} {
+	for _, kind := range []KernelKind{Gaussian, Exponential} {
 		b := moonsBall(kind)
 		x := insidePoints(b, 250, -1.5, 2.5, 2)
 		n := len(x) / 2
@@ -157,7 +157,7 @@ func TestLabellingsAgreeOnMoons(t *testing.T) {
 }
 
 func TestSegmentEvaluatorsAgree(t *testing.T) {
-	for _, kind := range []KernelKind{Gaussian, Laplacian} {
+	for _, kind := range []KernelKind{Gaussian, Exponential} {
 		b := moonsBall(kind)
 		rng := rand.New(rand.NewPCG(3, 3))
 		n := 40
@@ -256,7 +256,7 @@ func TestConnectDeterministicAcrossGOMAXPROCS(t *testing.T) {
 // TestSegmentAdjacencyModesAgree compares the adjacency decisions of the
 // direct, distance (ratio recurrence for the Gaussian) and Gram evaluators.
 func TestSegmentAdjacencyModesAgree(t *testing.T) {
-	for _, kind := range []KernelKind{Gaussian, Laplacian} {
+	for _, kind := range []KernelKind{Gaussian, Exponential} {
 		b := moonsBall(kind)
 		x := insidePoints(b, 120, -1.5, 2.5, 9)
 		n := len(x) / 2

@@ -68,11 +68,11 @@ func TestPaperFig4ab(t *testing.T) {
 	ctx := context.Background()
 	for seed := uint64(1); seed <= 3; seed++ {
 		X, y := twoGaussians(seed)
-		hard, err := Clusterer{Q: 0.7, C: 1, Kernel: Laplacian}.Fit(ctx, X)
+		hard, err := Clusterer{Q: 0.7, C: 1, Kernel: Exponential}.Fit(ctx, X)
 		if err != nil {
 			t.Fatal(err)
 		}
-		soft, err := Clusterer{Q: 0.7, C: 1 / (200 * 0.2), Kernel: Laplacian}.Fit(ctx, X)
+		soft, err := Clusterer{Q: 0.7, C: 1 / (200 * 0.2), Kernel: Exponential}.Fit(ctx, X)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,12 +21,6 @@ const (
 	Exponential
 )
 
-// Laplacian is the paper's name for Exponential.
-//
-// Deprecated: use Exponential, the name the rest of Arbor (package kernel)
-// uses for exp(-q‖x−y‖).
-const Laplacian = Exponential
-
 // String returns "gaussian" or "exponential", the names of package kernel.
 func (k KernelKind) String() string {
 	switch k {

@@ -261,11 +261,11 @@ func TestErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.PredictGram(mat.NewDense(2, 3, nil)); !errors.Is(err, ErrShape) {
-		t.Errorf("PredictGram 2×3: %v", err)
+	if _, err := m.Predict(ctx, nil, mat.NewDense(2, 3, nil)); !errors.Is(err, ErrShape) {
+		t.Errorf("Predict 2×3: %v", err)
 	}
-	if _, err := m.PredictGram(mat.NewDense(1, 4, []float64{math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1)})); !errors.Is(err, ErrNonFinite) {
-		t.Errorf("PredictGram Inf: %v", err)
+	if _, err := m.Predict(ctx, nil, mat.NewDense(1, 4, []float64{math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1)})); !errors.Is(err, ErrNonFinite) {
+		t.Errorf("Predict Inf: %v", err)
 	}
 	if _, err := m.PredictPoints(context.Background(), nil, X); !errors.Is(err, ErrNoKernel) {
 		t.Errorf("Predict on a Gram model: %v", err)

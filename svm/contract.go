@@ -48,13 +48,6 @@ func (m *Model) PredictPoints(ctx context.Context, dst []int, X mat.Matrix) ([]i
 	return m.voteInto(dst, dec)
 }
 
-// PredictGram is Predict without a context or destination.
-//
-// Deprecated: use Predict(ctx, nil, Kt).
-func (m *Model) PredictGram(Kt mat.Matrix) ([]int, error) {
-	return m.Predict(context.Background(), nil, Kt)
-}
-
 func (m *Model) voteInto(dst []int, dec *mat.Dense) ([]int, error) {
 	t, _ := dec.Dims()
 	if dst != nil && len(dst) != t {

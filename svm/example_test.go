@@ -45,7 +45,7 @@ func ExampleClassifier_FitGram() {
 	if err != nil {
 		panic(err)
 	}
-	pred, err := m.PredictGram(Kt)
+	pred, err := m.Predict(ctx, nil, Kt)
 	if err != nil {
 		panic(err)
 	}

@@ -151,7 +151,7 @@ func fitFixture(t *testing.T, f *fixSVC) (*Model, *mat.Dense, []int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pred, err := m.PredictGram(Kt)
+		pred, err := m.Predict(ctx, nil, Kt)
 		if err != nil {
 			t.Fatal(err)
 		}

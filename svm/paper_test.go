@@ -15,6 +15,7 @@ import (
 // FitGramRows on the full N×N linear Gram matrix (upper triangle only, as
 // SymOuterK fills it).
 func TestPaper000Linear(t *testing.T) {
+	ctx := context.Background()
 	d, err := dataset.Embedded("usps")
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +51,7 @@ func TestPaper000Linear(t *testing.T) {
 				Kt.Set(a, b, K.At(u, l))
 			}
 		}
-		pred, _ := m.PredictGram(Kt)
+		pred, _ := m.Predict(ctx, nil, Kt)
 		c := 0
 		for a, u := range U {
 			if pred[a] == d.Y[u] {

@@ -222,7 +222,7 @@ func main() {
 			if err != nil {
 				panic(err)
 			}
-			p, _ := m.PredictGram(ctx, nil, u)
+			p, _ := m.PredictRows(ctx, nil, u)
 			c := 0
 			for a, r := range u {
 				if p[a] == d.Y[r] {

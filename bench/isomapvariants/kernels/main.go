@@ -43,7 +43,7 @@ func main() {
 			if err != nil {
 				return err.Error()
 			}
-			p, err := m.PredictGram(ctx, nil, u)
+			p, err := m.PredictRows(ctx, nil, u)
 			if err != nil {
 				return err.Error()
 			}
