@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# Issue 12's check: `arbor classify --kernel rbf --learner svm` on 4,000
+# Times `arbor classify --kernel rbf --learner svm` on 4,000
 # labelled + 1,000 unlabelled points (d = 10, uniform, labels x1 + x2 > 1
 # with 10 % flipped) beside scikit-learn's SVC fit + predict (read, z-score,
 # fit on the labelled rows, predict the unlabelled), whole processes, one

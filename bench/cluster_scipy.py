@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# Issue 12's check: `arbor cluster --linkage average` at N = 8,000 (d = 10,
+# Times `arbor cluster --linkage average` at N = 8,000 (d = 10,
 # standard normal, seed 0), CSV read included, beside SciPy's
 # linkage(pdist(X), 'average') alone; whole arbor process, wall and CPU
 # (user + sys) time, two alternating runs. Debian python3-scipy 1.10.

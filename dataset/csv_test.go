@@ -247,7 +247,7 @@ func FuzzParseFloatBytes(f *testing.F) {
 
 // fuzzMaxLen bounds fuzz inputs. Longer ones add no coverage a short one
 // lacks, but the fuzzer's minimisation of a long interesting input runs the
-// target byte by byte for most of a minute (issue 11): the targets return
+// target byte by byte for most of a minute: the targets return
 // at once on them, so a 60-second run keeps executing.
 const fuzzMaxLen = 256
 

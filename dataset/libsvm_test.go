@@ -159,8 +159,8 @@ func TestReadLIBSVMTooSparse(t *testing.T) {
 }
 
 // A CSV or TSV file named .txt is read as delimited text: the format
-// comes from the content (issue 11: "a TSV saved as .txt is read as
-// LIBSVM and fails on f1").
+// comes from the content, not from the name (a TSV saved as .txt is not
+// read as LIBSVM).
 func TestLoadCSVNamedTxt(t *testing.T) {
 	dir := t.TempDir()
 	for name, text := range map[string]string{

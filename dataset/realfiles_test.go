@@ -23,7 +23,7 @@ func mustRead(t *testing.T, in string, opt CSVOptions) *Dataset {
 }
 
 // A class column not named "label" is found by its name, not read as a
-// feature (issue 11, worst finding).
+// feature.
 func TestAutoLabelColumn(t *testing.T) {
 	for _, name := range []string{"target", "Class", "y", "LABEL"} {
 		d := mustRead(t, "a,"+name+",b\n1,0,2\n3,1,4\n", CSVOptions{})

@@ -133,8 +133,8 @@ func TestGraphsMatchSklearn(t *testing.T) {
 }
 
 // TestGeodesicMatchesPeers compares G and the join count with
-// peers.knn_geodesic (and its eps-graph twin) to 1e-9 relative, the
-// tolerance of issue 2; in practice they agree to the last bit.
+// peers.knn_geodesic (and its eps-graph twin) to 1e-9 relative (the
+// fixtures' tolerance); in practice they agree to the last bit.
 func TestGeodesicMatchesPeers(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range loadFixtures(t) {
@@ -453,7 +453,7 @@ func BenchmarkShortestPathsExact(b *testing.B) {
 	})
 }
 
-// BenchmarkGeodesic is the issue-2 target: 7-NN graph + all-pairs shortest
+// BenchmarkGeodesic times the 7-NN graph + all-pairs shortest
 // paths on uniform random data, d = 10 (compare graph/testdata/peer_time.py).
 func BenchmarkGeodesic(b *testing.B) {
 	for _, n := range benchSizes() {

@@ -87,7 +87,7 @@ func (c *fixCase) points() *mat.Dense {
 	return x
 }
 
-// relClose: heights must agree to 1e-9 relative (issue 2); in practice they
+// relClose: heights must agree to 1e-9 relative; in practice they
 // agree to the bit because the same operations run in the same order.
 func relClose(a, b float64) bool {
 	return a == b || math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b))

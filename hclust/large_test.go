@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// BenchmarkLargeAverage20k is the memory target of issue 2: average linkage on
+// BenchmarkLargeAverage20k is the memory target: average linkage on
 // 20 000 points (condensed input 1.6 GB, working matrix 3.2 GB) within
 // 24 GiB. It needs ~5 GB and a minute, so it runs only with
 // HCLUST_LARGE=1:

@@ -177,7 +177,7 @@ func BenchmarkExtend(b *testing.B) {
 }
 
 // BenchmarkCopheneticCenter times the cophenetic (ultrametric) matrix of an
-// average-linkage tree plus double centring, the issue's "cophenetic +
+// average-linkage tree plus double centring, the "cophenetic +
 // centering" step (peer: scipy cophenet + squareform + numpy double_center).
 func BenchmarkCopheneticCenter(b *testing.B) {
 	benchSizes(b, []int{2000, 8000}, func(b *testing.B, n int) {

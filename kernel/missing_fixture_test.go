@@ -12,7 +12,7 @@ import (
 )
 
 // TestRBFMissingMice: the missing-data RBF equals a NumPy computation of
-// the formula (testdata/rbf_missing_mice.py: columns z-scored over
+// the formula of the missing-data kernel (testdata/rbf_missing_mice.py: columns z-scored over
 // their observed cells with nanmean/nanstd, exp(−γ · mean over the shared
 // columns of the squared difference)) on 48 rows × 77 proteins of the mice
 // file, 232 of them empty, for γ = 32 and 0.5. Tolerance 1e-12 relative:

@@ -281,8 +281,8 @@ func kernelKNN(K mat.Symmetric, y, L, U []int, k int, peersRule bool) []int {
 
 // TestMultiTypeUSPS reproduces paper 002 Table 1's multi-type row on the
 // USPS/100 first split (no scaling): linear step, λ_cut = 0.1, γ = 0.05,
-// kNN for k = 1..5, against testdata/multitype_usps.py (NumPy eigh): issue 4
-// requires best ≥ 94.5 with the peers' tie rule, and 95.07 (k = 2) / 94.29
+// kNN for k = 1..5, against testdata/multitype_usps.py (NumPy eigh): the
+// best must be ≥ 94.5 with the peers' tie rule, and 95.07 (k = 2) / 94.29
 // (k = 4) with scikit-learn's.
 func TestMultiTypeUSPS(t *testing.T) {
 	if testing.Short() {

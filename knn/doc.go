@@ -52,8 +52,7 @@
 // # Neighbour count
 //
 // K must satisfy 1 ≤ K < ℓ, ℓ the number of labelled points: with K ≥ ℓ every
-// query would have the same neighbour set (issue 4 lists it as bad input),
-// so K = ℓ is rejected too.
+// query would have the same neighbour set, so K = ℓ is rejected too.
 //
 // # Complexity
 //

@@ -152,7 +152,7 @@ func (p Propagation) closedSolve(ctx context.Context, g *graph, pr *problem, on 
 	}
 	if !res.Converged {
 		// The closed form is the fixed point of the iterative method or
-		// nothing: a partial solve has no meaning of its own (issue 11: it
+		// nothing: a partial solve has no meaning of its own (one
 		// scored 40% where the iterative method scored 57%).
 		return nil, fmt.Errorf("%w: closed form: the linear solver stopped at MaxIter = %d with relative residual %.3g > Tol = %g: the affinity is probably too narrow for these data; use a wider one (a smaller gamma, or knn:K), a larger MaxIter, or the iterative method", ErrNotConverged, maxIter, rel, tol)
 	}

@@ -238,8 +238,8 @@ func TestNotConvergedIsAWarning(t *testing.T) {
 	if r.Converged || r.Iter != 3 || len(r.Warnings) != 1 || !errors.Is(r.Warnings[0], ErrNotConverged) {
 		t.Errorf("converged %v iter %d warnings %v", r.Converged, r.Iter, r.Warnings)
 	}
-	// The closed form is the iterative method's fixed point or an error
-	// (issue 11): a partial solve is not a result.
+	// The closed form is the iterative method's fixed point or an error:
+	// a partial solve is not a result.
 	_, err = Propagation{MaxIter: 2}.Fit(context.Background(), X, y)
 	if !errors.Is(err, ErrNotConverged) || !strings.Contains(err.Error(), "iterative method") {
 		t.Errorf("closed: %v", err)

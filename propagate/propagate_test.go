@@ -106,7 +106,7 @@ func maxDiff(t *testing.T, got *mat.Dense, want [][]float64) float64 {
 
 // TestPropagationAgainstSklearn: the Iterative method is scikit-learn's loop,
 // so label_distributions_, transduction_ and n_iter_ agree (1e-9: the same
-// arithmetic up to summation order; the issue asks 1e-3). The Closed method
+// arithmetic up to summation order; 1e-3 would do). The Closed method
 // equals the exact harmonic solution by a dense numpy solve to 1e-8 (CG
 // stops at relative residual 1e-10), and scikit-learn's distributions to
 // 1e-3 where scikit-learn converged.

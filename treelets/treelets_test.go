@@ -18,7 +18,7 @@ type refLevel struct {
 	A         *mat.Dense // the matrix after the level
 }
 
-// reference is the text of the issue (paper §2.2) run literally: every
+// reference is the algorithm of paper §2.2 run literally: every
 // level scores all active pairs with M_ij = sqrt(A_ij²/(A_ii A_jj)) +
 // λ|A_ij|, takes the largest (ties: the pair with the smaller larger
 // index, then the smaller smaller index), builds the n×n Jacobi matrix J

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Peak memory and results of --float32 at N = 20,000 (issue 12 item 3).
+"""Peak memory and results of --float32 at N = 20,000, beside the float64 runs.
 
 Runs whole `arbor` processes under /usr/bin/time -v, one after the other
 (never side by side: each peak is the process's own), with and without

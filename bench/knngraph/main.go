@@ -1,6 +1,6 @@
 // Command knngraph times graph.KNN (internal/neighbors' k-d tree) on N
 // synthetic points: a mixture of 10 Gaussian clusters in d dimensions,
-// seeded. Issue 12's target: N = 10⁶, d = 10, k = 10 in ≤ 60 s.
+// seeded. The target: N = 10⁶, d = 10, k = 10 in ≤ 60 s.
 //
 //	go run ./bench/knngraph -n 1000000 -d 10 -k 10
 //	go run ./bench/knngraph -n 1000000 -d 10 -k 10 -intrinsic 4

@@ -1,6 +1,6 @@
 // Command knnsize is the smallest program that uses package knn: it labels
 // the unlabelled rows of a tiny precomputed kernel. knn's tests build it and
-// check the binary stays within 1 MB of bench/knnsize/floor (issue 8: a learner package must not
+// check the binary stays within 1 MB of bench/knnsize/floor (a learner package must not
 // link the embedded data sets or the kernel builders' eigensolvers).
 //
 //	go build -o /tmp/knnsize ./bench/knnsize && ls -l /tmp/knnsize && /tmp/knnsize

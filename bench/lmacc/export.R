@@ -1,5 +1,5 @@
 # Export the UCI letter and satellite sets from R's mlbench to CSV for
-# bench/lmacc (landmark vs exact accuracy, issue 12).
+# bench/lmacc (landmark vs exact accuracy).
 #
 # Tools: R 4.x, mlbench 2.1-3 (Debian r-cran-mlbench 2.1-3-1).
 # Command (from the repository root):

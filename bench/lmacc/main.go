@@ -1,8 +1,8 @@
 // Command lmacc compares every kernel × learner of arbor with landmarks
-// (arbor eval --landmarks M) against the exact version on one data set, as
-// issue 12 asks for UCI letter and satellite ("the landmark versions'
-// accuracy is within 1 point of the exact versions where the exact version
-// fits in memory"), and prints one table.
+// (arbor eval --landmarks M) against the exact version on one data set, on
+// UCI letter and satellite (the landmark versions' accuracy should be
+// within 1 point of the exact versions where the exact version fits in
+// memory), and prints one table.
 //
 // Protocol: the data's first -train rows are the training part (letter:
 // 16,000; satellite: 4,435 = UCI sat.trn, the rest sat.tst); -per-class

@@ -1,4 +1,4 @@
-// Command million is issue 12's large-N check: N synthetic points (d = 10,
+// Command million is the large-N check: N synthetic points (d = 10,
 // 10 classes, 10 labelled per class; the generator is below, seeded), then
 // every point labelled by (1) the landmark hierarchical cluster kernel
 // (average linkage on M landmarks, the rest through the tree rule,

@@ -1,4 +1,4 @@
-// Command predictbig writes the CSV files of issue 12's `arbor predict`
+// Command predictbig writes the CSV files of the large `arbor predict`
 // check: the points of bench/million's generator (d = 10, 10 classes whose
 // centres are drawn from N(0, 1.2²·I), unit variance per coordinate; the
 // same draws in the same order, so -seed 1 gives bench/million's points),

@@ -2,7 +2,7 @@
 // Table 1 (six toy sets: KT with RBF, linear and polynomial kernels on a
 // sample of 1000, beside Arbor's agglomerative clusterers and
 // scikit-learn's), Table 2 (sample sizes 50…1500 with times) and the speed
-// comparisons of issue 10, side by side with the authors' code.
+// comparisons, side by side with the authors' code.
 //
 //	go build -o /tmp/tl/arbor ./cmd/arbor
 //	go run ./bench/treelets -data ../shared/data -out /tmp/tl/bench \

@@ -17,8 +17,8 @@ Tools: Debian /usr/bin/python3 3.11, numpy 1.24.2, scikit-learn 1.2.1.
 Run:  /usr/bin/python3 bench/treelets/peer_mice.py /tmp/kt-src ../shared/data/mice_protein.csv [--kmeans [--n-init=N]] [--drop-id] [--paper-kernel] [--gamma=G]
 (--n-init: KMeans restarts, default 10 as the scikit-learn of the paper; 399
 fits with 10 restarts take over 50 minutes on a loaded 2-core machine)
---paper-kernel: their code path with the kernel as the paper's text and
-issue 10 write it, exp(-gamma * MSD) (their nan_kernel_rbf squares the MSD);
+--paper-kernel: their code path with the kernel as the paper's text writes
+it, exp(-gamma * MSD) (their nan_kernel_rbf squares the MSD);
 --gamma: the kernel's gamma (default 32, their sigma = 0.125).
 Prints one JSON line.
 """

@@ -374,7 +374,7 @@ func TestClassifyTestFile(t *testing.T) {
 // eval's --unreachable default is "first" (scikit-learn's answer, warned);
 // --help must say so, not classify's "error".
 func TestEvalHelpUnreachableDefault(t *testing.T) {
-	// one policy for classify and eval (issue 11: they disagreed)
+	// one policy for classify and eval
 	for _, cmd := range []string{"classify", "eval"} {
 		_, stderr, _ := arbor(t, cmd, "--help")
 		i := strings.Index(stderr, "--unreachable")

@@ -44,7 +44,7 @@ func moonsFiles(t *testing.T, dir string) (string, string) {
 // TestClassifyExtensionRule: with the training points themselves as --test,
 // the default tree-aware rule gives every point its transductive label (its
 // kernel row is its own row of K); paper 000 §3.5's linear rule does not on
-// two moons (issue 11: 86.5 % agreement). --extension takes tree|linear.
+// two moons (86.5 % agreement). --extension takes tree|linear.
 func TestClassifyExtensionRule(t *testing.T) {
 	dir := t.TempDir()
 	trainPath, testPath := moonsFiles(t, dir)

@@ -12,8 +12,9 @@ import (
 
 // checkMagnitude fails when a feature value is so large that the squared
 // distances (and inner products) of the methods overflow float64: it names
-// the feature, the row and the value and suggests a remedy (issue 11: a
-// cell of 1e300 gave "distance (0, 3) is +Inf" and "rbf Gamma = 0").
+// the feature, the row and the value and suggests a remedy (a cell of
+// 1e300 would otherwise surface as "distance (0, 3) is +Inf" or
+// "rbf Gamma = 0").
 func checkMagnitude(ds *dataset.Dataset) error {
 	n, d := ds.X.Dims()
 	if n == 0 || d == 0 {
@@ -36,8 +37,8 @@ func checkMagnitude(ds *dataset.Dataset) error {
 }
 
 // checkKernelFinite fails when a kernel matrix has an infinite or NaN
-// entry: it is never written or learnt from (issue 11: poly:1:1:200 wrote
-// +Inf and exited 0).
+// entry (poly:1:1:200 on unscaled data, say): it is never written or
+// learnt from.
 func checkKernelFinite(spec string, K mat.Matrix) error {
 	bad := func(i, j int, v float64) error {
 		return fmt.Errorf("kernel %s: entry (%d, %d) is %v: its values overflow float64 (or are undefined) for these data; scale the features (--scale std or minmax) or choose smaller parameters (degree, a, b, gamma)", spec, i, j, v)

@@ -178,7 +178,7 @@ func readFloats(t *testing.T, path string) [][]float64 {
 	return out
 }
 
-// TestFloat32MemoryErrors is the table of issue 12 item 3 over the
+// TestFloat32MemoryErrors runs the --float32 memory table over the
 // commands that hold an N×N matrix: under a --max-memory the float64 run
 // exceeds, the one-line error gives the size needed and names --float32
 // (with its size) exactly where --float32 is accepted for that path; and

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// Usage mistakes of issue 11's audit: each a usage error (exit 2) with a
+// Usage mistakes: each a usage error (exit 2) with a
 // message that says what is wrong.
 func TestFlagMistakes(t *testing.T) {
 	dir := t.TempDir()
@@ -53,7 +53,7 @@ func TestHelpAndVersion(t *testing.T) {
 }
 
 // Overflowing kernels and features: an error that names the cause, no
-// matrix of +Inf written (issue 11 audit).
+// matrix of +Inf written.
 func TestOverflowErrors(t *testing.T) {
 	dir := t.TempDir()
 	K := filepath.Join(dir, "K.csv")

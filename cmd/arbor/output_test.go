@@ -11,8 +11,8 @@ import (
 	"time"
 )
 
-// Several outputs are written all or none (issue 11: "with several
-// outputs the earlier ones stay when a later one fails").
+// Several outputs are written all or none: when a later one fails, the
+// earlier ones are not left behind.
 func TestOutputBatchAllOrNone(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")

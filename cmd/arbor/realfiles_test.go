@@ -29,9 +29,9 @@ func blobXY(i, c int) (float64, float64) {
 	return float64(10*c) + float64(i%3)*0.1, float64(10*c) + float64(i%5)*0.1
 }
 
-// A class column named "target" is the label, not a feature (issue 11:
-// "the clustering then uses the true classes"); stderr says which
-// columns are features.
+// A class column named "target" is the label, not a feature (else the
+// clustering would use the true classes); stderr says which columns are
+// features.
 func TestTargetColumnIsLabel(t *testing.T) {
 	dir := t.TempDir()
 	data := writeFile(t, dir, "t.csv", twoBlobs("x,target,y\n", 10, func(i, c int) string {
@@ -118,7 +118,7 @@ func TestIDColumn(t *testing.T) {
 }
 
 // TSV saved as .txt, semicolons with decimal commas, blank-separated .dat:
-// read from the content (issue 11: "a TSV saved as .txt is read as LIBSVM").
+// read from the content (a TSV saved as .txt is not read as LIBSVM).
 func TestOtherSeparators(t *testing.T) {
 	dir := t.TempDir()
 	row := func(sep, dec string) func(i, c int) string {
@@ -172,8 +172,7 @@ func TestUnlabeledMarkerFlag(t *testing.T) {
 }
 
 // classify writes its predictions to standard output without --out or
-// with --out - (issue 11: "--out - creates a file named -"), and the
-// summary to stderr.
+// with --out - (no file named -), and the summary to stderr.
 func TestClassifyStdout(t *testing.T) {
 	dir := t.TempDir()
 	data := writeFile(t, dir, "d.csv", "x,y,label\n0,0,a\n0.1,0,\n5,5,b\n5.1,5,\n")

@@ -11,8 +11,8 @@ import (
 )
 
 // A signal at any stage, even after the work's last cancellation check,
-// ends the run with 128 + its number and "interrupted" (issue 11: Ctrl-C
-// exited 1 with "context canceled", or 0 when it came late).
+// ends the run with 128 + its number and "interrupted" (not exit 1 with
+// "context canceled", nor 0 when it comes late).
 func TestSignalExitCodes(t *testing.T) {
 	for _, tc := range []struct {
 		sig  os.Signal

@@ -98,7 +98,7 @@ func TestSVCBadInput(t *testing.T) {
 
 // svc --sweep --clusters K without a level of exactly K clusters writes the
 // closest level with a warning saying how far and what widens the search
-// (issue 11: it failed on glass and vehicle and wrote nothing).
+// (glass and vehicle reach no level of the requested count).
 func TestSVCClosestLevel(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "l.csv")
 	stdout, stderr, err := arbor(t, "svc", "--data", "iris", "--scale", "std", "--sweep", "--clusters", "3", "--out", out, "--quiet")

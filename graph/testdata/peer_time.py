@@ -7,8 +7,8 @@
 (run from the repository root). Data: numpy RandomState(0).rand(N, 10), as
 in `peers.py timing`; it is written to a temporary raw float64 file that the
 Go program graph/testdata/geotime reads. Prints one JSON line per size with
-both times (best of --reps; 1 rep for N > 2000), their ratio go/peer (issue
-2 target: <= 0.25) and a check that both geodesic matrices have the same
+both times (best of --reps; 1 rep for N > 2000), their ratio go/peer (target:
+<= 0.25) and a check that both geodesic matrices have the same
 sum (relative difference < 1e-9). --exact times Geodesics{Exact: true}
 (every row by a search; bit-identical to the peer) instead of the default.
 """

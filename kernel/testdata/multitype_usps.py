@@ -8,7 +8,7 @@ distance d^2 = K_ii + K_jj - 2 K_ij, k = 1..5, with two tie rules:
   peers:   peers.py kernel_knn (near-equal d^2 are ties, lower labelled row
            first; tied vote -> class ranked first)
   sklearn: KNeighborsClassifier(metric='precomputed') on sqrt(d^2) (tied vote
-           -> smallest class label); this is the rule behind issue 4's
+           -> smallest class label); this is the rule behind
            "95.07 at k = 2, 94.29 at k = 4".
 Also the number of eigenvalues >= 0.1.  Writes multitype_usps.json.
 Run from this directory: /usr/bin/python3 multitype_usps.py [path/to/shared]

@@ -10,7 +10,7 @@ and 24 complete rows, in file order), the 77 protein columns (MouseID and the
 four label columns dropped), z-scores each column over its observed cells
 of these rows (np.nanmean, np.nanstd: population standard deviation), and
 computes K(u, v) = exp(-gamma * mean over the columns observed in both of
-(u_i - v_i)^2) for gamma = 32 and 0.5, the issue's formula (not the authors'
+(u_i - v_i)^2) for gamma = 32 and 0.5, the paper's formula (not the authors'
 exp(-gamma * MSD^2)). Writes JSON: X (rows, NaN as null), gamma, K.
 """
 import csv
