@@ -52,14 +52,6 @@ func registerBuiltins() {
 			p, ok := k.(Poly)
 			return "poly:" + ftoa(p.A) + ":" + ftoa(p.B) + ":" + strconv.Itoa(p.Degree), ok
 		}),
-		Flags: []Flag{
-			{Name: "a", Type: "float", Value: "1", Usage: "poly: (a·x·y + b)^degree"},
-			{Name: "b", Type: "float", Value: "1", Usage: "poly: (a·x·y + b)^degree"},
-			{Name: "degree", Type: "int", Value: "3", Usage: "poly degree"},
-		},
-		Expand: func(_ string, f *FlagValues) (string, error) {
-			return fmt.Sprintf("poly:%s:%s:%d", ftoa(f.Float("a")), ftoa(f.Float("b")), f.Int("degree")), nil
-		},
 	})
 	register(Family{
 		Name: "rbf", Aliases: []string{"gaussian"}, Kind: KindPoint, Grammar: "rbf[:GAMMA|:gamma=G|:sigma=S|:scale]",
@@ -92,28 +84,6 @@ func registerBuiltins() {
 			}
 			return "rbf:" + ftoa(k.Gamma), ok
 		},
-		Flags: []Flag{
-			{Name: "gamma", Type: "float", Value: "NaN", Usage: "gamma of rbf (exp(-γ‖x−y‖²); default 1/(d·Var X) as sklearn's 'scale'), laplacian, exponential"},
-			{Name: "sigma", Type: "float", Value: "NaN", Usage: "rbf width σ: γ = 1/(2σ²)"},
-		},
-		Expand: func(_ string, f *FlagValues) (string, error) {
-			g, sg := f.Float("gamma"), f.Float("sigma")
-			switch {
-			case !math.IsNaN(g) && !math.IsNaN(sg):
-				return "", fmt.Errorf("--gamma and --sigma are mutually exclusive")
-			case !math.IsNaN(g):
-				return "rbf:" + ftoa(g), nil
-			case !math.IsNaN(sg):
-				return "rbf:sigma=" + ftoa(sg), nil
-			}
-			return "rbf:scale", nil
-		},
-		Peer: func(sp Spec) string {
-			if sp.Scale {
-				return "rbf"
-			}
-			return ""
-		},
 	})
 	gammaKernel := func(name string, mk func(g float64) Kernel, is func(Kernel) (float64, bool)) Family {
 		return Family{
@@ -129,14 +99,6 @@ func registerBuiltins() {
 				g, ok := is(k)
 				return name + ":" + ftoa(g), ok
 			}),
-			Flags: []Flag{{Name: "gamma", Type: "float", Value: "NaN"}},
-			Expand: func(n string, f *FlagValues) (string, error) {
-				g := f.Float("gamma")
-				if math.IsNaN(g) {
-					return "", fmt.Errorf("--kernel %s needs --gamma", n)
-				}
-				return name + ":" + ftoa(g), nil
-			},
 		}
 	}
 	register(gammaKernel("laplacian", func(g float64) Kernel { return Laplacian{Gamma: g} },
@@ -144,11 +106,6 @@ func registerBuiltins() {
 	register(gammaKernel("exponential", func(g float64) Kernel { return Exponential{Gamma: g} },
 		func(k Kernel) (float64, bool) { e, ok := k.(Exponential); return e.Gamma, ok }))
 
-	clusterFlags := []Flag{
-		{Name: "linkage", Type: "string", Value: "average", Usage: "hck: single, complete, average, weighted or ward"},
-		{Name: "distance", Type: "string", Value: "euclidean", Usage: "hck: euclidean or graph (shortest paths on --graph)"},
-		{Name: "graph", Type: "string", Value: "knn:7", Usage: "graph for hck --distance graph and isomap: knn:K or eps:E"},
-	}
 	register(Family{
 		Name: "hck", Aliases: []string{"cluster"}, Kind: KindHCK, Grammar: "hck:METHOD",
 		Parse: func(s, _ string, args []string) (Spec, error) {
@@ -165,21 +122,9 @@ func registerBuiltins() {
 			return "hck:" + sp.Method.String(), sp.Graph == nil
 		},
 		Validate: validateHCK,
-		Flags:    clusterFlags,
-		Expand: func(_ string, f *FlagValues) (string, error) {
-			link := f.String("linkage")
-			switch d := f.String("distance"); d {
-			case "euclidean":
-				return "hck:" + link, nil
-			case "graph":
-				return "hckg:" + link + ":" + f.String("graph"), nil
-			default:
-				return "", fmt.Errorf("--distance must be euclidean or graph, got %q", d)
-			}
-		},
-		Build:  buildHCK,
-		Shares: sharesOf,
-		Extend: extendHCK,
+		Build:    buildHCK,
+		Shares:   sharesOf,
+		Extend:   extendHCK,
 	})
 	register(Family{
 		Name: "hckg", Kind: KindHCK, Grammar: "hckg:METHOD[:GRAPH]",
@@ -202,19 +147,9 @@ func registerBuiltins() {
 			return "hckg:" + sp.Method.String() + ":" + graphOrDefault(*sp.Graph).String(), true
 		},
 		Validate: validateHCK,
-		Flags:    clusterFlags,
-		Expand: func(_ string, f *FlagValues) (string, error) {
-			return "hckg:" + f.String("linkage") + ":" + f.String("graph"), nil
-		},
-		Build:  buildHCK,
-		Shares: sharesOf,
-		Extend: extendHCK,
-		Peer: func(sp Spec) string {
-			if s := sp.String(); strings.HasSuffix(s, ":knn:7") {
-				return strings.TrimSuffix(s, ":knn:7")
-			}
-			return ""
-		},
+		Build:    buildHCK,
+		Shares:   sharesOf,
+		Extend:   extendHCK,
 	})
 	register(Family{
 		Name: "isomap", Kind: KindISOMAP, Grammar: "isomap[:GRAPH]",
@@ -232,10 +167,6 @@ func registerBuiltins() {
 			}
 			return "isomap:" + g.String(), true
 		},
-		Flags: clusterFlags[2:],
-		Expand: func(_ string, f *FlagValues) (string, error) {
-			return "isomap:" + f.String("graph"), nil
-		},
 		Build: func(ctx context.Context, X mat.Matrix, sp Spec, sh *Shared) (Built, error) {
 			b := Built{Spec: sp}
 			geo, err := sh.Geodesic(ctx, specGraph(sp))
@@ -246,12 +177,6 @@ func registerBuiltins() {
 			return b, err
 		},
 		Shares: sharesOf,
-		Peer: func(sp Spec) string {
-			if sp.String() == "isomap:knn:7" {
-				return "isomap"
-			}
-			return ""
-		},
 	})
 	register(Family{
 		Name: "connectivity", Kind: KindConnectivity, Grammar: "connectivity",
@@ -286,24 +211,6 @@ func registerBuiltins() {
 				return fmt.Errorf("%w: multitype without settings", ErrBadParam)
 			}
 			return sp.Multi.Validate()
-		},
-		Flags: []Flag{
-			{Name: "gamma", Type: "float", Value: "NaN"},
-			{Name: "transfer", Type: "string", Value: "linstep", Usage: "multitype: transfer function step, linstep, poly or randomwalk"},
-			{Name: "cut", Type: "float", Value: "0.1", Usage: "multitype step/linstep: eigenvalue cut λ_cut"},
-			{Name: "t", Type: "float", Value: "2", Usage: "multitype poly/randomwalk: exponent t"},
-		},
-		Expand: func(_ string, f *FlagValues) (string, error) {
-			g, tr := f.Float("gamma"), f.String("transfer")
-			cut, t := f.Float("cut"), f.Float("t")
-			if math.IsNaN(g) {
-				return "", fmt.Errorf("--kernel multitype needs --gamma (1/(2σ²) of the Gaussian affinity)")
-			}
-			p := cut
-			if tr == "poly" || tr == "randomwalk" {
-				p = t
-			}
-			return fmt.Sprintf("multitype:%s:%s:%s", tr, ftoa(p), ftoa(g)), nil
 		},
 		Build: func(ctx context.Context, X mat.Matrix, sp Spec, _ *Shared) (Built, error) {
 			b := Built{Spec: sp}

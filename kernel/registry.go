@@ -3,7 +3,6 @@ package kernel
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -15,10 +14,8 @@ import (
 
 // Family is one named kind of kernel, registered once (Register) so that
 // everything that names kernels follows from the registration: ParseSpec
-// and Spec.String (the grammar), the command line's bare-name form
-// (--kernel NAME --gamma G, through Flags and Expand), BuildAll (Build),
-// the out-of-sample rows of new points (Built.Extend) and the name the
-// reference pipeline uses (PeerName).
+// and Spec.String (the grammar), Lookup and Names, BuildAll (Build) and
+// the out-of-sample rows of new points (Built.Extend).
 //
 // A point kernel family has Kind KindPoint and a Parse that returns
 // Spec{Kind: KindPoint, Point: k}: Build and Extend then default to Gram
@@ -44,10 +41,6 @@ type Family struct {
 	Format func(sp Spec) (string, bool)
 	// Validate checks a Spec built by hand (nil: valid).
 	Validate func(sp Spec) error
-	// Flags are the command-line flags the bare name reads; Expand turns
-	// the bare name and their values into spec text (nil: the name alone).
-	Flags  []Flag
-	Expand func(name string, f *FlagValues) (string, error)
 	// Build computes the N×N Gram matrix over the rows of X; sh shares the
 	// Euclidean distances and geodesics between the kernels of one
 	// BuildAll. nil for point kernels (Gram). Shares lists the shared
@@ -61,23 +54,10 @@ type Family struct {
 	// default; a family may ignore it). nil: Cross for point kernels, the
 	// one-step least-squares extension (Extend) for data-dependent ones.
 	Extend func(ctx context.Context, X mat.Matrix, b Built, Xt mat.Matrix, rule string) (*mat.Dense, []float64, error)
-	// Peer names the kernel as the reference pipeline (peers.py) does;
-	// nil or "" means the spec text.
-	Peer func(sp Spec) string
-}
-
-// Flag is a command-line flag of a kernel family. Families that share a
-// flag name share the flag (the first registration's Usage and Default).
-type Flag struct {
-	Name  string
-	Type  string // "float", "int" or "string"
-	Value string // default; for "float", "NaN" means unset
-	Usage string
 }
 
 var (
 	families    []*Family
-	flagDefs    []Flag
 	builtinOnce sync.Once
 )
 
@@ -102,11 +82,6 @@ func register(f Family) {
 	for _, n := range append([]string{f.Name}, f.Aliases...) {
 		if lookup(n) != nil {
 			panic(fmt.Sprintf("kernel: Register: kernel name %q registered twice", n))
-		}
-	}
-	for _, fl := range f.Flags {
-		if !slices.ContainsFunc(flagDefs, func(d Flag) bool { return d.Name == fl.Name }) {
-			flagDefs = append(flagDefs, fl)
 		}
 	}
 	families = append(families, &f)
@@ -139,10 +114,6 @@ func Names() []string {
 	return out
 }
 
-// Flags returns the command-line flags of every registered family, each
-// once, in registration order.
-func Flags() []Flag { registry(); return slices.Clone(flagDefs) }
-
 // familyOf returns the family of a Spec: the first of its Kind whose
 // Format accepts it.
 func familyOf(sp Spec) (*Family, string) {
@@ -154,86 +125,6 @@ func familyOf(sp Spec) (*Family, string) {
 		}
 	}
 	return nil, ""
-}
-
-// FlagValues holds the values of the kernel flags for Expand and records
-// which ones a bare name read (Used), so the command line can reject
-// flags that would have no effect.
-type FlagValues struct {
-	vals map[string]string
-	set  map[string]bool
-	used map[string]bool
-}
-
-// NewFlagValues returns values from the flags' defaults, overridden by vals
-// (name → text); given lists the flags the user set.
-func NewFlagValues(vals map[string]string, given []string) *FlagValues {
-	v := &FlagValues{vals: map[string]string{}, set: map[string]bool{}, used: map[string]bool{}}
-	for _, d := range Flags() {
-		v.vals[d.Name] = d.Value
-	}
-	for k, s := range vals {
-		v.vals[k] = s
-	}
-	for _, g := range given {
-		v.set[g] = true
-	}
-	return v
-}
-
-// Float returns a float flag (NaN if unset) and marks it used.
-func (v *FlagValues) Float(name string) float64 {
-	v.used[name] = true
-	f, err := parseFloat(v.vals[name])
-	if err != nil {
-		return math.NaN()
-	}
-	return f
-}
-
-// Int returns an int flag and marks it used.
-func (v *FlagValues) Int(name string) int {
-	v.used[name] = true
-	var n int
-	fmt.Sscan(v.vals[name], &n)
-	return n
-}
-
-// String returns a string flag and marks it used.
-func (v *FlagValues) String(name string) string {
-	v.used[name] = true
-	return v.vals[name]
-}
-
-// Given reports whether the user set the flag.
-func (v *FlagValues) Given(name string) bool { return v.set[name] }
-
-// Used reports whether an Expand read the flag.
-func (v *FlagValues) Used(name string) bool { return v.used[name] }
-
-// Expand turns a bare kernel name and the flag values into spec text by
-// the family's Expand; a name with fields, or one without an Expand, is
-// returned as it is.
-func Expand(name string, f *FlagValues) (string, error) {
-	if strings.Contains(name, ":") {
-		return name, nil
-	}
-	fam := Lookup(name)
-	if fam == nil || fam.Expand == nil {
-		return name, nil
-	}
-	return fam.Expand(strings.ToLower(strings.TrimSpace(name)), f)
-}
-
-// PeerName names sp as the reference pipeline (peers.py) does: the
-// family's Peer name, or the spec text.
-func PeerName(sp Spec) string {
-	if f, _ := familyOf(sp); f != nil && f.Peer != nil {
-		if p := f.Peer(sp); p != "" {
-			return p
-		}
-	}
-	return sp.String()
 }
 
 // Shared holds the expensive inputs several data-dependent kernels of one

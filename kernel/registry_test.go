@@ -36,10 +36,6 @@ func init() {
 			g, ok := sp.Data.(gramLinear)
 			return "toylinear:" + ftoa(g.scale), ok
 		},
-		Flags: []Flag{{Name: "toyscale", Type: "float", Value: "2", Usage: "toylinear: scale"}},
-		Expand: func(_ string, f *FlagValues) (string, error) {
-			return "toylinear:" + ftoa(f.Float("toyscale")), nil
-		},
 		Build: func(ctx context.Context, X mat.Matrix, sp Spec, _ *Shared) (Built, error) {
 			K, err := Gram(ctx, nil, Linear{}, X)
 			if err != nil {
@@ -48,26 +44,19 @@ func init() {
 			K.ScaleSym(sp.Data.(gramLinear).scale, K)
 			return Built{K: K}, nil
 		},
-		Peer: func(Spec) string { return "toy" },
 	})
 }
 
-// TestRegistry: one registration makes a kernel parse, print, expand from
-// flags, build in BuildAll beside built-in kernels, extend to new points
-// and carry a peer name.
+// TestRegistry: one registration makes a kernel parse, print, build in
+// BuildAll beside built-in kernels and extend to new points.
 func TestRegistry(t *testing.T) {
 	ctx := context.Background()
 	sp, err := ParseSpec("ToyLinear:3")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sp.String() != "toylinear:3" || PeerName(sp) != "toy" {
-		t.Errorf("String %q, PeerName %q", sp.String(), PeerName(sp))
-	}
-	fv := NewFlagValues(map[string]string{"toyscale": "0.5"}, []string{"toyscale"})
-	text, err := Expand("toylinear", fv)
-	if err != nil || text != "toylinear:0.5" || !fv.Used("toyscale") || fv.Used("gamma") {
-		t.Errorf("Expand: %q %v", text, err)
+	if sp.String() != "toylinear:3" {
+		t.Errorf("String %q", sp.String())
 	}
 	if _, err := ParseSpec("toylinear:1:2"); err == nil {
 		t.Error("toylinear:1:2 parsed")

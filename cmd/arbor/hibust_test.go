@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -86,3 +87,6 @@ func TestHiBUSTCommands(t *testing.T) {
 		t.Errorf("class without labels: %v", err)
 	}
 }
+
+// ftoa formats v as the shortest text that reads back to it.
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arbor-ml/arbor/bench/peers"
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/learner"
@@ -461,7 +462,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 				Scale    string `json:"scale"`
 				Method   string `json:"method"`
 				ssl.Result
-			}{ds.Name, protocol, d.scale, peerMethod(r.Learner, r.Kernel), r}
+			}{ds.Name, protocol, d.scale, peers.Method(r.Learner, r.Kernel), r}
 			if err := enc.Encode(rec); err != nil {
 				return err
 			}
@@ -556,28 +557,6 @@ func meanStd(a []float64) (float64, float64) {
 }
 
 // propagation builds label propagation or spreading from the flags.
-// peerMethod names a (learner, kernel) pair as the reference pipeline
-// (peers.py ssl) does, so JSON records can be joined with its output:
-// svm_linear, svm_rbf, svm_hck_average, svm_hckg_average (7-NN graph),
-// svm_isomap, knn3_hck_average, lp_rbf, lp_knn. The kernel's part is its
-// family's peer name (kernel.PeerName); ':' becomes '_'.
-func peerMethod(learner, spec string) string {
-	switch learner {
-	case "lp_rbf:20":
-		return "lp_rbf"
-	case "lp_knn:7":
-		return "lp_knn"
-	}
-	if spec == "-" {
-		return safeName(learner)
-	}
-	k := spec
-	if sp, err := kernel.ParseSpec(spec); err == nil {
-		k = kernel.PeerName(sp)
-	}
-	return learner + "_" + safeName(k)
-}
-
 func quoteAll(s []string) []string {
 	out := make([]string, len(s))
 	for i, v := range s {

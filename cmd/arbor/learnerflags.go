@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/cmd/arbor/internal/kernelflags"
 	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/ssl"
 )
@@ -142,7 +142,7 @@ func checkLearnerFlags(fs *flag.FlagSet, learnerList string, usesKernel bool) er
 			err = usageError("--%s has no effect on --learner %s (it is for %s)", f.Name, learnerList, strings.Join(users, ", "))
 			return
 		}
-		if !usesKernel && (f.Name == "kernel" || isKernelFlag(f.Name)) {
+		if !usesKernel && kernelflags.IsFlag(f.Name) {
 			err = usageError("--%s has no effect on --learner %s: it uses no kernel (label propagation and spreading use --affinity; --affinity kernel uses the --kernel matrix)", f.Name, learnerList)
 		}
 	})
@@ -157,19 +157,6 @@ func allFree(ls []learner.Learner) bool {
 		}
 	}
 	return true
-}
-
-// isKernelFlag reports whether name is --kernel or one of its parameters.
-func isKernelFlag(name string) bool {
-	if name == "kernel" {
-		return true
-	}
-	for _, f := range kernel.Flags() {
-		if f.Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // settingsError makes a learner settings error (learner.ErrSettings) a
