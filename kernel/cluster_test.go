@@ -181,7 +181,21 @@ func TestBuildAllShares(t *testing.T) {
 			t.Errorf("%v: BuildAll differs from the single kernel", b.Spec)
 		}
 	}
-	if g := runs[0][1].Gamma; math.Abs(g-kernel.GammaScale(X)) != 0 || g <= 0 {
+	// rbf:scale: 1/(d·Var X) over all entries of X (to rounding: the mean
+	// is summed in another order).
+	n, d := X.Dims()
+	mean, ss := 0.0, 0.0
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			mean += X.At(i, j) / float64(n*d)
+		}
+	}
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			ss += (X.At(i, j) - mean) * (X.At(i, j) - mean)
+		}
+	}
+	if g, want := runs[0][1].Gamma, float64(n*d)/(float64(d)*ss); math.Abs(g-want) > 1e-12*want || g <= 0 {
 		t.Errorf("rbf:scale gamma %v", g)
 	}
 }

@@ -275,13 +275,43 @@ func (b Built) Kernel() Kernel {
 	return b.Spec.Point
 }
 
-// Resolve returns the point kernel of a point Spec over the points X:
-// rbf:scale becomes RBF{Gamma: GammaScale(X)} (scikit-learn's
-// gamma="scale"), the one place it is resolved; gamma is 0 otherwise.
+// Resolve returns the point kernel of a point Spec over the points X, the
+// one place rbf:scale is resolved: it becomes RBF{Gamma: 1/(d·Var X)}, Var
+// the population variance of all entries of X (1 when X is constant), as
+// scikit-learn's gamma="scale" and peers.py; gamma is that value, 0 for
+// every other Spec. Which rows X holds is the caller's choice (the SVM's
+// labelled rows, as SVC.fit sees them, or all rows). It panics on an empty
+// X.
 func (s Spec) Resolve(X mat.Matrix) (k Kernel, gamma float64) {
 	if s.Scale {
-		g := GammaScale(X)
+		g := gammaScale(X)
 		return RBF{Gamma: g}, g
 	}
 	return s.Point, 0
+}
+
+// gammaScale is scikit-learn's gamma="scale" for the RBF kernel,
+// 1/(d·Var X) with Var the population variance of all entries of X (1
+// when X is constant).
+func gammaScale(X mat.Matrix) float64 {
+	n, d := X.Dims()
+	sum := 0.0
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			sum += X.At(i, j)
+		}
+	}
+	mean := sum / float64(n*d)
+	ss := 0.0
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			v := X.At(i, j) - mean
+			ss += v * v
+		}
+	}
+	v := ss / float64(n*d)
+	if !(v > 0) {
+		return 1
+	}
+	return 1 / (float64(d) * v)
 }

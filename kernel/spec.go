@@ -25,7 +25,7 @@ const (
 type Spec struct {
 	Kind   string
 	Point  Kernel        // KindPoint
-	Scale  bool          // KindPoint RBF: Gamma = GammaScale(X) (sklearn gamma="scale")
+	Scale  bool          // KindPoint RBF: Gamma from the data by Resolve (sklearn gamma="scale")
 	Method hclust.Method // KindHCK
 	Graph  *graph.Spec   // KindHCK: nil = Euclidean distances; KindISOMAP: nil = DefaultGraph
 	Multi  *MultiType    // KindMultiType
@@ -125,32 +125,6 @@ func ParseSpecs(list string) ([]Spec, error) {
 		return nil, fmt.Errorf("%w: empty kernel list", ErrUnknownKernel)
 	}
 	return specs, nil
-}
-
-// GammaScale returns scikit-learn's gamma="scale" for the RBF kernel,
-// 1/(d·Var X) with Var the population variance of all entries of X
-// (1 when X is constant), as peers.py uses. It panics on an empty X.
-func GammaScale(X mat.Matrix) float64 {
-	n, d := X.Dims()
-	sum := 0.0
-	for i := 0; i < n; i++ {
-		for j := 0; j < d; j++ {
-			sum += X.At(i, j)
-		}
-	}
-	mean := sum / float64(n*d)
-	ss := 0.0
-	for i := 0; i < n; i++ {
-		for j := 0; j < d; j++ {
-			v := X.At(i, j) - mean
-			ss += v * v
-		}
-	}
-	v := ss / float64(n*d)
-	if !(v > 0) {
-		return 1
-	}
-	return 1 / (float64(d) * v)
 }
 
 // BuildOptions are the settings of BuildAll.

@@ -23,6 +23,7 @@ func TestSettingsFit(t *testing.T) {
 		t.Fatal(err)
 	}
 	knn5 := graph.Spec{Kind: graph.KindKNN, K: 5}
+	scaled, _ := kernel.Spec{Kind: kernel.KindPoint, Point: kernel.RBF{}, Scale: true}.Resolve(X)
 	nystrom := func(k kernel.Kernel) func() (Map, *mat.Dense, error) {
 		return func() (Map, *mat.Dense, error) {
 			ny, err := newNystrom(ctx, X, k, lm, 0)
@@ -52,7 +53,7 @@ func TestSettingsFit(t *testing.T) {
 		want func() (Map, *mat.Dense, error)
 	}{
 		{"rbf", Settings{Kernel: kernel.Spec{Kind: kernel.KindPoint, Point: kernel.RBF{Gamma: 0.7}}}, nystrom(kernel.RBF{Gamma: 0.7})},
-		{"rbf:scale", Settings{Kernel: kernel.Spec{Kind: kernel.KindPoint, Point: kernel.RBF{}, Scale: true}}, nystrom(kernel.RBF{Gamma: kernel.GammaScale(X)})},
+		{"rbf:scale", Settings{Kernel: kernel.Spec{Kind: kernel.KindPoint, Point: kernel.RBF{}, Scale: true}}, nystrom(scaled)},
 		{"hck:single", Settings{Kernel: hck(hclust.Single, nil)}, func() (Map, *mat.Dense, error) { return mapOf(newNystromSingle(ctx, X, lm, 0)) }},
 		{"connectivity", Settings{Kernel: kernel.Spec{Kind: kernel.KindConnectivity}}, func() (Map, *mat.Dense, error) { return mapOf(newNystromSingle(ctx, X, lm, 0)) }},
 		{"hck:average", Settings{Kernel: hck(hclust.Average, nil)}, func() (Map, *mat.Dense, error) {

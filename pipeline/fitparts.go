@@ -39,7 +39,7 @@ type LandmarkChoice struct {
 // and a labelled row is the kernel's own.
 //
 // labelledScale: rbf:scale takes gamma from the labelled rows of y, as the
-// exact SVM does (svmScaleGamma, ssl.SVM); otherwise from all rows, as the
+// exact SVM does (svmScaleRows, ssl.SVM); otherwise from all rows, as the
 // exact kNN and the kernel command do. With the labelled rows among the
 // landmarks the landmark SVM and kNN are then the exact ones for rbf:scale
 // too (gamma matters to kNN only through rounding: exp(−γd²) underflows
@@ -60,9 +60,9 @@ func (l LandmarkChoice) Features(ctx context.Context, X *mat.Dense, spec kernel.
 	}
 	scaled := 0.0
 	if spec.Kind == kernel.KindPoint && spec.Scale && labelledScale {
-		if g, ok := labelledScaleGamma(X, y); ok {
-			scaled = g
-			spec.Point, spec.Scale = kernel.RBF{Gamma: g}, false
+		if Xl, ok := labelledRowsOf(X, y); ok {
+			spec.Point, scaled = spec.Resolve(Xl)
+			spec.Scale = false
 		}
 	}
 	fm, Z, gamma, err := FitMap(ctx, X, spec, lm)
@@ -506,12 +506,7 @@ func AnchorFit(ctx context.Context, X, anchors *mat.Dense, y []int, ln learner.L
 // Gram path (checked on the bench set of bench/classify_svm.py, C = 1 and
 // 100: identical files).
 func svmOnPoints(ctx context.Context, log io.Writer, ds, test *dataset.Dataset, spec kernel.Spec, c svm.Classifier) ([]int, float64, *svm.Model, error) {
-	k := spec.Point
-	gamma := 0.0
-	if spec.Scale {
-		gamma = svmScaleGamma(ds) // the labelled rows' (scalegamma.go)
-		k = kernel.RBF{Gamma: gamma}
-	}
+	k, gamma := spec.Resolve(svmScaleRows(ds)) // rbf:scale on the labelled rows
 	// A class with one labelled row is accepted, as LIBSVM and the exact
 	// (Gram) path accept it (ssl.SVM).
 	c.Kernel, c.AllowSingleton = k, true
@@ -558,12 +553,7 @@ func pointsLabels(ctx context.Context, m pointsModel, ds, test *dataset.Dataset)
 // rbf:scale resolves on all rows, as the Gram path does (for uniform and
 // distance weights the neighbours do not depend on gamma).
 func knnOnPoints(ctx context.Context, ds, test *dataset.Dataset, spec kernel.Spec, set knn.Classifier, progress func(string, int, int)) ([]int, float64, *knn.Model, error) {
-	k := spec.Point
-	gamma := 0.0
-	if spec.Scale {
-		gamma = kernel.GammaScale(ds.X)
-		k = kernel.RBF{Gamma: gamma}
-	}
+	k, gamma := spec.Resolve(ds.X)
 	set.Kernel = k
 	if set.Progress == nil {
 		set.Progress = progress
@@ -599,20 +589,21 @@ func KNNPointsBytes(ds, test *dataset.Dataset) (float64, string) {
 		fmt.Sprintf("knn on %d rows (%d queries × %d labelled rows of kernel values)", n, q, l)
 }
 
-// svmScaleGamma is rbf:scale for the SVM: 1/(d·Var X) over the labelled
-// rows, the rows scikit-learn's SVC(gamma="scale").fit(X_l, y_l) sees and
-// the value arbor eval uses (ssl.SVM resolves it on the labelled rows too),
-// so classify, eval and scikit-learn train the same SVM.
-func svmScaleGamma(ds *dataset.Dataset) float64 {
-	if g, ok := labelledScaleGamma(ds.X, ds.Y); ok {
-		return g
+// svmScaleRows are the rows rbf:scale is resolved on for the SVM (by
+// kernel.Spec.Resolve): the labelled rows, the rows scikit-learn's
+// SVC(gamma="scale").fit(X_l, y_l) sees and the rows arbor eval uses
+// (ssl's SVM), so classify, eval and scikit-learn train the same SVM; all
+// rows when none is labelled.
+func svmScaleRows(ds *dataset.Dataset) *mat.Dense {
+	if Xl, ok := labelledRowsOf(ds.X, ds.Y); ok {
+		return Xl
 	}
-	return kernel.GammaScale(ds.X)
+	return ds.X
 }
 
-// labelledScaleGamma is rbf:scale over the labelled rows of X (y[i] ≥ 0),
-// as svmScaleGamma; ok is false when no row is labelled.
-func labelledScaleGamma(X *mat.Dense, y []int) (gamma float64, ok bool) {
+// labelledRowsOf returns the labelled rows of X (y[i] ≥ 0) as a matrix; ok
+// is false when no row is labelled.
+func labelledRowsOf(X *mat.Dense, y []int) (Xl *mat.Dense, ok bool) {
 	var lab []int
 	for i, c := range y {
 		if c != dataset.Unlabeled {
@@ -620,14 +611,14 @@ func labelledScaleGamma(X *mat.Dense, y []int) (gamma float64, ok bool) {
 		}
 	}
 	if len(lab) == 0 {
-		return 0, false
+		return nil, false
 	}
 	_, d := X.Dims()
-	Xl := mat.NewDense(len(lab), d, nil)
+	Xl = mat.NewDense(len(lab), d, nil)
 	for a, r := range lab {
 		Xl.SetRow(a, X.RawRowView(r))
 	}
-	return kernel.GammaScale(Xl), true
+	return Xl, true
 }
 
 // LandmarkLinSVM fits linsvm on the features of the labelled rows of Z.

@@ -124,8 +124,8 @@ func runBench(ctx context.Context, e *env, args []string) error {
 				return err
 			}
 			if want("rbf") {
-				gamma := kernel.GammaScale(X)
-				Krbf, err := kernel.Gram(ctx, nil, kernel.RBF{Gamma: gamma}, X)
+				rbf, _ := kernel.Spec{Kind: kernel.KindPoint, Point: kernel.RBF{}, Scale: true}.Resolve(X)
+				Krbf, err := kernel.Gram(ctx, nil, rbf, X)
 				if err != nil {
 					return err
 				}
@@ -137,7 +137,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 				}
 				Krbf = nil
 				if err := timeit("svc_rbf_fit(libsvm computes kernel,C=1,all N)", func() error {
-					_, err := svm.Classifier{C: 1, Kernel: kernel.RBF{Gamma: gamma}}.Fit(ctx, X, y)
+					_, err := svm.Classifier{C: 1, Kernel: rbf}.Fit(ctx, X, y)
 					return err
 				}); err != nil {
 					return err

@@ -309,10 +309,7 @@ func treeletsData(e *env, d *dataFlags, kspec string) (g treelets.Gram, ds *data
 	if sp.Kind != kernel.KindPoint {
 		return nil, nil, "", usageError("--kernel %s: treelets take a point kernel (linear, poly, rbf, laplacian, exponential) or rbf-missing:GAMMA", kspec)
 	}
-	k := sp.Point
-	if sp.Scale {
-		k = kernel.RBF{Gamma: kernel.GammaScale(ds.X)}
-	}
+	k, _ := sp.Resolve(ds.X)
 	return kernel.Points{K: k, X: ds.X}, ds, what + fmt.Sprintf("\nkernel     %s", kernel.Spec{Kind: kernel.KindPoint, Point: k}), nil
 }
 
