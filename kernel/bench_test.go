@@ -111,13 +111,14 @@ func BenchmarkInducedDistance(b *testing.B) {
 }
 
 func BenchmarkClipPSD(b *testing.B) {
+	ctx := context.Background()
 	benchSizes(b, []int{500, 1500}, func(b *testing.B, n int) {
 		K := kernel.Center(nil, randSym(n))
 		dst := mat.NewSymDense(n, nil)
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			if _, _, err := kernel.ClipPSD(dst, K); err != nil {
+			if _, _, err := kernel.ClipPSD(ctx, dst, K); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -125,13 +126,14 @@ func BenchmarkClipPSD(b *testing.B) {
 }
 
 func BenchmarkPseudoInverse(b *testing.B) {
+	ctx := context.Background()
 	benchSizes(b, []int{500}, func(b *testing.B, n int) {
 		K := kernel.Center(nil, randSym(n))
 		dst := mat.NewSymDense(n, nil)
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			if _, _, err := kernel.PseudoInverse(dst, K, 1e-10); err != nil {
+			if _, _, err := kernel.PseudoInverse(ctx, dst, K, 1e-10); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -139,12 +141,13 @@ func BenchmarkPseudoInverse(b *testing.B) {
 }
 
 func BenchmarkEmbed(b *testing.B) {
+	ctx := context.Background()
 	benchSizes(b, []int{500, 1500}, func(b *testing.B, n int) {
 		K := kernel.Center(nil, randSym(n))
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			if _, err := kernel.Embed(K, 2); err != nil {
+			if _, err := kernel.Embed(ctx, K, 2); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -141,7 +141,7 @@ func isomapFromGeodesic(ctx context.Context, geo graph.GeodesicResult) (*mat.Sym
 	if err := ctx.Err(); err != nil {
 		return nil, Info{}, err
 	}
-	K, neg, err := clipPSD(ctx, K, K)
+	K, neg, err := ClipPSD(ctx, K, K)
 	if err != nil {
 		return nil, Info{}, fmt.Errorf("kernel: isomap: %w", err)
 	}

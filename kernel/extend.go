@@ -131,7 +131,7 @@ func Extend(ctx context.Context, X mat.Matrix, K mat.Symmetric, opt ExtendOption
 			return nil, fmt.Errorf("%w: Extend: Via is %d×%d, X has %d rows", ErrShape, vr.N, vr.N, n)
 		}
 		via := symFromRaw(vr)
-		pinv, _, err := pseudoInverse(ctx, nil, via, rcond)
+		pinv, _, err := PseudoInverse(ctx, nil, via, rcond)
 		if err != nil {
 			return nil, fmt.Errorf("extend via: %w", err)
 		}

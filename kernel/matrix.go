@@ -363,18 +363,9 @@ func fromFactors(dst *mat.SymDense, vecs *mat.Dense, w []float64, keep []int, n 
 // eigenvectors of positive eigenvalues are formed. O(N³), parallel,
 // deterministic. A nil dst allocates; dst may be K. Both triangles of dst
 // are written. Errors: ErrEmpty, ErrNonFinite, ErrShape (dst size),
-// ErrNotSymmetric (a non-SymDense K whose At is not symmetric), ErrEigen.
-func ClipPSD(dst *mat.SymDense, K mat.Symmetric) (*mat.SymDense, int, error) {
-	return ClipPSDContext(context.Background(), dst, K)
-}
-
-// ClipPSDContext is ClipPSD that returns ctx.Err() promptly when ctx is
-// cancelled.
-func ClipPSDContext(ctx context.Context, dst *mat.SymDense, K mat.Symmetric) (*mat.SymDense, int, error) {
-	return clipPSD(ctx, dst, K)
-}
-
-func clipPSD(ctx context.Context, dst *mat.SymDense, K mat.Symmetric) (*mat.SymDense, int, error) {
+// ErrNotSymmetric (a non-SymDense K whose At is not symmetric), ErrEigen,
+// ctx.Err().
+func ClipPSD(ctx context.Context, dst *mat.SymDense, K mat.Symmetric) (*mat.SymDense, int, error) {
 	s, err := symRaw(K, "K")
 	if err != nil {
 		return nil, 0, err
@@ -423,14 +414,8 @@ func clipPSD(ctx context.Context, dst *mat.SymDense, K mat.Symmetric) (*mat.SymD
 // does not converge, or otherwise, from the full decomposition
 // (internal/eigen, O(N³), only dims eigenvectors formed). Both are
 // deterministic for any GOMAXPROCS. Errors: ErrBadParam (dims < 1 or
-// dims > N), ErrEmpty, ErrNonFinite, ErrNotSymmetric, ErrEigen.
-func Embed(K mat.Symmetric, dims int) (*mat.Dense, error) {
-	return EmbedContext(context.Background(), K, dims)
-}
-
-// EmbedContext is Embed that returns ctx.Err() promptly when ctx is
-// cancelled.
-func EmbedContext(ctx context.Context, K mat.Symmetric, dims int) (*mat.Dense, error) {
+// dims > N), ErrEmpty, ErrNonFinite, ErrNotSymmetric, ErrEigen, ctx.Err().
+func Embed(ctx context.Context, K mat.Symmetric, dims int) (*mat.Dense, error) {
 	s, err := symRaw(K, "K")
 	if err != nil {
 		return nil, err
@@ -518,18 +503,8 @@ const DefaultRCond = 1e-15
 // (numpy.linalg.matrix_rank's tolerance), otherwise rounding-level
 // eigenvalues are inverted. O(N³). A nil dst allocates; dst may be K.
 // Errors: ErrBadParam (rcond < 0 or ≥ 1), ErrEmpty, ErrNonFinite, ErrShape,
-// ErrNotSymmetric, ErrEigen.
-func PseudoInverse(dst *mat.SymDense, K mat.Symmetric, rcond float64) (*mat.SymDense, int, error) {
-	return PseudoInverseContext(context.Background(), dst, K, rcond)
-}
-
-// PseudoInverseContext is PseudoInverse that returns ctx.Err() promptly
-// when ctx is cancelled.
-func PseudoInverseContext(ctx context.Context, dst *mat.SymDense, K mat.Symmetric, rcond float64) (*mat.SymDense, int, error) {
-	return pseudoInverse(ctx, dst, K, rcond)
-}
-
-func pseudoInverse(ctx context.Context, dst *mat.SymDense, K mat.Symmetric, rcond float64) (*mat.SymDense, int, error) {
+// ErrNotSymmetric, ErrEigen, ctx.Err().
+func PseudoInverse(ctx context.Context, dst *mat.SymDense, K mat.Symmetric, rcond float64) (*mat.SymDense, int, error) {
 	if !(rcond >= 0 && rcond < 1) {
 		return nil, 0, fmt.Errorf("%w: rcond = %v, want 0 ≤ rcond < 1", ErrBadParam, rcond)
 	}

@@ -119,10 +119,11 @@ func TestCenterDeterministic(t *testing.T) {
 }
 
 func TestClipPSDAndPinv(t *testing.T) {
+	ctx := context.Background()
 	var fx matrixFixture
 	loadFixture(t, "matrices.json.gz", &fx)
 	S := sym(fx.S)
-	C, neg, err := kernel.ClipPSD(nil, S)
+	C, neg, err := kernel.ClipPSD(ctx, nil, S)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestClipPSDAndPinv(t *testing.T) {
 		t.Errorf("ClipPSD: max rel diff %.3g vs peers psd_clip", d)
 	}
 	rawFull(t, C)
-	P, rank, err := kernel.PseudoInverse(nil, S, fx.PinvRcond)
+	P, rank, err := kernel.PseudoInverse(ctx, nil, S, fx.PinvRcond)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +153,7 @@ func TestClipPSDAndPinv(t *testing.T) {
 	}
 	// A full-rank matrix: pinv is the inverse.
 	F := mat.NewSymDense(3, []float64{4, 1, 0, 1, 3, 1, 0, 1, 2})
-	Fi, r, err := kernel.PseudoInverse(nil, F, 0)
+	Fi, r, err := kernel.PseudoInverse(ctx, nil, F, 0)
 	if err != nil || r != 3 {
 		t.Fatal(err, r)
 	}
@@ -177,31 +178,32 @@ type notSym struct{ *mat.Dense }
 func (s notSym) SymmetricDim() int { r, _ := s.Dims(); return r }
 
 func TestMatrixErrors(t *testing.T) {
+	ctx := context.Background()
 	bad := notSym{mat.NewDense(2, 2, []float64{1, 2, 3, 4})}
-	if _, _, err := kernel.ClipPSD(nil, bad); !errors.Is(err, kernel.ErrNotSymmetric) {
+	if _, _, err := kernel.ClipPSD(ctx, nil, bad); !errors.Is(err, kernel.ErrNotSymmetric) {
 		t.Errorf("ClipPSD asymmetric: %v", err)
 	}
-	if _, err := kernel.Embed(bad, 1); !errors.Is(err, kernel.ErrNotSymmetric) {
+	if _, err := kernel.Embed(ctx, bad, 1); !errors.Is(err, kernel.ErrNotSymmetric) {
 		t.Errorf("Embed asymmetric: %v", err)
 	}
 	nan := mat.NewSymDense(2, []float64{1, math.NaN(), math.NaN(), 1})
-	if _, _, err := kernel.ClipPSD(nil, nan); !errors.Is(err, kernel.ErrNonFinite) {
+	if _, _, err := kernel.ClipPSD(ctx, nil, nan); !errors.Is(err, kernel.ErrNonFinite) {
 		t.Errorf("ClipPSD NaN: %v", err)
 	}
-	if _, _, err := kernel.PseudoInverse(nil, nan, 0); !errors.Is(err, kernel.ErrNonFinite) {
+	if _, _, err := kernel.PseudoInverse(ctx, nil, nan, 0); !errors.Is(err, kernel.ErrNonFinite) {
 		t.Errorf("PseudoInverse NaN: %v", err)
 	}
 	ok := mat.NewSymDense(2, []float64{2, 1, 1, 2})
-	if _, _, err := kernel.PseudoInverse(nil, ok, -1); !errors.Is(err, kernel.ErrBadParam) {
+	if _, _, err := kernel.PseudoInverse(ctx, nil, ok, -1); !errors.Is(err, kernel.ErrBadParam) {
 		t.Errorf("PseudoInverse rcond<0: %v", err)
 	}
-	if _, err := kernel.Embed(ok, 3); !errors.Is(err, kernel.ErrBadParam) {
+	if _, err := kernel.Embed(ctx, ok, 3); !errors.Is(err, kernel.ErrBadParam) {
 		t.Errorf("Embed dims>N: %v", err)
 	}
-	if _, err := kernel.Embed(ok, 0); !errors.Is(err, kernel.ErrBadParam) {
+	if _, err := kernel.Embed(ctx, ok, 0); !errors.Is(err, kernel.ErrBadParam) {
 		t.Errorf("Embed dims=0: %v", err)
 	}
-	if _, _, err := kernel.ClipPSD(mat.NewSymDense(3, nil), ok); !errors.Is(err, kernel.ErrShape) {
+	if _, _, err := kernel.ClipPSD(ctx, mat.NewSymDense(3, nil), ok); !errors.Is(err, kernel.ErrShape) {
 		t.Errorf("ClipPSD dst: %v", err)
 	}
 	if _, err := kernel.ToSym(mat.NewDense(2, 2, []float64{1, 2, 2.5, 1}), 1e-9); !errors.Is(err, kernel.ErrNotSymmetric) {
@@ -222,12 +224,13 @@ func TestMatrixErrors(t *testing.T) {
 // TestEmbed: Z·Zᵀ reproduces a PSD matrix of rank ≤ dims, columns are in
 // decreasing eigenvalue order and follow the sign convention.
 func TestEmbed(t *testing.T) {
+	ctx := context.Background()
 	X := randDense(40, 3, 11)
 	K, err := kernel.Gram(context.Background(), nil, kernel.Linear{}, X)
 	if err != nil {
 		t.Fatal(err)
 	}
-	Z, err := kernel.Embed(K, 3)
+	Z, err := kernel.Embed(ctx, K, 3)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -187,7 +187,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 			say("   wrote %s (decision regions for new points)\n", name)
 		}
 		if b.Spec.Kind == kernel.KindHCK {
-			Z, err := kernel.EmbedContext(ctx, b.K, 2)
+			Z, err := kernel.Embed(ctx, b.K, 2)
 			if err != nil {
 				return err
 			}

@@ -125,7 +125,7 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 		if n := ds.Len(); n < 1000 || *embed > n/20 { // else Lanczos, O(N²) per step
 			e.announceCubic(*quiet, "--embed: eigendecomposition", n)
 		}
-		Z, err := kernel.EmbedContext(ctx, b.K, *embed)
+		Z, err := kernel.Embed(ctx, b.K, *embed)
 		if err != nil {
 			return err
 		}

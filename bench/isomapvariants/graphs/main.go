@@ -209,7 +209,7 @@ func main() {
 		} else {
 			K = kernel.Center(nil, M)
 		}
-		K, _, _ = kernel.ClipPSD(K, K)
+		K, _, _ = kernel.ClipPSD(ctx, K, K)
 		var u []int
 		for i := range y {
 			if y[i] < 0 {

@@ -67,12 +67,12 @@ func main() {
 				K0 = kernel.Center(nil, geo.G)
 			}
 			fmt.Printf("k=%d sq=%v raw (no clip) uniform %s\n", gk, sq, acc(K0, ""))
-			K, _, _ := kernel.ClipPSD(nil, K0)
+			K, _, _ := kernel.ClipPSD(ctx, nil, K0)
 			for _, w := range []string{"", "distance"} {
 				fmt.Printf("k=%d sq=%v clip %-9s %s\n", gk, sq, w, acc(K, w))
 			}
 			for _, r := range []int{2, 3, 5, 10, 20, 50, 100, 200} {
-				Z, err := kernel.Embed(K, r)
+				Z, err := kernel.Embed(ctx, K, r)
 				if err != nil {
 					fmt.Println(err)
 					continue
