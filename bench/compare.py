@@ -17,7 +17,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-PEERS = os.environ.get("ARBOR_PEERS", os.path.join(ROOT, "..", "shared", "peers", "peers.py"))
+PEERS = os.environ.get("ARBOR_PEERS", os.path.join(ROOT, "bench", "peers", "peers.py"))
 
 
 def run_lines(cmd, env=None):

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Compare Arbor's `eval` with the reference pipeline's `ssl` mode split by split.
 
-    /usr/bin/python3 bench/compare_ssl.py --csv ../shared/data/two_moons.csv --per-class 3 --seeds 0 1 2 --scale none
-    /usr/bin/python3 bench/compare_ssl.py --csv ../shared/data/usps.csv --splits FILE --scale none
+    /usr/bin/python3 bench/compare_ssl.py --csv dataset/data/two_moons.csv.gz --per-class 3 --seeds 0 1 2 --scale none
+    /usr/bin/python3 bench/compare_ssl.py --csv dataset/data/usps.csv.gz --splits FILE --scale none
 
 Runs `peers.py ssl` and `arbor eval --json` with the same protocol and the
 same methods (SVM and kNN k=1..5 on linear, rbf, HCK single/complete/average
@@ -18,7 +18,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-PEERS = os.environ.get("ARBOR_PEERS", os.path.join(ROOT, "..", "shared", "peers", "peers.py"))
+PEERS = os.environ.get("ARBOR_PEERS", os.path.join(ROOT, "bench", "peers", "peers.py"))
 KERNELS = "linear,rbf,hck:single,hck:complete,hck:average,hckg:single,hckg:complete,hckg:average,isomap"
 
 

@@ -32,7 +32,7 @@
 // (d_min = shortest edge, d_max = g_max), which the paper also allows. The
 // conventions (neighbour ties, symmetrisation 0.5·(G + Gᵀ), tie-breaking of
 // the closest pair) are those of peers.knn_geodesic in
-// shared/peers/peers.py: the neighbourhood graph, the components and the
+// bench/peers/peers.py: the neighbourhood graph, the components and the
 // joins are the same, and G agrees to a few units in the last place (most
 // entries bit-identical; the tests require 1e-9 relative), or bit for bit
 // with Geodesics{Exact: true} (ShortestPathsExact). Where sklearn

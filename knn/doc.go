@@ -30,7 +30,7 @@
 // Label sets (FitSets, FitGramSets) give multi-label models; PredictSets
 // thresholds the scores (Soft, Threshold) or keeps the TopR best.
 //
-// # Tie rules (those of shared/peers/peers.py kernel_knn)
+// # Tie rules (those of bench/peers/peers.py kernel_knn)
 //
 //   - d² values are quantised as round(d²/(1e-9·m)), m = the largest d² over
 //     the query batch and the labelled points, so values equal within 1e-9·m

@@ -21,7 +21,7 @@
 // # Protocol
 //
 // PerClass draws labelled rows exactly as the reference pipeline
-// (shared/peers/peers.py, NumPy's RandomState), dataset.EmbeddedSplits
+// (bench/peers/peers.py, NumPy's RandomState), dataset.EmbeddedSplits
 // gives the published splits. Eval runs kernels × learners × splits and
 // scores accuracy on the unlabelled rows; BEPEval scores multi-label
 // learners (SetScorer: SoftKNN, SetPropagation) by the micro- and

@@ -12,7 +12,7 @@ import (
 var ErrSplit = errors.New("ssl: bad split")
 
 // PerClass draws the labelled rows for one seed exactly as the reference
-// pipeline does (shared/peers/peers.py per_class_split): with NumPy's legacy
+// pipeline does (bench/peers/peers.py per_class_split): with NumPy's legacy
 // RandomState(seed), for each class c in increasing order it takes
 // choice(rows of c, min(perClass, n_c − 1), replace=False), so every class
 // keeps at least one unlabelled row. The result is sorted. Rows whose label

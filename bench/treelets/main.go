@@ -5,13 +5,13 @@
 // comparisons, side by side with the authors' code.
 //
 //	go build -o /tmp/tl/arbor ./cmd/arbor
-//	go run ./bench/treelets -data ../shared/data -out /tmp/tl/bench \
-//	    -arbor /tmp/tl/arbor -peer /tmp/kt-src -peers ../shared/peers/peers.py
+//	go run ./bench/treelets -out /tmp/tl/bench \
+//	    -arbor /tmp/tl/arbor -peer /tmp/kt-src -peers bench/peers/peers.py
 //
 // It prints Markdown tables and writes toys.png (the grid picture).
 // -peer is a checkout of github.com/hedixia/kernel_treelets (run through
-// bench/treelets/peer_time.py); -peers is the project's scikit-learn peer
-// script. Either may be empty to skip the peer columns.
+// bench/treelets/peer_time.py); -peers is the reference pipeline
+// (bench/peers/peers.py). Either may be empty to skip the peer columns.
 package main
 
 import (
@@ -75,7 +75,8 @@ func agglo(meth hclust.Method) func(ctx context.Context, X *mat.Dense, K int) ([
 }
 
 func main() {
-	data := flag.String("data", "../shared/data", "directory of the data sets")
+	data := flag.String("data", "dataset/data", "directory of the data sets (NAME.csv.gz or NAME.csv)")
+	edges := flag.String("edges", "examples/facebook_edges.txt", "the Facebook graph's edge list")
 	out := flag.String("out", "/tmp/tl/bench", "directory for pictures")
 	arborBin := flag.String("arbor", "", "arbor binary for the whole-process timings (empty: skip)")
 	peer := flag.String("peer", "", "checkout of hedixia/kernel_treelets (empty: skip the authors' timings)")
@@ -95,8 +96,19 @@ func main() {
 		figure1(ctx, *data, *out, *gamma, *peers, *sklearn)
 		table2(ctx, *data, *gamma)
 	}
-	speed(ctx, *data, *arborBin, *peer, *gamma, *big, *reps)
+	speed(ctx, *data, *edges, *arborBin, *peer, *gamma, *big, *reps)
 }
+
+// dataFile is the file of data set name in dir: NAME.csv.gz when present
+// (the sets embedded in dataset/data), else NAME.csv.
+func dataFile(dir, name string) string {
+	if p := filepath.Join(dir, name+".csv.gz"); fileExists(p) {
+		return p
+	}
+	return filepath.Join(dir, name+".csv")
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 // load reads a toy set (the embedded copy when dir is empty), z-scored;
 // k is the number of clusters asked for.
@@ -106,7 +118,7 @@ func load(dir, name string) (*mat.Dense, []int, int) {
 	if dir == "" {
 		ds, err = dataset.Embedded(name)
 	} else {
-		ds, err = dataset.Load(filepath.Join(dir, name+".csv"), dataset.CSVOptions{Label: "label"})
+		ds, err = dataset.Load(dataFile(dir, name), dataset.CSVOptions{Label: "label"})
 	}
 	if err != nil {
 		log.Fatal(err)
@@ -172,7 +184,7 @@ func figure1(ctx context.Context, dir, out string, gamma float64, peers, sklearn
 		sk := map[string]map[string]float64{}
 		var names []string
 		for _, t := range toys {
-			cmd := exec.Command("/usr/bin/python3", peers, "cluster", "--csv", filepath.Join(dir, t+".csv"))
+			cmd := exec.Command("/usr/bin/python3", peers, "cluster", "--csv", dataFile(dir, t))
 			b, err := cmd.Output()
 			if err != nil {
 				log.Printf("peers.py cluster %s: %v", t, err)
@@ -366,10 +378,10 @@ func median(v []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-func speed(ctx context.Context, dir, arborBin, peer string, gamma float64, big, reps int) {
+func speed(ctx context.Context, dir, fb, arborBin, peer string, gamma float64, big, reps int) {
 	fmt.Println("## Speed")
 	fmt.Println()
-	moons := filepath.Join(dir, "noisy_moons.csv")
+	moons := dataFile(dir, "noisy_moons")
 	if arborBin != "" && peer != "" {
 		fmt.Printf("Whole processes on noisy_moons (n = 1500, RBF γ = %g on z-scored data, full sample, K = 2), alternated, %d runs each; best and median wall and CPU (user + sys) seconds; load average before: %s\n\n", gamma, reps, loadavg())
 		tmp, _ := os.MkdirTemp("", "tlbench")
@@ -395,7 +407,6 @@ func speed(ctx context.Context, dir, arborBin, peer string, gamma float64, big, 
 		fmt.Printf("Load average after: %s\n\n", loadavg())
 	}
 	if arborBin != "" {
-		fb := filepath.Join(dir, "facebook_edges.txt")
 		tmp, _ := os.MkdirTemp("", "tlbench")
 		defer os.RemoveAll(tmp)
 		bw, bc := 1e9, 1e9

@@ -2,7 +2,7 @@
 """Paper 004 §4.3 with the kernel treelets authors' own code, for comparison.
 
 Runs the steps of the authors' test_dcn.py (github.com/hedixia/kernel_treelets,
-commit bf942a1) on ../shared/data/mice_protein.csv: columns with no number
+commit bf942a1) on examples/mice_protein.csv.gz: columns with no number
 dropped, z-scored with nanmean/nanstd, their kernel class nan_kernel_rbf(0.125)
 (gamma = 32; note it computes exp(-gamma * MSD^2), the square of the mean
 squared difference over shared columns, where the paper's text has
@@ -14,7 +14,7 @@ test script imports sklearn.preprocessing.Imputer, removed from scikit-learn,
 so this script uses SimpleImputer(strategy="mean") in its place.
 
 Tools: Debian /usr/bin/python3 3.11, numpy 1.24.2, scikit-learn 1.2.1.
-Run:  /usr/bin/python3 bench/treelets/peer_mice.py /tmp/kt-src ../shared/data/mice_protein.csv [--kmeans [--n-init=N]] [--drop-id] [--paper-kernel] [--gamma=G]
+Run:  /usr/bin/python3 bench/treelets/peer_mice.py /tmp/kt-src examples/mice_protein.csv.gz [--kmeans [--n-init=N]] [--drop-id] [--paper-kernel] [--gamma=G]
 (--n-init: KMeans restarts, default 10 as the scikit-learn of the paper; 399
 fits with 10 restarts take over 50 minutes on a loaded 2-core machine)
 --paper-kernel: their code path with the kernel as the paper's text writes

@@ -5,9 +5,9 @@ Tools: Debian /usr/bin/python3 3.11, numpy 1.24.2, scikit-learn 1.2.1.
 Run from the repository root:
     /usr/bin/python3 bench/treelets/sklearn_labels.py > bench/treelets/testdata/sklearn_labels.csv
     gzip -n -9 -f bench/treelets/testdata/sklearn_labels.csv
-Reads the embedded toy sets dataset/data/NAME.csv.gz (f1,f2,label; the same
-files as ../shared/data/NAME.csv), z-scores the features (population
-standard deviation, as ../shared/peers/peers.py --scale std and Arbor's
+Reads the embedded toy sets dataset/data/NAME.csv.gz (f1,f2,label),
+z-scores the features (population standard deviation, as
+bench/peers/peers.py --scale std and Arbor's
 dataset.Standardize) and clusters them into K = the number of classes
 (no_structure: 3) with
   agglo_single, agglo_average, agglo_complete, agglo_ward,

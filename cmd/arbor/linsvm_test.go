@@ -26,7 +26,7 @@ func TestLinSVMLandmarksLinearSVC(t *testing.T) {
 	for _, r := range []int{0, 7, 19, 30, 44, 58, 59, 70, 88, 101, 115, 129, 130, 141, 150, 160, 170, 177} {
 		labelled[r] = true
 	}
-	ds, err := dataset.Embedded("wine") // ../shared/data/wine.csv, the fixture's input
+	ds, err := dataset.Embedded("wine") // dataset/data/wine.csv.gz, the fixture's input
 	if err != nil {
 		t.Fatal(err)
 	}

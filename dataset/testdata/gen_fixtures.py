@@ -2,7 +2,7 @@
 """Fixtures for dataset/scale_test.go.
 
 Run from dataset/testdata with Debian's python:  /usr/bin/python3 gen_fixtures.py
-Reads ../../../shared/data/iris.csv (the same file embedded as data/iris.csv.gz)
+Reads ../data/iris.csv.gz (the embedded iris set)
 and writes iris_std.csv and iris_minmax.csv: the feature matrix scaled exactly
 as peers.py scale(X, "std") / scale(X, "minmax") (numpy, population std,
 constant columns -> 0), printed with repr (17 significant digits).
@@ -13,10 +13,10 @@ import sys
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SRC = os.path.join(HERE, "..", "..", "..", "shared", "data", "iris.csv")
+SRC = os.path.join(HERE, "..", "data", "iris.csv.gz")
 
 
-def scale(X, how):  # copied from shared/peers/peers.py
+def scale(X, how):  # as bench/peers/peers.py
     if how == "std":
         mu, sd = X.mean(0), X.std(0)
         sd[sd == 0] = 1.0

@@ -4,7 +4,7 @@
 Made with: /usr/bin/python3 figure/testdata/gen_lastp.py > figure/testdata/lastp.json
 Tools: Python 3.11, NumPy 1.24, SciPy 1.10 (Debian 12 packages).
 Data: the embedded iris set (dataset/data/iris.csv.gz, the same rows as
-../shared/data/iris.csv), features only, no scaling.
+dataset/data/iris.csv.gz), features only, no scaling.
 """
 import gzip, json, sys
 import numpy as np

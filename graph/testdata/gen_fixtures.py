@@ -5,10 +5,11 @@
 
 Writes fixtures.json: for each case the data X, the spec, the symmetrised
 neighbourhood-graph edges (i < j, length) and the geodesic matrix G with the
-number of joins, all from peers.knn_geodesic (/work/shared/peers/peers.py) or,
+number of joins, all from peers.knn_geodesic (bench/peers/peers.py) or,
 for eps graphs, the same code with radius_neighbors_graph.
 """
 import json
+import os
 import sys
 
 import numpy as np
@@ -18,7 +19,7 @@ from scipy.sparse.csgraph import connected_components, shortest_path
 from scipy.spatial.distance import pdist, squareform
 from sklearn.neighbors import kneighbors_graph, radius_neighbors_graph
 
-sys.path.insert(0, "/work/shared/peers")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "peers"))
 sys.dont_write_bytecode = True
 import peers  # noqa: E402
 

@@ -25,7 +25,7 @@ import numpy as np
 from scipy.spatial.distance import squareform
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, "/work/shared/peers")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "peers"))
 import peers  # noqa: E402
 
 

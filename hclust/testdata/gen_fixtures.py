@@ -11,7 +11,7 @@ few heights h.
 Cases:
   rand60    60 x 3 uniform points (RandomState(1))
   rand200   200 x 5 uniform points (RandomState(2))
-  iris      the 150 x 4 iris features (/work/shared/data/iris.csv); it has
+  iris      the 150 x 4 iris features (dataset/data/iris.csv.gz); it has
             duplicate points, so distance 0 ties
   grid      7 x 6 integer grid in 2-D plus 8 repeated points: massive exact
             ties in distances and heights
@@ -24,6 +24,7 @@ Cases:
 """
 import gzip
 import json
+import os
 import sys
 
 import numpy as np
@@ -69,7 +70,7 @@ def main():
     cases = []
     cases.append(case("rand60", X=np.random.RandomState(1).rand(60, 3)))
     cases.append(case("rand200", X=np.random.RandomState(2).rand(200, 5)))
-    iris = np.loadtxt("/work/shared/data/iris.csv", delimiter=",", skiprows=1)[:, :4]
+    iris = np.loadtxt(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "dataset", "data", "iris.csv.gz"), delimiter=",", skiprows=1)[:, :4]
     cases.append(case("iris", X=iris))
     g = np.array([[i, j] for i in range(7) for j in range(6)], dtype=float)
     g = np.vstack([g, g[[0, 5, 9, 9, 20, 33, 40, 41]]])

@@ -7,9 +7,6 @@ type heap struct {
 	nb  []Neighbor
 }
 
-// newHeap returns an empty heap of capacity k over dst's storage.
-func newHeap(k int, dst []Neighbor) heap { return heap{cap: k, nb: dst[:0]} }
-
 // worse reports whether a ranks after b in (d², index) order.
 func worse(a, b Neighbor) bool {
 	return a.D2 > b.D2 || (a.D2 == b.D2 && a.Index > b.Index)

@@ -1,6 +1,6 @@
 // Package nprand reproduces the few pieces of NumPy's legacy random stream
 // (numpy.random.RandomState) that Arbor needs to draw the same labelled
-// subsets as the reference pipeline (shared/peers/peers.py): the MT19937
+// subsets as the reference pipeline (bench/peers/peers.py): the MT19937
 // generator seeded with an integer, legacy Fisher–Yates shuffling with
 // masked rejection sampling, and choice(a, m, replace=False).
 //

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Fixtures for package kernel, made with /usr/bin/python3 (numpy, scipy,
 scikit-learn; versions recorded in each file) and the reference pipeline of
-../../../shared/peers/peers.py (double_center, cophenetic_matrix,
+bench/peers/peers.py (double_center, cophenetic_matrix,
 knn_geodesic, psd_clip).
 
 Run from this directory:  /usr/bin/python3 gen_fixtures.py
@@ -22,8 +22,7 @@ from sklearn.metrics.pairwise import (laplacian_kernel, linear_kernel,
                                       polynomial_kernel, rbf_kernel)
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "..", "shared", "peers"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "peers"))
 import peers  # noqa: E402
 
 VERSIONS = {"numpy": np.__version__, "scipy": scipy.__version__,

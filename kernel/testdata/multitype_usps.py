@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Paper 002 Table 1 check for kernel.MultiType (multitype_test.go, TestMultiTypeUSPS).
 
-USPS (../../../shared/data/usps.csv = dataset.Embedded("usps")), first line of
+USPS (../../dataset/data/usps.csv.gz = dataset.Embedded("usps")), first line of
 usps.splits100.csv labelled, no scaling. Multi-type kernel: linear step,
 lambda_cut = 0.1, gamma = 0.05, W_ii = 1 (numpy eigh).  kNN on the kernel
 distance d^2 = K_ii + K_jj - 2 K_ij, k = 1..5, with two tie rules:
@@ -11,8 +11,9 @@ distance d^2 = K_ii + K_jj - 2 K_ij, k = 1..5, with two tie rules:
            -> smallest class label); this is the rule behind
            "95.07 at k = 2, 94.29 at k = 4".
 Also the number of eigenvalues >= 0.1.  Writes multitype_usps.json.
-Run from this directory: /usr/bin/python3 multitype_usps.py [path/to/shared]
+Run from this directory: /usr/bin/python3 multitype_usps.py
 """
+import gzip
 import json
 import os
 import sys
@@ -21,16 +22,16 @@ import numpy as np
 from scipy.spatial.distance import pdist, squareform
 from sklearn.neighbors import KNeighborsClassifier
 
-shared = sys.argv[1] if len(sys.argv) > 1 else "../../../shared"
-sys.path.insert(0, os.path.join(shared, "peers"))
+root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(root, "bench", "peers"))
 from peers import kernel_knn  # noqa: E402
 from multitype_gen import multitype  # noqa: E402
 
 
 def main():
-    d = np.loadtxt(os.path.join(shared, "data/usps.csv"), delimiter=",", skiprows=1)
+    d = np.loadtxt(os.path.join(root, "dataset/data/usps.csv.gz"), delimiter=",", skiprows=1)
     X, y = d[:, :-1], d[:, -1].astype(int)
-    with open(os.path.join(shared, "data/usps.splits100.csv")) as fh:
+    with gzip.open(os.path.join(root, "dataset/data/usps.splits100.csv.gz"), "rt") as fh:
         L = np.array([int(s) for s in fh.readline().strip().split(",")])
     U = np.setdiff1d(np.arange(len(y)), L)
     K = multitype(X, 0.05, "linstep", cut=0.1)

@@ -29,7 +29,7 @@ from sklearn.metrics.pairwise import (laplacian_kernel, linear_kernel,
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "..", "shared", "peers"))
+sys.path.insert(0, os.path.join(ROOT, "bench", "peers"))
 import peers  # noqa: E402  (double_center, psd_clip)
 
 

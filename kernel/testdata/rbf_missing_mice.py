@@ -3,7 +3,7 @@
 
 Tools: Debian /usr/bin/python3 3.11, numpy 1.24.2.
 Run from the repository root:
-    /usr/bin/python3 kernel/testdata/rbf_missing_mice.py ../shared/data/mice_protein.csv \
+    /usr/bin/python3 kernel/testdata/rbf_missing_mice.py examples/mice_protein.csv.gz \
         | gzip -n -9 > kernel/testdata/rbf_missing_mice.json.gz
 Takes 48 rows of the mice protein file (the 24 rows with the most empty cells
 and 24 complete rows, in file order), the 77 protein columns (MouseID and the
@@ -14,12 +14,14 @@ computes K(u, v) = exp(-gamma * mean over the columns observed in both of
 exp(-gamma * MSD^2)). Writes JSON: X (rows, NaN as null), gamma, K.
 """
 import csv
+import gzip
 import json
 import sys
 
 import numpy as np
 
-rows = list(csv.reader(open(sys.argv[1])))
+path = sys.argv[1]
+rows = list(csv.reader(gzip.open(path, "rt") if path.endswith(".gz") else open(path)))
 head, body = rows[0], rows[1:]
 cols = [j for j, h in enumerate(head) if h.endswith("_N")]
 assert len(cols) == 77, len(cols)

@@ -6,7 +6,7 @@ Run: /usr/bin/python3 gen_fixtures.py   (writes knn.json.gz beside it)
 For each data set (two moons, iris, a random 3-class set), kernel (linear,
 rbf, and on iris the average-linkage hierarchical cluster kernel -0.5 J M J
 given as a matrix) and k = 1..5:
-  * peer: ../../../shared/peers/peers.py kernel_knn (the convention: quantised
+  * peer: bench/peers/peers.py kernel_knn (the convention: quantised
     d^2 ties to the lower labelled row, tied votes to the first-ranked class);
   * sk_uniform / sk_distance: scikit-learn KNeighborsClassifier(metric=
     "precomputed") on D = sqrt(max(d^2, 0)), with predict_proba;
@@ -20,6 +20,7 @@ ranking (uniform weights).
 """
 import gzip
 import json
+import os
 import sys
 
 import numpy as np
@@ -29,7 +30,7 @@ from scipy.cluster.hierarchy import cophenet, linkage
 from scipy.spatial.distance import pdist, squareform
 from sklearn.neighbors import KNeighborsClassifier
 
-sys.path.insert(0, "/work/shared/peers")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "peers"))
 sys.dont_write_bytecode = True
 import peers  # noqa: E402
 
@@ -93,8 +94,8 @@ def main():
         d = np.loadtxt(path, delimiter=",", skiprows=1)
         return d[:, :-1], d[:, -1].astype(int)
 
-    Xm, ym = load("/work/shared/data/two_moons.csv")
-    Xi, yi = load("/work/shared/data/iris.csv")
+    Xm, ym = load(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "dataset", "data", "two_moons.csv.gz"))
+    Xi, yi = load(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "dataset", "data", "iris.csv.gz"))
     Xr = rs.randn(150, 3) + np.repeat(np.array([[0, 0, 0], [2, 0, 0], [0, 2, 1]]), 50, axis=0)
     yr = np.repeat(np.arange(3), 50)
     data = []

@@ -3,7 +3,7 @@
 
 Run: /usr/bin/python3 gen_fixtures.py   (writes propagate.json.gz beside it)
 
-Data (z-scored as shared/peers/peers.py does): two moons (shared/data, 10
+Data (z-scored as bench/peers/peers.py does): two moons (dataset/data, 10
 labelled per class), iris (5 per class), a random 3-class Gaussian set (8 per
 class); labelled rows from peers.per_class_split(y, k, seed 0).
 
@@ -20,6 +20,7 @@ knn_ties marks a kNN graph whose k-th neighbour distance is tied somewhere
 """
 import gzip
 import json
+import os
 import sys
 
 import numpy as np
@@ -29,7 +30,7 @@ from scipy.sparse import csgraph
 from sklearn.neighbors import NearestNeighbors
 from sklearn.semi_supervised import LabelPropagation, LabelSpreading
 
-sys.path.insert(0, "/work/shared/peers")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "peers"))
 sys.dont_write_bytecode = True
 import peers  # noqa: E402
 
@@ -96,8 +97,8 @@ def spread_exact(W, y, L, alpha):
 
 def main():
     rs = np.random.RandomState(5)
-    Xm, ym = peers.load_csv("/work/shared/data/two_moons.csv")
-    Xi, yi = peers.load_csv("/work/shared/data/iris.csv")
+    Xm, ym = peers.load_csv(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "dataset", "data", "two_moons.csv.gz"))
+    Xi, yi = peers.load_csv(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "dataset", "data", "iris.csv.gz"))
     Xr = rs.randn(240, 4) + np.repeat(np.array([[0, 0, 0, 0], [2.5, 0, 0, 0], [0, 2.5, 1, 0]]), 80, axis=0)
     yr = np.repeat(np.arange(3), 80)
     out = dict(versions=dict(numpy=np.__version__, scipy=scipy.__version__, sklearn=sklearn.__version__), sets=[])

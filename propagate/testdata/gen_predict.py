@@ -5,7 +5,7 @@ Run: cd propagate/testdata && /usr/bin/python3 gen_predict.py
      (writes predict.json beside it)
 Tools: Debian python3-sklearn 1.2.1, numpy, scipy 1.10.1.
 
-Data: two moons (shared/data/two_moons.csv = dataset "two_moons", unscaled);
+Data: two moons (dataset/data/two_moons.csv.gz = dataset "two_moons", unscaled);
 labelled rows: the first 5 rows of each class in file order; every other row
 unlabelled (-1). New points: a 9x9 grid over [-1.5, 2.5] x [-1, 1.5].
 Models: LabelPropagation(kernel="rbf", gamma=20, max_iter=1000, tol=1e-3)
@@ -23,7 +23,7 @@ import sklearn
 from sklearn.semi_supervised import LabelPropagation, LabelSpreading
 
 here = os.path.dirname(os.path.abspath(__file__))
-data = np.loadtxt(os.path.join(here, "../../../shared/data/two_moons.csv"), delimiter=",", skiprows=1)
+data = np.loadtxt(os.path.join(here, "../../dataset/data/two_moons.csv.gz"), delimiter=",", skiprows=1)
 X, y_true = data[:, :2], data[:, 2].astype(int)
 y = np.full(len(y_true), -1)
 for c in (0, 1):

@@ -20,7 +20,7 @@ import numpy as np
 from sklearn.datasets import make_moons
 from sklearn.semi_supervised import LabelPropagation, LabelSpreading
 
-sys.path.insert(0, "/work/shared/peers")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "peers"))
 sys.dont_write_bytecode = True
 import peers  # noqa: E402
 

@@ -144,7 +144,7 @@ def main():
     y2[flip] = 1 - y2[flip]
     X2t = rs.rand(25, 3)
 
-    data = np.loadtxt(os.path.join(ROOT, "..", "shared", "data", "iris.csv"), delimiter=",", skiprows=1)
+    data = np.loadtxt(os.path.join(ROOT, "dataset", "data", "iris.csv.gz"), delimiter=",", skiprows=1)
     Xi, yi = data[:, :-1], data[:, -1].astype(int)
     # a shuffled order, so classes are not contiguous
     order = rs.permutation(len(yi))

@@ -2,7 +2,7 @@
 """Fixture for TestLinSVMLandmarksLinearSVC (cmd/arbor/linsvm_test.go).
 
 scikit-learn's LinearSVC (LIBLINEAR inside; Debian python3-sklearn 1.2.1) on
-the wine set (../shared/data/wine.csv) z-scored over all rows (population
+the wine set (dataset/data/wine.csv.gz) z-scored over all rows (population
 std, Arbor's --scale std), fitted on the rows listed in LABELLED only, then
 predicting every row. A tight tolerance (1e-8, 100000 passes) so that the
 optimum, unique for this strictly convex problem, decides the labels and not
@@ -12,6 +12,8 @@ Run from the repository root:
     /usr/bin/python3 cmd/arbor/testdata/linsvm_linearsvc.py > cmd/arbor/testdata/linsvm_linearsvc.csv
 """
 import csv
+import gzip
+import os
 import sys
 
 import numpy as np
@@ -21,7 +23,7 @@ from sklearn.svm import LinearSVC
 # 6 rows per class of wine (classes are rows 0-58, 59-129, 130-177).
 LABELLED = [0, 7, 19, 30, 44, 58, 59, 70, 88, 101, 115, 129, 130, 141, 150, 160, 170, 177]
 
-with open("../shared/data/wine.csv") as fh:
+with gzip.open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "dataset", "data", "wine.csv.gz"), "rt") as fh:
     rows = list(csv.reader(fh))
 head, rows = rows[0], rows[1:]
 li = head.index("label")
