@@ -49,8 +49,8 @@ type nystromJSON struct {
 	Heights   modelio.Floats `json:"heights,omitempty"`
 	// The graph variants' geodesics (newNystromGraph): the N training
 	// rows a new point reaches the landmarks through, and the M×N shortest
-	// paths from the landmarks. Absent in maps of the earlier graph rule
-	// (the graph among the landmarks), which load as they were.
+	// paths from the landmarks. Absent in a map whose graph rule works on
+	// the graph among the landmarks alone; such a map loads with that rule.
 	N     int            `json:"n,omitempty"`
 	Train modelio.Floats `json:"train,omitempty"` // N×dim
 	Geo   modelio.Floats `json:"geo,omitempty"`   // M×N

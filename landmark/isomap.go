@@ -34,10 +34,10 @@ import (
 // ISOMAP.Gram joins it (graph.JoinedDistancesFrom: the same pairs and
 // lengths, the joins added as edges, g_max found exactly without all
 // pairs), so with every point a landmark this is ISOMAP.Gram's kernel.
-// (An earlier attempt took the first g_max from the landmarks' paths only,
-// an underestimate; on 4,000 letter rows with 1,000 landmarks it scored
-// 6.5 % where exact ISOMAP scores 70 %. With the exact g_max landmark MDS
-// scores as the exact kernel there: bench/lmacc, README.)
+// (A g_max taken from the landmarks' paths only underestimates it: on
+// 4,000 letter rows with 1,000 landmarks that scores 6.5 % where exact
+// ISOMAP scores 70 %; with the exact g_max landmark MDS scores as the
+// exact kernel there: bench/lmacc, docs/landmarks.md.)
 // Cost: the graph (internal/neighbors for knn), M shortest-path searches
 // (twice, and a few more, when the graph is disconnected: O(N²·d) for the
 // joins), O(M³); memory O(N·M).
@@ -82,13 +82,13 @@ type ISOMAP struct {
 // A row that is not a landmark still has ‖y_a‖² inflated along the small
 // eigenvalues by the geodesics' non-Euclidean misfit; a learner that
 // reads only values against landmarks (the SVM, kNN with
-// knn.Classifier.IgnoreSelf) is not affected. Before these, the cut was
-// √ε·λ_max, which lost the within-component structure: on letter's first
-// 8,000 rows (M = 2,000) the SVM scored 68.50 where exact ISOMAP scores
-// 71.87; now 72.19 (kNN 70.84 vs 70.05). On all of letter (20,000 rows,
+// knn.Classifier.IgnoreSelf) is not affected. A cut at √ε·λ_max loses
+// the within-component structure: on letter's first 8,000 rows (M = 2,000)
+// the SVM scores 68.50 with it, 72.19 with these numerics, where exact
+// ISOMAP scores 71.87 (kNN 70.84 vs 70.05). On all of letter (20,000 rows,
 // 1,046 of B's 2,000 eigenvalues positive, λ_max 9·10¹⁵) a cut at M·ε
-// (Nyström's, 4·10³ here) still dropped real structure: SVM 61.83 where
-// exact scores 65.49; at ε, 65.76 (bench/lmacc, README).
+// (Nyström's, 4·10³ here) still drops real structure: SVM 61.83 where
+// exact scores 65.49; at ε, 65.76 (bench/lmacc, docs/landmarks.md).
 func newISOMAP(ctx context.Context, X mat.Matrix, spec graph.Spec, landmarks []int, rcond float64) (*ISOMAP, error) {
 	x, err := newRows(X, "X")
 	if err != nil {
