@@ -70,6 +70,14 @@ def open_text(path):
     return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
 
 
+def data_name(path):
+    """The data set's name: the file name without .csv (and .gz)."""
+    base = os.path.basename(path)
+    if base.endswith(".gz"):
+        base = base[:-3]
+    return os.path.splitext(base)[0]
+
+
 def load_csv(path):
     """CSV with header, numeric features, last column 'label' (int)."""
     with open_text(path) as fh:
@@ -261,12 +269,12 @@ def mode_ssl(a):
     X0, y = load_csv(a.csv)
     X = scale(X0, a.scale)
     n, d = X.shape
-    name = a.name or os.path.splitext(os.path.basename(a.csv))[0]
+    name = a.name or data_name(a.csv)
     if a.splits:
         splits = read_splits(a.splits)
         tags = ["split=%d" % i for i in range(len(splits))]
         # "<name>.splits.labeled=10.csv" -> "labeled=10"
-        protocol = os.path.basename(a.splits).split(".splits.")[-1]
+        protocol = os.path.basename(a.splits).removesuffix(".gz").split(".splits.")[-1]
         if protocol.endswith(".csv"):
             protocol = protocol[:-4]
     else:
@@ -342,7 +350,7 @@ def mode_cluster(a):
     X0, y = load_csv(a.csv)
     X = scale(X0, a.scale)
     n, d = X.shape
-    name = a.name or os.path.splitext(os.path.basename(a.csv))[0]
+    name = a.name or data_name(a.csv)
     k = int(len(np.unique(y)))
     kfit = k if k > 1 else 3  # no_structure: the example asks for 3 clusters
     base = {"mode": "cluster", "dataset": name, "n": n, "d": d, "classes": k, "scale": a.scale}
