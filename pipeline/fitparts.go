@@ -321,7 +321,7 @@ func allRowsTree(spec kernel.Spec, n int) string {
 // the landmark run uses the exact graph: its labels are the exact
 // spreading's. The anchor graph stands in for it where the exact graph is
 // dense (rbf:γ, --affinity kernel) or its search too slow; on UCI letter
-// it was 2.0 points below the exact spreading (README, "Landmark vs exact
+// it was 2.0 points below the exact spreading (docs/landmarks.md, "Landmark vs exact
 // accuracy"). lp keeps the anchor graph (its exact closed form is a
 // sparse solve that does not scale the same way; the anchor graph's is
 // M×M).

@@ -95,7 +95,7 @@
 // radius at which the exact graph's edges end. On UCI letter (20,000 rows,
 // 1,300 labelled, M = 2,000, knn:10) this width is 0.83× the paper's and
 // moves the anchor propagation from 1.4 to 0.9 points below the exact one
-// (satellite: 1.04× the paper's, unchanged, 0.1 below); README
+// (satellite: 1.04× the paper's, unchanged, 0.1 below); docs/landmarks.md,
 // "Landmark vs exact accuracy".
 //
 // Tried and not taken (same split, the paper's width): Local Anchor
@@ -129,7 +129,7 @@
 // run equals the exact one (diff 0.00 on both sets, three letter splits).
 // At 10⁶ rows in 10-D (bench/million) it takes 276 CPU s, nearly all the
 // exact kNN search, 29× the anchor graph's spreading, in 0.85 GiB
-// (README). Label propagation
+// (docs/landmarks.md). Label propagation
 // keeps the anchor graph: its exact closed form is a sparse solve whose
 // cost grows faster than N, the anchor graph's an M×M one.
 //

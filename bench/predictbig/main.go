@@ -7,7 +7,7 @@
 //	go run ./bench/predictbig -n 100000 -labeled-per-class 10 -out /tmp/train.csv
 //	go run ./bench/predictbig -n 10000000 -seed 2 -out /tmp/new.csv      (no label column)
 //
-// Then (the README's "arbor predict at 10⁷ rows"):
+// Then (docs/performance.md, "arbor predict at ten million rows"):
 //
 //	arbor classify --data /tmp/train.csv --label class --kernel hck:average --landmarks 500 \
 //	    --learner svm --save-model /tmp/m.arbor --out /tmp/fit.csv --quiet
