@@ -1,0 +1,432 @@
+package arborbeam
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/pipeline"
+)
+
+// DefaultChunk is the number of rows of one element: the rows read,
+// labelled and emitted together (pipeline.DefaultChunk, as arbor predict).
+const DefaultChunk = pipeline.DefaultChunk
+
+// DefaultSplitBytes is the size of the byte ranges a file is first split
+// into (a runner may split them further while they are read).
+const DefaultSplitBytes = 64 << 20
+
+// ReadOptions says how files of new points are read.
+type ReadOptions struct {
+	// CSV are the column options as arbor predict's flags give them
+	// (--id, --label, --features, --ignore, --sep, --no-header); the
+	// model's feature names, ID and label columns decide the rest.
+	CSV dataset.CSVOptions
+	// Chunk is the number of rows of one element (≤ 0: DefaultChunk).
+	Chunk int
+	// SplitBytes is the size of a file's first byte ranges (≤ 0:
+	// DefaultSplitBytes).
+	SplitBytes int64
+}
+
+func (o ReadOptions) chunk() int {
+	if o.Chunk <= 0 {
+		return DefaultChunk
+	}
+	return o.Chunk
+}
+
+// FileHead is what reading a file's head settles for all its parts.
+type FileHead struct {
+	Path string
+	Size int64
+	// Whole: the file is read in one piece (gzip, or lines ending in a
+	// bare carriage return).
+	Whole bool
+	// Header is the file's header line with its newline (nil: none);
+	// DataStart is the byte offset of the line after it (0 without one).
+	Header    []byte
+	DataStart int64
+	// Sep and HasHeader are the separator and header decision of the
+	// file's first chunk, used for every part.
+	Sep       string
+	HasHeader bool
+}
+
+// Chunk is the result for one chunk of rows of a file: their labels
+// (Predict) or their landmark features (Features).
+type Chunk struct {
+	File string
+	// Pos orders the chunks of a file: the byte offset of the chunk's
+	// first line (a file read whole: the chunk's index).
+	Pos    int64
+	IDName string   // the ID column, "" without one
+	IDs    []string // one a row, nil without an ID column
+	Labels []string // Predict: the class names, "?" for a row left unlabelled
+	// Features: the rows' landmark features, Dim a row (row-major).
+	Dim int
+	Z   []float64
+}
+
+// Rows returns the number of rows of c.
+func (c Chunk) Rows() int {
+	if c.Dim > 0 {
+		return len(c.Z) / c.Dim
+	}
+	return len(c.Labels)
+}
+
+func init() {
+	register.DoFn3x1[context.Context, fileio.FileMetadata, func(FileHead), error](&headFn{})
+	register.Emitter1[FileHead]()
+	register.DoFn4x1[context.Context, *sdf.LockRTracker, FileHead, func(Chunk), error](&predictFn{})
+	register.Emitter1[Chunk]()
+	beam.RegisterType(reflect.TypeOf((*FileHead)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*Chunk)(nil)).Elem())
+}
+
+// Predict labels the rows of the files matched by the globs in files (a
+// PCollection of strings, as fileio.MatchAll takes) with the model saved
+// at model, and returns the labels, one Chunk a chunk of rows. A glob
+// that matches nothing is an error.
+func Predict(s beam.Scope, model string, files beam.PCollection, opt ReadOptions) beam.PCollection {
+	return apply(s.Scope("arborbeam.Predict"), model, files, opt, false)
+}
+
+// Features computes the landmark features z(x) of the rows of the files
+// matched by the globs in files with the feature map of the landmark model
+// saved at model (arbor classify --landmarks: its kernel's map, after the
+// model's scaling), one Chunk a chunk of rows. A model without a feature
+// map (exact, anchor graph, kNN graph) is an error.
+func Features(s beam.Scope, model string, files beam.PCollection, opt ReadOptions) beam.PCollection {
+	return apply(s.Scope("arborbeam.Features"), model, files, opt, true)
+}
+
+func apply(s beam.Scope, model string, files beam.PCollection, opt ReadOptions, features bool) beam.PCollection {
+	matched := fileio.MatchAll(s, files, fileio.MatchEmptyDisallow())
+	heads := beam.ParDo(s, &headFn{Model: model, Opt: opt}, matched)
+	return beam.ParDo(s, &predictFn{Model: model, Opt: opt, Features: features}, heads)
+}
+
+// CheckFeatures says whether p has a landmark feature map (Features).
+func CheckFeatures(p *pipeline.Pipeline, model string) error {
+	if p.Landmarks == nil || p.Landmarks.Map == nil {
+		return fmt.Errorf("%s: the model has no landmark feature map (fit it with arbor classify --landmarks M and a kernel; the anchor graph and the kNN graph work on the points)", model)
+	}
+	return nil
+}
+
+// headFn reads the head of each file: its header line and the separator
+// and header decision of its first chunk, checking that the model's
+// columns are there.
+type headFn struct {
+	Model string
+	Opt   ReadOptions
+}
+
+var errHead = errors.New("head read")
+
+func (fn *headFn) ProcessElement(ctx context.Context, f fileio.FileMetadata, emit func(FileHead)) error {
+	p, err := LoadModel(ctx, fn.Model)
+	if err != nil {
+		return err
+	}
+	r, err := openText(ctx, f.Path)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	// The first chunk is read as arbor predict reads it: the header, the
+	// separator and the model's columns are settled there.
+	var src *dataset.Source
+	br := bufio.NewReaderSize(r, 1<<16)
+	var head bytes.Buffer
+	err = p.Stream(ctx, io.TeeReader(br, &head), f.Path, fn.Opt.CSV, fn.Opt.chunk(), func(ds *dataset.Dataset) error {
+		src = ds.Source
+		return errHead
+	})
+	if err != nil && err != errHead {
+		return err
+	}
+	h := FileHead{Path: f.Path, Size: f.Size, Whole: isGzip(f.Path)}
+	if src != nil {
+		h.Sep, h.HasHeader = src.Sep, src.Header
+		h.Whole = h.Whole || src.CROnly
+	}
+	if h.HasHeader {
+		// The header is the first non-blank line.
+		b := head.Bytes()
+		off := 0
+		for off < len(b) {
+			i := bytes.IndexByte(b[off:], '\n')
+			if i < 0 {
+				i = len(b) - off - 1
+			}
+			line := b[off : off+i+1]
+			off += i + 1
+			if len(bytes.TrimSpace(bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")))) > 0 {
+				h.Header = append([]byte(nil), line...)
+				break
+			}
+		}
+		h.DataStart = int64(off)
+	}
+	emit(h)
+	return nil
+}
+
+// settled returns opt with the separator and header decision of h.
+func settled(opt dataset.CSVOptions, h FileHead) dataset.CSVOptions {
+	opt.Sep = h.Sep
+	opt.Header, opt.NoHeader = h.HasHeader, !h.HasHeader
+	return opt
+}
+
+// predictFn is the splittable DoFn that labels a file's rows by byte
+// ranges: a row belongs to the range its line starts in.
+type predictFn struct {
+	Model    string
+	Opt      ReadOptions
+	Features bool // the landmark features, not the labels
+	p        *pipeline.Pipeline
+}
+
+func (fn *predictFn) Setup(ctx context.Context) error {
+	p, err := LoadModel(ctx, fn.Model)
+	if err == nil && fn.Features {
+		err = CheckFeatures(p, fn.Model)
+	}
+	fn.p = p
+	return err
+}
+
+// chunk labels ds, or computes its features.
+func (fn *predictFn) chunk(ctx context.Context, ds *dataset.Dataset) (Chunk, error) {
+	if fn.Features {
+		return featureChunk(ctx, fn.p, ds)
+	}
+	return labelChunk(ctx, fn.p, ds)
+}
+
+func (fn *predictFn) CreateInitialRestriction(h FileHead) offsetrange.Restriction {
+	if h.Whole {
+		return offsetrange.Restriction{Start: 0, End: 1}
+	}
+	return offsetrange.Restriction{Start: h.DataStart, End: max(h.Size, h.DataStart)}
+}
+
+func (fn *predictFn) SplitRestriction(h FileHead, rest offsetrange.Restriction) []offsetrange.Restriction {
+	if h.Whole {
+		return []offsetrange.Restriction{rest}
+	}
+	size := fn.Opt.SplitBytes
+	if size <= 0 {
+		size = DefaultSplitBytes
+	}
+	return rest.SizedSplits(size)
+}
+
+func (fn *predictFn) RestrictionSize(h FileHead, rest offsetrange.Restriction) float64 {
+	if h.Whole {
+		return float64(h.Size)
+	}
+	return rest.Size()
+}
+
+func (fn *predictFn) CreateTracker(rest offsetrange.Restriction) *sdf.LockRTracker {
+	return sdf.NewLockRTracker(offsetrange.NewTracker(rest))
+}
+
+func (fn *predictFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, h FileHead, emit func(Chunk)) error {
+	rest := rt.GetRestriction().(offsetrange.Restriction)
+	label := func(ds *dataset.Dataset, pos int64) error {
+		l, err := fn.chunk(ctx, ds)
+		if err != nil {
+			return err
+		}
+		l.File, l.Pos = h.Path, pos
+		emit(l)
+		return nil
+	}
+	if h.Whole {
+		if !rt.TryClaim(rest.Start) {
+			return nil
+		}
+		r, err := openText(ctx, h.Path)
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		k := int64(0)
+		err = fn.p.Stream(ctx, r, h.Path, fn.Opt.CSV, fn.Opt.chunk(), func(ds *dataset.Dataset) error {
+			k++
+			return label(ds, k-1)
+		})
+		rt.TryClaim(rest.End)
+		return err
+	}
+	start := rest.Start
+	if start > h.DataStart {
+		start-- // the line that starts at rest.Start, if one does, follows a newline at start
+	}
+	r, err := openAt(ctx, h.Path, start)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	br := bufio.NewReaderSize(r, 1<<16)
+	pos := start
+	if start < rest.Start {
+		skip, err := br.ReadBytes('\n')
+		pos += int64(len(skip))
+		if err == io.EOF {
+			rt.TryClaim(rest.End)
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", h.Path, err)
+		}
+	}
+	opt := settled(fn.Opt.CSV, h)
+	chunk := fn.Opt.chunk()
+	var buf bytes.Buffer
+	rows := 0
+	chunkPos := pos
+	flush := func() error {
+		if rows == 0 {
+			return nil
+		}
+		err := fn.p.StreamPart(ctx, h.Header, bytes.NewReader(buf.Bytes()), 0, h.Path, opt, chunk, func(ds *dataset.Dataset) error {
+			return label(ds, chunkPos)
+		})
+		if err != nil {
+			return fn.lineError(ctx, h, opt, buf.Bytes(), chunkPos, err)
+		}
+		buf.Reset()
+		rows = 0
+		return nil
+	}
+	for {
+		if buf.Len() == 0 {
+			chunkPos = pos
+		}
+		if !rt.TryClaim(pos) {
+			break
+		}
+		line, err := br.ReadBytes('\n')
+		pos += int64(len(line))
+		if len(line) > 0 {
+			// Blank lines too: the reader skips them but counts them, so
+			// that errors name the file's lines.
+			buf.Write(line)
+			if line[len(line)-1] != '\n' {
+				buf.WriteByte('\n')
+			}
+			if len(bytes.TrimSpace(line)) > 0 {
+				rows++
+			}
+		}
+		if err == io.EOF {
+			rt.TryClaim(rest.End)
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", h.Path, err)
+		}
+		if rows == chunk {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return flush()
+}
+
+// lineError reads the chunk at byte pos again with the file's own line
+// numbers (counted from the start of the file, which only an error needs)
+// and returns its error.
+func (fn *predictFn) lineError(ctx context.Context, h FileHead, opt dataset.CSVOptions, chunk []byte, pos int64, err error) error {
+	n, cerr := countLines(ctx, h.Path, pos)
+	if cerr != nil {
+		return err
+	}
+	err2 := fn.p.StreamPart(ctx, h.Header, bytes.NewReader(chunk), n+1, h.Path, opt, fn.Opt.chunk(), func(ds *dataset.Dataset) error {
+		_, err := fn.chunk(ctx, ds)
+		return err
+	})
+	if err2 == nil {
+		return err
+	}
+	return err2
+}
+
+// labelChunk labels one chunk of new points as arbor predict does.
+func labelChunk(ctx context.Context, p *pipeline.Pipeline, ds *dataset.Dataset) (Chunk, error) {
+	if p.Scaler == nil || p.Scaler.Impute == nil {
+		if err := ds.MissingError("arbor predict", "fill or drop those cells, or refit the model with --impute"); err != nil {
+			return Chunk{}, err
+		}
+	}
+	X, err := p.Columns(ds)
+	if err != nil {
+		return Chunk{}, err
+	}
+	pred, err := p.Predict(ctx, X)
+	if err != nil {
+		return Chunk{}, err
+	}
+	l := Chunk{IDName: ds.IDName, Labels: make([]string, len(pred))}
+	for i, c := range pred {
+		l.Labels[i] = "?"
+		if c >= 0 && c < len(p.Classes) {
+			l.Labels[i] = p.Classes[c]
+		}
+	}
+	if ds.IDName != "" {
+		l.IDs = make([]string, len(pred))
+		copy(l.IDs, ds.IDs)
+	}
+	return l, nil
+}
+
+// featureChunk computes the landmark features of one chunk of new points.
+func featureChunk(ctx context.Context, p *pipeline.Pipeline, ds *dataset.Dataset) (Chunk, error) {
+	if p.Scaler == nil || p.Scaler.Impute == nil {
+		if err := ds.MissingError("arbor-beam features", "fill or drop those cells, or refit the model with --impute"); err != nil {
+			return Chunk{}, err
+		}
+	}
+	X, err := p.Columns(ds)
+	if err != nil {
+		return Chunk{}, err
+	}
+	Xt, err := p.Scaler.Transform(nil, X)
+	if err != nil {
+		return Chunk{}, err
+	}
+	Z, err := p.Landmarks.Map.Features(ctx, Xt)
+	if err != nil {
+		return Chunk{}, err
+	}
+	r, dim := Z.Dims()
+	l := Chunk{IDName: ds.IDName, Dim: dim, Z: make([]float64, 0, r*dim)}
+	for i := 0; i < r; i++ {
+		l.Z = append(l.Z, Z.RawRowView(i)...)
+	}
+	if ds.IDName != "" {
+		l.IDs = make([]string, r)
+		copy(l.IDs, ds.IDs)
+	}
+	return l, nil
+}

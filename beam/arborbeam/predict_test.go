@@ -1,0 +1,255 @@
+package arborbeam_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+
+	"github.com/arbor-ml/arbor/beam/arborbeam"
+)
+
+// arborBin is the arbor command built from this repository's core.
+var arborBin string
+
+func TestMain(m *testing.M) {
+	beam.Init()
+	dir, err := os.MkdirTemp("", "arborbeam")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	arborBin = filepath.Join(dir, "arbor")
+	// Built in the core module (the repository root), with its own go.sum.
+	build := exec.Command("go", "build", "-o", arborBin, "./cmd/arbor")
+	build.Dir = filepath.Join("..", "..")
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building arbor: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func arbor(t *testing.T, args ...string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(arborBin, args...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("arbor %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return stdout.String()
+}
+
+// point is a deterministic point of three overlapping classes in 4-D.
+func point(i int) []float64 {
+	c := float64(i % 3)
+	v := make([]float64, 4)
+	for j := range v {
+		v[j] = c*1.2 + 1.5*math.Sin(float64(i*(j+3))*0.7+float64(j))
+	}
+	return v
+}
+
+// writeData writes the training file and three files of new points: one
+// with the training columns, one in another order with an extra text
+// column and blank lines, and one gzipped.
+func writeData(t *testing.T, dir string) (train string, inputs []string) {
+	t.Helper()
+	var tr strings.Builder
+	tr.WriteString("name,f1,f2,f3,f4,label\n")
+	for i := 0; i < 240; i++ {
+		v := point(i)
+		fmt.Fprintf(&tr, "t%d,%.4f,%.4f,%.4f,%.4f,c%d\n", i, v[0], v[1], v[2], v[3], i%3)
+	}
+	train = filepath.Join(dir, "train.csv")
+	os.WriteFile(train, []byte(tr.String()), 0o644)
+	var a, b, c strings.Builder
+	a.WriteString("name,f1,f2,f3,f4\n")
+	b.WriteString("f4,note,f2,name,f1,f3\n")
+	c.WriteString("name,f1,f2,f3,f4\n")
+	for i := 0; i < 900; i++ {
+		v := point(1000 + i)
+		fmt.Fprintf(&a, "a%d,%.4f,%.4f,%.4f,%.4f\n", i, v[0], v[1], v[2], v[3])
+		fmt.Fprintf(&b, "%.4f,text %d,%.4f,b%d,%.4f,%.4f\n", v[3], i, v[1], i, v[0], v[2])
+		if i%97 == 5 {
+			b.WriteString("\n")
+		}
+		if i < 500 {
+			fmt.Fprintf(&c, "c%d,%.4f,%.4f,%.4f,%.4f\n", i, v[2], v[0], v[1], v[3])
+		}
+	}
+	inputs = []string{filepath.Join(dir, "in", "a.csv"), filepath.Join(dir, "in", "b.csv"), filepath.Join(dir, "in", "c.csv.gz")}
+	os.MkdirAll(filepath.Join(dir, "in"), 0o755)
+	os.WriteFile(inputs[0], []byte(a.String()), 0o644)
+	os.WriteFile(inputs[1], []byte(b.String()), 0o644)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(c.String()))
+	zw.Close()
+	os.WriteFile(inputs[2], gz.Bytes(), 0o644)
+	return train, inputs
+}
+
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+func runPipeline(t *testing.T, build func(s beam.Scope)) error {
+	t.Helper()
+	p, s := beam.NewPipelineWithRoot()
+	build(s)
+	_, err := prism.Execute(context.Background(), p)
+	return err
+}
+
+// TestPredictEqualsArborPredict: arbor-beam's predict on prism, over
+// several files split into byte ranges of a few hundred bytes and chunks
+// of 37 rows, gives every row the label arbor predict gives it, for an
+// exact SVM, a landmark hck + SVM and an anchor-graph model; the part
+// files carry each row's ID and row number, and the ordered files are
+// byte for byte arbor predict's output.
+func TestPredictEqualsArborPredict(t *testing.T) {
+	dir := t.TempDir()
+	train, inputs := writeData(t, dir)
+	for _, m := range []struct {
+		name string
+		args []string
+	}{
+		{"svm", []string{"--kernel", "rbf:0.5", "--learner", "svm"}},
+		{"hck-svm-landmarks", []string{"--kernel", "hck:average", "--learner", "svm", "--landmarks", "40", "--seed", "3"}},
+		{"anchor-graph", []string{"--learner", "lp", "--affinity", "rbf:2", "--landmarks", "40", "--seed", "3"}},
+	} {
+		t.Run(m.name, func(t *testing.T) {
+			mdir := filepath.Join(dir, m.name)
+			model := filepath.Join(mdir, "m.arbor")
+			os.MkdirAll(mdir, 0o755)
+			arbor(t, append([]string{"classify", "--data", train, "--id", "name", "--save-model", model, "--quiet", "--out", filepath.Join(mdir, "c.csv")}, m.args...)...)
+			want := map[string][]string{} // file → arbor predict's output lines
+			type rowLabel struct{ row, label string }
+			byID := map[string]rowLabel{}
+			for _, in := range inputs {
+				out := arbor(t, "predict", "--model", model, "--data", in, "--quiet")
+				want[in] = strings.SplitAfter(out, "\n")
+				recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Join(recs[0], ",") != "row,name,label" {
+					t.Fatalf("arbor predict header %v", recs[0])
+				}
+				for _, r := range recs[1:] {
+					byID[r[1]] = rowLabel{r[0], r[2]}
+				}
+			}
+			opt := arborbeam.ReadOptions{Chunk: 37, SplitBytes: 300}
+			parts := arborbeam.NewOutput(filepath.Join(mdir, "parts"))
+			ordered := arborbeam.NewOutput(filepath.Join(mdir, "ordered"))
+			err := runPipeline(t, func(s beam.Scope) {
+				labels := arborbeam.Predict(s, model, beam.Create(s, filepath.Join(dir, "in", "*.csv"), filepath.Join(dir, "in", "*.gz")), opt)
+				arborbeam.Finalize(s, arborbeam.WriteParts(s, labels, parts, 3, false), parts)
+				arborbeam.Finalize(s, arborbeam.WriteOrdered(s, labels, ordered), ordered)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := 0
+			for k := 0; k < 3; k++ {
+				recs := readCSV(t, filepath.Join(parts.Dir, arborbeam.PartName(k, 3, ".csv")))
+				if strings.Join(recs[0], ",") != "file,row,name,label" {
+					t.Fatalf("part header %v", recs[0])
+				}
+				for _, r := range recs[1:] {
+					w, ok := byID[r[2]]
+					if !ok || w.row != r[1] || w.label != r[3] {
+						t.Fatalf("part %d: %v; arbor predict: %+v", k, r, w)
+					}
+					if !strings.HasPrefix(filepath.Base(r[0]), r[2][:1]) {
+						t.Fatalf("part %d: row %v credited to the wrong file", k, r)
+					}
+					seen++
+				}
+			}
+			if seen != len(byID) {
+				t.Fatalf("%d rows in the part files, arbor predict labelled %d", seen, len(byID))
+			}
+			for _, in := range inputs {
+				got, err := os.ReadFile(filepath.Join(ordered.Dir, arborbeam.OrderedName(in, false)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if w := strings.Join(want[in], ""); string(got) != w {
+					t.Fatalf("%s: ordered output differs from arbor predict's (%d vs %d bytes)", in, len(got), len(w))
+				}
+			}
+			if entries, _ := os.ReadDir(ordered.Dir); len(entries) != len(inputs) {
+				t.Fatalf("ordered output holds %d entries, want %d (no temporary directory left)", len(entries), len(inputs))
+			}
+		})
+	}
+}
+
+// TestPredictBadCell: a bad cell deep in one of the files fails the job
+// with the file's name and its own line number, and no output is final.
+func TestPredictBadCell(t *testing.T) {
+	dir := t.TempDir()
+	train, inputs := writeData(t, dir)
+	model := filepath.Join(dir, "m.arbor")
+	arbor(t, "classify", "--data", train, "--id", "name", "--kernel", "rbf:0.5", "--learner", "svm", "--save-model", model, "--quiet", "--out", filepath.Join(dir, "c.csv"))
+	text, _ := os.ReadFile(inputs[1])
+	lines := strings.Split(string(text), "\n")
+	var line int
+	for i, l := range lines {
+		if strings.Contains(l, ",b700,") {
+			f := strings.Split(l, ",")
+			f[2] = "oops"
+			lines[i] = strings.Join(f, ",")
+			line = i + 1
+		}
+	}
+	os.WriteFile(inputs[1], []byte(strings.Join(lines, "\n")), 0o644)
+	out := arborbeam.NewOutput(filepath.Join(dir, "out"))
+	err := runPipeline(t, func(s beam.Scope) {
+		labels := arborbeam.Predict(s, model, beam.Create(s, filepath.Join(dir, "in", "*")), arborbeam.ReadOptions{Chunk: 50, SplitBytes: 1000})
+		arborbeam.Finalize(s, arborbeam.WriteParts(s, labels, out, 2, false), out)
+	})
+	want := fmt.Sprintf("%s:%d: column \"f2\"", inputs[1], line)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %v, want one containing %q", err, want)
+	}
+	entries, _ := os.ReadDir(out.Dir)
+	var names []string
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".arbor-beam-tmp-") {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	if len(names) > 0 {
+		t.Fatalf("a failed job left output files %v", names)
+	}
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+
+	"github.com/arbor-ml/arbor/beam/arborbeam"
+	"github.com/arbor-ml/arbor/dataset"
+)
+
+func init() {
+	jobs["predict"] = job{
+		summary: "label files of new points with a model saved by arbor classify --save-model",
+		flags:   func(fs *flag.FlagSet) func(ctx context.Context, s beam.Scope) error { return fileJobFlags(fs, false) },
+	}
+	jobs["features"] = job{
+		summary: "the landmark features z(x) of a saved landmark model over files of points, in shards (CSV or .npy)",
+		flags:   func(fs *flag.FlagSet) func(ctx context.Context, s beam.Scope) error { return fileJobFlags(fs, true) },
+	}
+}
+
+// fileJobFlags registers the flags of predict, or of features, and
+// returns the job's builder.
+func fileJobFlags(fs *flag.FlagSet, featureJob bool) func(ctx context.Context, s beam.Scope) error {
+	what, outUsage := "labels", "output directory: part files (file,row[,ID],label), or with --ordered one file per input"
+	if featureJob {
+		what, outUsage = "features", "output directory: part files (file,row[,ID],z1,…,zr; with --format npy part-….npy and part-….rows.csv), or with --ordered one CSV file per input"
+	}
+	model := fs.String("model", "", "pipeline file written by arbor classify --save-model (any Beam filesystem: local, gs://, s3://)")
+	data := fs.String("data", "", "files of points: comma-separated globs on any Beam filesystem (CSV/TSV as arbor predict reads them; .gz read whole)")
+	out := fs.String("out", "", outUsage)
+	ordered := fs.Bool("ordered", false, "write one file per input, NAME.predictions.csv (NAME.features.csv), in arbor predict's format and row order (one worker holds a whole file's "+what+")")
+	format := "csv"
+	if featureJob {
+		fs.StringVar(&format, "format", "csv", "part files: csv or npy (float64 rows × r, the rows' file,row[,ID] in part-….rows.csv)")
+	}
+	shards := fs.Int("shards", 16, "number of part files")
+	chunk := fs.Int("chunk", arborbeam.DefaultChunk, "rows read and labelled together: one Beam element")
+	split := fs.Int64("split-bytes", arborbeam.DefaultSplitBytes, "size of the byte ranges files are first split into")
+	id := fs.String("id", "", "ID column (name or position), carried into the output (default: the model's ID column, when the file has it)")
+	label := fs.String("label", "", "label column (name or position, or none): never a feature (default: the model's, unread)")
+	features := fs.String("features", "", "feature columns, comma-separated (default: the model's features, by name, in any order)")
+	ignore := fs.String("ignore", "", "columns to skip, comma-separated names or positions")
+	noHeader := fs.Bool("no-header", false, "the first row is data, not column names")
+	sep := fs.String("sep", "", "separator: comma, tab, semicolon, pipe or whitespace (default: found from the first lines)")
+	return func(ctx context.Context, s beam.Scope) error {
+		switch {
+		case *model == "":
+			return usagef("--model is required")
+		case *data == "":
+			return usagef("--data is required")
+		case *out == "":
+			return usagef("--out is required")
+		case *chunk < 1:
+			return usagef("--chunk must be ≥ 1, got %d", *chunk)
+		case *shards < 1:
+			return usagef("--shards must be ≥ 1, got %d", *shards)
+		case *split < 1:
+			return usagef("--split-bytes must be ≥ 1, got %d", *split)
+		}
+		if _, err := dataset.ParseSep(*sep); err != nil {
+			return usagef("--sep: %v", err)
+		}
+		if format != "csv" && format != "npy" {
+			return usagef("--format %q: csv or npy", format)
+		}
+		if format == "npy" && *ordered {
+			return usagef("--ordered writes CSV: leave out --format npy")
+		}
+		p, err := arborbeam.LoadModel(ctx, *model)
+		if err != nil {
+			return err
+		}
+		if featureJob {
+			if err := arborbeam.CheckFeatures(p, *model); err != nil {
+				return err
+			}
+		}
+		if err := checkOut(ctx, *out); err != nil {
+			return err
+		}
+		opt := arborbeam.ReadOptions{Chunk: *chunk, SplitBytes: *split, CSV: dataset.CSVOptions{
+			Label: *label, NoLabel: *label == "none", ID: *id, NoHeader: *noHeader, Sep: *sep,
+			LabelOptional: *label == "" || *label == "none", AllowMissing: true,
+		}}
+		opt.CSV.Ignore = splitStrings(*ignore)
+		opt.CSV.Features = splitStrings(*features)
+		globs := beam.Create(s, splitList(*data)...)
+		var labels beam.PCollection
+		if featureJob {
+			labels = arborbeam.Features(s, *model, globs, opt)
+		} else {
+			labels = arborbeam.Predict(s, *model, globs, opt)
+		}
+		o := arborbeam.NewOutput(*out)
+		var written beam.PCollection
+		if *ordered {
+			written = arborbeam.WriteOrdered(s, labels, o)
+		} else {
+			written = arborbeam.WriteParts(s, labels, o, *shards, format == "npy")
+		}
+		arborbeam.Finalize(s, written, o)
+		return nil
+	}
+}
+
+// splitStrings splits a comma-separated flag value (nil for "").
+func splitStrings(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}
+
+func splitList(s string) []any {
+	var out []any
+	for _, g := range strings.Split(s, ",") {
+		if g = strings.TrimSpace(g); g != "" {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// checkOut refuses an output directory that already holds files.
+func checkOut(ctx context.Context, dir string) error {
+	dir = strings.TrimSuffix(dir, "/")
+	fs, err := filesystem.New(ctx, dir)
+	if err != nil {
+		return fmt.Errorf("--out %s: %w", dir, err)
+	}
+	defer fs.Close()
+	files, err := fs.List(ctx, dir+"/*")
+	if err != nil {
+		return fmt.Errorf("--out %s: %w", dir, err)
+	}
+	if len(files) > 0 {
+		return fmt.Errorf("--out %s already holds files (%s): give a new directory", dir, files[0])
+	}
+	return nil
+}
