@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arbor-ml/arbor/internal/quote"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -128,7 +129,10 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 	src := &Source{Format: "csv", Markers: markerSet(opt.Unlabeled)}
 	sample, rest, whole, err := readSample(r)
 	if err != nil {
-		return nil, fmt.Errorf("%s:1: %w", name, err)
+		return nil, readFailure(name, 1, err)
+	}
+	if err := checkEncoding(sample, name); err != nil {
+		return nil, err
 	}
 	sample = bytes.TrimPrefix(sample, []byte(utf8BOM))
 	size := 1 << 16
@@ -159,7 +163,7 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 		if errors.As(err, &se) {
 			return perr(se.line, "", fmt.Errorf("%w: %s", ErrSyntax, se.msg))
 		}
-		return fmt.Errorf("%s:%d: %w", name, cr.line+1, err)
+		return readFailure(name, cr.line+1, err)
 	}
 
 	// The first two records decide whether there is a header.
@@ -443,20 +447,20 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 // hexadecimal "0x1p3"; both are ErrNotNumber here.
 func parseFloat(s string) (float64, error) {
 	if strings.IndexByte(s, '_') >= 0 || strings.Contains(s, "0x") || strings.Contains(s, "0X") {
-		return 0, fmt.Errorf("%w %q", ErrNotNumber, s)
+		return 0, fmt.Errorf("%w %s", ErrNotNumber, quote.Cell(s))
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
 		if errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0) {
-			return 0, fmt.Errorf("%w: %q overflows float64", ErrNonFinite, s)
+			return 0, fmt.Errorf("%w: %s overflows float64", ErrNonFinite, quote.Cell(s))
 		}
 		if s == "" {
 			return 0, fmt.Errorf("%w: empty cell", ErrNotNumber)
 		}
-		return 0, fmt.Errorf("%w %q", ErrNotNumber, s)
+		return 0, fmt.Errorf("%w %s", ErrNotNumber, quote.Cell(s))
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%w %q", ErrNonFinite, s)
+		return 0, fmt.Errorf("%w %s", ErrNonFinite, quote.Cell(s))
 	}
 	return v, nil
 }
@@ -467,13 +471,13 @@ func listNames(names []string, max int) string {
 	for i, s := range names {
 		if i == max && i < len(names)-1 {
 			// The last column too: it is where class columns usually are.
-			fmt.Fprintf(&b, ", ... (%d columns), %s", len(names), strconv.Quote(names[len(names)-1]))
+			fmt.Fprintf(&b, ", ... (%d columns), %s", len(names), quote.Cell(names[len(names)-1]))
 			break
 		}
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(strconv.Quote(s))
+		b.WriteString(quote.Cell(s))
 	}
 	return b.String()
 }
@@ -483,5 +487,5 @@ func missingErr(s []byte) error {
 	if len(s) == 0 {
 		return fmt.Errorf("%w: empty cell", ErrMissing)
 	}
-	return fmt.Errorf("%w %q", ErrMissing, s)
+	return fmt.Errorf("%w %s", ErrMissing, quote.Cell(string(s)))
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/arbor-ml/arbor/internal/quote"
 )
 
 // Sentinel errors. Readers wrap them in a *ParseError that says where the
@@ -113,7 +115,7 @@ func (e *ParseError) Error() string {
 	b.WriteString(": ")
 	if e.Column != "" {
 		b.WriteString("column ")
-		b.WriteString(strconv.Quote(e.Column))
+		b.WriteString(quote.Cell(e.Column))
 		b.WriteString(": ")
 	}
 	b.WriteString(e.Err.Error())

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -30,7 +31,10 @@ func ReadHeader(r io.Reader, name string, opt CSVOptions) ([]string, *Source, er
 	src := &Source{Format: "csv", Markers: markerSet(opt.Unlabeled)}
 	sample, rest, _, err := readSample(r)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s:1: %w", name, err)
+		return nil, nil, readFailure(name, 1, err)
+	}
+	if err := checkEncoding(sample, name); err != nil {
+		return nil, nil, err
 	}
 	sample = bytes.TrimPrefix(sample, []byte(utf8BOM))
 	in := io.MultiReader(bytes.NewReader(sample), rest)
@@ -52,7 +56,7 @@ func ReadHeader(r io.Reader, name string, opt CSVOptions) ([]string, *Source, er
 		if se, ok := err.(*errSyntax); ok {
 			return perr(se.line, "", fmt.Errorf("%w: %s", ErrSyntax, se.msg))
 		}
-		return fmt.Errorf("%s:%d: %w", name, cr.line+1, err)
+		return readFailure(name, cr.line+1, err)
 	}
 	rec, err := cr.read()
 	if err == io.EOF {
@@ -112,8 +116,12 @@ func ColumnIndex(header []string, ref string) (int, bool) {
 }
 
 // Open opens path for reading, decompressed on the fly when its name ends
-// in ".gz" (any case), as Load reads it. Errors: the file's, or the gzip
-// header's naming path.
+// in ".gz" (any case), as Load reads it; concatenated gzip members are
+// read one after the other, as gzip -d does. Errors name path: the
+// file's own, and ErrCompressed for a .gz file that is empty (0 bytes) or
+// not gzip data; a read of a truncated or damaged stream, or of trailing
+// bytes that are not gzip, fails with ErrCompressed saying after which
+// line of the decompressed text.
 func Open(path string) (io.ReadCloser, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -122,26 +130,82 @@ func Open(path string) (io.ReadCloser, error) {
 	if !strings.HasSuffix(strings.ToLower(path), ".gz") {
 		return f, nil
 	}
-	zr, err := gzip.NewReader(f)
+	br := bufio.NewReaderSize(f, 1<<16)
+	if _, err := br.Peek(1); err == io.EOF {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w: empty file (0 bytes), no gzip data", path, ErrCompressed)
+	}
+	zr, err := gzip.NewReader(br)
 	if err != nil {
 		f.Close()
+		switch {
+		case errors.Is(err, gzip.ErrHeader):
+			return nil, fmt.Errorf("%s: %w: not gzip data (no gzip header; is the file compressed?)", path, ErrCompressed)
+		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+			return nil, fmt.Errorf("%s: %w: truncated inside the gzip header", path, ErrCompressed)
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return gzFile{zr, f}, nil
+	zr.Multistream(false)
+	return &gzFile{zr: zr, br: br, f: f}, nil
 }
 
-// gzFile closes the decompressor and the file under it.
+// ErrCompressed: a .gz file that is empty, not gzip data, truncated or
+// damaged.
+var ErrCompressed = errors.New("bad compressed file")
+
+// gzFile reads the gzip members of a file one after the other, counting
+// the lines it has handed out for its errors, and closes the file.
 type gzFile struct {
-	*gzip.Reader
-	f *os.File
+	zr    *gzip.Reader
+	br    *bufio.Reader
+	f     *os.File
+	lines int
+	err   error // sticky: the first error (or io.EOF)
 }
 
-func (g gzFile) Close() error {
-	err := g.Reader.Close()
+func (g *gzFile) Read(p []byte) (int, error) {
+	if g.err != nil {
+		return 0, g.err
+	}
+	n, err := g.zr.Read(p)
+	g.lines += bytes.Count(p[:n], []byte{'\n'})
+	switch {
+	case err == io.EOF:
+		// the end of one member: the end of the file, or the next member
+		if _, e := g.br.Peek(1); e == io.EOF {
+			g.err = io.EOF
+			return n, io.EOF
+		}
+		if e := g.zr.Reset(g.br); e != nil {
+			g.err = fmt.Errorf("%w: bytes after the end of the gzip stream (after line %d) are not gzip data (trailing garbage)", ErrCompressed, g.lines)
+			return n, g.err
+		}
+		g.zr.Multistream(false)
+		return n, nil
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		g.err = fmt.Errorf("%w: truncated gzip stream: the file ends inside the compressed data, after line %d", ErrCompressed, g.lines)
+	case err != nil:
+		g.err = fmt.Errorf("%w: damaged gzip stream after line %d (%v)", ErrCompressed, g.lines, err)
+	}
+	return n, g.err
+}
+
+func (g *gzFile) Close() error {
+	err := g.zr.Close()
 	if e := g.f.Close(); err == nil {
 		err = e
 	}
 	return err
+}
+
+// readFailure is the error of reading name at line: "name:line: err", or
+// "name: err" for a compressed stream's error (it says after which line).
+func readFailure(name string, line int, err error) error {
+	if errors.Is(err, ErrCompressed) {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return fmt.Errorf("%s:%d: %w", name, line, err)
 }
 
 // Unread returns the columns of header that are neither one of features

@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/arbor-ml/arbor/internal/quote"
 )
 
 // ErrUnknownImpute is returned for an imputation strategy other than
@@ -60,7 +62,7 @@ func FitImputer(X *mat.Dense, strategy string, features []string) (*Imputer, err
 		if len(col) == 0 {
 			name := fmt.Sprintf("%d", j+1)
 			if j < len(features) {
-				name = fmt.Sprintf("%q", features[j])
+				name = quote.Cell(features[j])
 			}
 			return nil, fmt.Errorf("%w: column %s has no value to compute its %s from (every cell is missing): drop it (--ignore)", ErrMissing, name, strategy)
 		}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arbor-ml/arbor/internal/quote"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -60,7 +61,10 @@ func readLIBSVM(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 	}
 	sample, rest, _, err := readSample(r)
 	if err != nil {
-		return nil, fmt.Errorf("%s:1: %w", name, err)
+		return nil, readFailure(name, 1, err)
+	}
+	if err := checkEncoding(sample, name); err != nil {
+		return nil, err
 	}
 	r = io.MultiReader(bytes.NewReader(sample), rest)
 	if crOnly(sample) {
@@ -136,14 +140,14 @@ func readLIBSVM(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 			}
 			c := strings.IndexByte(tok, ':')
 			if c < 0 {
-				return nil, perr(line, "", fmt.Errorf("%w: token %q is not index:value", ErrSyntax, tok))
+				return nil, perr(line, "", fmt.Errorf("%w: token %s is not index:value", ErrSyntax, quote.Cell(tok)))
 			}
 			if tok[:c] == "qid" {
 				continue
 			}
 			j, err := strconv.Atoi(tok[:c])
 			if err != nil || j < 0 {
-				return nil, perr(line, "", fmt.Errorf("%w %q in %q: want an integer >= 1 (or >= 0 in a 0-based file)", ErrBadIndex, tok[:c], tok))
+				return nil, perr(line, "", fmt.Errorf("%w %s in %s: want an integer >= 1 (or >= 0 in a 0-based file)", ErrBadIndex, quote.Cell(tok[:c]), quote.Cell(tok)))
 			}
 			if j <= prev {
 				return nil, perr(line, "", fmt.Errorf("%w %d after %d: indices must increase", ErrBadIndex, j, prev))
@@ -155,6 +159,9 @@ func readLIBSVM(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 				minIdx = j
 			}
 			prev = j
+			if c == len(tok)-1 {
+				return nil, perr(line, "", fmt.Errorf("%w: token %s has no value after the colon", ErrSyntax, quote.Cell(tok)))
+			}
 			v, ok := fastFloat(tok[c+1:])
 			if !ok {
 				if v, err = parseFloat(tok[c+1:]); err != nil {
@@ -177,7 +184,7 @@ func readLIBSVM(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 		if errors.Is(err, bufio.ErrTooLong) {
 			err = errLineTooLong()
 		}
-		return nil, fmt.Errorf("%s:%d: %w", name, line+1, err)
+		return nil, readFailure(name, line+1, err)
 	}
 	n := len(rowEnd)
 	switch {
@@ -212,7 +219,7 @@ func readLIBSVM(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 		features[j] = "f" + strconv.Itoa(j+base)
 	}
 	if labels.noLabel > 0 && !labels.multi {
-		return nil, perr(labels.noLabel, "label", fmt.Errorf("%w: the line starts with %q, not a label (only multi-label files may leave it out)", ErrNotNumber, labels.noLabelAt))
+		return nil, perr(labels.noLabel, "label", fmt.Errorf("%w: the line starts with %s, not a label (only multi-label files may leave it out)", ErrNotNumber, quote.Cell(labels.noLabelAt)))
 	}
 	classes, remap := sortClasses(rawNames)
 	for i, k := range rawY {

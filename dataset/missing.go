@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/arbor-ml/arbor/internal/quote"
 )
 
 // HasMissing reports whether d has missing feature values.
@@ -47,7 +49,7 @@ func (d *Dataset) MissingError(method, hint string) error {
 		if c.Col < len(d.Features) {
 			name = d.Features[c.Col]
 		}
-		b.WriteString(" column " + strconv.Quote(name))
+		b.WriteString(" column " + quote.Cell(name))
 	}
 	fmt.Fprintf(&b, ": %s cannot use them", method)
 	if hint != "" {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/arbor-ml/arbor/internal/quote"
 )
 
 // ErrDuplicateLabel: a multi-label list names one class twice ("0,4,0").
@@ -42,12 +44,12 @@ func (s *labelSets) add(tok string, class func(string) (int, error)) (int, error
 	for _, p := range parts {
 		k, err := class(p)
 		if err != nil && len(parts) > 1 {
-			return 0, fmt.Errorf("%w (in the label list %q)", err, tok)
+			return 0, fmt.Errorf("%w (in the label list %s)", err, quote.Cell(tok))
 		} else if err != nil {
 			return 0, err
 		}
 		if slices.Contains(ids, k) {
-			return 0, fmt.Errorf("%w: %q in %q", ErrDuplicateLabel, p, tok)
+			return 0, fmt.Errorf("%w: %s in %s", ErrDuplicateLabel, quote.Cell(p), quote.Cell(tok))
 		}
 		ids = append(ids, k)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/arbor-ml/arbor/internal/quote"
 )
 
 // CheckColumns fails when test has d's feature names in another order: its
@@ -24,8 +26,8 @@ func (d *Dataset) CheckColumns(test *Dataset) error {
 			return nil
 		}
 		if i != j {
-			return fmt.Errorf("%s: column %q is feature %d, but feature %d in %s: reorder the columns to match",
-				test.Name, f, j+1, i+1, d.Name)
+			return fmt.Errorf("%s: column %s is feature %d, but feature %d in %s: reorder the columns to match",
+				test.Name, quote.Cell(f), j+1, i+1, d.Name)
 		}
 	}
 	return nil

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/arbor-ml/arbor/internal/quote"
 )
 
 // roles is the part each column plays.
@@ -179,7 +181,7 @@ func resolveRoles(header []string, hasHeader bool, lastCell []byte, decimalComma
 	}
 	if len(r.features) == 0 {
 		if r.label >= 0 && len(header) == 1 {
-			return r, fmt.Errorf("%w: the only column is the label column %q", ErrNoFeatures, header[r.label])
+			return r, fmt.Errorf("%w: the only column is the label column %s", ErrNoFeatures, quote.Cell(header[r.label]))
 		}
 		return r, fmt.Errorf("%w: every column is the label, the ID or ignored (header has %s)", ErrNoFeatures, listNames(header, 8))
 	}

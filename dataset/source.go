@@ -2,8 +2,10 @@ package dataset
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -215,16 +217,17 @@ func crOnly(sample []byte) bool {
 }
 
 // looksLibSVM reports whether a sample reads as LIBSVM/SVMlight text:
-// on every sampled line (comments and blank lines aside) all
-// blank-separated tokens after the first are index:value (or qid:n), and
-// some line has one.
+// more than half of the sampled lines (comments and blank lines aside)
+// are "label index:value ..." (all blank-separated tokens after the first
+// are index:value, or qid:n) and some line has an index:value pair. One bad line among good
+// ones leaves the file LIBSVM, so that the reader reports that line; a
+// delimited file has no such line.
 func looksLibSVM(sample []byte) bool {
 	lines := sampleLines(sample, 20)
 	if len(lines) > 2 {
 		lines = lines[:len(lines)-1]
 	}
-	pairs := false
-	seen := 0
+	good, seen, pairs := 0, 0, false
 	for _, l := range lines {
 		if k := bytes.IndexByte(l, '#'); k >= 0 {
 			l = l[:k]
@@ -234,16 +237,25 @@ func looksLibSVM(sample []byte) bool {
 			continue
 		}
 		seen++
+		ok := true // a line with a label alone is a row of zeros
 		for _, t := range f[1:] {
-			c := bytes.IndexByte(t, ':')
-			if c <= 0 || c == len(t)-1 {
-				return false
+			if c := bytes.IndexByte(t, ':'); c <= 0 || c == len(t)-1 {
+				ok = false
+				break
 			}
 			pairs = true
 		}
+		if ok {
+			good++
+		}
 	}
-	return seen > 0 && pairs
+	return pairs && 2*good > seen
 }
+
+// LooksLIBSVM reports whether the start of a file (its first lines) is
+// LIBSVM/SVMlight text as Load decides it: more than half of the lines
+// "label index:value ...", and some index:value pair.
+func LooksLIBSVM(sample []byte) bool { return looksLibSVM(sample) }
 
 // readSample reads the start of r to decide its format: up to 64 KiB,
 // stopping after 21 line ends. It returns the bytes read, the unread rest
@@ -281,3 +293,84 @@ func readSample(r io.Reader) (sample []byte, rest io.Reader, whole bool, err err
 type eofReader struct{}
 
 func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+// ErrEncoding: the file is not UTF-8 text (it is UTF-16 or UTF-32).
+var ErrEncoding = errors.New("not UTF-8 text")
+
+// checkEncoding fails for a sample of a UTF-16 or UTF-32 file: one that
+// starts with their byte-order mark, or whose first line has a NUL byte
+// in every other position (UTF-16 text without a mark). The error says
+// how to convert the file. A UTF-8 byte-order mark is fine (the readers
+// skip it).
+func checkEncoding(sample []byte, name string) error {
+	var enc, how string
+	switch {
+	case bytes.HasPrefix(sample, []byte{0xff, 0xfe, 0, 0}):
+		enc, how = "UTF-32 (little-endian, byte-order mark FF FE 00 00)", "UTF-32"
+	case bytes.HasPrefix(sample, []byte{0, 0, 0xfe, 0xff}):
+		enc, how = "UTF-32 (big-endian, byte-order mark 00 00 FE FF)", "UTF-32"
+	case bytes.HasPrefix(sample, []byte{0xff, 0xfe}):
+		enc, how = "UTF-16 (little-endian, byte-order mark FF FE)", "UTF-16"
+	case bytes.HasPrefix(sample, []byte{0xfe, 0xff}):
+		enc, how = "UTF-16 (big-endian, byte-order mark FE FF)", "UTF-16"
+	default:
+		if o := utf16Parity(sample); o >= 0 {
+			enc, how = "UTF-16 (big-endian, no byte-order mark)", "UTF-16BE"
+			if o == 1 {
+				enc, how = "UTF-16 (little-endian, no byte-order mark)", "UTF-16LE"
+			}
+		}
+	}
+	if enc == "" {
+		return nil
+	}
+	base := filepath.Base(name)
+	conv := fmt.Sprintf("iconv -f %s -t UTF-8 %s > %s", how, shellQuote(name), shellQuote(utf8Name(base)))
+	if strings.HasSuffix(strings.ToLower(base), ".gz") {
+		conv = fmt.Sprintf("gunzip -c %s | iconv -f %s -t UTF-8 > %s", shellQuote(name), how, shellQuote(utf8Name(strings.TrimSuffix(base, base[len(base)-3:]))))
+	}
+	return &ParseError{File: name, Line: 1, Err: fmt.Errorf("%w: the file is %s; convert it to UTF-8, e.g. %s", ErrEncoding, enc, conv)}
+}
+
+// utf16Parity returns 1 when every other byte of the sample's first line
+// (of at least 4 characters, up to 256 bytes) is NUL at the odd positions
+// (UTF-16 little-endian ASCII), 0 when at the even ones (big-endian), −1
+// otherwise.
+func utf16Parity(sample []byte) int {
+	s := sample[:min(len(sample), 256)]
+	if k := bytes.Index(s, []byte{'\n', 0}); k >= 0 {
+		s = s[:k]
+	} else if k := bytes.Index(s, []byte{0, '\n'}); k >= 0 {
+		s = s[:k+1]
+	}
+	if len(s) < 8 {
+		return -1
+	}
+	for o := 0; o < 2; o++ {
+		ok := true
+		for i := 0; i+1 < len(s) && ok; i += 2 {
+			ok = s[i+o] == 0 && s[i+1-o] != 0
+		}
+		if ok {
+			return o
+		}
+	}
+	return -1
+}
+
+// utf8Name is the name suggested for the converted copy of a file:
+// "data.csv" → "data.utf8.csv".
+func utf8Name(base string) string {
+	ext := filepath.Ext(base)
+	return strings.TrimSuffix(base, ext) + ".utf8" + ext
+}
+
+// shellQuote quotes a path for a shell command line when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./+,:@", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/arbor-ml/arbor/internal/quote"
 )
 
 // ReadSplits reads labelled-row index sets, one per line: comma-separated
@@ -40,7 +42,7 @@ func ReadSplits(r io.Reader, name string, n int) ([][]int, error) {
 			f = strings.TrimSpace(f)
 			i, err := strconv.Atoi(f)
 			if err != nil {
-				return nil, &ParseError{File: name, Line: line, Err: fmt.Errorf("%w %q (field %d)", ErrNotNumber, f, k+1)}
+				return nil, &ParseError{File: name, Line: line, Err: fmt.Errorf("%w %s (field %d)", ErrNotNumber, quote.Cell(f), k+1)}
 			}
 			if i < 0 || i >= n {
 				return nil, &ParseError{File: name, Line: line, Err: fmt.Errorf("%w: %d not in [0, %d) (field %d)", ErrIndexRange, i, n, k+1)}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/arbor-ml/arbor/internal/parallel"
+	"github.com/arbor-ml/arbor/internal/quote"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -31,6 +32,7 @@ type GraphKernel struct {
 	adj   [][]int32
 	edges int
 	delta float64
+	ids   []int64 // node id of each row (ReadEdges); nil: row v is id v
 }
 
 // NewGraphKernel builds the kernel of the graph with n nodes and the given
@@ -73,69 +75,106 @@ func (g *GraphKernel) finish() (*GraphKernel, error) {
 	return g, nil
 }
 
-// ReadEdges reads an edge list: one edge "u v" per line (0-based integer
-// node ids separated by spaces, tabs or a comma); blank lines and lines
-// starting with '#' or '%' are skipped. name is used in errors, which give
-// the line: "fb.txt:12: self loop on node 7", "fb.txt:30: edge (3, 9)
-// repeats line 4", negative or non-integer ids. The graph has N = the
-// largest id + 1 nodes.
+// ReadEdges reads an edge list: one edge "u v" per line (integer node
+// ids ≥ 0 separated by spaces, tabs or a comma); blank lines and lines
+// starting with '#' or '%' are skipped. The graph's nodes are the ids that
+// occur in an edge, in increasing order: node id ID(v) is row v of the
+// kernel, so a file whose ids are 0..N−1 has row v = id v, and ids may be
+// as large as int64 allows without costing memory (an id no edge names is
+// no node). name is used in errors, which give the line: "fb.txt:12: self
+// loop on node 7", "fb.txt:30: edge (3, 9) repeats line 4", negative or
+// non-integer ids, a line longer than 1 MiB. Memory O(E), the edges read.
 func ReadEdges(r io.Reader, name string) (*GraphKernel, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	type edge struct {
-		u, v int
-		line int
-	}
-	var es []edge
-	seen := map[[2]int]int{}
-	n := 0
-	for ln := 1; sc.Scan(); ln++ {
+	sc.Buffer(make([]byte, 64<<10), maxEdgeLine)
+	var es [][2]int64
+	seen := map[[2]int64]int{}
+	ln := 0
+	for sc.Scan() {
+		ln++
 		s := strings.TrimSpace(sc.Text())
 		if s == "" || s[0] == '#' || s[0] == '%' {
 			continue
 		}
 		f := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' })
 		if len(f) != 2 {
-			return nil, fmt.Errorf("%s:%d: %w: want two node ids \"u v\", got %q", name, ln, ErrEdges, s)
+			return nil, fmt.Errorf("%s:%d: %w: want two node ids \"u v\", got %s", name, ln, ErrEdges, quote.Cell(s))
 		}
-		var id [2]int
+		var id [2]int64
 		for k, t := range f {
-			v, err := strconv.Atoi(t)
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %w: node id %q is not an integer", name, ln, ErrEdges, t)
-			}
-			if v < 0 {
+			v, err := strconv.ParseInt(t, 10, 64)
+			switch {
+			case errors.Is(err, strconv.ErrRange):
+				return nil, fmt.Errorf("%s:%d: %w: node id %s is out of range (at most %d)", name, ln, ErrEdges, quote.Cell(t), int64(math.MaxInt64))
+			case err != nil:
+				return nil, fmt.Errorf("%s:%d: %w: node id %s is not an integer", name, ln, ErrEdges, quote.Cell(t))
+			case v < 0:
 				return nil, fmt.Errorf("%s:%d: %w: negative node id %d", name, ln, ErrEdges, v)
-			}
-			if v > math.MaxInt32-1 {
-				return nil, fmt.Errorf("%s:%d: %w: node id %d too large", name, ln, ErrEdges, v)
 			}
 			id[k] = v
 		}
 		if id[0] == id[1] {
 			return nil, fmt.Errorf("%s:%d: %w: self loop on node %d", name, ln, ErrEdges, id[0])
 		}
-		key := [2]int{min(id[0], id[1]), max(id[0], id[1])}
+		key := [2]int64{min(id[0], id[1]), max(id[0], id[1])}
 		if j, dup := seen[key]; dup {
 			return nil, fmt.Errorf("%s:%d: %w: edge (%d, %d) repeats line %d", name, ln, ErrEdges, id[0], id[1], j)
 		}
 		seen[key] = ln
-		es = append(es, edge{id[0], id[1], ln})
-		n = max(n, key[1]+1)
+		es = append(es, id)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("%s:%d: %w: line longer than %d bytes", name, ln+1, ErrEdges, maxEdgeLine)
+		}
+		return nil, fmt.Errorf("%s: after line %d: %w", name, ln, err)
 	}
 	if len(es) == 0 {
 		return nil, fmt.Errorf("%s: %w: no edges", name, ErrEdges)
 	}
-	g := &GraphKernel{adj: make([][]int32, n)}
+	clear(seen)
+	seen = nil
+	// the nodes: the ids that occur, sorted
+	ids := make([]int64, 0, 2*len(es))
 	for _, e := range es {
-		g.adj[e.u] = append(g.adj[e.u], int32(e.v))
-		g.adj[e.v] = append(g.adj[e.v], int32(e.u))
+		ids = append(ids, e[0], e[1])
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	if len(ids) > math.MaxInt32 {
+		return nil, fmt.Errorf("%s: %w: %d nodes, more than %d", name, ErrEdges, len(ids), math.MaxInt32)
+	}
+	g := &GraphKernel{adj: make([][]int32, len(ids))}
+	row := func(id int64) int32 { k, _ := slices.BinarySearch(ids, id); return int32(k) }
+	if ids[len(ids)-1] != int64(len(ids)-1) {
+		g.ids = slices.Clip(ids) // not 0..N−1: keep the map
+		for i, e := range es {
+			es[i] = [2]int64{int64(row(e[0])), int64(row(e[1]))}
+		}
+	}
+	for _, e := range es {
+		g.adj[e[0]] = append(g.adj[e[0]], int32(e[1]))
+		g.adj[e[1]] = append(g.adj[e[1]], int32(e[0]))
 	}
 	return g.finish()
 }
+
+// maxEdgeLine is the longest line ReadEdges reads.
+const maxEdgeLine = 1 << 20
+
+// ID returns the node id of row v: v itself for a graph made by
+// NewGraphKernel or read from a file whose ids are 0..N−1, else the v-th
+// smallest id of the file.
+func (g *GraphKernel) ID(v int) int64 {
+	if g.ids == nil {
+		return int64(v)
+	}
+	return g.ids[v]
+}
+
+// Dense reports whether row v is node id v for every v (ID is the
+// identity).
+func (g *GraphKernel) Dense() bool { return g.ids == nil }
 
 // Len returns the number of nodes N.
 func (g *GraphKernel) Len() int { return len(g.adj) }

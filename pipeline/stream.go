@@ -22,8 +22,8 @@ const DefaultChunk = 4096
 // separator and whether there is a header, which later chunks reuse); a
 // file without a label column is read as features only. Errors name the
 // file and the physical line in it, not in the chunk (also the lines of
-// ds.Missing). Limitation: a quoted field may not span lines. fn's error
-// stops the stream and is returned.
+// ds.Missing). Limitation: a quoted field may not span lines; LIBSVM text
+// is dataset.ErrFormat. fn's error stops the stream and is returned.
 func Stream(ctx context.Context, r io.Reader, name string, opt dataset.CSVOptions, chunk int, fn func(ds *dataset.Dataset) error) error {
 	return stream(ctx, r, name, opt, chunk, nil, nil, fn)
 }
@@ -210,6 +210,9 @@ func stream(ctx context.Context, r io.Reader, name string, opt dataset.CSVOption
 				return lines[l-1]
 			}
 			return l
+		}
+		if first && dataset.LooksLIBSVM(buf.Bytes()) {
+			return fmt.Errorf("%s: %w: the file is LIBSVM text (\"label index:value ...\"); a stream is read as delimited text (CSV, TSV, …)", name, dataset.ErrFormat)
 		}
 		if first && columns != nil {
 			// The header's errors are left to ReadCSV, which reports them alike.

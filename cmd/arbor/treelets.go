@@ -31,7 +31,7 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	d.labelOptional = true
 	d.command = "arbor treelets"
 	kspec := fs.String("kernel", "", "kernel on the rows of --data: linear, poly:A:B:D, rbf:GAMMA, rbf:scale, laplacian:G, exponential:G, or rbf-missing:GAMMA (paper §4.3: columns z-scored over observed cells, exp(−γ·mean squared difference over the columns both rows have); empty, NA and ? cells are missing)")
-	edges := fs.String("graph-edges", "", "edge list \"u v\" per line (0-based node ids): cluster the nodes with the graph kernel of paper §4.2 (largest degree on the diagonal, 1 per edge)")
+	edges := fs.String("graph-edges", "", "edge list \"u v\" per line (integer node ids ≥ 0; the nodes are the ids on some edge, in increasing order, named by id in every output): cluster the nodes with the graph kernel of paper §4.2 (largest degree on the diagonal, 1 per edge)")
 	lambda := fs.Float64("lambda", 0, "λ ≥ 0: weight of |A_ij| in the similarity (the paper uses 0)")
 	sim := fs.String("similarity", "abs", "pair rule: abs (the paper's |correlation|), signed (R's treelet package) or raw (the kernel entry, as the authors' code)")
 	sample := fs.Int("sample", 0, "treelets on a seeded uniform sample of M rows; the others are labelled by --extend (0: every row, no extension)")
@@ -121,7 +121,11 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		g = graph
-		what = fmt.Sprintf("graph      %s (%d nodes, %d edges; kernel: %d on the diagonal, 1 per edge)", displayName(*edges), graph.Len(), graph.Edges(), graph.MaxDegree())
+		nodes := fmt.Sprintf("%d nodes", graph.Len())
+		if !graph.Dense() {
+			nodes += fmt.Sprintf(" (the ids on its edges, %d..%d)", graph.ID(0), graph.ID(graph.Len()-1))
+		}
+		what = fmt.Sprintf("graph      %s (%s, %d edges; kernel: %d on the diagonal, 1 per edge)", displayName(*edges), nodes, graph.Edges(), graph.MaxDegree())
 	} else if g, ds, what, err = treeletsData(e, &d, *kspec); err != nil {
 		return err
 	}
@@ -205,7 +209,7 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 		w := bufio.NewWriter(dst)
 		fmt.Fprintln(w, "node,cluster")
 		for i, c := range res.Labels {
-			fmt.Fprintf(w, "%d,%d\n", i, c)
+			fmt.Fprintf(w, "%d,%d\n", graph.ID(i), c)
 		}
 		return w.Flush()
 	}
@@ -224,7 +228,11 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 			w := bufio.NewWriter(f)
 			fmt.Fprintln(w, "level,sum,diff,similarity,cos,sin")
 			for i, l := range model.Levels {
-				fmt.Fprintf(w, "%d,%d,%d,%s,%s,%s\n", i+1, res.Rows[l.Sum], res.Rows[l.Diff],
+				sum, diff := int64(res.Rows[l.Sum]), int64(res.Rows[l.Diff])
+				if graph != nil {
+					sum, diff = graph.ID(res.Rows[l.Sum]), graph.ID(res.Rows[l.Diff])
+				}
+				fmt.Fprintf(w, "%d,%d,%d,%s,%s,%s\n", i+1, sum, diff,
 					strconv.FormatFloat(l.Similarity, 'g', -1, 64), strconv.FormatFloat(l.Cos, 'g', -1, 64), strconv.FormatFloat(l.Sin, 'g', -1, 64))
 			}
 			return w.Flush()
@@ -235,10 +243,13 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	if *newick != "" {
 		if err := writeAtomic(*newick, func(f *os.File) error {
 			nm := names()
-			if nm == nil && m < n {
+			if nm == nil && (m < n || (graph != nil && !graph.Dense())) {
 				nm = make([]string, m)
 				for i, r := range res.Rows {
 					nm[i] = strconv.Itoa(r)
+					if graph != nil {
+						nm[i] = strconv.FormatInt(graph.ID(r), 10)
+					}
 				}
 			}
 			_, err := fmt.Fprintln(f, tree.Newick(nm))
