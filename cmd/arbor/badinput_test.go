@@ -53,7 +53,6 @@ func baseCSV(t *testing.T, dir string) string {
 	return writeFile(t, dir, "base.csv", b.String())
 }
 
-
 // treelets --graph-edges: node ids far beyond the number of nodes are the
 // nodes' names, not a size (10⁹ and 2³¹−3 took gigabytes); the labels
 // file names each node by its id.
