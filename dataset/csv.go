@@ -312,6 +312,7 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 		rawIdx   = map[string]int{}
 		ids      []string
 		missing  []Cell
+		rowLines []int
 		n        int
 		lastLine int
 		row      = make([]float64, d)
@@ -402,6 +403,7 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 			}
 		}
 		data = append(data, row...)
+		rowLines = append(rowLines, line)
 		if labelCol < 0 {
 			rawY = append(rawY, Unlabeled)
 		}
@@ -429,6 +431,7 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 		Features: features,
 		Missing:  missing,
 		Source:   src,
+		Lines:    rowLines,
 	}
 	if labelCol >= 0 {
 		ds.LabelName = header[labelCol]

@@ -43,6 +43,10 @@ type Dataset struct {
 	Missing []Cell
 	// Source says how the file was read (nil for embedded and generated sets).
 	Source *Source
+	// Lines gives the 1-based physical line of each row in the file it
+	// was read from (for messages: "data.csv:12"); nil when unknown
+	// (embedded and generated sets, sets built by hand).
+	Lines []int
 }
 
 // Cell is one cell of a data file: row and feature column of X, and the
@@ -105,6 +109,9 @@ func (d *Dataset) Check() error {
 	if d.IDs != nil && len(d.IDs) != n {
 		return fmt.Errorf("dataset %s: %w: %d IDs for %d rows", d.Name, ErrInconsistent, len(d.IDs), n)
 	}
+	if d.Lines != nil && len(d.Lines) != n {
+		return fmt.Errorf("dataset %s: %w: %d lines for %d rows", d.Name, ErrInconsistent, len(d.Lines), n)
+	}
 	miss := make(map[[2]int]bool, len(d.Missing))
 	for _, c := range d.Missing {
 		if c.Row < 0 || c.Row >= n || c.Col < 0 || c.Col >= dim {
@@ -143,6 +150,7 @@ func (d *Dataset) Clone() *Dataset {
 		Missing:   slices.Clone(d.Missing),
 		Source:    d.Source,
 		Sets:      cloneSets(d.Sets),
+		Lines:     slices.Clone(d.Lines),
 	}
 }
 
@@ -194,6 +202,10 @@ func (d *Dataset) Subset(rows []int) *Dataset {
 	if d.IDs != nil {
 		ids = make([]string, len(rows))
 	}
+	var lines []int
+	if d.Lines != nil {
+		lines = make([]int, len(rows))
+	}
 	var byRow map[int][]Cell
 	if len(d.Missing) > 0 {
 		byRow = map[int][]Cell{}
@@ -207,6 +219,9 @@ func (d *Dataset) Subset(rows []int) *Dataset {
 		y[k] = d.Y[i]
 		if ids != nil {
 			ids[k] = d.IDs[i]
+		}
+		if lines != nil {
+			lines[k] = d.Lines[i]
 		}
 		if sets != nil {
 			sets[k] = slices.Clone(d.Sets[i])
@@ -231,8 +246,55 @@ func (d *Dataset) Subset(rows []int) *Dataset {
 		Missing:   missing,
 		Source:    d.Source,
 		Sets:      sets,
+		Lines:     lines,
 	}
 }
+
+// MagnitudeLimit is the largest |value| of n points with d features whose
+// sums of squares (squared distances, inner products, variances: at most
+// 4·d·n·max²) stay finite in float64: √(MaxFloat64 / (4·d·n)), about
+// 1.3e154 / √(d·n).
+func MagnitudeLimit(d, n int) float64 {
+	return math.Sqrt(math.MaxFloat64 / (4 * float64(max(d, 1)) * float64(max(n, 1))))
+}
+
+// CheckMagnitude returns a *ParseError wrapping ErrMagnitude for the first
+// feature value (in row order) with |v| > limit, naming the file's line
+// (Lines) and the feature; nil when every value is within. Missing values
+// (NaN) are not checked.
+func (d *Dataset) CheckMagnitude(limit float64) error {
+	n, dim := d.X.Dims()
+	for i := 0; i < n; i++ {
+		for j, v := range d.X.RawRowView(i)[:dim] {
+			if math.Abs(v) > limit {
+				return d.MagnitudeError(i, j, fmt.Sprintf("%g", v), limit)
+			}
+		}
+	}
+	return nil
+}
+
+// MagnitudeError is the *ParseError wrapping ErrMagnitude of the value
+// described by what (its text) at row i, feature j of d, beyond limit:
+// the file, the row's line (or the row when Lines is nil) and the
+// feature's name.
+func (d *Dataset) MagnitudeError(i, j int, what string, limit float64) error {
+	pe := &ParseError{File: d.Name, Err: fmt.Errorf("%w: %s: sums of squares of such values overflow float64 (limit ±%.3g here)", ErrMagnitude, what, limit)}
+	if d.Lines != nil {
+		pe.Line = d.Lines[i]
+	} else {
+		pe.Err = fmt.Errorf("row %d (counting from 0): %w", i, pe.Err)
+	}
+	pe.Column = fmt.Sprintf("f%d", j+1)
+	if j < len(d.Features) {
+		pe.Column = d.Features[j]
+	}
+	return pe
+}
+
+// ErrMagnitude: a finite feature value so large that the sums of squares
+// of the methods overflow float64 (see MagnitudeLimit).
+var ErrMagnitude = errors.New("value too large")
 
 // ClassCounts returns the number of labelled rows of each class.
 func (d *Dataset) ClassCounts() []int {

@@ -77,6 +77,7 @@ func readLIBSVM(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 		idx      []int32   // feature index (0-based) of each stored value
 		val      []float64 // stored values
 		rowEnd   []int     // end offset in idx/val of each row
+		rowLines []int     // line of each row
 		rawY     []int
 		rawNames []string
 		rawIdx   = map[string]int{}
@@ -176,6 +177,7 @@ func readLIBSVM(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 			pairs++
 		}
 		rowEnd = append(rowEnd, len(idx))
+		rowLines = append(rowLines, line)
 		if (len(rowEnd))*maxIdx > MaxCells {
 			return nil, perr(line, "", fmt.Errorf("%w: %d rows × %d features > %d", ErrTooLarge, len(rowEnd), maxIdx, MaxCells))
 		}
@@ -228,7 +230,7 @@ func readLIBSVM(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 		}
 	}
 	sets := labels.finish(remap, rawY)
-	return &Dataset{Name: name, X: X, Y: rawY, Classes: classes, Features: features, Source: src, Sets: sets}, nil
+	return &Dataset{Name: name, X: X, Y: rawY, Classes: classes, Features: features, Source: src, Sets: sets, Lines: rowLines}, nil
 }
 
 // A dense matrix of more than minSparseCells entries is refused when the

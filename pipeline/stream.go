@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 
 	"github.com/arbor-ml/arbor/dataset"
@@ -41,8 +42,13 @@ func Stream(ctx context.Context, r io.Reader, name string, opt dataset.CSVOption
 // matched by position, see Columns). A model feature absent from the
 // header is an ErrColumns error naming it and the file before any row is
 // read.
+//
+// A model feature's value that would overflow the kernel's sums of
+// squares, before or after the model's scaling (see CheckNew), is a
+// *dataset.ParseError wrapping dataset.ErrMagnitude that names the file's
+// line and the feature; fn is not called for its chunk.
 func (p *Pipeline) Stream(ctx context.Context, r io.Reader, name string, opt dataset.CSVOptions, chunk int, fn func(ds *dataset.Dataset) error) error {
-	return stream(ctx, r, name, opt, chunk, p.columnOptions, nil, fn)
+	return stream(ctx, r, name, opt, chunk, p.columnOptions, nil, p.checked(fn))
 }
 
 // StreamPart reads part of a file of new points for p as Stream reads the
@@ -72,7 +78,54 @@ func (p *Pipeline) StreamPart(ctx context.Context, header []byte, r io.Reader, f
 		}
 		return first + n - h - 1
 	}
-	return stream(ctx, io.MultiReader(bytes.NewReader(header), r), name, opt, chunk, p.columnOptions, lineOf, fn)
+	return stream(ctx, io.MultiReader(bytes.NewReader(header), r), name, opt, chunk, p.columnOptions, lineOf, p.checked(fn))
+}
+
+// checked is fn after CheckNew: a chunk with a value too large for the
+// kernel stops the stream before fn sees it.
+func (p *Pipeline) checked(fn func(ds *dataset.Dataset) error) func(ds *dataset.Dataset) error {
+	return func(ds *dataset.Dataset) error {
+		if err := p.CheckNew(ds); err != nil {
+			return err
+		}
+		return fn(ds)
+	}
+}
+
+// CheckNew checks the new points ds (columns matched by name, as Columns
+// does) against the rule training data follow: a model feature's value v
+// must satisfy |v| ≤ dataset.MagnitudeLimit(d, 1) for the model's d
+// features, and so must it after the model's scaling, or the squared
+// distances and inner products of the kernel rows overflow float64 (an
+// RBF row of zeros, the same class for every such point). Missing values
+// are left to the imputer. Errors: a *dataset.ParseError wrapping
+// dataset.ErrMagnitude with the row's line (ds.Lines) and the feature;
+// Columns's error.
+func (p *Pipeline) CheckNew(ds *dataset.Dataset) error {
+	X, err := p.Columns(ds)
+	if err != nil {
+		return err
+	}
+	n, d := X.Dims()
+	limit := dataset.MagnitudeLimit(d, 1)
+	for i := 0; i < n; i++ {
+		for j, v := range X.RawRowView(i) {
+			if math.IsNaN(v) {
+				continue
+			}
+			s := (v - p.Scaler.Shift[j]) / p.Scaler.Factor[j]
+			if math.Abs(v) <= limit && math.Abs(s) <= limit {
+				continue
+			}
+			what := fmt.Sprintf("%g", v)
+			if math.Abs(v) <= limit {
+				what = fmt.Sprintf("%g is %g after the model's scaling (%s)", v, s, p.Scaler.How)
+			}
+			named := &dataset.Dataset{Name: ds.Name, Features: p.Features, Lines: ds.Lines}
+			return named.MagnitudeError(i, j, what, limit)
+		}
+	}
+	return nil
 }
 
 // columnOptions returns the reader options for a file of new points whose
@@ -237,6 +290,9 @@ func stream(ctx context.Context, r io.Reader, name string, opt dataset.CSVOption
 		}
 		for k := range ds.Missing {
 			ds.Missing[k].Line = fileLine(ds.Missing[k].Line)
+		}
+		for k, l := range ds.Lines {
+			ds.Lines[k] = fileLine(l)
 		}
 		if first {
 			first = false

@@ -3,10 +3,15 @@ package ssl
 import (
 	"context"
 	"fmt"
+	"maps"
 	"runtime"
+	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 
+	"github.com/arbor-ml/arbor/internal/quote"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/propagate"
@@ -70,6 +75,9 @@ func (e Eval) Run(ctx context.Context, X *mat.Dense, y []int, splits [][]int) ([
 	}
 	for s, l := range splits {
 		if err := checkSplit(l, n); err != nil {
+			return nil, fmt.Errorf("split %d: %w", s, err)
+		}
+		if err := SplitClasses(l, y, nil); err != nil {
 			return nil, fmt.Errorf("split %d: %w", s, err)
 		}
 	}
@@ -217,6 +225,48 @@ func (e Eval) score(ctx context.Context, s int, l, y, yl []int, kname string, ks
 	}
 	r.Accuracy = float64(r.Correct) / float64(r.Total)
 	return r, ctx.Err()
+}
+
+// SplitClasses returns an ErrSplit error when the labelled rows l of a
+// split (y: every row's true class) hold fewer than two classes: no
+// learner can be fitted on them. The error names the class they hold and
+// the classes they miss with their sizes, by names[c] when names is given
+// (the data's class names), else by number.
+func SplitClasses(l, y []int, names []string) error {
+	if len(l) == 0 {
+		return nil // checkSplit's error
+	}
+	c0 := y[l[0]]
+	for _, r := range l[1:] {
+		if y[r] != c0 {
+			return nil
+		}
+	}
+	name := func(c int) string {
+		if c >= 0 && c < len(names) {
+			return quote.Cell(names[c])
+		}
+		return strconv.Itoa(c)
+	}
+	size := map[int]int{}
+	for _, c := range y {
+		size[c]++
+	}
+	var miss []string
+	for _, c := range slices.Sorted(maps.Keys(size)) {
+		if c != c0 {
+			rows := fmt.Sprintf("%d rows", size[c])
+			if size[c] == 1 {
+				rows = "1 row"
+			}
+			miss = append(miss, fmt.Sprintf("%s (%s)", name(c), rows))
+		}
+	}
+	rows := "its labelled row is"
+	if len(l) > 1 {
+		rows = fmt.Sprintf("its %d labelled rows are all", len(l))
+	}
+	return fmt.Errorf("%w: %s of class %s and none of class %s: a learner needs labelled rows of two classes", ErrSplit, rows, name(c0), strings.Join(miss, ", "))
 }
 
 func checkSplit(l []int, n int) error {

@@ -54,8 +54,7 @@ func baseCSV(t *testing.T, dir string) string {
 }
 
 // treelets --graph-edges: node ids far beyond the number of nodes are the
-// nodes' names, not a size (10⁹ and 2³¹−3 took gigabytes); the labels
-// file names each node by its id.
+// nodes' names, not a size; the labels file names each node by its id.
 func TestGraphEdgesLargeIDs(t *testing.T) {
 	dir := t.TempDir()
 	for _, big := range []string{"2147483645", "1000000000"} {
@@ -152,4 +151,64 @@ func gzipBytes(t *testing.T, b []byte) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// New points hold to the training data's rule: a cell too large for the
+// kernel's sums of squares (1e300) is an error naming the file, the line
+// and the column, in arbor predict for every learner and in classify
+// --test.
+func TestNewPointsMagnitude(t *testing.T) {
+	dir := t.TempDir()
+	base := baseCSV(t, dir)
+	raw, err := os.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
+	semi := append([]string(nil), rows...)
+	for i := 31; i < len(semi); i++ {
+		semi[i] = strings.TrimSuffix(strings.TrimSuffix(semi[i], "a"), "b") + "?"
+	}
+	rows[4] = "1e300,1,1,a"
+	big := writeFile(t, dir, "big.csv", strings.Join(rows, "\n")+"\n")
+	train := writeFile(t, dir, "semi.csv", strings.Join(semi, "\n")+"\n")
+	want := []string{"big.csv:5:", `column "x1"`, "value too large: 1e+300"}
+	out := filepath.Join(dir, "p.csv")
+	for _, ln := range [][]string{
+		{"--learner", "svm", "--kernel", "rbf"},
+		{"--learner", "knn", "--kernel", "rbf"},
+		{"--learner", "lp", "--affinity", "rbf:1"},
+		{"--learner", "hibust", "--kernel", "rbf"},
+	} {
+		model := filepath.Join(dir, ln[1]+".arbor")
+		mustArbor(t, append([]string{"classify", "--data", train, "--out", filepath.Join(dir, "fit.csv"), "--save-model", model, "--quiet"}, ln...)...)
+		t.Run(ln[1], func(t *testing.T) {
+			failsCleanly(t, out, want, "predict", "--model", model, "--data", big, "--out", out, "--quiet")
+			if ln[1] != "lp" { // transductive: no --test
+				failsCleanly(t, out, want, append([]string{"classify", "--data", train, "--test", big, "--out", out, "--quiet"}, ln...)...)
+			}
+		})
+	}
+}
+
+// eval with a class whose one row cannot be labelled: the split and the
+// class are named by the data's names, not internal class numbers.
+func TestEvalOneClassSplit(t *testing.T) {
+	dir := t.TempDir()
+	raw, err := os.ReadFile(baseCSV(t, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, r := range strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n") {
+		if !strings.HasSuffix(r, ",b") {
+			rows = append(rows, r)
+		}
+	}
+	one := writeFile(t, dir, "one.csv", strings.Join(append(rows, "0.5,0.5,0.5,b"), "\n")+"\n")
+	failsCleanly(t, "", []string{`one.csv, split 0 (seed 1): `, `labelled rows are all of class "a" and none of class "b" (1 row)`},
+		"eval", "--data", one, "--kernel", "rbf", "--learner", "svm", "--labeled-per-class", "2", "--repeats", "2", "--seed", "1", "--quiet")
+	splits := writeFile(t, dir, "s.txt", "0,1,2\n")
+	failsCleanly(t, "", []string{`one.csv, split 0 of ` + splits + `: `, `its 3 labelled rows are all of class "a"`},
+		"eval", "--data", one, "--kernel", "rbf", "--learner", "knn", "--splits", splits, "--quiet")
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -11,29 +12,24 @@ import (
 )
 
 // checkMagnitude fails when a feature value is so large that the squared
-// distances (and inner products) of the methods overflow float64: it names
-// the feature, the row and the value and suggests a remedy (a cell of
-// 1e300 would otherwise surface as "distance (0, 3) is +Inf" or
-// "rbf Gamma = 0").
+// distances (and inner products) of the methods overflow float64: the
+// file's line, the feature and the value, and a remedy (a cell of 1e300
+// would otherwise surface as "distance (0, 3) is +Inf" or "rbf Gamma = 0").
 func checkMagnitude(ds *dataset.Dataset) error {
 	n, d := ds.X.Dims()
 	if n == 0 || d == 0 {
 		return nil
 	}
-	limit := math.Sqrt(math.MaxFloat64 / (4 * float64(d) * float64(n)))
-	for i := 0; i < n; i++ {
-		for j, v := range ds.X.RawRowView(i) {
-			if math.Abs(v) > limit {
-				name := fmt.Sprintf("f%d", j+1)
-				if j < len(ds.Features) {
-					name = ds.Features[j]
-				}
-				return fmt.Errorf("%s: feature %q is %g in data row %d (counting from 0): sums of squares of such values overflow float64 (limit ±%.3g here); rescale that column (e.g. to other units) or drop it (--ignore %s)",
-					ds.Name, name, v, i, limit, shellWord(name))
-			}
-		}
+	return magnitudeHint(ds.CheckMagnitude(dataset.MagnitudeLimit(d, n)))
+}
+
+// magnitudeHint adds the remedy to an ErrMagnitude error.
+func magnitudeHint(err error) error {
+	var pe *dataset.ParseError
+	if !errors.As(err, &pe) || !errors.Is(err, dataset.ErrMagnitude) {
+		return err
 	}
-	return nil
+	return fmt.Errorf("%w; rescale that column (e.g. to other units) or drop it (--ignore %s)", err, shellWord(pe.Column))
 }
 
 // checkKernelFinite fails when a kernel matrix has an infinite or NaN

@@ -434,6 +434,18 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	default:
 		return usageError("give --labeled-per-class N or --splits FILE")
 	}
+	for s, l := range splits {
+		if err := ssl.SplitClasses(l, ds.Y, ds.Classes); err != nil {
+			which := fmt.Sprintf("split %d (seed %d)", s, *seed+uint64(s))
+			if *splitsPath != "" {
+				which = fmt.Sprintf("split %d of %s", s, *splitsPath)
+				if *splitLine > 0 {
+					which = fmt.Sprintf("line %d of %s", *splitLine, *splitsPath)
+				}
+			}
+			return fmt.Errorf("%s, %s: %w", ds.Name, which, err)
+		}
+	}
 	if *metric == "bep" {
 		return runEvalBEP(ctx, e, ds, specs, &lf, splits, protocol, d.scale, *asJSON, *quiet)
 	}
