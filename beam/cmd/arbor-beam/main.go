@@ -67,16 +67,29 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
-	build := j.flags(flag.CommandLine)
-	flag.CommandLine.Usage = func() {
+	// The job's flags live in their own set: Beam registers flags of its
+	// own on the command line (the worker's --id among them), and a job
+	// flag of the same name must not collide with them. Each argument goes
+	// to the set that defines its flag, the job's first; the rest are
+	// Beam's (--runner, --endpoint, ...).
+	jfs := flag.NewFlagSet("arbor-beam "+args[0], flag.ContinueOnError)
+	jfs.SetOutput(stderr)
+	build := j.flags(jfs)
+	jfs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: arbor-beam %s [flags] (and Beam's: --runner prism|direct|flink|spark|dataflow|universal, --endpoint, --environment_type, --worker_binary, ...)\n", args[0])
-		flag.CommandLine.PrintDefaults()
+		jfs.PrintDefaults()
 	}
-	if err := flag.CommandLine.Parse(args[1:]); err != nil {
+	ours, theirs := splitArgs(jfs, flag.CommandLine, args[1:])
+	if err := jfs.Parse(ours); err != nil {
 		return 2
 	}
-	if flag.NArg() > 0 {
-		fmt.Fprintf(stderr, "arbor-beam %s: unexpected argument %q\n", args[0], flag.Arg(0))
+	if jfs.NArg() > 0 {
+		fmt.Fprintf(stderr, "arbor-beam %s: unexpected argument %q\n", args[0], jfs.Arg(0))
+		return 2
+	}
+	flag.CommandLine.SetOutput(stderr)
+	flag.CommandLine.Init("arbor-beam "+args[0], flag.ContinueOnError)
+	if err := flag.CommandLine.Parse(theirs); err != nil {
 		return 2
 	}
 	beam.Init()
@@ -94,6 +107,36 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// splitArgs sends each flag of args (with its value) to ours when jobs
+// defines it, else to theirs (Beam's flags). A non-flag argument and all
+// that follow go to ours, whose parser reports them.
+func splitArgs(jobs, beamFlags *flag.FlagSet, args []string) (ours, theirs []string) {
+	isBool := func(f *flag.Flag) bool {
+		b, ok := f.Value.(interface{ IsBoolFlag() bool })
+		return ok && b.IsBoolFlag()
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
+			return append(ours, args[i:]...), theirs
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		dst := &theirs
+		f := jobs.Lookup(name)
+		if f != nil || name == "h" || name == "help" {
+			dst = &ours
+		} else {
+			f = beamFlags.Lookup(name)
+		}
+		*dst = append(*dst, a)
+		if !hasValue && f != nil && !isBool(f) && i+1 < len(args) {
+			i++
+			*dst = append(*dst, args[i])
+		}
+	}
+	return ours, theirs
 }
 
 func usage(w io.Writer) {
