@@ -9,7 +9,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/arbor-ml/arbor/beam/arborbeam"
-	"github.com/arbor-ml/arbor/dataset"
 )
 
 func init() {
@@ -24,12 +23,9 @@ func knngraphFlags(fs *flag.FlagSet) func(ctx context.Context, s beam.Scope) err
 	k := fs.Int("k", 0, "neighbours of each row (the row itself not counted), 1 ≤ k < rows")
 	out := fs.String("out", "", "output directory: one edges file a query block (CSV row,neighbour,distance; in block order they are arbor graph's lines)")
 	block := fs.Int("block", arborbeam.DefaultBlock, "rows of a block: one task compares a query block with a reference block")
-	label := fs.String("label", "", "label column (name or position, or none): never a feature")
-	id := fs.String("id", "", "ID column (name or position): never a feature")
-	ignore := fs.String("ignore", "", "columns to skip, comma-separated names or positions")
-	features := fs.String("features", "", "feature columns, comma-separated")
-	noHeader := fs.Bool("no-header", false, "the first row is data, not column names")
-	sep := fs.String("sep", "", "separator (default: found from the first lines)")
+	var cols columnFlags
+	cols.register(fs, "ID column (name or position): never a feature",
+		"label column (name or position, or none): never a feature", "feature columns, comma-separated")
 	return func(ctx context.Context, s beam.Scope) error {
 		switch {
 		case *data == "":
@@ -41,15 +37,11 @@ func knngraphFlags(fs *flag.FlagSet) func(ctx context.Context, s beam.Scope) err
 		case *block < 1:
 			return usagef("--block must be ≥ 1, got %d", *block)
 		}
-		if _, err := dataset.ParseSep(*sep); err != nil {
-			return usagef("--sep: %v", err)
+		csv, err := cols.options()
+		if err != nil {
+			return err
 		}
-		opt := arborbeam.GraphOptions{Data: *data, K: *k, Block: *block, CSV: dataset.CSVOptions{
-			Label: *label, NoLabel: *label == "none", ID: *id, NoHeader: *noHeader, Sep: *sep,
-			LabelOptional: *label == "", AllowMissing: true,
-		}}
-		opt.CSV.Ignore = splitStrings(*ignore)
-		opt.CSV.Features = splitStrings(*features)
+		opt := arborbeam.GraphOptions{Data: *data, K: *k, Block: *block, CSV: csv}
 		// The launcher reads the data once for its number of rows (the blocks).
 		ds, err := arborbeam.LoadData(ctx, *data, opt.CSV)
 		if err != nil {

@@ -10,7 +10,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
 	"github.com/arbor-ml/arbor/beam/arborbeam"
-	"github.com/arbor-ml/arbor/dataset"
 )
 
 func init() {
@@ -42,12 +41,10 @@ func fileJobFlags(fs *flag.FlagSet, featureJob bool) func(ctx context.Context, s
 	shards := fs.Int("shards", 16, "number of part files")
 	chunk := fs.Int("chunk", arborbeam.DefaultChunk, "rows read and labelled together: one Beam element")
 	split := fs.Int64("split-bytes", arborbeam.DefaultSplitBytes, "size of the byte ranges files are first split into")
-	id := fs.String("id", "", "ID column (name or position), carried into the output (default: the model's ID column, when the file has it)")
-	label := fs.String("label", "", "label column (name or position, or none): never a feature (default: the model's, unread)")
-	features := fs.String("features", "", "feature columns, comma-separated (default: the model's features, by name, in any order)")
-	ignore := fs.String("ignore", "", "columns to skip, comma-separated names or positions")
-	noHeader := fs.Bool("no-header", false, "the first row is data, not column names")
-	sep := fs.String("sep", "", "separator: comma, tab, semicolon, pipe or whitespace (default: found from the first lines)")
+	var cols columnFlags
+	cols.register(fs, "ID column (name or position), carried into the output (default: the model's ID column, when the file has it)",
+		"label column (name or position, or none): never a feature (default: the model's, unread)",
+		"feature columns, comma-separated (default: the model's features, by name, in any order)")
 	return func(ctx context.Context, s beam.Scope) error {
 		switch {
 		case *model == "":
@@ -63,8 +60,9 @@ func fileJobFlags(fs *flag.FlagSet, featureJob bool) func(ctx context.Context, s
 		case *split < 1:
 			return usagef("--split-bytes must be ≥ 1, got %d", *split)
 		}
-		if _, err := dataset.ParseSep(*sep); err != nil {
-			return usagef("--sep: %v", err)
+		csv, err := cols.options()
+		if err != nil {
+			return err
 		}
 		if format != "csv" && format != "npy" {
 			return usagef("--format %q: csv or npy", format)
@@ -84,12 +82,7 @@ func fileJobFlags(fs *flag.FlagSet, featureJob bool) func(ctx context.Context, s
 		if err := checkOut(ctx, *out); err != nil {
 			return err
 		}
-		opt := arborbeam.ReadOptions{Chunk: *chunk, SplitBytes: *split, CSV: dataset.CSVOptions{
-			Label: *label, NoLabel: *label == "none", ID: *id, NoHeader: *noHeader, Sep: *sep,
-			LabelOptional: *label == "" || *label == "none", AllowMissing: true,
-		}}
-		opt.CSV.Ignore = splitStrings(*ignore)
-		opt.CSV.Features = splitStrings(*features)
+		opt := arborbeam.ReadOptions{Chunk: *chunk, SplitBytes: *split, CSV: csv}
 		globs := beam.Create(s, splitList(*data)...)
 		var labels beam.PCollection
 		if featureJob {
