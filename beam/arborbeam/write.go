@@ -215,21 +215,7 @@ func (fn *writePartFn) ProcessElement(ctx context.Context, shard int, chunks fun
 			}
 			for i := 0; i < l.Rows(); i++ {
 				rec = append(rec[:0], l.File, strconv.FormatInt(row+int64(i), 10))
-				if idName != "" {
-					id := ""
-					if l.IDs != nil {
-						id = l.IDs[i]
-					}
-					rec = append(rec, id)
-				}
-				if withValues {
-					if dim == 0 {
-						rec = append(rec, l.Labels[i])
-					}
-					for _, z := range l.Z[i*dim : i*dim+dim] {
-						rec = append(rec, strconv.FormatFloat(z, 'g', -1, 64))
-					}
-				}
+				rec = l.appendRow(rec, i, idName != "", withValues, dim)
 				w.Write(rec)
 			}
 		}
@@ -380,19 +366,7 @@ func (fn *writeOrderedFn) ProcessElement(ctx context.Context, file string, chunk
 			for i := 0; i < l.Rows(); i++ {
 				rec = append(rec[:0], strconv.Itoa(row))
 				row++
-				if idName != "" {
-					id := ""
-					if l.IDs != nil {
-						id = l.IDs[i]
-					}
-					rec = append(rec, id)
-				}
-				if dim == 0 {
-					rec = append(rec, l.Labels[i])
-				}
-				for _, z := range l.Z[i*dim : i*dim+dim] {
-					rec = append(rec, strconv.FormatFloat(z, 'g', -1, 64))
-				}
+				rec = l.appendRow(rec, i, idName != "", true, dim)
 				w.Write(rec)
 			}
 		}
@@ -438,4 +412,27 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ int, written func(*W
 		os.Remove(fn.Out.Temp)
 	}
 	return nil
+}
+
+// appendRow appends row i's output fields to rec: its ID (empty when the
+// file has none) when withID, then, when withValues, its label (dim = 0) or
+// its dim feature values.
+func (c Chunk) appendRow(rec []string, i int, withID, withValues bool, dim int) []string {
+	if withID {
+		id := ""
+		if c.IDs != nil {
+			id = c.IDs[i]
+		}
+		rec = append(rec, id)
+	}
+	if !withValues {
+		return rec
+	}
+	if dim == 0 {
+		rec = append(rec, c.Labels[i])
+	}
+	for _, z := range c.Z[i*dim : i*dim+dim] {
+		rec = append(rec, strconv.FormatFloat(z, 'g', -1, 64))
+	}
+	return rec
 }
