@@ -4,22 +4,21 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"time"
 
+	"github.com/arbor-ml/arbor/clustering"
 	"github.com/arbor-ml/arbor/dataset"
-	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/figure"
 	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/hclust"
-	"github.com/arbor-ml/arbor/landmark"
 	"github.com/arbor-ml/arbor/metrics"
 	"gonum.org/v1/gonum/mat"
 )
@@ -96,14 +95,26 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if err := checkOutputs("data", d.path, "out", stdoutIsEmpty(*out), "linkage-out", *zOut, "newick", *newick, "dendrogram", *dendro); err != nil {
 		return err
 	}
-	if *f32 {
-		if err := clusterFloat32Check(lmf.m, tf.method); err != nil {
-			return err
-		}
+	if *f32 && lmf.m > 0 {
+		return usageError("--float32 and --landmarks: the tree is on the %d landmarks, an M×M matrix; leave out --float32", lmf.m)
+	}
+	if *f32 && tf.method == "treelets" {
+		return usageError("--float32 is not available with --method treelets")
 	}
 	if tf.method == "treelets" {
 		tf.mem = mf
 		return clusterTreelets(ctx, e, fs, &d, &tf, lmf.seed, *k, *height, *out, *zOut, *newick, *dendro, *dendroLeaves, *quiet)
+	}
+	s := clustering.Settings{Linkage: method, Distance: *dist, Graph: *graphSpec, Float32: *f32,
+		Landmarks: lmf.m, LandmarkMethod: lmf.method, Seed: lmf.seed, Cophenetic: *cophenetic, Cut: cut, Log: e.stderr}
+	switch *dist {
+	case clustering.Euclidean:
+	case clustering.Graph:
+		if _, err := graph.ParseSpec(*graphSpec); err != nil {
+			return usageError("--graph: %v", err)
+		}
+	default:
+		return usageError("--distance must be euclidean or graph, got %q", *dist)
 	}
 	ds, err := d.load(e)
 	if err != nil {
@@ -113,152 +124,63 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if *k > n {
 		return usageError("--clusters %d is larger than the number of rows (%d)", *k, n)
 	}
-	// Euclidean: the linkage's N×N working matrix (none for single
-	// linkage, which works from the points), whose pages the condensed
-	// distances of the cophenetic correlation reuse. Graph: the geodesic
-	// N×N matrix, its condensed copy and the working matrix.
-	need := 8 * float64(n) * float64(n)
-	if method == hclust.Single {
-		need = 4 * float64(n) * float64(n)
+	if lmf.m > n {
+		return usageError("--landmarks %d: more than the %d rows", lmf.m, n)
 	}
-	if *dist == "graph" {
-		need = 20 * float64(n) * float64(n)
+	s.Budget, _, _ = mf.budget() // a bad --max-memory is reported by mf.check
+	c, err := s.Cost(n, ds.Dim())
+	if err != nil {
+		return err
 	}
 	hint := "cluster a sample of the rows"
 	if m := min(2000, n/4); m >= 2 {
 		hint = fmt.Sprintf("use --landmarks %d (the tree on %d landmarks, every row in its nearest landmark's cluster)", m, m)
 	}
-	if lmf.m > 0 {
-		if lmf.m > n {
-			return usageError("--landmarks %d: more than the %d rows", lmf.m, n)
-		}
-		need = need * float64(lmf.m) * float64(lmf.m) / (float64(n) * float64(n))
-		hint = "use fewer --landmarks"
-	}
 	what := fmt.Sprintf("clustering %d rows", n)
-	if *f32 {
-		need, what = clusterBytes32(n, ds.Dim(), method, *dist), what+" (--float32)"
-	} else if lmf.m == 0 {
-		hint = joinHints(mf.float32ClusterHint(n, ds.Dim(), method, *dist), hint, lowMemoryHint(method, *dist, lmf.m))
+	switch {
+	case lmf.m > 0:
+		hint = "use fewer --landmarks"
+	case *f32:
+		what += " (--float32)"
+	default:
+		hint = joinHints(mf.float32Hint(c.Float32), hint)
 	}
-	// single, ward, centroid, median: the O(N·d) path when the matrix does not fit (cluster_lowmem.go)
-	lowMem := mf.clusterLowMemory(need, method, *dist, lmf.m)
-	if lowMem && *f32 && cellsLinkage(method) {
-		// The exact cells' K×K matrix is known only after they are
-		// found: --float32 asked for a matrix that does not fit, so stop
-		// now rather than after the cells' work.
-		lowMem = false
+	if c.Float32Dropped {
 		hint = joinHints(fmt.Sprintf("without --float32, %s linkage clusters without the N×N matrix (O(N·k + K²) memory for the K clusters of the exact tree, checked once K is known)", method), hint)
 	}
-	if lowMem {
-		fmt.Fprintln(e.stderr, lowMemoryNotice(method, need, mf))
-		need, what, *f32 = clusterBytesLow(n, ds.Dim(), method), what+" without the N×N matrix", false
+	if c.LowMemory {
+		b, src, _ := mf.budget()
+		fmt.Fprintf(e.stderr, "%s linkage: the N×N matrix needs about %s, more than the budget of %s (%s); %s\n",
+			method, humanBytes(c.Matrix), humanBytes(float64(b)), src, clustering.LowMemoryNote(method))
+		what += " without the N×N matrix"
 	}
-	if err := mf.check(need, what, hint); err != nil {
+	if err := mf.check(c.Bytes, what, hint); err != nil {
 		return err
 	}
-	progress := e.progress(*quiet)
+	s.Progress = e.progress(*quiet)
 	start := time.Now()
-
-	var D distance.Condensed
-	joins := -1
-	var lm []int // landmark rows (--landmarks)
-	X := mat.Matrix(ds.X)
-	if lmf.m > 0 {
-		if lm, err = landmark.Choose(ctx, ds.X, lmf.m, lmf.method, lmf.seed); err != nil {
-			return err
-		}
-		X = landmarkPoints(ds.X, lm)
-		fmt.Fprintf(e.stderr, "landmarks %d (%s, seed %d): the tree is built on them; every row joins its nearest landmark's cluster\n", len(lm), lmf.method, lmf.seed)
-	}
-	switch {
-	case *f32:
-		// float32 working matrix, no distance matrix (cluster32.go)
-	case *dist == "euclidean":
-		// The tree comes straight from the points (hclust.FromPoints: the
-		// same distances, the same tree, no condensed copy); the condensed
-		// distances are made afterwards, only for the cophenetic correlation.
-	case *dist == "graph" && lm != nil:
-		D, err = landmarkGeodesics(ctx, ds.X, *graphSpec, lm)
-	case *dist == "graph":
-		var spec graph.Spec
-		spec, err = graph.ParseSpec(*graphSpec)
-		if err != nil {
-			return usageError("--graph: %v", err)
-		}
-		if progress != nil {
-			progress("graph shortest paths", 0, 0)
-		}
-		var g graph.GeodesicResult
-		g, err = graph.Geodesic(ctx, ds.X, spec)
-		if err == nil {
-			D = distance.FromSymmetric(g.G)
-			joins = g.Joins
-		}
-	default:
-		return usageError("--distance must be euclidean or graph, got %q", *dist)
+	res, err := clustering.Fit(ctx, s, ds.X)
+	if me := (*clustering.MemoryError)(nil); errors.As(err, &me) {
+		return mf.check(me.Bytes, me.What, hint)
 	}
 	if err != nil {
 		return err
 	}
-	if progress != nil && !*f32 && !lowMem {
-		progress(method.String()+" linkage", 0, 0)
-	}
-	var tree *hclust.Tree
-	ccc := math.NaN()
-	if lowMem {
-		tree, ccc, err = clusterTreeLowMemory(ctx, ds.X, method, *cophenetic, progress, func(need float64, what string) error {
-			return mf.check(need, what, hint)
-		})
-	} else if *f32 {
-		tree, ccc, joins, err = clusterTree32(ctx, ds.X, method, *dist, *graphSpec, *cophenetic, progress)
-	} else if *dist == "euclidean" {
-		tree, err = hclust.FromPoints(ctx, X, method)
-		if err == nil && *cophenetic {
-			runtime.GC() // the linkage's working matrix is garbage: reuse its pages for D
-			if progress != nil {
-				progress("Euclidean distances", 0, 0)
-			}
-			D, err = distance.Euclidean(ctx, X)
-		}
-	} else {
-		tree, err = hclust.Linkage(ctx, D, method)
-	}
-	if err != nil {
-		return err
-	}
-	if *cophenetic && !*f32 && !lowMem {
-		if progress != nil {
-			progress("cophenetic correlation", 0, 0)
-		}
-		if ccc, err = tree.CopheneticCorrelation(ctx, D); err != nil {
-			return err
-		}
-	}
+	tree, lm := res.Tree, res.Landmarks
 
 	info := e.summary(*out) // stderr when the labels take stdout
 	fmt.Fprintf(info, "data       %s (%d rows, %d features)\n", ds.Name, n, ds.Dim())
 	fmt.Fprintf(info, "linkage    %s on %s distances", method, *dist)
-	if joins >= 0 {
-		fmt.Fprintf(info, " (%s graph, %d component joins)", *graphSpec, joins)
+	if res.Joins >= 0 {
+		fmt.Fprintf(info, " (%s graph, %d component joins)", *graphSpec, res.Joins)
 	}
 	fmt.Fprintf(info, "\nheights    %.6g … %.6g", tree.Merges[0].Height, tree.Merges[len(tree.Merges)-1].Height)
 	if *cophenetic {
-		fmt.Fprintf(info, "; cophenetic correlation %.4f", ccc)
+		fmt.Fprintf(info, "; cophenetic correlation %.4f", res.Cophenetic)
 	}
 	fmt.Fprintln(info)
 
-	var labels []int
-	if cut != nil {
-		if labels, err = tree.Cut(*cut); err != nil {
-			return err
-		}
-	}
-	if labels != nil && lm != nil {
-		if labels, err = nearestLandmarkLabels(ctx, ds.X, lm, labels); err != nil {
-			return err
-		}
-	}
+	labels := res.Labels
 	if labels != nil {
 		if err := printClusters(info, ds, labels); err != nil {
 			return err
@@ -306,11 +228,16 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	printWrote(info, *out, *zOut, *newick, *dendro)
-	if progress != nil {
+	if s.Progress != nil {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
 	}
 	return nil
 }
+
+const (
+	clusterLinkageUsage = "single, complete, average, weighted, ward, centroid or median; when the N×N matrix does not fit --max-memory, single, ward, centroid and median switch to an O(N·d)-memory algorithm on the points, and complete, average and weighted to the exact tree on clusters certified on the 40-NN graph (O(N·k + K²) memory for K clusters) — no N×N matrix; heights within a few ulps of the matrix path's, the same tree unless two candidate distances tie within rounding"
+	clusterFloat32Usage = "hold the linkage's N×N working matrix in float32 (half the memory; distances and updates computed in float64 and rounded once: heights within a few 2⁻²⁴ relative, the same tree unless candidate distances are that close) and compute the cophenetic correlation without a distance matrix"
+)
 
 func maxInt(a []int) int {
 	m := a[0]

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/arbor-ml/arbor/clustering"
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/landmark"
 	"github.com/arbor-ml/arbor/metrics"
@@ -139,7 +140,7 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 		if sample, err = landmark.Choose(ctx, X, lmf.m, lmf.method, lmf.seed); err != nil {
 			return err
 		}
-		X = landmarkPoints(X, sample)
+		X = clustering.Rows(X, sample)
 		fmt.Fprintf(e.stderr, "landmarks %d (%s, seed %d): the sphere and clusters are fitted on them; every row is labelled by the sphere and its nearest sampled row's cluster\n", len(sample), lmf.method, lmf.seed)
 	}
 	n, _ := X.Dims()

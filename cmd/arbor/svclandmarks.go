@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/arbor-ml/arbor/clustering"
 	"github.com/arbor-ml/arbor/internal/neighbors"
 	"github.com/arbor-ml/arbor/svcluster"
 	"gonum.org/v1/gonum/mat"
@@ -31,7 +32,7 @@ func svcAllRows(ctx context.Context, res *svcluster.Clustering, X *mat.Dense, sa
 	}
 	var near []int32
 	if len(keep) > 0 {
-		pts := landmarkPoints(X, keep)
+		pts := clustering.Rows(X, keep)
 		near = make([]int32, n)
 		if err := neighbors.New(pts.RawMatrix().Data, len(keep), d).Search(ctx, mat.DenseCopyOf(X).RawMatrix().Data, 1, near, nil); err != nil {
 			return nil, 0, err
