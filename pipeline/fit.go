@@ -30,6 +30,12 @@ type Settings struct {
 	// scaled by it (it is saved with the pipeline) and Scale is not read.
 	Scale  string
 	Scaler *dataset.Scaler
+	// Impute fills missing feature values (NaN) before scaling, with
+	// values fitted on the training rows (dataset.FitImputer): "none" (the
+	// default, ""), "mean", "median", "most_frequent" or "zero"; the test
+	// rows and a saved pipeline's new points are filled the same way. It
+	// is read with Scale, when Scaler is nil.
+	Impute string
 	// Kernel is the kernel spec ("linear", "rbf:scale", "hck:average",
 	// …; kernel.ParseSpec); "" is linear.
 	Kernel string
@@ -52,6 +58,12 @@ type Settings struct {
 	Rule string
 	// Float32 stores the N×N kernel matrix in float32 (kernel.Build32).
 	Float32 bool
+	// MemoryBudget, when > 0, is the memory in bytes the fit may take:
+	// Fit refuses settings whose Cost is above it, before the work, with
+	// an error wrapping ErrMemory. MemoryBudgetSource, if not "", says in
+	// that error where the budget comes from ("--max-memory").
+	MemoryBudget       int64
+	MemoryBudgetSource string
 
 	// Progress, if not nil, reports long work; Log, if not nil, receives
 	// the fit's notes and warnings, one per line (what arbor classify
@@ -173,8 +185,8 @@ func (r *Result) Pipeline() (*Pipeline, error) {
 // and a learner on them, or the anchor graph; otherwise the kernel matrix
 // (float32 storage with Float32) and the learner on it. Errors: those
 // wrapping learner.ErrSettings for settings that do not fit together, and
-// the learners' and kernels' own. The memory check (arbor classify
-// --max-memory) is the caller's, before the call.
+// the learners' and kernels' own, and one wrapping ErrMemory when the
+// fit's Cost is above MemoryBudget (checked before any work).
 func Fit(ctx context.Context, s Settings, ds *dataset.Dataset, Xtest *mat.Dense) (*Result, error) {
 	ln, family, err := s.learner()
 	if err != nil {
@@ -201,14 +213,39 @@ func FitLearner(ctx context.Context, s Settings, spec kernel.Spec, ln learner.Le
 	if log == nil {
 		log = io.Discard
 	}
+	sh := Shape{Rows: ds.Len(), Labeled: len(ds.Labeled()), Features: ds.Dim(), Classes: len(ds.Classes)}
+	if Xtest != nil {
+		sh.Test, _ = Xtest.Dims()
+	}
+	est, err := CostLearner(s, spec, ln, family, sh)
+	if err != nil {
+		return nil, err
+	}
+	if err := est.Err(); err != nil {
+		return nil, err
+	}
 	rule := orDefault(s.Rule, kernel.RuleTree)
 	sc, Xt := s.Scaler, Xtest
 	if sc == nil {
-		var err error
-		if sc, err = dataset.FitScaler(ds.X, orDefault(s.Scale, "std")); err != nil {
+		X := ds.X
+		imp, err := dataset.FitImputer(X, s.Impute, ds.Features)
+		if errors.Is(err, dataset.ErrUnknownImpute) {
+			return nil, learner.Settingsf("impute: %v", err)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", ds.Name, err)
+		}
+		if imp != nil {
+			X = mat.DenseCopyOf(X)
+			if _, err := imp.Transform(X); err != nil {
+				return nil, err
+			}
+		}
+		if sc, err = dataset.FitScaler(X, orDefault(s.Scale, "std")); err != nil {
 			return nil, learner.Settingsf("scale: %v", err)
 		}
-		scaled, err := sc.Transform(nil, ds.X)
+		sc.Impute = imp
+		scaled, err := sc.Transform(nil, X)
 		if err != nil {
 			return nil, err
 		}
@@ -235,7 +272,6 @@ func FitLearner(ctx context.Context, s Settings, spec kernel.Spec, ln learner.Le
 	var built kernel.Built
 	var pred []int
 	var model learner.Model
-	var err error
 	switch method {
 	case methodSVMPoints:
 		// Kernel columns on demand, no N×N Gram.

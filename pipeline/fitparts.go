@@ -576,17 +576,11 @@ func knnPointsSettings(ln learner.Learner, spec kernel.Spec, landmarks int) (knn
 	return c, true
 }
 
-// KNNPointsBytes is the points path's memory: the points and the
-// (unlabelled + test) × labelled kernel block.
+// KNNPointsBytes is the kNN points path's memory: the points and the
+// (unlabelled + test) × labelled kernel block (Cost's estimate for kNN on
+// a point kernel).
 func KNNPointsBytes(ds, test *dataset.Dataset) (float64, string) {
-	n, q := ds.Len(), len(ds.UnlabeledRows())
-	if test != nil {
-		n += test.Len()
-		q = max(q, test.Len())
-	}
-	l := len(ds.Labeled())
-	return 8*float64(n)*float64(ds.Dim()+2) + 8*float64(q)*float64(l),
-		fmt.Sprintf("knn on %d rows (%d queries × %d labelled rows of kernel values)", n, q, l)
+	return knnPointsBytes(ShapeOf(ds, test))
 }
 
 // svmScaleRows are the rows rbf:scale is resolved on for the SVM (by

@@ -31,40 +31,6 @@ func gram32(ctx context.Context, spec kernel.Spec, X *mat.Dense) (kernel.Built, 
 	return kernel.Build32(ctx, X, spec, kernel.BuildOptions{})
 }
 
-// kernelBytes32 estimates the peak memory of spec's kernel matrix with
-// --float32 (0: not available for this kernel).
-func kernelBytes32(spec kernel.Spec, n int) float64 {
-	return kernel.Bytes32(spec, n)
-}
-
-// float32Hint names --float32 with the memory it needs when it is an
-// option for spec and fits the budget; need32 is that memory.
-func (m memFlags) float32Hint(need32 float64) string {
-	if need32 <= 0 {
-		return ""
-	}
-	b, _, _ := m.budget()
-	if b > 0 && need32 > float64(b) {
-		return ""
-	}
-	return fmt.Sprintf("--float32 needs about %s", humanBytes(need32))
-}
-
-// joinHints joins the non-empty hints with "; ".
-func joinHints(hints ...string) string {
-	out := ""
-	for _, h := range hints {
-		if h == "" {
-			continue
-		}
-		if out != "" {
-			out += "; "
-		}
-		out += h
-	}
-	return out
-}
-
 // kernelFloat32 is arbor kernel --float32: the float32 kernel matrix of a
 // point kernel, written as CSV or a '<f4' .npy file.
 func kernelFloat32(ctx context.Context, e *env, mf memFlags, ds *dataset.Dataset, spec kernel.Spec, out string, quiet bool) error {

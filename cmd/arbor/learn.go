@@ -199,23 +199,20 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	set := pipeline.Settings{Scaler: d.scaler, Landmarks: lmf.m, LandmarkMethod: lmf.method, Seed: lmf.seed,
+	set := pipeline.Settings{Scaler: d.scaler, Learner: lf.learner, Landmarks: lmf.m, LandmarkMethod: lmf.method, Seed: lmf.seed,
 		Rule: *extension, Float32: *f32, Log: e.stderr, Hold: holdHeapNear}
-	method := set.Method(specs[0], ln, learnerFamily(lf.learner))
-	onPoints, knnPoints := method == "svm on points", method == "knn on points"
-	if knnPoints {
-		need, what := pipeline.KNNPointsBytes(ds, Xt)
-		if err := mf.check(need, what, ""); err != nil {
-			return err
-		}
-	} else if need, what, ok := propagationBytes(ln, ds); ok && (lmf.m == 0 || pipeline.IsKNNGraphSpreading(ln, ds)) {
-		// lp/spreading on a kNN graph: sparse (propmemory.go), with --landmarks too for spreading.
-		if err := mf.check(need, what, ""); err != nil {
-			return err
-		}
-	} else if err := classifyMemory(mf, lmf, ds, Xt, specs[0], lf.learner, ssl.UsesKernel(ln), onPoints, *f32); err != nil {
+	if err := mf.settings(&set); err != nil {
 		return err
 	}
+	est, err := pipeline.CostLearner(set, specs[0], ln, learnerFamily(lf.learner), pipeline.ShapeOf(ds, Xt))
+	if err != nil {
+		return settingsError(err)
+	}
+	if err := est.Err(); err != nil {
+		return err
+	}
+	method := set.Method(specs[0], ln, learnerFamily(lf.learner))
+	onPoints, knnPoints := method == "svm on points", method == "knn on points"
 	progress := e.progress(*quiet)
 	set.Progress = progress
 	start := time.Now()

@@ -7,23 +7,6 @@ import (
 	"testing"
 )
 
-func TestParseSize(t *testing.T) {
-	for in, want := range map[string]int64{
-		"4G": 4 << 30, "512M": 512 << 20, "2GiB": 2 << 30, "300MB": 300 << 20, "1.5g": 3 << 29, "1000": 1000, "64 KiB": 64 << 10,
-		"1.5": 2, "1": 1, "1.2K": 1229, "8388607T": 8388607 << 40,
-	} {
-		got, err := parseSize(in)
-		if err != nil || got != want {
-			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "x", "-1G", "0", "NaN", "1Q", "0.4", "1e-300G", "1e300G", "8388608T", "Inf"} {
-		if _, err := parseSize(in); err == nil {
-			t.Errorf("parseSize(%q): no error", in)
-		}
-	}
-}
-
 // TestMaxMemory: a run over the budget stops before the work with one line
 // naming the size needed and the option that fits.
 func TestMaxMemory(t *testing.T) {

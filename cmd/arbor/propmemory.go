@@ -1,8 +1,8 @@
 package main
 
 import (
-	"fmt"
 	"github.com/arbor-ml/arbor/learner"
+	"github.com/arbor-ml/arbor/pipeline"
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
@@ -10,25 +10,24 @@ import (
 	"github.com/arbor-ml/arbor/ssl"
 )
 
-// propagationBytes estimates lp and spreading on a kNN affinity (the
-// default, knn:10), which is a sparse graph of about 2·N·K edges, not an
-// N×N matrix: the points, the graph (index and weight per edge, the
-// symmetrised copy and the solver's), and a few N×C label matrices. It
-// reports false for the dense affinities (rbf, --affinity kernel), which
-// classifyMemory estimates. Before, 30,000 rows were estimated at 13.4 GiB
-// (2·8N²) and refused under a smaller budget; the run takes 35 MB.
+// propagationBytes is pipeline's estimate of lp and spreading on a kNN
+// affinity (a sparse graph); false for the dense affinities.
 func propagationBytes(ln learner.Learner, ds *dataset.Dataset) (float64, string, bool) {
-	aff, ok := propagationAffinity(ln)
-	if !ok || aff.Kind != propagate.KNN {
-		return 0, "", false
+	return pipeline.PropagationBytes(ln, pipeline.ShapeOf(ds, nil))
+}
+
+// evalBytes is eval's kernel matrices: kernel.BuildAll returns all of
+// them and eval keeps them for every split (8N² each), plus the largest
+// transient of one build (pdist, a linkage's working matrix, geodesics).
+// With --float32 eval builds one at a time (evalNeed32).
+func evalBytes(specs []kernel.Spec, n int) float64 {
+	nn := 8 * float64(n) * float64(n)
+	held, transient := 0.0, 0.0
+	for _, s := range specs {
+		held += nn
+		transient = max(transient, kernel.Bytes(s, n)-nn)
 	}
-	k := aff.K
-	if k <= 0 {
-		k = 7
-	}
-	n, c := float64(ds.Len()), float64(max(len(ds.Classes), 1))
-	need := 8*n*float64(ds.Dim()) + 3*2*n*float64(k)*16 + 6*8*n*c
-	return need, fmt.Sprintf("%s on the %d-NN graph of %d rows", ln.Name(), k, ds.Len()), true
+	return held + transient
 }
 
 // evalNeed is eval's largest allocation: the largest kernel matrix when a

@@ -1,0 +1,51 @@
+package memory
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{
+		"4G": 4 << 30, "512M": 512 << 20, "2GiB": 2 << 30, "300MB": 300 << 20, "1.5g": 3 << 29, "1000": 1000, "64 KiB": 64 << 10,
+		"1.5": 2, "1": 1, "1.2K": 1229, "8388607T": 8388607 << 40,
+	} {
+		got, err := ParseSize(in)
+		if err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "x", "-1G", "0", "NaN", "1Q", "0.4", "1e-300G", "1e300G", "8388608T", "Inf"} {
+		if _, err := ParseSize(in); err == nil {
+			t.Errorf("ParseSize(%q): no error", in)
+		}
+	}
+}
+
+// TestEstimateErr: within the budget (or without one) no error; over it
+// one line naming the need, the budget, its source and the hint.
+func TestEstimateErr(t *testing.T) {
+	e := Estimate{Bytes: 3 << 30, What: "the exact svm run on 20000 rows", Hint: "use --landmarks 2000 (about 1.2 GiB)", Budget: 2 << 30, Source: "--max-memory"}
+	want := "not enough memory: the exact svm run on 20000 rows needs about 3.0 GiB, more than the budget of 2.0 GiB (--max-memory); use --landmarks 2000 (about 1.2 GiB)"
+	if err := e.Err(); !errors.Is(err, ErrMemory) || err.Error() != want {
+		t.Errorf("Err() = %v, want %q", err, want)
+	}
+	e.Source, e.Hint = "", ""
+	if err := e.Err(); err == nil || !strings.HasSuffix(err.Error(), "budget of 2.0 GiB") {
+		t.Errorf("Err() without source and hint = %v", err)
+	}
+	for _, b := range []int64{0, 3 << 30, 4 << 30} {
+		if e.Budget = b; e.Err() != nil || !e.Fits() {
+			t.Errorf("budget %d: %v, want no error", b, e.Err())
+		}
+	}
+}
+
+func TestHuman(t *testing.T) {
+	for b, want := range map[float64]string{1: "1 KiB", 1024: "1 KiB", 1025: "2 KiB", 1 << 20: "1.0 MiB", 10 << 20: "10 MiB", 3 << 29: "1.5 GiB"} {
+		if got := Human(b); got != want {
+			t.Errorf("Human(%v) = %q, want %q", b, got, want)
+		}
+	}
+}

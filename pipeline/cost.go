@@ -1,0 +1,196 @@
+package pipeline
+
+import (
+	"fmt"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/internal/memory"
+	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/learner"
+	"github.com/arbor-ml/arbor/propagate"
+	"github.com/arbor-ml/arbor/ssl"
+)
+
+// ErrMemory is wrapped by the error of a fit that would need more memory
+// than its budget (Settings.MemoryBudget): Fit's refusal and Estimate.Err.
+var ErrMemory = memory.ErrMemory
+
+// Shape is the size of a fit, all Cost needs of the data: training rows
+// (Labeled of them with a class), features, classes, and test rows.
+type Shape struct {
+	Rows, Labeled, Features, Classes, Test int
+}
+
+// ShapeOf is the shape of a fit on ds with test rows test (nil: none).
+func ShapeOf(ds, test *dataset.Dataset) Shape {
+	s := Shape{Rows: ds.Len(), Labeled: len(ds.Labeled()), Features: ds.Dim(), Classes: len(ds.Classes)}
+	if test != nil {
+		s.Test = test.Len()
+	}
+	return s
+}
+
+// Estimate is the memory a fit needs, checked against a budget.
+type Estimate struct {
+	// Bytes is the estimated peak, about: the models are within about a
+	// third of the measured peak.
+	Bytes float64
+	// What names what needs the memory ("the exact svm run on 5000 rows").
+	What string
+	// Hint names the settings that fit the budget, "" when none is known
+	// ("use --landmarks 2000 (about 1.2 GiB)").
+	Hint string
+	// Budget is Settings.MemoryBudget (0: none) and Source
+	// Settings.MemoryBudgetSource.
+	Budget int64
+	Source string
+}
+
+// Fits reports whether the estimate is within the budget (or there is no
+// budget).
+func (e Estimate) Fits() bool { return memory.Estimate(e).Fits() }
+
+// Err is nil when the estimate fits the budget, else the one-line refusal
+// wrapping ErrMemory: "not enough memory: WHAT needs about X GiB, more
+// than the budget of Y GiB (SOURCE); HINT".
+func (e Estimate) Err() error { return memory.Estimate(e).Err() }
+
+// Cost is the memory Fit(ctx, s, ds, test) needs for data of shape sh,
+// known before the work: the SVM's points and kernel column cache on a
+// point kernel, kNN's kernel block, the sparse kNN graph of label
+// propagation and spreading, the landmark run's N×M blocks, or the exact
+// (float32 with Float32) kernel matrix and a dense affinity. Its Hint
+// names the settings that fit s.MemoryBudget. Errors: settings that do not
+// fit together (wrapping learner.ErrSettings), as Fit's.
+func Cost(s Settings, sh Shape) (Estimate, error) {
+	ln, family, err := s.learner()
+	if err != nil {
+		return Estimate{}, err
+	}
+	spec, err := kernel.ParseSpec(orDefault(s.Kernel, "linear"))
+	if err != nil {
+		return Estimate{}, learner.Settingsf("kernel %q: %v", s.Kernel, err)
+	}
+	return CostLearner(s, spec, ln, family, sh)
+}
+
+// CostLearner is Cost with the kernel and learner built by the caller, as
+// FitLearner.
+func CostLearner(s Settings, spec kernel.Spec, ln learner.Learner, family string, sh Shape) (Estimate, error) {
+	e := Estimate{Budget: s.MemoryBudget, Source: s.MemoryBudgetSource}
+	method := s.method(spec, ln, family)
+	if method == methodKNNPoints {
+		e.Bytes, e.What = knnPointsBytes(sh)
+		return e, nil
+	}
+	if b, what, ok := PropagationBytes(ln, sh); ok {
+		if _, graph := KNNGraphSpreading(ln, sh.Rows, sh.Features); s.Landmarks == 0 || graph {
+			// lp and spreading on a kNN graph: sparse; with landmarks too
+			// for spreading on the kNN graph of all rows.
+			e.Bytes, e.What = b, what
+			return e, nil
+		}
+	}
+	n, d := sh.Rows+sh.Test, sh.Features
+	if method == methodSVMPoints {
+		// The points, the solver's state and its kernel column cache.
+		e.Bytes = 8*float64(n)*float64(d+8) + svmCacheBytes
+		e.What = fmt.Sprintf("the svm on %d rows (kernel columns on demand)", n)
+		return e, nil
+	}
+	if s.Landmarks > 0 {
+		if s.Float32 {
+			return Estimate{}, learner.Settingsf("--float32 and --landmarks: the landmark features are N×M, not an N×N matrix; leave out --float32")
+		}
+		e.Bytes, e.What, e.Hint = LandmarkBytes(n, d, s.Landmarks), fmt.Sprintf("%d landmarks for %d rows", s.Landmarks, n), "use fewer --landmarks"
+		return e, nil
+	}
+	need, need32 := kernel.Bytes(spec, sh.Rows), kernel.Bytes32(spec, sh.Rows)
+	if !ssl.UsesKernel(ln) {
+		need32 = 0 // float32 storage is for a kernel matrix; this learner has none
+	} else if s.Float32 && need32 == 0 {
+		return Estimate{}, learner.Settingsf("--float32 takes a point kernel or hck, hckg, connectivity, not %s (its eigendecomposition needs the float64 matrix); %s", spec, LandmarkHint(s.MemoryBudget, n, d))
+	}
+	name := orDefault(s.Learner, "svm")
+	if name == "lp" || name == "spreading" {
+		// The kernel and a dense affinity matrix (float32 from a float32
+		// kernel: propagate keeps it in float32).
+		nn := 8 * float64(sh.Rows) * float64(sh.Rows)
+		need = 2 * nn
+		if need32 > 0 {
+			need32 += nn / 2
+		}
+	}
+	e.What = fmt.Sprintf("the exact %s run on %d rows", name, sh.Rows)
+	if s.Float32 && need32 > 0 {
+		e.Bytes, e.What, e.Hint = need32, e.What+" (--float32)", LandmarkHint(s.MemoryBudget, n, d)
+		return e, nil
+	}
+	e.Bytes, e.Hint = need, memory.JoinHints(Float32Hint(s.MemoryBudget, need32), LandmarkHint(s.MemoryBudget, n, d))
+	return e, nil
+}
+
+// svmCacheBytes is the SVM's default kernel column cache (svm.Classifier).
+const svmCacheBytes = 200 << 20
+
+// LandmarkBytes estimates a landmark run on n rows of d features with m
+// landmarks: the N×M kernel rows and features (twice, in blocks), the M×M
+// eigendecomposition and the points.
+func LandmarkBytes(n, d, m int) float64 {
+	return 8 * (2*float64(n)*float64(m) + 4*float64(m)*float64(m) + float64(n)*float64(d))
+}
+
+// LandmarkHint names the number of landmarks (2000, 1000, 500 or 200)
+// whose run on n rows of d features fits budget (0: any), with its size;
+// or says that landmarks cannot help.
+func LandmarkHint(budget int64, n, d int) string {
+	for _, lm := range []int{2000, 1000, 500, 200} {
+		if lm < n && (budget == 0 || LandmarkBytes(n, d, lm) <= float64(budget)) {
+			return fmt.Sprintf("use --landmarks %d (about %s)", lm, memory.Human(LandmarkBytes(n, d, lm)))
+		}
+	}
+	if n <= 200 {
+		return fmt.Sprintf("--landmarks cannot help with %d rows: raise --max-memory", n)
+	}
+	return "even --landmarks 200 does not fit: use a sample of the rows"
+}
+
+// Float32Hint names float32 storage with the memory it needs, need32,
+// when it is an option (need32 > 0) and fits budget (0: any); else "".
+func Float32Hint(budget int64, need32 float64) string {
+	if need32 <= 0 || (budget > 0 && need32 > float64(budget)) {
+		return ""
+	}
+	return fmt.Sprintf("--float32 needs about %s", memory.Human(need32))
+}
+
+// knnPointsBytes is the kNN points path's memory: the points and the
+// (unlabelled + test) × labelled kernel block.
+func knnPointsBytes(sh Shape) (float64, string) {
+	n, q := sh.Rows+sh.Test, sh.Rows-sh.Labeled
+	if sh.Test > 0 {
+		q = max(q, sh.Test)
+	}
+	return 8*float64(n)*float64(sh.Features+2) + 8*float64(q)*float64(sh.Labeled),
+		fmt.Sprintf("knn on %d rows (%d queries × %d labelled rows of kernel values)", n, q, sh.Labeled)
+}
+
+// PropagationBytes estimates lp and spreading on a kNN affinity (the
+// default, knn:10), which is a sparse graph of about 2·N·K edges, not an
+// N×N matrix: the points, the graph (index and weight per edge, the
+// symmetrised copy and the solver's), and a few N×C label matrices. It
+// reports false for the dense affinities (rbf, kernel), whose N×N matrix
+// the exact estimate counts.
+func PropagationBytes(ln learner.Learner, sh Shape) (float64, string, bool) {
+	aff, ok := propagationAffinity(ln)
+	if !ok || aff.Kind != propagate.KNN {
+		return 0, "", false
+	}
+	k := aff.K
+	if k <= 0 {
+		k = 7
+	}
+	n, c := float64(sh.Rows), float64(max(sh.Classes, 1))
+	need := 8*n*float64(sh.Features) + 3*2*n*float64(k)*16 + 6*8*n*c
+	return need, fmt.Sprintf("%s on the %d-NN graph of %d rows", ln.Name(), k, sh.Rows), true
+}

@@ -1,0 +1,159 @@
+package pipeline_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/learner"
+	"github.com/arbor-ml/arbor/pipeline"
+)
+
+// TestCostClosedForms: Cost's estimate for each way of fitting is its
+// documented closed form in N, d, M, K, C.
+func TestCostClosedForms(t *testing.T) {
+	sh := pipeline.Shape{Rows: 1000, Labeled: 100, Features: 10, Classes: 3, Test: 50}
+	n, nn := 1050.0, 8*1000.0*1000.0
+	for _, c := range []struct {
+		s    pipeline.Settings
+		want float64
+		what string
+	}{
+		{pipeline.Settings{Kernel: "rbf:0.5"}, 8*n*(10+8) + 200<<20, "the svm on 1050 rows (kernel columns on demand)"},
+		{pipeline.Settings{Kernel: "rbf:0.5", Learner: "knn"}, 8*n*12 + 8*900*100, "knn on 1050 rows (900 queries × 100 labelled rows of kernel values)"},
+		{pipeline.Settings{Kernel: "hck:average"}, 1.5 * nn, "the exact svm run on 1000 rows"},
+		{pipeline.Settings{Kernel: "isomap", Learner: "knn", Params: map[string]string{"k": "3"}}, 4 * nn, "the exact knn run on 1000 rows"},
+		{pipeline.Settings{Kernel: "hck:average", Float32: true}, nn / 2, "the exact svm run on 1000 rows (--float32)"},
+		{pipeline.Settings{Kernel: "hck:average", Landmarks: 100}, 8 * (2*n*100 + 4*100*100 + n*10), "100 landmarks for 1050 rows"},
+		{pipeline.Settings{Learner: "lp", Params: map[string]string{"affinity": "knn:7"}}, 8*1000*10 + 3*2*1000*7*16 + 6*8*1000*3, "lp_knn:7 on the 7-NN graph of 1000 rows"},
+		{pipeline.Settings{Learner: "lp", Params: map[string]string{"affinity": "rbf:20"}}, 2 * nn, "the exact lp run on 1000 rows"},
+	} {
+		e, err := pipeline.Cost(c.s, sh)
+		if err != nil {
+			t.Errorf("%+v: %v", c.s, err)
+			continue
+		}
+		if e.Bytes != c.want || e.What != c.what {
+			t.Errorf("%+v: %v bytes for %q, want %v for %q", c.s, e.Bytes, e.What, c.want, c.what)
+		}
+	}
+	// Float32 storage with landmarks, or for a kernel without it, is a
+	// settings error.
+	for _, s := range []pipeline.Settings{{Kernel: "rbf", Landmarks: 10, Float32: true}, {Kernel: "isomap", Float32: true}} {
+		if _, err := pipeline.Cost(s, sh); !errors.Is(err, learner.ErrSettings) {
+			t.Errorf("%+v: err = %v, want a settings error", s, err)
+		}
+	}
+}
+
+// TestCostHints: over the budget, the hint names the landmarks and the
+// float32 storage that fit it, and the refusal reads as the command
+// line's.
+func TestCostHints(t *testing.T) {
+	sh := pipeline.Shape{Rows: 20000, Labeled: 200, Features: 50, Classes: 10}
+	s := pipeline.Settings{Kernel: "hck:average", MemoryBudget: 3 << 30, MemoryBudgetSource: "--max-memory"}
+	e, err := pipeline.Cost(s, sh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "not enough memory: the exact svm run on 20000 rows needs about 4.5 GiB, more than the budget of 3.0 GiB (--max-memory); --float32 needs about 1.5 GiB; use --landmarks 2000 (about 740 MiB)"
+	if err := e.Err(); !errors.Is(err, pipeline.ErrMemory) || err.Error() != want || e.Fits() {
+		t.Errorf("Err() = %v\nwant %s", err, want)
+	}
+	s.MemoryBudget = 5 << 30
+	if e, _ := pipeline.Cost(s, sh); !e.Fits() || e.Err() != nil {
+		t.Errorf("within the budget: %v", e.Err())
+	}
+}
+
+// TestFitRefusesOverBudget: Fit stops before the work with Cost's
+// refusal, and fits within the budget.
+func TestFitRefusesOverBudget(t *testing.T) {
+	ds, _, _, newX := fixture(t)
+	s := pipeline.Settings{Scale: "none", Kernel: "hck:average", MemoryBudget: 100 << 10}
+	e, err := pipeline.Cost(s, pipeline.ShapeOf(ds, &dataset.Dataset{X: newX, Y: make([]int, 60)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = pipeline.Fit(context.Background(), s, ds, newX)
+	if !errors.Is(err, pipeline.ErrMemory) || err.Error() != e.Err().Error() {
+		t.Fatalf("Fit: %v, want %v", err, e.Err())
+	}
+	s.MemoryBudget = 1 << 30
+	if _, err := pipeline.Fit(context.Background(), s, ds, newX); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFitImpute: Fit with Impute equals Fit on the rows filled by hand
+// with the column means of the present values, for the training and the
+// test rows, and the saved pipeline fills new points the same way.
+func TestFitImpute(t *testing.T) {
+	ds, _, _, newX := fixture(t)
+	n, d := ds.X.Dims()
+	holes := mat.DenseCopyOf(ds.X)
+	for i := 0; i < n; i += 7 {
+		holes.Set(i, i%d, math.NaN())
+	}
+	testHoles := mat.DenseCopyOf(newX)
+	testHoles.Set(3, 1, math.NaN())
+	filled, testFilled := mat.DenseCopyOf(holes), mat.DenseCopyOf(testHoles)
+	for j := 0; j < d; j++ {
+		var sum float64
+		var k int
+		for i := 0; i < n; i++ {
+			if v := holes.At(i, j); !math.IsNaN(v) {
+				sum, k = sum+v, k+1
+			}
+		}
+		for _, X := range []*mat.Dense{filled, testFilled} {
+			r, _ := X.Dims()
+			for i := 0; i < r; i++ {
+				if math.IsNaN(X.At(i, j)) {
+					X.Set(i, j, sum/float64(k))
+				}
+			}
+		}
+	}
+	ctx := context.Background()
+	s := pipeline.Settings{Kernel: "rbf:0.5"}
+	a := *ds
+	a.X = filled
+	want, err := pipeline.Fit(ctx, s, &a, testFilled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := *ds
+	b.X = holes
+	s.Impute = "mean"
+	got, err := pipeline.Fit(ctx, s, &b, testHoles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Labels, want.Labels) {
+		t.Errorf("labels with Impute differ from those of the filled rows")
+	}
+	if !math.IsNaN(holes.At(0, 0)) {
+		t.Errorf("Fit filled the caller's rows")
+	}
+	p, err := got.Pipeline()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pred, err := p.Predict(ctx, testHoles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(pred, want.Labels[n:]) {
+		t.Errorf("the saved pipeline labels the test rows %v, want %v", pred, want.Labels[n:])
+	}
+	s.Impute = "mode"
+	if _, err := pipeline.Fit(ctx, s, &b, nil); !errors.Is(err, learner.ErrSettings) {
+		t.Errorf("Impute mode: %v, want a settings error", err)
+	}
+}
