@@ -34,12 +34,20 @@ type Classifier struct {
 	// labels absent from the map have weight 1.
 	Weights map[int]float64
 	// Probability fits Platt sigmoids by internal 5-fold cross-validation
-	// (LIBSVM -b 1), seeded by Seed.
+	// (LIBSVM -b 1), the folds shuffled as Shuffle says.
 	Probability bool
+	// Shuffle draws the cross-validation folds of Probability: ShufflePCG
+	// (the default, "") from rand.NewPCG(Seed, machine), or ShuffleLIBSVM
+	// as svm-train -b 1 draws them, with the C library's rand() after
+	// srand(Seed) (package internal/crand; Seed 0 and 1 are both glibc's
+	// default state, that of svm-train, which never calls srand), one
+	// sequence through the one-vs-one pairs in LIBSVM's order.
+	Shuffle string
 	// OneVsRest trains one machine per class against all others instead
 	// of LIBSVM's one-vs-one; prediction takes the largest decision value.
 	OneVsRest bool
-	// Seed drives the cross-validation shuffles of Probability.
+	// Seed drives the cross-validation shuffles of Probability (below
+	// 2³² with ShuffleLIBSVM: srand takes an unsigned int).
 	Seed uint64
 	// AllowSingleton accepts classes with a single training point
 	// (LIBSVM accepts them; by default they are ErrSingletonClass).
@@ -82,6 +90,10 @@ func (c Classifier) validate(needKernel bool) error {
 		return fmt.Errorf("%w: CacheMB = %v, want ≥ 0 (0 = 200)", ErrBadParam, c.CacheMB)
 	case c.MaxIter < 0:
 		return fmt.Errorf("%w: MaxIter = %d, want ≥ 0 (0 = LIBSVM's default)", ErrBadParam, c.MaxIter)
+	case c.Shuffle != "" && c.Shuffle != ShufflePCG && c.Shuffle != ShuffleLIBSVM:
+		return fmt.Errorf("%w: Shuffle = %q, want %q or %q", ErrBadParam, c.Shuffle, ShufflePCG, ShuffleLIBSVM)
+	case c.Shuffle == ShuffleLIBSVM && c.Seed > math.MaxUint32:
+		return fmt.Errorf("%w: Seed = %d with Shuffle %q, want < 2³² (the seed of srand)", ErrBadParam, c.Seed, ShuffleLIBSVM)
 	}
 	for lab, w := range c.Weights {
 		if !(w > 0) || math.IsInf(w, 0) {
@@ -119,6 +131,12 @@ type Model struct {
 	Machines []Machine
 	// Probability tells whether Platt parameters were fitted.
 	Probability bool
+	// CouplingOrder lists the class indices in the order the pairwise
+	// coupling of Probabilities takes them: svm-train's order (first
+	// appearance in the training labels) for a model fitted with
+	// ShuffleLIBSVM, whose coupling, an iteration stopped at a tolerance,
+	// then gives svm-predict's numbers; nil means Classes order.
+	CouplingOrder []int
 	// Iter is the total number of SMO iterations; Converged is false when
 	// a machine stopped at MaxIter (see Warnings).
 	Iter      int
@@ -277,9 +295,12 @@ func (c Classifier) FitGramRows(ctx context.Context, K mat.Symmetric, rows []int
 // binary is one two-class problem over rows of the source.
 type binary struct {
 	pos, neg int
-	rows     []int     // source rows, in LIBSVM's order
-	y        []int8    // ±1
-	cost     []float64 // C_i
+	// flip: y = +1 marks class neg (or the rest, for a one-vs-rest
+	// machine), so the solution's signs are turned round for the machine.
+	flip bool
+	rows []int     // source rows, in LIBSVM's order
+	y    []int8    // ±1
+	cost []float64 // C_i
 }
 
 func (c Classifier) fit(ctx context.Context, src smo.Source, n int, y []int) (*Model, error) {
@@ -322,7 +343,7 @@ func (c Classifier) fit(ctx context.Context, src smo.Source, n int, y []int) (*M
 		// sorts first, so the rest rows come first with y = +1; the signs
 		// are flipped after solving so that f > 0 means class a.
 		for a := range labels {
-			b := binary{pos: a, neg: -1, rows: make([]int, 0, n), y: make([]int8, 0, n), cost: make([]float64, 0, n)}
+			b := binary{pos: a, neg: -1, flip: true, rows: make([]int, 0, n), y: make([]int8, 0, n), cost: make([]float64, 0, n)}
 			for _, want := range []bool{false, true} {
 				for i := range n {
 					if (cls[i] == a) == want {
@@ -338,15 +359,23 @@ func (c Classifier) fit(ctx context.Context, src smo.Source, n int, y []int) (*M
 			probs = append(probs, b)
 		}
 	} else {
+		first := firstAppearance(cls, len(labels))
 		for a := range labels {
 			for bb := a + 1; bb < len(labels); bb++ {
-				rows := append(slices.Clone(members[a]), members[bb]...)
-				b := binary{pos: a, neg: bb, rows: rows, y: make([]int8, len(rows)), cost: make([]float64, len(rows))}
+				// Class a positive (scikit-learn's layout, classes sorted);
+				// with ShuffleLIBSVM the class that appears first in y
+				// (svm-train's layout), solved and then flipped.
+				p, q, flip := a, bb, c.Shuffle == ShuffleLIBSVM && first[bb] < first[a]
+				if flip {
+					p, q = bb, a
+				}
+				rows := append(slices.Clone(members[p]), members[q]...)
+				b := binary{pos: a, neg: bb, flip: flip, rows: rows, y: make([]int8, len(rows)), cost: make([]float64, len(rows))}
 				for k := range rows {
-					if k < len(members[a]) {
-						b.y[k], b.cost[k] = 1, wC[a]
+					if k < len(members[p]) {
+						b.y[k], b.cost[k] = 1, wC[p]
 					} else {
-						b.y[k], b.cost[k] = -1, wC[bb]
+						b.y[k], b.cost[k] = -1, wC[q]
 					}
 				}
 				probs = append(probs, b)
@@ -355,24 +384,34 @@ func (c Classifier) fit(ctx context.Context, src smo.Source, n int, y []int) (*M
 	}
 
 	m := &Model{classes: labels, OneVsRest: c.OneVsRest, NTrain: n, Probability: c.Probability, Converged: true}
+	var sigmoids [][2]float64
+	if c.Probability && c.Shuffle == ShuffleLIBSVM && !c.OneVsRest {
+		first := firstAppearance(cls, len(labels))
+		m.CouplingOrder = make([]int, len(labels))
+		for c, f := range first {
+			m.CouplingOrder[f] = c
+		}
+	}
+	if c.Probability {
+		if sigmoids, err = c.sigmoids(ctx, src, cls, members, probs); err != nil {
+			return nil, err
+		}
+	}
 	alphas := make([][]float64, len(probs))
 	nonzero := make([]bool, n)
 	for p, b := range probs {
 		mc := Machine{Pos: b.pos, Neg: b.neg}
 		if c.Probability {
-			a, bb, err := c.platt(ctx, src, b, uint64(p)+1)
-			if err != nil {
-				return nil, err
-			}
-			mc.ProbA, mc.ProbB = a, bb
+			mc.ProbA, mc.ProbB = sigmoids[p][0], sigmoids[p][1]
 		}
 		alpha, res, err := c.solve(ctx, src, b)
 		if err != nil {
 			return nil, err
 		}
 		mc.Rho, mc.Objective, mc.Iter, mc.Converged = res.Rho, res.Obj, res.Iter, res.Converged
-		if b.neg < 0 {
-			// f_a = −f_rest; P(a) = 1 − P(rest) keeps A and negates B.
+		if b.flip {
+			// Solved with class Pos negative (the rest, or svm-train's
+			// layout): f_Pos = −f; P(Pos) = 1 − P keeps A and negates B.
 			mc.Rho, mc.ProbB = -mc.Rho, -mc.ProbB
 		}
 		m.Iter += res.Iter
@@ -419,8 +458,8 @@ func (c Classifier) fit(ctx context.Context, src smo.Source, n int, y []int) (*M
 			if k := pos[r]; k >= 0 && alphas[p][k] > 0 {
 				mc.SV = append(mc.SV, s)
 				c := float64(b.y[k]) * alphas[p][k]
-				if b.neg < 0 {
-					c = -c // one-vs-rest: f > 0 means class Pos
+				if b.flip {
+					c = -c // f > 0 means class Pos
 				}
 				mc.Coef = append(mc.Coef, c)
 			}

@@ -52,6 +52,8 @@ type modelJSON struct {
 	// Transduction (optional, absent from files of older versions) labels
 	// the n_train rows.
 	Transduction []int `json:"transduction,omitempty"`
+	// CouplingOrder (optional) is Model.CouplingOrder.
+	CouplingOrder []int `json:"coupling_order,omitempty"`
 }
 
 func encodeKernel(k kernel.Kernel) (kernelJSON, error) {
@@ -134,7 +136,7 @@ func (m *Model) Save(w io.Writer) error {
 		Format: modelFormat, Version: modelVersion, Classes: m.classes, Kernel: kj,
 		OneVsRest: m.OneVsRest, NTrain: m.NTrain, SV: m.SV, NSV: m.NSV,
 		Probability: m.Probability, Iter: m.Iter, Converged: m.Converged,
-		Transduction: m.transduction,
+		Transduction: m.transduction, CouplingOrder: m.CouplingOrder,
 	}
 	if out.SV == nil {
 		out.SV = []int{}
@@ -234,6 +236,19 @@ func Load(r io.Reader) (*Model, error) {
 		m.Machines = append(m.Machines, Machine{Pos: mj.Pos, Neg: mj.Neg, SV: mj.SV, Coef: mj.Coef,
 			Rho: mj.Rho, Objective: mj.Objective, NBSV: mj.NBSV, Iter: mj.Iter, Converged: mj.Converged,
 			ProbA: mj.ProbA, ProbB: mj.ProbB})
+	}
+	if in.CouplingOrder != nil {
+		seen := make([]bool, k)
+		for _, c := range in.CouplingOrder {
+			if c < 0 || c >= k || seen[c] {
+				return nil, bad("coupling_order %v: want a permutation of 0..%d", in.CouplingOrder, k-1)
+			}
+			seen[c] = true
+		}
+		if len(in.CouplingOrder) != k || in.OneVsRest {
+			return nil, bad("coupling_order %v for %d classes (one-vs-rest %v)", in.CouplingOrder, k, in.OneVsRest)
+		}
+		m.CouplingOrder = in.CouplingOrder
 	}
 	if in.Transduction != nil {
 		if len(in.Transduction) != in.NTrain {

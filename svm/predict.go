@@ -208,8 +208,8 @@ func (m *Model) vote(dec *mat.Dense) []int {
 
 // probabilities maps decision values to class probabilities: Platt
 // sigmoids clipped to [1e-7, 1−1e-7], then pairwise coupling (one-vs-one,
-// LIBSVM's svm_predict_probability) or normalisation of the per-class
-// sigmoids (one-vs-rest).
+// LIBSVM's svm_predict_probability, the classes taken in CouplingOrder)
+// or normalisation of the per-class sigmoids (one-vs-rest).
 func (m *Model) probabilities(dst *mat.Dense, dec *mat.Dense) *mat.Dense {
 	t, _ := dec.Dims()
 	k := len(m.classes)
@@ -217,11 +217,11 @@ func (m *Model) probabilities(dst *mat.Dense, dec *mat.Dense) *mat.Dense {
 		dst = mat.NewDense(t, k, nil)
 	}
 	const minProb = 1e-7
-	r := make([][]float64, k)
+	r, ro := make([][]float64, k), make([][]float64, k)
 	for i := range r {
-		r[i] = make([]float64, k)
+		r[i], ro[i] = make([]float64, k), make([]float64, k)
 	}
-	p := make([]float64, k)
+	p, po := make([]float64, k), make([]float64, k)
 	for i := range t {
 		row := dec.RawRowView(i)
 		if m.OneVsRest {
@@ -239,9 +239,21 @@ func (m *Model) probabilities(dst *mat.Dense, dec *mat.Dense) *mat.Dense {
 				r[mc.Pos][mc.Neg] = v
 				r[mc.Neg][mc.Pos] = 1 - v
 			}
-			if k == 2 {
+			switch {
+			case k == 2:
 				p[0], p[1] = r[0][1], r[1][0]
-			} else {
+			case m.CouplingOrder != nil:
+				o := m.CouplingOrder
+				for a := range k {
+					for b := range k {
+						ro[a][b] = r[o[a]][o[b]]
+					}
+				}
+				coupling(ro, po)
+				for a, c := range o {
+					p[c] = po[a]
+				}
+			default:
 				coupling(r, p)
 			}
 		}

@@ -2,9 +2,11 @@ package svm
 
 import (
 	"context"
-	"github.com/arbor-ml/arbor/internal/smo"
 	"math"
 	"math/rand/v2"
+
+	"github.com/arbor-ml/arbor/internal/crand"
+	"github.com/arbor-ml/arbor/internal/smo"
 )
 
 // Probability estimates as LIBSVM -b 1 (Lin, Lin & Weng, "A note on Platt's
@@ -14,20 +16,98 @@ import (
 
 const nrFold = 5
 
+// The fold shuffles of Classifier.Shuffle.
+const (
+	ShufflePCG    = "pcg"    // rand.NewPCG(Seed, machine index + 1): the default
+	ShuffleLIBSVM = "libsvm" // the C library's rand() after srand(Seed), as svm-train -b 1
+)
+
+// sigmoids fits the Platt parameters (A, B) of every problem of probs, in
+// the problem's own orientation (fit turns B round for a flipped one).
+// With ShuffleLIBSVM the one-vs-one pairs are visited as svm_train visits
+// them, classes in order of first appearance, one rand() sequence through
+// all of them; one-vs-rest machines each draw from a fresh sequence, as
+// separate svm-train runs would.
+func (c Classifier) sigmoids(ctx context.Context, src smo.Source, cls []int, members [][]int, probs []binary) ([][2]float64, error) {
+	out := make([][2]float64, len(probs))
+	if c.Shuffle != ShuffleLIBSVM {
+		for p, b := range probs {
+			rng := rand.New(rand.NewPCG(c.Seed, uint64(p)+1))
+			a, bb, err := c.platt(ctx, src, b, rng.IntN)
+			if err != nil {
+				return nil, err
+			}
+			out[p] = [2]float64{a, bb}
+		}
+		return out, nil
+	}
+	draw := func(g *crand.Rand) func(n int) int {
+		return func(n int) int { return int(g.Int31()) % n }
+	}
+	if c.OneVsRest {
+		for p, b := range probs {
+			a, bb, err := c.platt(ctx, src, b, draw(crand.New(uint32(c.Seed))))
+			if err != nil {
+				return nil, err
+			}
+			out[p] = [2]float64{a, bb}
+		}
+		return out, nil
+	}
+	// One-vs-one: the pairs in svm_train's order, classes by first
+	// appearance (the problems are laid out that way: see fit).
+	first := firstAppearance(cls, len(members))
+	order := make([]int, len(members))
+	for c, f := range first {
+		order[f] = c
+	}
+	k := len(members)
+	g := draw(crand.New(uint32(c.Seed)))
+	for i, a := range order {
+		for _, b := range order[i+1:] {
+			lo, hi := min(a, b), max(a, b)
+			p := lo*(2*k-lo-1)/2 + (hi - lo - 1) // machine (lo, hi) in sorted pair order
+			A, B, err := c.platt(ctx, src, probs[p], g)
+			if err != nil {
+				return nil, err
+			}
+			out[p] = [2]float64{A, B}
+		}
+	}
+	return out, nil
+}
+
+// firstAppearance returns, for each of the k class indices of cls, its
+// rank in order of first appearance.
+func firstAppearance(cls []int, k int) []int {
+	first := make([]int, k)
+	seen := 0
+	for c := range first {
+		first[c] = -1
+	}
+	for _, c := range cls {
+		if first[c] < 0 {
+			first[c] = seen
+			seen++
+		}
+	}
+	return first
+}
+
 // platt fits the sigmoid of one binary problem on 5-fold cross-validated
-// decision values. The shuffle uses PCG(Seed, stream) instead of C's rand(),
-// so the folds (and A, B) differ from LIBSVM's; everything else follows
-// svm_binary_svc_probability: each training fold is ordered positives first
-// (as LIBSVM's regrouping does) and solved with the same per-row costs.
-func (c Classifier) platt(ctx context.Context, src smo.Source, b binary, stream uint64) (float64, float64, error) {
+// decision values, as LIBSVM's svm_binary_svc_probability: the rows are
+// shuffled by j = i + draw(l − i) for i = 0..l−1 (draw(n) in [0, n)), fold
+// f holds shuffled positions [f·l/5, (f+1)·l/5), each training fold is
+// ordered positives first (as LIBSVM's regrouping does) and solved with
+// the same per-row costs.
+func (c Classifier) platt(ctx context.Context, src smo.Source, b binary, draw func(n int) int) (float64, float64, error) {
 	l := len(b.rows)
-	rng := rand.New(rand.NewPCG(c.Seed, stream))
 	perm := make([]int, l)
 	for i := range perm {
 		perm[i] = i
 	}
 	for i := range l {
-		j := i + rng.IntN(l-i)
+		j := i + draw(l-i)
 		perm[i], perm[j] = perm[j], perm[i]
 	}
 	dec := make([]float64, l)
