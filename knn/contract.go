@@ -83,3 +83,46 @@ func pickRows(X mat.Matrix, rows []int) *mat.Dense {
 	}
 	return out
 }
+
+var _ learner.DiagProber = (*Model)(nil)
+
+// Probabilities returns the vote shares of the query points (scikit-learn's
+// KNeighborsClassifier.predict_proba): t×len(Classes()), column c the
+// weight of the neighbours of class Classes()[c] over the total weight
+// (with Weights Uniform, the fraction of the K neighbours), rows all 0 when
+// every weight is 0. A nil dst allocates. Errors: ErrMultiLabel (use
+// Scores), those of Scores.
+func (m *Model) Probabilities(ctx context.Context, dst *mat.Dense, q Query) (*mat.Dense, error) {
+	if m.MultiLabel {
+		return nil, fmt.Errorf("%w: use Scores", ErrMultiLabel)
+	}
+	t, err := m.queryLen(q)
+	if err != nil {
+		return nil, err
+	}
+	k := len(m.classes)
+	if dst == nil {
+		dst = mat.NewDense(max(t, 1), k, nil)
+		if t == 0 {
+			return nil, fmt.Errorf("%w: no query points", ErrShape)
+		}
+	} else if r, c := dst.Dims(); r != t || c != k {
+		return nil, fmt.Errorf("%w: dst is %d×%d, want %d×%d", ErrShape, r, c, t, k)
+	}
+	S, err := m.Scores(ctx, nil, q)
+	if err != nil {
+		return nil, err
+	}
+	for i := range t {
+		for c, lab := range m.classes {
+			dst.Set(i, c, S.At(i, lab))
+		}
+	}
+	return dst, nil
+}
+
+// ProbaDiag is Probabilities for new points given by their t×n kernel rows
+// and self-similarities (learner.DiagProber; see Cross).
+func (m *Model) ProbaDiag(ctx context.Context, dst *mat.Dense, Kt mat.Matrix, diag []float64) (*mat.Dense, error) {
+	return m.Probabilities(ctx, dst, Cross(Kt, diag))
+}

@@ -123,10 +123,15 @@ func (a PointAdapter[M, S]) FitPoints(ctx context.Context, X *mat.Dense, y []int
 
 // Run are facts of one run that some settings take: the classes the data
 // have (so a class without a labelled row is an error rather than a class
-// never predicted) and a progress display.
+// never predicted), a progress display, and whether probabilities will be
+// asked for.
 type Run struct {
 	Classes  []int
 	Progress Progress
+	// Proba says the caller will ask the model for class probabilities
+	// (Prober): settings that fit what they need only on request (the
+	// SVM's Platt sigmoids) fit it.
+	Proba bool
 }
 
 // WithRun returns l with run facts given to its settings when they take

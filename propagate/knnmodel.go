@@ -143,19 +143,7 @@ func (m *Model) PredictNeighbors(ctx context.Context, dst []int, nb []int32, k i
 					score[c] += v
 				}
 			}
-			best, any := 0, false
-			for c, v := range score {
-				if v != 0 {
-					any = true
-				}
-				if v > score[best] {
-					best = c
-				}
-			}
-			if !any {
-				best = learner.Unlabeled
-			}
-			dst[i] = best
+			dst[i] = m.argmax(score)
 		}
 	})
 }
@@ -183,6 +171,7 @@ type knnModelJSON struct {
 	Iter          int            `json:"iter"`
 	Change        float64        `json:"change"`
 	Converged     bool           `json:"converged"`
+	Policy        string         `json:"unreachable_policy,omitempty"` // optional: Model.Policy
 }
 
 // Save writes the model (format "arbor-knn-graph", version 1): K, the
@@ -197,7 +186,7 @@ func (m *KNNModel) Save(w io.Writer) error {
 		K: m.k, N: n, Dim: d, Classes: C,
 		Rows: m.x.RawMatrix().Data, Distributions: mat.DenseCopyOf(mm.Distributions).RawMatrix().Data,
 		Transduction: mm.transduction, Unreachable: mm.Unreachable, Method: mm.Method,
-		Iter: mm.Iter, Change: mm.Change, Converged: mm.Converged})
+		Iter: mm.Iter, Change: mm.Change, Converged: mm.Converged, Policy: mm.Policy})
 }
 
 // LoadKNN reads a model written by KNNModel.Save and checks its
@@ -220,6 +209,8 @@ func LoadKNN(r io.Reader) (*KNNModel, error) {
 			len(in.Rows), len(in.Distributions), len(in.Transduction), in.N, in.Dim, in.Classes)
 	case in.Method != Closed && in.Method != Iterative:
 		return nil, bad("method %.40q", in.Method)
+	case in.Policy != "" && in.Policy != UnreachableError && in.Policy != UnreachableUnlabeled && in.Policy != UnreachableFirst:
+		return nil, bad("unreachable_policy %.40q", in.Policy)
 	}
 	for _, blk := range [][]float64{in.Rows, in.Distributions} {
 		for _, v := range blk {
@@ -240,6 +231,6 @@ func LoadKNN(r io.Reader) (*KNNModel, error) {
 	}
 	mm := &Model{NClasses: in.Classes, Distributions: mat.NewDense(in.N, in.Classes, in.Distributions),
 		transduction: in.Transduction, Unreachable: in.Unreachable, Method: in.Method,
-		Iter: in.Iter, Change: in.Change, Converged: in.Converged}
+		Iter: in.Iter, Change: in.Change, Converged: in.Converged, Policy: in.Policy}
 	return &KNNModel{Model: mm, k: in.K, x: mat.NewDense(in.N, in.Dim, in.Rows), method: in.Learner}, nil
 }

@@ -53,6 +53,11 @@ type Model struct {
 	// Warnings holds non-fatal problems (ErrNotConverged, unreachable
 	// points left unlabelled).
 	Warnings []error
+	// Policy is what Predict does with a new point no label reaches (all
+	// its scores 0): UnreachableFirst gives it class 0, anything else
+	// leaves it learner.Unlabeled. It is the fit's Unreachable setting
+	// (saved with the model; WithUnreachable changes it).
+	Policy string
 }
 
 // checkScores fails when a score is NaN or infinite (an affinity whose row
@@ -122,8 +127,10 @@ func (p Propagation) Validate() error { return p.validate() }
 // Validate checks the settings. Errors: ErrBadParam, ErrAffinity.
 func (s Spreading) Validate() error { return s.validate() }
 
-// first gives unreachable points class 0 under UnreachableFirst.
+// first records the policy and gives unreachable points class 0 under
+// UnreachableFirst.
 func (m *Model) first(policy string) {
+	m.Policy = policy
 	if policy != UnreachableFirst {
 		return
 	}
@@ -155,7 +162,8 @@ func (m *Model) Transduction() []int { return slices.Clone(m.transduction) }
 // (for Affinity RBF, exp(−γ‖x − x_j‖²); for KNN, 1 for the k nearest
 // fitted rows, 0 elsewhere; for a precomputed W, its new rows). A point
 // whose scores are all zero (no affinity to a reached row) is
-// learner.Unlabeled, where scikit-learn's argmax of 0/0 gives class 0.
+// learner.Unlabeled, or class 0 (scikit-learn's argmax of 0/0) when
+// Policy is UnreachableFirst.
 // Errors: ErrShape, ErrNonFinite, ctx.Err().
 func (m *Model) Predict(ctx context.Context, dst []int, Kt mat.Matrix) ([]int, error) {
 	if Kt == nil {
@@ -192,21 +200,27 @@ func (m *Model) Predict(ctx context.Context, dst []int, Kt mat.Matrix) ([]int, e
 				score[c] += w * v
 			}
 		}
-		best, any := 0, false
-		for c, v := range score {
-			if v != 0 {
-				any = true
-			}
-			if v > score[best] {
-				best = c
-			}
-		}
-		if !any {
-			best = learner.Unlabeled
-		}
-		dst[i] = best
+		dst[i] = m.argmax(score)
 	}
 	return dst, nil
+}
+
+// argmax is the class of the largest score (first on ties); for scores
+// all 0, learner.Unlabeled, or class 0 under Policy UnreachableFirst.
+func (m *Model) argmax(score []float64) int {
+	best, any := 0, false
+	for c, v := range score {
+		if v != 0 {
+			any = true
+		}
+		if v > score[best] {
+			best = c
+		}
+	}
+	if !any && m.Policy != UnreachableFirst {
+		return learner.Unlabeled
+	}
+	return best
 }
 
 const modelFormat = "arbor-propagate"
@@ -224,6 +238,8 @@ type modelJSON struct {
 	Iter          int         `json:"iter"`
 	Change        float64     `json:"change"`
 	Converged     bool        `json:"converged"`
+	// Policy (optional; absent: unlabeled) is Model.Policy.
+	Policy string `json:"unreachable_policy,omitempty"`
 }
 
 // Save writes m as one JSON object:
@@ -235,7 +251,8 @@ type modelJSON struct {
 //	  "transduction": [0, 1, ...],        // label of each fitted row (-1: unreachable)
 //	  "sets": [[0], [0, 1], ...],         // multi-label fits only
 //	  "unreachable": [17, 18],            // optional
-//	  "method": "closed", "iter": 12, "change": 1e-11, "converged": true
+//	  "method": "closed", "iter": 12, "change": 1e-11, "converged": true,
+//	  "unreachable_policy": "first"       // optional (Policy)
 //	}
 //
 // Numbers use Go's shortest round-trip formatting, so a loaded model
@@ -244,7 +261,8 @@ func (m *Model) Save(w io.Writer) error {
 	n, _ := m.Distributions.Dims()
 	out := modelJSON{Format: modelFormat, Version: modelVersion, NClasses: m.NClasses,
 		Distributions: make([][]float64, n), Transduction: m.transduction, Sets: m.Sets,
-		Unreachable: m.Unreachable, Method: m.Method, Iter: m.Iter, Change: m.Change, Converged: m.Converged}
+		Unreachable: m.Unreachable, Method: m.Method, Iter: m.Iter, Change: m.Change, Converged: m.Converged,
+		Policy: m.Policy}
 	for i := range n {
 		out.Distributions[i] = m.Distributions.RawRowView(i)
 	}
@@ -295,6 +313,12 @@ func Load(r io.Reader) (*Model, error) {
 			return nil, bad("unreachable row %d outside [0, %d)", u, n)
 		}
 	}
+	switch in.Policy {
+	case "", UnreachableError, UnreachableUnlabeled, UnreachableFirst:
+	default:
+		return nil, bad("unreachable_policy %.40q", in.Policy)
+	}
 	return &Model{NClasses: C, Distributions: D, transduction: in.Transduction, Sets: in.Sets,
-		Unreachable: in.Unreachable, Method: in.Method, Iter: in.Iter, Change: in.Change, Converged: in.Converged}, nil
+		Unreachable: in.Unreachable, Method: in.Method, Iter: in.Iter, Change: in.Change, Converged: in.Converged,
+		Policy: in.Policy}, nil
 }

@@ -161,3 +161,50 @@ func (Classifier) FitsLabeledRows() {}
 
 // FitWarnings returns the fit's warnings (learner.Warner).
 func (m *Model) FitWarnings() []error { return m.Warnings }
+
+// The capabilities of package learner: probabilities (for a model fitted
+// with Probability) and decision values.
+var (
+	_ learner.Prober  = (*Model)(nil)
+	_ learner.Decider = (*Model)(nil)
+)
+
+// WithRun turns Probability on when the run asks for probabilities
+// (learner.Run.Proba); the other run facts are not the SVM's.
+func (c Classifier) WithRun(r learner.Run) Classifier {
+	if r.Proba {
+		c.Probability = true
+	}
+	return c
+}
+
+// Proba is ProbabilitiesGram with a context (learner.Prober): t×len(Classes)
+// probabilities from the t×NTrain kernel rows Kt. Errors: ErrNoProbability,
+// those of DecisionGram, ctx.Err().
+func (m *Model) Proba(ctx context.Context, dst *mat.Dense, Kt mat.Matrix) (*mat.Dense, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return m.ProbabilitiesGram(dst, Kt)
+}
+
+// Decide is DecisionGram with a context (learner.Decider).
+func (m *Model) Decide(ctx context.Context, dst *mat.Dense, Kt mat.Matrix) (*mat.Dense, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return m.DecisionGram(dst, Kt)
+}
+
+// DecisionColumns names the columns of Decision: the class labels of each
+// machine, Neg = learner.Unlabeled for one-vs-rest (learner.Decider).
+func (m *Model) DecisionColumns() []learner.Pair {
+	out := make([]learner.Pair, len(m.Machines))
+	for p, mc := range m.Machines {
+		out[p] = learner.Pair{Pos: m.classes[mc.Pos], Neg: learner.Unlabeled}
+		if mc.Neg >= 0 {
+			out[p].Neg = m.classes[mc.Neg]
+		}
+	}
+	return out
+}
