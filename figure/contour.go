@@ -21,6 +21,11 @@ type Field func(grid *mat.Dense) ([]float64, error)
 type Marks struct {
 	Name string
 	Idx  []int // rows of the panel's X
+	// Hollow draws the marked points as hollow circles in their own
+	// colour instead of adding a glyph around them: for a subset as large
+	// as the rest (e.g. 90 % bounded support vectors), so that the colours
+	// and the contour stay visible.
+	Hollow bool
 }
 
 // ContourPanel is one panel of Contours: the level set F(x) = Level over
@@ -39,11 +44,14 @@ type ContourPanel struct {
 	Classes   []string
 	Unlabeled string
 	Marks     []Marks
+	// Shade fills the region F(x) ≤ Level in light grey (e.g. the inside
+	// of the sphere), so that a small region stays visible.
+	Shade bool
 }
 
 // ContourOptions styles Contours.
 type ContourOptions struct {
-	// Grid is the number of grid points per axis (default 120).
+	// Grid is the number of grid points per axis (default 200).
 	Grid int
 	// Pad is the margin around all panels' points as a fraction of their
 	// range (default 0.1); every panel shares the same window.
@@ -52,15 +60,23 @@ type ContourOptions struct {
 	Width, Height vg.Length
 }
 
-// markGlyphs cycle over Marks: rings (e.g. support vectors), crosses
-// (bounded support vectors), triangles, squares.
-var markGlyphs = []draw.GlyphDrawer{draw.RingGlyph{}, draw.CrossGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}}
+// markGlyphs cycle over Marks: rings (e.g. support vectors), squares
+// (bounded support vectors), triangles, all hollow and larger than a point
+// so that the point's colour shows inside.
+var markGlyphs = []draw.GlyphDrawer{draw.RingGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}}
+
+// markColors are the outline colours of markGlyphs: black, then dark greys.
+var markColors = []color.RGBA{{0, 0, 0, 0xff}, {0x40, 0x40, 0x40, 0xff}, {0x40, 0x40, 0x40, 0xff}}
+
+// ShadeColor fills the region F ≤ Level of a shaded contour panel.
+var ShadeColor = color.RGBA{0xe4, 0xe4, 0xe4, 0xff}
 
 // Contours draws the panels side by side (e.g. support vector clustering
 // boundaries R(x) = R for several q, paper 001 Fig. 1): each panel
 // evaluates its F once on a Grid×Grid batch over the common window and
-// draws the contour at Level in black, the points (grey, or coloured by Y)
-// and the Marks with ring, cross, triangle and square glyphs. Errors:
+// draws the contour at Level in black (Isolines: the same input gives the
+// same picture, byte for byte), the points (grey, or coloured by Y) and
+// the Marks as hollow rings, squares and triangles around the points. Errors:
 // ErrInput (no panels, nil F, points not 2-D or non-finite, index out of
 // range, F returns the wrong number of values or only non-finite values,
 // bad Grid or Pad) and F's errors.
@@ -70,7 +86,7 @@ func Contours(panels []ContourPanel, opt ContourOptions) (*Figure, error) {
 	}
 	g := opt.Grid
 	if g == 0 {
-		g = 120
+		g = 200
 	}
 	pad := opt.Pad
 	if pad == 0 {
@@ -126,14 +142,16 @@ func Contours(panels []ContourPanel, opt ContourOptions) (*Figure, error) {
 			return nil, fmt.Errorf("%w: panel %d: F has no finite value on the grid", ErrInput, k)
 		}
 		p := plot.New()
+		if pn.Shade {
+			// Under the points: drawn first.
+			p.Add(shadePlotter(z, gx, gy, pn.Level, ShadeColor))
+		}
 		if err := addPoints(p, pn.X, pn.Y, ScatterOptions{Title: pn.Title, XLabel: pn.XLabel, YLabel: pn.YLabel, Classes: pn.Classes, Unlabeled: pn.Unlabeled}, fmt.Sprintf("panel %d X", k)); err != nil {
 			return nil, err
 		}
-		cont := plotter.NewContour(gridXYZ{z: z, x: gx, y: gy}, []float64{pn.Level}, nil)
-		cont.LineStyles = []draw.LineStyle{{Color: color.Black, Width: vg.Points(1.5)}}
-		p.Add(cont)
 		xs, ys, _ := points2(pn.X, "X")
-		for mi, m := range pn.Marks {
+		mi := 0 // glyph of the next non-hollow mark
+		for _, m := range pn.Marks {
 			var pts plotter.XYs
 			for _, i := range m.Idx {
 				if i < 0 || i >= len(xs) {
@@ -144,14 +162,23 @@ func Contours(panels []ContourPanel, opt ContourOptions) (*Figure, error) {
 			if len(pts) == 0 {
 				continue
 			}
+			if m.Hollow {
+				if err := addHollow(p, m, pn.Y, xs, ys); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			s, err := plotter.NewScatter(pts)
 			if err != nil {
 				return nil, fmt.Errorf("%w: %v", ErrInput, err)
 			}
-			s.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(4), Shape: markGlyphs[mi%len(markGlyphs)]}
+			s.GlyphStyle = draw.GlyphStyle{Color: markColors[mi%len(markColors)], Radius: vg.Points(4), Shape: markGlyphs[mi%len(markGlyphs)]}
 			p.Add(s)
 			p.Legend.Add(m.Name, s)
+			mi++
 		}
+		// The level set on top of every point.
+		p.Add(isolinePlotter{lines: Isolines(z, gx, gy, pn.Level), style: draw.LineStyle{Color: color.Black, Width: vg.Points(1.2)}})
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = x0, x1, y0, y1
 		row[k] = p
 	}
@@ -159,17 +186,6 @@ func Contours(panels []ContourPanel, opt ContourOptions) (*Figure, error) {
 	h := orDefault(opt.Height, 4*vg.Inch)
 	return &Figure{Plots: [][]*plot.Plot{row}, Width: w * vg.Length(len(panels)), Height: h}, nil
 }
-
-// gridXYZ is a plotter.GridXYZ over z stored row-major (row = y index).
-type gridXYZ struct {
-	z    []float64
-	x, y []float64
-}
-
-func (g gridXYZ) Dims() (c, r int)   { return len(g.x), len(g.y) }
-func (g gridXYZ) Z(c, r int) float64 { return g.z[r*len(g.x)+c] }
-func (g gridXYZ) X(c int) float64    { return g.x[c] }
-func (g gridXYZ) Y(r int) float64    { return g.y[r] }
 
 // Series is one line of Line.
 type Series struct {
@@ -236,4 +252,48 @@ func Line(series []Series, opt LineOptions) (*Figure, error) {
 		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
 	return single(p, opt.Width, opt.Height), nil
+}
+
+// addHollow redraws the points of m as hollow circles in their class
+// colours (Y, as addPoints; nil is class 0) with one legend entry.
+func addHollow(p *plot.Plot, m Marks, y []int, xs, ys []float64) error {
+	groups := map[int]plotter.XYs{}
+	var order []int
+	for _, i := range m.Idx {
+		c := 0
+		if y != nil {
+			c = max(y[i], -1)
+		}
+		if _, ok := groups[c]; !ok {
+			order = append(order, c)
+		}
+		groups[c] = append(groups[c], plotter.XY{X: xs[i], Y: ys[i]})
+	}
+	for _, c := range order {
+		s, err := plotter.NewScatter(groups[c])
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrInput, err)
+		}
+		s.GlyphStyle = draw.GlyphStyle{Color: ClassColor(c), Radius: vg.Points(2.4), Shape: hollowGlyph{}}
+		p.Add(s)
+	}
+	thumb, _ := plotter.NewScatter(plotter.XYs{{}})
+	thumb.GlyphStyle = draw.GlyphStyle{Color: UnlabeledColor, Radius: vg.Points(2.4), Shape: hollowGlyph{}}
+	p.Legend.Add(m.Name, thumb)
+	return nil
+}
+
+// hollowGlyph is a white disc with a ring in the glyph's colour.
+type hollowGlyph struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (hollowGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	var path vg.Path
+	path.Move(vg.Point{X: pt.X + sty.Radius, Y: pt.Y})
+	path.Arc(pt, sty.Radius, 0, 2*math.Pi)
+	path.Close()
+	c.SetColor(color.White)
+	c.Fill(path)
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(1.1)})
+	c.Stroke(path)
 }

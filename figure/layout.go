@@ -81,8 +81,11 @@ func legendWidth(p *plot.Plot, c draw.Canvas) vg.Length {
 // legendGap separates a legend drawn beside its panel from the panel.
 const legendGap = 3 * vg.Millimeter
 
-// wrapTitle breaks each line of p's title at spaces so that it fits in
-// width, and returns a function that restores the title.
+// wrapTitle breaks each line of p's title so that it fits in width, and
+// returns a function that restores the title. A line breaks after a
+// phrase (text up to ", ", ": " or "; ") so that an expression such as
+// "q = 0.1" or "3 clusters" stays on one line; a phrase wider than the
+// panel breaks at its spaces.
 func wrapTitle(p *plot.Plot, width vg.Length) (restore func()) {
 	old := p.Title.Text
 	restore = func() { p.Title.Text = old }
@@ -90,24 +93,52 @@ func wrapTitle(p *plot.Plot, width vg.Length) (restore func()) {
 		return restore
 	}
 	sty := p.Title.TextStyle
+	fits := func(s string) bool { return sty.Width(s) <= width }
 	var out []string
 	for _, line := range strings.Split(old, "\n") {
-		for sty.Width(line) > width {
-			words := strings.Split(line, " ")
-			cut := len(words) - 1
-			for cut > 1 && sty.Width(strings.Join(words[:cut], " ")) > width {
-				cut--
+		cur := ""
+		for _, ph := range phrases(line) {
+			switch {
+			case cur == "":
+				cur = ph
+			case fits(cur + ph):
+				cur += ph
+			default:
+				out = append(out, strings.TrimRight(cur, " "))
+				cur = ph
 			}
-			if cut < 1 {
-				break
+			// A phrase alone too wide: break it at spaces.
+			for !fits(cur) {
+				words := strings.Split(strings.TrimRight(cur, " "), " ")
+				cut := len(words) - 1
+				for cut > 1 && !fits(strings.Join(words[:cut], " ")) {
+					cut--
+				}
+				if cut < 1 {
+					break
+				}
+				out = append(out, strings.Join(words[:cut], " "))
+				cur = strings.Join(words[cut:], " ")
 			}
-			out = append(out, strings.Join(words[:cut], " "))
-			line = strings.Join(words[cut:], " ")
 		}
-		out = append(out, line)
+		out = append(out, strings.TrimRight(cur, " "))
 	}
 	p.Title.Text = strings.Join(out, "\n")
 	return restore
+}
+
+// phrases splits s after each ", ", ": " and "; " (the separator stays
+// with the phrase before it); the pieces concatenate to s.
+func phrases(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i+1 < len(s); i++ {
+		if (s[i] == ',' || s[i] == ':' || s[i] == ';') && s[i+1] == ' ' {
+			out = append(out, s[start:i+2])
+			start = i + 2
+		}
+	}
+	return append(out, s[start:])
 }
 
 // drawPanel draws p on c with its legend, if any, beside the data area on

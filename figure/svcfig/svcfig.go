@@ -29,11 +29,12 @@ func Clustering(X *mat.Dense, res *svcluster.Clustering, h *svcluster.Hierarchy,
 			names[i] = fmt.Sprintf("cluster %d", i+1)
 		}
 		return figure.ContourPanel{
-			Title:  fmt.Sprintf("%s: q = %.3g, 1/(NC) = %.2g, %d clusters", name, r.Q, r.P(), r.NClusters),
+			Title:  fmt.Sprintf("%s: q = %.3g, %d clusters, 1/(NC) = %.2g", name, r.Q, r.NClusters, r.P()),
 			XLabel: axes[0], YLabel: axes[1],
 			F:     func(g *mat.Dense) ([]float64, error) { return r.Dist2Rows(nil, g), nil },
 			Level: r.R2, X: X, Y: r.Labels, Classes: names, Unlabeled: "outlier",
-			Marks: []figure.Marks{{Name: fmt.Sprintf("SV (%d)", r.NSV), Idx: r.SV}, {Name: fmt.Sprintf("BSV (%d)", r.NBSV), Idx: r.BSV}},
+			Shade: true,
+			Marks: []figure.Marks{{Name: fmt.Sprintf("SV (%d)", r.NSV), Idx: r.SV}, {Name: fmt.Sprintf("BSV (%d)", r.NBSV), Idx: r.BSV, Hollow: true}},
 		}
 	}
 	var rows [][]*plot.Plot

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/svcluster"
 	"gonum.org/v1/gonum/mat"
 )
@@ -48,5 +49,36 @@ func TestClustering(t *testing.T) {
 	}
 	if _, err := Clustering(X3, r3, nil, "3-D", [2]string{"x", "y"}); !errors.Is(err, ErrNot2D) {
 		t.Errorf("3-D without a sweep: %v", err)
+	}
+}
+
+// TestClusteringDeterministic: the picture of a clustering with many
+// small contours (two moons, q = 20, 1/(NC) = 0.89) is the same PNG, byte
+// for byte, on every rendering.
+func TestClusteringDeterministic(t *testing.T) {
+	ds, err := dataset.Embedded("two_moons")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := svcluster.Clusterer{Q: 20, C: 0.0028}.Fit(context.Background(), ds.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	render := func() []byte {
+		f, err := Clustering(ds.X, res, nil, "two moons", [2]string{"x", "y"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := f.WriteTo(&b, ".png"); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	first := render()
+	for i := range 3 {
+		if !bytes.Equal(first, render()) {
+			t.Fatalf("rendering %d differs from the first", i+2)
+		}
 	}
 }
