@@ -45,6 +45,9 @@
 //	"affinity":   "knn:10"                label propagation/spreading fitted on the points: its affinity (rbf:G, knn:K); absent otherwise
 //	"payload_bytes": 1234                 length of the learner payload
 //	"payload_crc32": 305419896            its CRC-32 (IEEE)
+//	"selection":  {"learner": "svm", "kernel": "rbf:0.1", "params": {"C": "10"}, "scoring": "accuracy",
+//	               "cv": "stratified:5", "folds": 5, "candidates": 16, "mean_test_score": 0.98, "std_test_score": 0.016}
+//	                                      a model chosen by a grid search (modelselect): the setting and how; absent otherwise
 //
 // Numbers are written with Go's shortest round-trip formatting, so a loaded
 // pipeline computes bit-identical kernel rows.

@@ -62,6 +62,9 @@ type Pipeline struct {
 	// Landmarks, for a pipeline fitted with landmarks (NewLandmarks), is
 	// its feature map and model; X and Model are then nil.
 	Landmarks *Landmarks
+	// Selection, for a model chosen by a grid search (package
+	// modelselect), records the choice; nil otherwise.
+	Selection *Selection
 
 	ixOnce sync.Once
 	ix     *neighbors.Index
@@ -130,6 +133,24 @@ type manifest struct {
 	Landmarks string `json:"landmarks,omitempty"`
 	MapBytes  int    `json:"map_bytes,omitempty"`
 	MapCRC    uint32 `json:"map_crc32,omitempty"`
+	// Selection: how a grid search chose the settings (absent otherwise).
+	Selection *Selection `json:"selection,omitempty"`
+}
+
+// Selection records the setting a grid search with cross-validation
+// chose (package modelselect) and how: the learner family, its settings
+// and kernel, the scoring, the folds, and the chosen setting's mean and
+// standard deviation of its fold scores among Candidates settings.
+type Selection struct {
+	Learner       string            `json:"learner"`
+	Kernel        string            `json:"kernel,omitempty"`
+	Params        map[string]string `json:"params"`
+	Scoring       string            `json:"scoring"`
+	CV            string            `json:"cv"`
+	Folds         int               `json:"folds"`
+	Candidates    int               `json:"candidates"`
+	MeanTestScore float64           `json:"mean_test_score"`
+	StdTestScore  float64           `json:"std_test_score"`
 }
 
 // Save writes p in the format of the package documentation.
@@ -158,6 +179,7 @@ func (p *Pipeline) Save(w io.Writer) error {
 		Features: p.Features, Classes: p.Classes, Label: p.LabelName, ID: p.IDName,
 		Scale: p.Scaler, Kernel: spec, Gamma: p.Gamma, Rule: p.Rule, Train: train,
 		Learner: name, Affinity: p.Affinity, PayloadBytes: payload.Len(), PayloadCRC: crc32.ChecksumIEEE(payload.Bytes()),
+		Selection: p.Selection,
 	}
 	return write(w, m, nil, payload.Bytes())
 }
@@ -188,6 +210,7 @@ func (p *Pipeline) saveLandmarks(w io.Writer) error {
 		Scale: p.Scaler, Kernel: p.Spec.String(), Gamma: p.Gamma, Learner: name,
 		PayloadBytes: payload.Len(), PayloadCRC: crc32.ChecksumIEEE(payload.Bytes()),
 		Landmarks: kind, MapBytes: mp.Len(), MapCRC: crc32.ChecksumIEEE(mp.Bytes()),
+		Selection: p.Selection,
 	}
 	if p.Landmarks.Map == nil {
 		m.Kernel = ""
@@ -245,6 +268,7 @@ func Load(r io.Reader, name string) (*Pipeline, error) {
 		p, err = fromManifest(m, payload)
 	}
 	if err == nil {
+		p.Selection = m.Selection
 		err = checkModel(p)
 	}
 	if err != nil {

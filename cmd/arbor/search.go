@@ -1,0 +1,178 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/arbor-ml/arbor/learner"
+	"github.com/arbor-ml/arbor/modelselect"
+)
+
+func init() {
+	register(command{name: "search", summary: "grid search with k-fold cross-validation on the labelled rows; refit the best setting", run: runSearch})
+}
+
+// listFlag is a learner setting's list of values (modelselect.ParseValues
+// reads it); a bool setting given alone (--soft) is "true".
+type listFlag struct {
+	text    string
+	isBool  bool
+	present bool
+}
+
+func (l *listFlag) String() string     { return l.text }
+func (l *listFlag) Set(s string) error { l.text, l.present = s, true; return nil }
+func (l *listFlag) IsBoolFlag() bool   { return l.isBool }
+
+func runSearch(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "search", "--data F --kernel K1,K2,... --learner svm,knn [--C 0.1,1,10] [--k 1-15] [--cv 5 | --folds FILE] [--scoring accuracy] [--save-model m.arbor] [--json]")
+	var d dataFlags
+	d.register(fs, "std")
+	d.command = "arbor search"
+	var kf kernelFlags
+	kf.register(fs, "linear")
+	exact, _ := learnerList(false, ", ")
+	fams := fs.String("learner", "svm", "learner families to search, comma-separated: "+exact+"; each searches the settings it reads")
+	settings := map[string]*listFlag{}
+	flags, _ := learner.Flags()
+	for _, f := range flags {
+		l := &listFlag{text: f.Default, isBool: f.Kind == learner.Bool}
+		settings[f.Name] = l
+		fs.Var(l, f.Name, f.Usage+"; a comma-separated list (integer ranges a-b) searches each value")
+	}
+	cv := fs.Int("cv", 5, "number of folds over the labelled rows")
+	method := fs.String("fold-method", modelselect.Stratified, "folds: stratified (scikit-learn's StratifiedKFold: class proportions kept) or kfold (KFold: consecutive labelled rows)")
+	shuffle := fs.Bool("shuffle", false, "shuffle the labelled rows (within each class for stratified) before making folds, with --seed (Arbor's own draw, not NumPy's: give --folds to reproduce a peer's shuffled folds)")
+	foldsPath := fs.String("folds", "", "file of folds: one line of comma-separated 0-based row indices (the held-out labelled rows) per fold; instead of --cv")
+	saveFolds := fs.String("save-folds", "", "write the folds used to this file (the --folds format)")
+	scoring := fs.String("scoring", modelselect.Accuracy, "accuracy, breakeven (micro-averaged precision–recall breakeven of the class scores: knn, lp) or breakeven-macro")
+	seed := fs.Uint64("seed", 0, "seed of --shuffle and of the learners that draw (s4vm, hibust)")
+	saveModel := fs.String("save-model", "", "refit the best setting on every labelled row and save the pipeline (with the setting chosen) for arbor predict")
+	asJSON := fs.Bool("json", false, "print one JSON object per setting (scikit-learn's cv_results_ names) instead of the table")
+	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["cv"] && *foldsPath != "" {
+		return usageError("--cv and --folds are mutually exclusive")
+	}
+	var grids []modelselect.Grid
+	read := map[string]bool{}
+	for _, name := range strings.Split(*fams, ",") {
+		if strings.TrimSpace(name) == "" {
+			continue
+		}
+		ent, ok := learner.Lookup(name)
+		if !ok || ent.LandmarksOnly {
+			return usageError("--learner: unknown learner %q (%s)", name, exact)
+		}
+		g := modelselect.Grid{Learner: ent.Name, Params: map[string][]string{}}
+		for _, f := range ent.Flags {
+			if l := settings[f.Name]; l.present {
+				vals, err := modelselect.ParseValues(l.text)
+				if err != nil {
+					return usageError("--%s: %v", f.Name, err)
+				}
+				g.Params[f.Name] = vals
+				read[f.Name] = true
+			}
+		}
+		grids = append(grids, g)
+	}
+	if len(grids) == 0 {
+		return usageError("--learner is empty")
+	}
+	for name, l := range settings {
+		if l.present && !read[name] {
+			_, users := learner.Flags()
+			return usageError("--%s has no effect on --learner %s (it is for %s)", name, *fams, strings.Join(users[name], ", "))
+		}
+	}
+	specs, err := kf.specs()
+	if err != nil {
+		return err
+	}
+	for i := range grids {
+		for _, s := range specs {
+			grids[i].Kernels = append(grids[i].Kernels, s.String())
+		}
+	}
+	if err := checkOutputs("data", d.path, "save-model", *saveModel, "save-folds", *saveFolds); err != nil {
+		return err
+	}
+	d.multiLabel = *scoring != modelselect.Accuracy
+	ds, err := d.load(e)
+	if err != nil {
+		return err
+	}
+	if err := twoClasses(ds); err != nil {
+		return err
+	}
+	folds, cvText, err := modelselect.FoldChoice{K: *cv, Method: *method, Shuffle: *shuffle, Seed: *seed, Path: *foldsPath}.Folds(ds.Y)
+	if err != nil {
+		if errors.Is(err, modelselect.ErrFolds) && *foldsPath == "" {
+			return usageError("%s: %v", ds.Name, err)
+		}
+		return err
+	}
+	if *saveFolds != "" {
+		if err := writeAtomic(*saveFolds, func(f *os.File) error { return folds.Write(f) }); err != nil {
+			return err
+		}
+	}
+	start := time.Now()
+	s := modelselect.Search{Grids: grids, Folds: folds, CV: cvText, Scoring: *scoring, Scaler: d.scaler, Seed: *seed,
+		Refit: *saveModel != "", Progress: e.progress(*quiet), Log: e.stderr}
+	res, err := s.Run(ctx, ds)
+	if err != nil {
+		return settingsError(err)
+	}
+	if *saveModel != "" {
+		p, err := res.Pipeline()
+		if err != nil {
+			return fmt.Errorf("--save-model %s: %w", *saveModel, err)
+		}
+		if err := writeAtomic(*saveModel, func(f *os.File) error { return p.Save(f) }); err != nil {
+			return err
+		}
+	}
+	rows := res.Rows()
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		for _, r := range rows {
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "data: %s (%d rows, %d labelled, %d features, %d classes), scale %s\n", displayName(ds.Name), ds.Len(), len(ds.Labeled()), ds.Dim(), len(ds.Classes), d.scale)
+	fmt.Fprintf(e.stdout, "cv: %s (%d folds); %s on the held-out rows: mean and population std over the folds\n\n", cvText, len(folds), res.Scoring)
+	settingText := make([]string, len(rows))
+	w := len("setting")
+	for i, r := range rows {
+		settingText[i] = r.Candidate.String()
+		w = max(w, len(settingText[i]))
+	}
+	fmt.Fprintf(e.stdout, "%4s  %-*s  %8s  %8s\n", "rank", w, "setting", "mean", "std")
+	for i, r := range rows {
+		fmt.Fprintf(e.stdout, "%4d  %-*s  %8.4f  %8.4f\n", r.Rank, w, settingText[i], float64(r.Mean), float64(r.Std))
+	}
+	b := rows[res.Best]
+	fmt.Fprintf(e.stdout, "\nbest: %s (mean %.4f, std %.4f; the first of rank 1 in grid order)\n", settingText[res.Best], float64(b.Mean), float64(b.Std))
+	if *saveModel != "" {
+		fmt.Fprintf(e.stdout, "model: %s (refit on the %d labelled rows)\n", *saveModel, len(ds.Labeled()))
+	}
+	if !*quiet {
+		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
+	}
+	return nil
+}
