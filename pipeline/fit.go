@@ -58,6 +58,11 @@ type Settings struct {
 	Rule string
 	// Float32 stores the N×N kernel matrix in float32 (kernel.Build32).
 	Float32 bool
+	// Proba asks for class probabilities of every row (Result.Proba): the
+	// SVM then fits its Platt sigmoids (svm.Classifier.Probability, the
+	// folds as its platt-folds setting says); Decision for decision values
+	// (Result.Decision; the SVM). Not with Landmarks.
+	Proba, Decision bool
 	// MemoryBudget, when > 0, is the memory in bytes the fit may take:
 	// Fit refuses settings whose Cost is above it, before the work, with
 	// an error wrapping ErrMemory. MemoryBudgetSource, if not "", says in
@@ -147,6 +152,13 @@ type Result struct {
 	Gamma float64
 	// Learner is the fitted learner (its Name is the tables' name).
 	Learner learner.Learner
+	// Proba (Settings.Proba) has a row for each training row, then each
+	// test row, and a column for each class of the data (Prediction.Proba);
+	// Decision (Settings.Decision) the decision values, columns named by
+	// DecisionColumns (class indices).
+	Proba           *mat.Dense
+	Decision        *mat.Dense
+	DecisionColumns []learner.Pair
 
 	ds     *dataset.Dataset
 	scaler *dataset.Scaler
@@ -223,6 +235,12 @@ func FitLearner(ctx context.Context, s Settings, spec kernel.Spec, ln learner.Le
 	}
 	if err := est.Err(); err != nil {
 		return nil, err
+	}
+	if (s.Proba || s.Decision) && s.method(spec, ln, family) == methodLandmarks {
+		return nil, learner.Settingsf("probabilities and decision values are not available with landmarks (fit without --landmarks)")
+	}
+	if s.Proba {
+		ln = learner.WithRun(ln, learner.Run{Proba: true})
 	}
 	rule := orDefault(s.Rule, kernel.RuleTree)
 	sc, Xt := s.Scaler, Xtest
@@ -353,6 +371,11 @@ func FitLearner(ctx context.Context, s Settings, spec kernel.Spec, ln learner.Le
 		}
 	}
 	res.Labels, res.Model, res.built, res.Gamma = pred, model, built, built.Gamma
+	if s.Proba || s.Decision {
+		if err := res.outputs(ctx, s, method, p, ds, test); err != nil {
+			return nil, err
+		}
+	}
 	if method != methodAffinity {
 		res.Spec = built.Spec
 	}

@@ -20,8 +20,6 @@ import (
 	"github.com/arbor-ml/arbor/internal/neighbors"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/learner"
-	"github.com/arbor-ml/arbor/propagate"
-	"github.com/arbor-ml/arbor/svm"
 )
 
 // Magic starts every pipeline file; Version is the format version Save
@@ -436,50 +434,9 @@ func quoteList(s []string) string {
 // point unlabelled. Memory: the t×N kernel rows. The first call for a
 // data-dependent kernel rebuilds it over the training rows (O(N²)).
 func (p *Pipeline) Predict(ctx context.Context, Xraw *mat.Dense) ([]int, error) {
-	_, d := Xraw.Dims()
-	if d != len(p.Features) {
-		return nil, fmt.Errorf("%w: %d features, the model has %d", ErrColumns, d, len(p.Features))
-	}
-	Xt, err := p.Scaler.Transform(nil, Xraw)
+	out, err := p.PredictWant(ctx, Xraw, Want{})
 	if err != nil {
 		return nil, err
 	}
-	if p.Landmarks != nil {
-		return p.Landmarks.Predict(ctx, Xt)
-	}
-	if p.Affinity != "" {
-		a, err := propagate.ParseAffinity(p.Affinity)
-		if err != nil {
-			return nil, err
-		}
-		if pm, ok := p.Model.(*propagate.Model); ok && a.Kind == propagate.KNN {
-			// The K nearest training rows alone, not t×N affinity rows.
-			idx, k, err := p.knnRows(ctx, a, Xt)
-			if err != nil {
-				return nil, err
-			}
-			return pm.PredictNeighbors(ctx, nil, idx, k)
-		}
-		W, err := p.affinityRows(ctx, a, Xt)
-		if err != nil {
-			return nil, err
-		}
-		return p.Model.Predict(ctx, nil, W)
-	}
-	if sm, ok := p.Model.(*svm.Model); ok && sm.Kernel != nil && p.Spec.Kind == kernel.KindPoint {
-		// As classify's SVM on points: support-vector columns only.
-		return sm.PredictPoints(ctx, nil, Xt)
-	}
-	b, err := p.kernelBuilt(ctx)
-	if err != nil {
-		return nil, err
-	}
-	Kt, diag, err := b.Extend(ctx, p.X, Xt, p.Rule)
-	if err != nil {
-		return nil, err
-	}
-	if dp, ok := p.Model.(learner.DiagPredictor); ok {
-		return dp.PredictDiag(ctx, nil, Kt, diag)
-	}
-	return p.Model.Predict(ctx, nil, Kt)
+	return out.Labels, nil
 }
