@@ -194,3 +194,19 @@ func PropagationBytes(ln learner.Learner, sh Shape) (float64, string, bool) {
 	need := 8*n*float64(sh.Features) + 3*2*n*float64(k)*16 + 6*8*n*c
 	return need, fmt.Sprintf("%s on the %d-NN graph of %d rows", ln.Name(), k, sh.Rows), true
 }
+
+// Savable says whether a fit of ln (with landmarks landmark rows, 0 for
+// the exact fit) gives a pipeline that labels new points: every landmark
+// fit does, and the learners on a kernel matrix and label propagation and
+// spreading on the points (affinities rbf:G and knn:K); label propagation
+// on another affinity does not (an error naming the learner, wrapping
+// learner.ErrSettings).
+func Savable(ln learner.Learner, landmarks int) error {
+	if landmarks > 0 || ssl.UsesKernel(ln) {
+		return nil
+	}
+	if a, ok := propagationAffinity(ln); ok && (a.Kind == propagate.RBF || a.Kind == propagate.KNN) {
+		return nil
+	}
+	return learner.Settingsf("%s cannot label new points (affinities rbf:G, knn:K and kernel can)", ln.Name())
+}

@@ -3,6 +3,7 @@ package ssl
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/arbor-ml/arbor/internal/nprand"
@@ -61,4 +62,44 @@ func Complement(n int, l []int) []int {
 		}
 	}
 	return u
+}
+
+// PerClassSplits draws repeats splits with PerClass, the r-th with seed
+// seed + r (the reference pipeline's seeds). Errors: ErrSplit for
+// repeats < 1 or seeds beyond 2³² − 1, and PerClass's.
+func PerClassSplits(y []int, perClass, repeats int, seed uint64) ([][]int, error) {
+	if repeats < 1 {
+		return nil, fmt.Errorf("%w: repeats must be ≥ 1, got %d", ErrSplit, repeats)
+	}
+	if seed+uint64(repeats) > math.MaxUint32+1 {
+		return nil, fmt.Errorf("%w: seeds %d..%d: want them below 2³²", ErrSplit, seed, seed+uint64(repeats)-1)
+	}
+	var splits [][]int
+	for r := 0; r < repeats; r++ {
+		l, err := PerClass(y, perClass, uint32(seed)+uint32(r))
+		if err != nil {
+			return nil, err
+		}
+		splits = append(splits, l)
+	}
+	return splits, nil
+}
+
+// Singletons returns the classes among 0..classes−1 that have exactly one
+// row in y: PerClass leaves them no labelled row (min(N, n_c − 1)), so
+// their row is always scored and always wrong.
+func Singletons(y []int, classes int) []int {
+	counts := make([]int, classes)
+	for _, c := range y {
+		if c >= 0 && c < classes {
+			counts[c]++
+		}
+	}
+	var out []int
+	for c, k := range counts {
+		if k == 1 {
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -2,8 +2,12 @@ package main
 
 import (
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/pipeline"
 )
 
@@ -48,6 +52,57 @@ func TestCostIsClassifys(t *testing.T) {
 		}
 		if want := e.Err(); want == nil || err.Error() != want.Error() {
 			t.Errorf("%v:\n arbor: %v\n Cost:  %v", c.args, err, want)
+		}
+	}
+}
+
+// TestEvalCostIsEvals: arbor eval's refusal over --max-memory is
+// pipeline.EvalCost's for the same settings and data shape.
+func TestEvalCostIsEvals(t *testing.T) {
+	ds, err := dataset.Embedded("two_moons")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		kernels, learners, landmarks string
+		float32                      bool
+	}{
+		{"rbf:1,hck:average", "svm,knn", "0", false},
+		{"rbf:1,hck:average", "svm,lp", "0", true},
+		{"isomap", "knn,spreading", "0", false},
+		{"rbf:1", "svm,lp", "50", false},
+	} {
+		args := []string{"eval", "--data", "two_moons", "--labeled-per-class", "5", "--kernel", c.kernels, "--learner", c.learners,
+			"--landmarks", c.landmarks, "--max-memory", "20K", "--quiet"}
+		if c.float32 {
+			args = append(args, "--float32")
+		}
+		_, _, runErr := arbor(t, args...)
+		if runErr == nil {
+			t.Errorf("%v: no error", args)
+			continue
+		}
+		var specs []kernel.Spec
+		for _, k := range strings.Split(c.kernels, ",") {
+			sp, err := kernel.ParseSpec(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			specs = append(specs, sp)
+		}
+		learners, err := pipeline.Learners(c.learners, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _ := strconv.Atoi(c.landmarks)
+		e, cerr := pipeline.EvalCost(pipeline.EvalSettings{Kernels: specs, Learners: learners, Landmarks: m, Float32: c.float32,
+			MemoryBudget: 20 << 10, MemoryBudgetSource: "--max-memory"}, pipeline.ShapeOf(ds, nil))
+		if cerr != nil {
+			t.Errorf("%v: EvalCost: %v", args, cerr)
+			continue
+		}
+		if want := e.Err(); want == nil || runErr.Error() != want.Error() {
+			t.Errorf("%v:\n arbor:    %v\n EvalCost: %v", args, runErr, want)
 		}
 	}
 }

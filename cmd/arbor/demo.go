@@ -114,7 +114,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		accs[r.Kernel] = append(accs[r.Kernel], 100*r.Accuracy)
 	}
 	for _, sp := range moonSpecs {
-		m, sd := meanStd(accs[sp.String()])
+		m, sd := ssl.MeanStd(accs[sp.String()])
 		say("   %-20s accuracy on the unlabelled points %6.2f ± %5.2f %%\n", sp.String(), m, sd)
 	}
 	y := make([]int, moons.Len())

@@ -61,7 +61,7 @@ func (l *landmarkFlags) register(fs interface {
 // kernelLandmarks is arbor kernel --landmarks M: the N×r landmark features
 // Z of the rows, written to out (K ≈ Z·Zᵀ), in O(N·M) memory.
 func kernelLandmarks(ctx context.Context, e *env, l landmarkFlags, mf memFlags, ds *dataset.Dataset, spec kernel.Spec, out string) error {
-	if err := mf.check(landmarkBytes(ds.Len(), ds.Dim(), l.m), fmt.Sprintf("%d landmarks for %d rows", l.m, ds.Len()), "use fewer --landmarks"); err != nil {
+	if err := mf.check(pipeline.LandmarkBytes(ds.Len(), ds.Dim(), l.m), fmt.Sprintf("%d landmarks for %d rows", l.m, ds.Len()), "use fewer --landmarks"); err != nil {
 		return err
 	}
 	_, Z, gamma, desc, err := l.choice().Features(ctx, ds.X, spec, nil, false)

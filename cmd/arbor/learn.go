@@ -228,11 +228,6 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if Xt != nil {
 		Xtest = Xt.X
 	}
-	if method != "landmarks" {
-		withProgressOne := []learner.Learner{ln}
-		withProgress(withProgressOne, progress) // s4vm, hibust
-		ln = withProgressOne[0]
-	}
 	fit, err := pipeline.FitLearner(ctx, set, specs[0], ln, learnerFamily(lf.learner), ds, Xtest)
 	if err != nil {
 		return settingsError(err)
@@ -331,8 +326,8 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	case "accuracy":
 	case "bep":
 		d.multiLabel = true
-		if _, err := lf.setScorers(); err != nil {
-			return err
+		if _, err := ssl.SetScorers(lf.learner, &lf); err != nil {
+			return settingsError(err)
 		}
 	default:
 		return usageError("--metric must be accuracy or bep, got %q", *metric)
@@ -355,10 +350,10 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *f32 {
-		if err := evalFloat32Check(specs, lmf.m, *metric); err != nil {
-			return err
-		}
+	set := pipeline.EvalSettings{Kernels: specs, Learners: learners, Metric: *metric, Landmarks: lmf.m, LandmarkMethod: lmf.method,
+		Seed: *seed, Float32: *f32, Progress: e.progress(*quiet), Log: e.stderr}
+	if err := set.Check(); err != nil {
+		return settingsError(err)
 	}
 	d.missingOK = specsTakeMissing(specs, allUseKernel(learners))
 	ds, err := d.load(e)
@@ -368,21 +363,16 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if err := twoClasses(ds); err != nil {
 		return err
 	}
-	if need := evalNeed(learners, specs, ds); need > 0 && lmf.m > 0 {
-		lneed, what, hint := landmarkNeed(learners, ds, lmf.m) // knngraphspread.go
-		if err := mf.check(lneed, what, hint); err != nil {
-			return err
-		}
-	} else if *f32 {
-		if err := mf.check(evalNeed32(learners, specs, ds), fmt.Sprintf("the kernel matrices of %d rows (--float32)", ds.Len()), mf.landmarkHint(ds.Len(), ds.Dim())); err != nil {
-			return err
-		}
-	} else if need > 0 {
-		if err := mf.check(need, fmt.Sprintf("the kernel matrices of %d rows", ds.Len()), joinHints(mf.float32Hint(evalHint32(learners, specs, ds, need, *metric)), mf.landmarkHint(ds.Len(), ds.Dim()))); err != nil {
-			return err
-		}
+	if err := mf.evalSettings(&set); err != nil {
+		return err
 	}
-	withClasses(learners, len(ds.Classes))
+	est, err := pipeline.EvalCost(set, pipeline.ShapeOf(ds, nil))
+	if err != nil {
+		return settingsError(err)
+	}
+	if err := est.Err(); err != nil {
+		return err
+	}
 	if u := ds.UnlabeledRows(); len(u) > 0 {
 		return fmt.Errorf("%s: eval needs every row labelled to score the hidden ones; %d rows are unlabelled (first: data row %d, counting from 0 after the header); use arbor classify to label them", ds.Name, len(u), u[0])
 	}
@@ -411,22 +401,12 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		if *seed+uint64(*repeats) > math.MaxUint32+1 {
 			return usageError("--seed must leave room for the repeats below 2³²")
 		}
-		for r := 0; r < *repeats; r++ {
-			l, err := ssl.PerClass(ds.Y, *perClass, uint32(*seed)+uint32(r))
-			if err != nil {
-				return err
-			}
-			splits = append(splits, l)
+		if splits, err = ssl.PerClassSplits(ds.Y, *perClass, *repeats, *seed); err != nil {
+			return err
 		}
 		protocol = fmt.Sprintf("%d labelled per class, seeds %d..%d", *perClass, *seed, *seed+uint64(*repeats)-1)
-		counts := make([]int, len(ds.Classes))
-		for _, c := range ds.Y {
-			counts[c]++
-		}
-		for c, k := range counts {
-			if k == 1 {
-				fmt.Fprintf(e.stderr, "warning: class %q has a single row: it gets no labelled point (min(N, n_c−1), as the reference pipeline) and its row counts as an error\n", ds.Classes[c])
-			}
+		for _, c := range ssl.Singletons(ds.Y, len(ds.Classes)) {
+			fmt.Fprintf(e.stderr, "warning: class %q has a single row: it gets no labelled point (min(N, n_c−1), as the reference pipeline) and its row counts as an error\n", ds.Classes[c])
 		}
 	default:
 		return usageError("give --labeled-per-class N or --splits FILE")
@@ -444,20 +424,16 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if *metric == "bep" {
-		return runEvalBEP(ctx, e, ds, specs, &lf, splits, protocol, d.scale, *asJSON, *quiet)
+		if set.Scorers, err = ssl.SetScorers(lf.learner, &lf); err != nil {
+			return settingsError(err)
+		}
+		return runEvalBEP(ctx, e, set, ds, splits, protocol, d.scale, *asJSON, *quiet)
 	}
 	start := time.Now()
-	warn := func(err error) { fmt.Fprintln(e.stderr, "warning:", pipeline.WarnText(err)) }
 	e.announceSpecs(*quiet, specs, ds.Len())
-	var res []ssl.Result
-	lmf.seed = uint64(*seed)
+	res, err := pipeline.Eval(ctx, set, ds, splits)
 	if lmf.m > 0 {
-		res, err = pipeline.EvalLandmarks(ctx, lmf.choice(), ds, specs, learners, splits, e.stderr)
 		err = settingsError(err)
-	} else {
-		prog := e.progress(*quiet)
-		withProgress(learners, prog) // s4vm, hibust (transprogress.go)
-		res, err = ssl.Eval{Kernels: specs, Learners: learners, Progress: prog, Warn: warn, Float32: *f32}.Run(ctx, ds.X, ds.Y, splits)
 	}
 	if err != nil {
 		return err
@@ -508,35 +484,20 @@ func readSplits(path string, n int) ([][]int, error) {
 // printTable prints mean ± std accuracy per (learner, kernel), in the order
 // the methods first appear.
 func printTable(e *env, res []ssl.Result, unreachable string) {
-	type key struct{ learner, kernel string }
-	var order []key
-	acc := map[key][]float64{}
-	secs := map[key]float64{}
-	unreached := map[key]int{}
-	for _, r := range res {
-		k := key{r.Learner, r.Kernel}
-		if _, ok := acc[k]; !ok {
-			order = append(order, k)
-		}
-		acc[k] = append(acc[k], 100*r.Accuracy)
-		secs[k] += r.FitS
-		unreached[k] += r.Unreached
-	}
+	sum := ssl.Summarize(res)
 	wl, wk := len("learner"), len("kernel")
-	for _, k := range order {
-		wl, wk = max(wl, len(k.learner)), max(wk, len(k.kernel))
+	for _, m := range sum {
+		wl, wk = max(wl, len(m.Learner)), max(wk, len(m.Kernel))
 	}
 	fmt.Fprintf(e.stdout, "%-*s  %-*s  %8s  %6s  %s\n", wl, "learner", wk, "kernel", "accuracy", "± std", "fit s")
 	marked := false
-	for _, k := range order {
-		a := acc[k]
-		m, s := meanStd(a)
+	for _, m := range sum {
 		mark := ""
-		if u := unreached[k]; u > 0 {
-			mark = fmt.Sprintf("  * %d unreached", u)
+		if m.Unreached > 0 {
+			mark = fmt.Sprintf("  * %d unreached", m.Unreached)
 			marked = true
 		}
-		fmt.Fprintf(e.stdout, "%-*s  %-*s  %8.2f  %6.2f  %.3f%s\n", wl, k.learner, wk, k.kernel, m, s, secs[k]/float64(len(a)), mark)
+		fmt.Fprintf(e.stdout, "%-*s  %-*s  %8.2f  %6.2f  %.3f%s\n", wl, m.Learner, wk, m.Kernel, m.Mean, m.Std, m.FitS, mark)
 	}
 	if marked {
 		how := "left unlabelled and counted as errors (--unreachable unlabeled)"
@@ -547,25 +508,6 @@ func printTable(e *env, res []ssl.Result, unreachable string) {
 	}
 }
 
-// meanStd returns the mean and the sample standard deviation (ddof = 1, as
-// the reference report).
-func meanStd(a []float64) (float64, float64) {
-	var m float64
-	for _, v := range a {
-		m += v
-	}
-	m /= float64(len(a))
-	var s float64
-	for _, v := range a {
-		s += (v - m) * (v - m)
-	}
-	if len(a) < 2 {
-		return m, 0
-	}
-	return m, math.Sqrt(s / float64(len(a)-1))
-}
-
-// propagation builds label propagation or spreading from the flags.
 func quoteAll(s []string) []string {
 	out := make([]string, len(s))
 	for i, v := range s {

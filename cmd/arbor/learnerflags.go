@@ -167,16 +167,3 @@ func settingsError(err error) error {
 	}
 	return err
 }
-
-// one builds the first learner of the family name (a registered name).
-func (l *learnerFlags) one(name string) (learner.Learner, error) {
-	e, ok := learner.Lookup(name)
-	if !ok {
-		return nil, usageError("--learner: unknown learner %q", name)
-	}
-	ls, err := e.New(name, l)
-	if err != nil {
-		return nil, settingsError(err)
-	}
-	return ls[0], nil
-}

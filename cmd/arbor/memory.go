@@ -55,6 +55,13 @@ func (m memFlags) settings(s *pipeline.Settings) error {
 	return err
 }
 
+// evalSettings puts the budget into s (pipeline.EvalSettings.MemoryBudget).
+func (m memFlags) evalSettings(s *pipeline.EvalSettings) error {
+	b, src, err := m.budget()
+	s.MemoryBudget, s.MemoryBudgetSource = b, src
+	return err
+}
+
 // landmarkHint names the --landmarks M that fits the budget, if any.
 func (m memFlags) landmarkHint(n, d int) string {
 	b, _, _ := m.budget()
@@ -72,4 +79,3 @@ func humanBytes(b float64) string                   { return memory.Human(b) }
 func joinHints(hints ...string) string              { return memory.JoinHints(hints...) }
 func kernelBytes(spec kernel.Spec, n int) float64   { return kernel.Bytes(spec, n) }
 func kernelBytes32(spec kernel.Spec, n int) float64 { return kernel.Bytes32(spec, n) }
-func landmarkBytes(n, d, m int) float64             { return pipeline.LandmarkBytes(n, d, m) }

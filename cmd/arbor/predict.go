@@ -19,8 +19,6 @@ import (
 	"github.com/arbor-ml/arbor/internal/atomicfile"
 	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/pipeline"
-	"github.com/arbor-ml/arbor/propagate"
-	"github.com/arbor-ml/arbor/ssl"
 )
 
 func init() {
@@ -28,28 +26,15 @@ func init() {
 }
 
 // checkSaveModel refuses --save-model where the pipeline cannot label new
-// points from kernel rows.
+// points.
 func checkSaveModel(path string, lmf landmarkFlags, ln learner.Learner) error {
 	if path == "" {
 		return nil
 	}
-	if lmf.m > 0 {
-		return nil // every learner classify accepts with --landmarks is saved (landmarks.go)
-	}
-	if _, ok := pointAffinity(ln); !ssl.UsesKernel(ln) && !ok {
-		return usageError("--save-model: %s cannot label new points (affinities rbf:G, knn:K and kernel can)", ln.Name())
+	if err := pipeline.Savable(ln, lmf.m); err != nil {
+		return usageError("--save-model: %v", err)
 	}
 	return nil
-}
-
-// pointAffinity returns the affinity of label propagation or spreading on
-// the points (rbf or knn), the rows a saved pipeline gives new points.
-func pointAffinity(ln learner.Learner) (string, bool) {
-	a, ok := propagationAffinity(ln)
-	if !ok || ssl.UsesKernel(ln) || (a.Kind != propagate.RBF && a.Kind != propagate.KNN) {
-		return "", false
-	}
-	return a.String(), true
 }
 
 // savePipeline writes the fitted pipeline to path (atomically).
