@@ -38,6 +38,84 @@ const (
 type Figure struct {
 	Plots         [][]*plot.Plot
 	Width, Height vg.Length
+	// Key is text drawn under the panels at KeyFont size: a heading
+	// across the page, then the lines in as many columns as fit, filled
+	// top to bottom (e.g. what each numbered node of a tree stands for).
+	// The panels get the height KeyHeight leaves.
+	Key *Key
+}
+
+// Key is a block of text under a figure's panels.
+type Key struct {
+	Heading string
+	Lines   []string
+}
+
+// KeyFont is the size of a figure key's text.
+const KeyFont = 9 * vg.Inch / 72
+
+// keyStyle is the text style of a figure key.
+func keyStyle() draw.TextStyle {
+	sty := plot.New().Legend.TextStyle
+	sty.Font.Size = KeyFont
+	sty.XAlign, sty.YAlign = draw.XLeft, draw.YTop
+	return sty
+}
+
+// keyGap is the space between the columns of a key and around it.
+const keyGap = 6 * vg.Millimeter
+
+// layout returns how many columns of k fit in width and the height of
+// the block.
+func (k *Key) layout(width vg.Length) (cols int, height vg.Length) {
+	if k == nil || k.Heading == "" && len(k.Lines) == 0 {
+		return 0, 0
+	}
+	sty := keyStyle()
+	lineH := sty.Height("0") * 1.15
+	colW := vg.Length(0)
+	for _, l := range k.Lines {
+		colW = max(colW, sty.Width(l))
+	}
+	cols = max(1, min(len(k.Lines), int((width-keyGap)/(colW+keyGap))))
+	rows := (len(k.Lines) + cols - 1) / cols
+	if k.Heading != "" {
+		rows += len(wrapText(sty, k.Heading, width-keyGap))
+	}
+	return cols, vg.Length(rows)*lineH + keyGap
+}
+
+// KeyHeight returns the height the key k takes on a page of the given width.
+func KeyHeight(k *Key, width vg.Length) vg.Length {
+	_, h := k.layout(width)
+	return h
+}
+
+// draw writes the key in the canvas c (its full width, from the top).
+func (k *Key) draw(c draw.Canvas) {
+	cols, _ := k.layout(c.Size().X)
+	if cols == 0 {
+		return
+	}
+	sty := keyStyle()
+	lineH := sty.Height("0") * 1.15
+	x0 := c.Min.X + keyGap/2
+	y := c.Max.Y - keyGap/2
+	if k.Heading != "" {
+		for _, l := range wrapText(sty, k.Heading, c.Size().X-keyGap) {
+			c.FillText(sty, vg.Point{X: x0, Y: y}, l)
+			y -= lineH
+		}
+	}
+	colW := vg.Length(0)
+	for _, l := range k.Lines {
+		colW = max(colW, sty.Width(l))
+	}
+	rows := (len(k.Lines) + cols - 1) / cols
+	for i, l := range k.Lines {
+		col, row := i/rows, i%rows
+		c.FillText(sty, vg.Point{X: x0 + vg.Length(col)*(colW+keyGap), Y: y - vg.Length(row)*lineH}, l)
+	}
 }
 
 func single(p *plot.Plot, w, h vg.Length) *Figure {
@@ -86,6 +164,10 @@ func (f *Figure) WriteTo(w io.Writer, format string) (err error) {
 		}
 	}()
 	dc := draw.New(c)
+	if kh := KeyHeight(f.Key, width); kh > 0 && kh < height*2/3 {
+		f.Key.draw(draw.Crop(dc, 0, 0, 0, -(height - kh)))
+		dc = draw.Crop(dc, 0, 0, kh, 0)
+	}
 	rows, cols := len(f.Plots), len(f.Plots[0])
 	if rows == 1 && cols == 1 {
 		drawPanel(f.Plots[0][0], dc)

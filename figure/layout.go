@@ -16,7 +16,7 @@ import (
 // values such as 0.25 and 1.25), with unlabelled minor ticks between them.
 // Labels carry as many decimals as the step needs and never read "-0".
 type NiceTicks struct {
-	// Integer keeps the step at 1 or more (e.g. for counts).
+	// Integer keeps the step a whole number, 1 or more (e.g. for counts).
 	Integer bool
 }
 
@@ -28,6 +28,9 @@ func (t NiceTicks) Ticks(lo, hi float64) []plot.Tick {
 	step, minor, dec := niceStep(hi - lo)
 	if t.Integer && step < 1 {
 		step, minor, dec = 1, 1, 0
+	}
+	if t.Integer && step == 2.5 {
+		step, minor, dec = 2, 1, 0
 	}
 	var ticks []plot.Tick
 	// Minor ticks first, major ones replace them where they coincide.
@@ -92,10 +95,17 @@ func wrapTitle(p *plot.Plot, width vg.Length) (restore func()) {
 	if old == "" || width <= 0 {
 		return restore
 	}
-	sty := p.Title.TextStyle
+	p.Title.Text = strings.Join(wrapText(p.Title.TextStyle, old, width), "\n")
+	return restore
+}
+
+// wrapText breaks each line of text so that it fits in width in style
+// sty: after a phrase (text up to ", ", ": " or "; "), or, for a phrase
+// wider than width alone, at its spaces.
+func wrapText(sty draw.TextStyle, text string, width vg.Length) []string {
 	fits := func(s string) bool { return sty.Width(s) <= width }
 	var out []string
-	for _, line := range strings.Split(old, "\n") {
+	for _, line := range strings.Split(text, "\n") {
 		cur := ""
 		for _, ph := range phrases(line) {
 			switch {
@@ -123,8 +133,7 @@ func wrapTitle(p *plot.Plot, width vg.Length) (restore func()) {
 		}
 		out = append(out, strings.TrimRight(cur, " "))
 	}
-	p.Title.Text = strings.Join(out, "\n")
-	return restore
+	return out
 }
 
 // phrases splits s after each ", ", ": " and "; " (the separator stays

@@ -175,9 +175,11 @@ func TestNiceTicks(t *testing.T) {
 			}
 		}
 	}
-	for _, tk := range (NiceTicks{Integer: true}).Ticks(1, 3) {
-		if tk.Value != math.Round(tk.Value) {
-			t.Errorf("integer ticks: %v", tk.Value)
+	for _, r := range [][2]float64{{1, 3}, {-0.3, 12.6}, {0, 14}} {
+		for _, tk := range (NiceTicks{Integer: true}).Ticks(r[0], r[1]) {
+			if tk.Label != "" && tk.Value != math.Round(tk.Value) {
+				t.Errorf("integer ticks over %v: %v", r, tk.Value)
+			}
 		}
 	}
 }
