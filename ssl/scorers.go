@@ -12,8 +12,8 @@ import (
 // (comma-separated) from their settings v, as arbor eval --metric bep:
 // soft kNN for each k of the "k" setting, and label propagation on the
 // kernel matrix (affinity "kernel": W = K; rbf:G or knn:K: on its
-// kernel-induced distances) with its class scores z-scored over the
-// hidden rows. Errors wrap learner.ErrSettings for a learner without class
+// kernel-induced distances; a comma-separated list of affinities gives one
+// scorer each) with its class scores z-scored over the hidden rows. Errors wrap learner.ErrSettings for a learner without class
 // scores or a bad affinity, and are knn.ParseKs's for a bad k.
 func SetScorers(names string, v learner.Values) ([]SetScorer, error) {
 	var out []SetScorer
@@ -28,15 +28,17 @@ func SetScorers(names string, v learner.Values) ([]SetScorer, error) {
 				out = append(out, SoftKNN{Settings: knn.Classifier{K: k, Weights: v.String("weights")}})
 			}
 		case "lp", "propagation":
-			aff := propagate.Affinity{Kind: propagate.Precomputed}
-			if v.String("affinity") != "kernel" {
-				var err error
-				if aff, err = propagate.ParseAffinity(v.String("affinity")); err != nil {
-					return nil, learner.Settingsf("--affinity: %v", err)
+			for _, text := range strings.Split(v.String("affinity"), ",") {
+				aff := propagate.Affinity{Kind: propagate.Precomputed}
+				if text = strings.TrimSpace(text); text != "kernel" {
+					var err error
+					if aff, err = propagate.ParseAffinity(text); err != nil {
+						return nil, learner.Settingsf("--affinity: %v", err)
+					}
 				}
+				out = append(out, SetPropagation{Standardize: true, Settings: propagate.Propagation{
+					Affinity: aff, Method: v.String("method"), Tol: v.Float("tol"), MaxIter: v.Int("max-iter"), Unreachable: propagate.UnreachableUnlabeled}})
 			}
-			out = append(out, SetPropagation{Standardize: true, Settings: propagate.Propagation{
-				Affinity: aff, Method: v.String("method"), Tol: v.Float("tol"), MaxIter: v.Int("max-iter"), Unreachable: propagate.UnreachableUnlabeled}})
 		case "":
 		default:
 			return nil, learner.Settingsf("--metric bep: learner %q has no class scores (knn, lp)", name)

@@ -98,3 +98,50 @@ func TestSearchUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalSeveralAffinities: eval with a list of affinities gives, for
+// each, the rows eval gives with that affinity alone.
+func TestEvalSeveralAffinities(t *testing.T) {
+	type rec struct {
+		Learner  string  `json:"learner"`
+		Split    int     `json:"split"`
+		Correct  int     `json:"correct"`
+		Accuracy float64 `json:"accuracy"`
+	}
+	parse := func(out string) []rec {
+		var rs []rec
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			var r rec
+			if err := json.Unmarshal([]byte(l), &r); err != nil {
+				t.Fatal(err)
+			}
+			rs = append(rs, r)
+		}
+		return rs
+	}
+	base := []string{"eval", "--data", "two_moons", "--labeled-per-class", "5", "--repeats", "2", "--learner", "lp,spreading", "--json", "--quiet"}
+	all := parse(mustArbor(t, append(base, "--affinity", "knn:10,rbf:20")...))
+	one := append(parse(mustArbor(t, append(base, "--affinity", "knn:10")...)), parse(mustArbor(t, append(base, "--affinity", "rbf:20")...))...)
+	if len(all) != 8 || len(one) != 8 {
+		t.Fatalf("%d and %d rows, want 8 (2 splits × 2 learners × 2 affinities)", len(all), len(one))
+	}
+	for _, r := range one {
+		found := false
+		for _, a := range all {
+			if a == r {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%+v alone is not among the list's rows %+v", r, all)
+		}
+	}
+	for _, name := range []string{"lp_knn:10", "lp_rbf:20", "spreading_knn:10", "spreading_rbf:20"} {
+		if !strings.Contains(mustArbor(t, "eval", "--data", "two_moons", "--labeled-per-class", "5", "--repeats", "1", "--learner", "lp,spreading", "--affinity", "knn:10,rbf:20", "--quiet"), name) {
+			t.Errorf("no row %s in the table", name)
+		}
+	}
+	if _, _, err := arbor(t, "classify", "--data", "two_moons", "--learner", "lp", "--affinity", "knn:10,rbf:20", "--quiet"); err == nil || !strings.Contains(err.Error(), "classify runs one learner") {
+		t.Errorf("classify with two affinities: %v", err)
+	}
+}
