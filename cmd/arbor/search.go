@@ -35,6 +35,8 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	var d dataFlags
 	d.register(fs, "std")
 	d.command = "arbor search"
+	var mf memFlags
+	mf.register(fs)
 	var kf kernelFlags
 	kf.register(fs, "linear")
 	exact, _ := learnerList(false, ", ")
@@ -131,6 +133,13 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	start := time.Now()
 	s := modelselect.Search{Grids: grids, Folds: folds, CV: cvText, Scoring: *scoring, Scaler: d.scaler, Seed: *seed,
 		Refit: *saveModel != "", Progress: e.progress(*quiet), Log: e.stderr}
+	need, what, err := s.Bytes(ds)
+	if err != nil {
+		return settingsError(err)
+	}
+	if err := mf.check(need, what, ""); err != nil {
+		return err
+	}
 	res, err := s.Run(ctx, ds)
 	if err != nil {
 		return settingsError(err)
