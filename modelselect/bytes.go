@@ -45,8 +45,12 @@ func (s Search) Bytes(ds *dataset.Dataset) (float64, string, error) {
 		fit = max(fit, fitBytes(ln, n, l))
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(cands)*max(len(s.Folds), 1))
+	settings := "settings"
+	if len(cands) == 1 {
+		settings = "setting"
+	}
 	return kern + float64(workers)*fit,
-		fmt.Sprintf("a grid search of %d settings × %d folds on %d rows (one kernel matrix at a time, %d fits at once)", len(cands), len(s.Folds), ds.Len(), workers), nil
+		fmt.Sprintf("a grid search of %d %s × %d folds on %d rows (one kernel matrix at a time, %d fits at once)", len(cands), settings, len(s.Folds), ds.Len(), workers), nil
 }
 
 // fitBytes is one fit's own memory beyond the kernel matrix.

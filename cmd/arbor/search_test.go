@@ -88,7 +88,7 @@ func TestSearchUsageErrors(t *testing.T) {
 		{[]string{"--cv", "1"}, "1 folds, want at least 2"},
 		{[]string{"--C", "1,,2"}, "--C: empty value"},
 		{[]string{"--scoring", "breakeven"}, "svm has no class scores"},
-		{[]string{"--max-memory", "10K"}, "not enough memory: a grid search of 1 settings × 5 folds on 150 rows"},
+		{[]string{"--max-memory", "10K"}, "not enough memory: a grid search of 1 setting × 5 folds on 150 rows"},
 	} {
 		_, _, err := arbor(t, append([]string{"search", "--data", "iris", "--quiet"}, c.args...)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
