@@ -142,6 +142,10 @@ func TestEvalSeveralAffinities(t *testing.T) {
 			t.Errorf("no row %s in the table", name)
 		}
 	}
+	bep := mustArbor(t, "eval", "--data", "iris", "--labeled-per-class", "5", "--repeats", "1", "--metric", "bep", "--learner", "lp", "--affinity", "kernel,knn:5", "--kernel", "rbf:0.5", "--quiet")
+	if !strings.Contains(bep, "lp_precomputed_z") || !strings.Contains(bep, "lp_knn5_z") {
+		t.Errorf("eval --metric bep with two affinities:\n%s", bep)
+	}
 	if _, _, err := arbor(t, "classify", "--data", "two_moons", "--learner", "lp", "--affinity", "knn:10,rbf:20", "--quiet"); err == nil || !strings.Contains(err.Error(), "classify runs one learner") {
 		t.Errorf("classify with two affinities: %v", err)
 	}
