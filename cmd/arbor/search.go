@@ -178,7 +178,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	b := rows[res.Best]
 	fmt.Fprintf(e.stdout, "\nbest: %s (mean %.4f, std %.4f; the first of rank 1 in grid order)\n", settingText[res.Best], float64(b.Mean), float64(b.Std))
 	if *saveModel != "" {
-		fmt.Fprintf(e.stdout, "model: %s (refit on the %d labelled rows)\n", *saveModel, len(ds.Labeled()))
+		fmt.Fprintf(e.stdout, "model: %s (the best setting refit with all %d labelled rows)\n", *saveModel, len(ds.Labeled()))
 	}
 	if !*quiet {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
