@@ -38,17 +38,35 @@ import (
 // 2·(2M−1)·r numbers. The values equal TreeExtension.Rows · W up to
 // rounding (the sums are grouped differently).
 type TreeFeatures struct {
-	e     *TreeExtension
-	r     int
-	alpha []float64 // node v: alpha[v·r : v·r+r]
-	beta  []float64
+	e       *TreeExtension
+	r       int
+	alpha   []float64 // node v: alpha[v·r : v·r+r]
+	beta    []float64
+	nearest bool // the rule of e is the graft onto the nearest point (Features)
 }
 
 // NewTreeFeatures returns the graft features of e and W (M×r), or nil when
 // the rule of e is not the graft onto the nearest point with every point a
 // column (single linkage, a Columns subset) or W does not have M rows.
 func NewTreeFeatures(e *TreeExtension, w *mat.Dense) *TreeFeatures {
-	if e == nil || e.all || e.k != 1 || e.ix == nil || len(e.cols) != e.x.n {
+	if e == nil || e.all || e.k != 1 || e.ix == nil {
+		return nil
+	}
+	g := NewGraftFeatures(e, w)
+	if g != nil {
+		g.nearest = true
+	}
+	return g
+}
+
+// NewGraftFeatures returns Graft's precomputation for e's tree and W (M×r)
+// whatever e's out-of-sample rule: the features of points whose graft
+// (training point and height) the caller knows, such as the rows of a
+// larger tree restricted to e's points (Features, which finds the graft
+// by the nearest point, is then an error unless the rule is that graft).
+// It returns nil when e has a Columns subset or W does not have M rows.
+func NewGraftFeatures(e *TreeExtension, w *mat.Dense) *TreeFeatures {
+	if e == nil || len(e.cols) != e.x.n {
 		return nil
 	}
 	n := e.x.n
@@ -131,6 +149,9 @@ func NewTreeFeatures(e *TreeExtension, w *mat.Dense) *TreeFeatures {
 // Errors: ErrEmpty, ErrNonFinite, ErrShape, ctx.Err().
 func (g *TreeFeatures) Features(ctx context.Context, Z *mat.Dense, Xt mat.Matrix) error {
 	e := g.e
+	if !g.nearest {
+		return fmt.Errorf("%w: tree features: the rule of this tree is not the graft onto the nearest point", ErrBadParam)
+	}
 	x, err := newRows(Xt, "Xt")
 	if err != nil {
 		return err
@@ -154,6 +175,9 @@ func (g *TreeFeatures) Features(ctx context.Context, Z *mat.Dense, Xt mat.Matrix
 		}
 	})
 }
+
+// Rank returns r, the number of features.
+func (g *TreeFeatures) Rank() int { return g.r }
 
 // Graft sets z (length r) to the features of a point grafted onto training
 // point l at height delta ≥ 0.

@@ -61,10 +61,17 @@ var exactCellsK = ExactCellsNeighbors
 // new point enters the landmark tree through its nearest landmark.
 //
 // Cost: O(N·M·d) for the cells, O(N²·d) for the tree's pairwise pass (Ward:
-// O(N²·d) for its chain), then as newNystromSingle; memory O(N·(d + r + 256) + M²).
+// O(N²·d) for its chain), then as newNystromSingle; memory O(N·d + M²) besides the N×r features
+// (trainCells: O(N) grafts instead).
 // Errors: ErrEmpty, ErrNonFinite, ErrBadParam (a graph h, single linkage
 // — use newNystromSingle —, fewer than 2 landmarks), hclust's, ctx.Err().
 func newNystromCells(ctx context.Context, X mat.Matrix, h kernel.HCK, landmarks []int, rcond float64) (*Nystrom, *mat.Dense, error) {
+	ny, t, err := trainCells(ctx, X, h, landmarks, rcond)
+	return withAll(ctx, ny, t, err)
+}
+
+// trainCells is newNystromCells with the features as a Training.
+func trainCells(ctx context.Context, X mat.Matrix, h kernel.HCK, landmarks []int, rcond float64) (*Nystrom, *Training, error) {
 	switch {
 	case h.Graph != nil:
 		return nil, nil, fmt.Errorf("%w: newNystromCells is for Euclidean trees, not hckg", kernel.ErrBadParam)
@@ -102,8 +109,7 @@ func newNystromCells(ctx context.Context, X mat.Matrix, h kernel.HCK, landmarks 
 				if err != nil {
 					return nil, nil, err
 				}
-				Z, err := ny.Features(ctx, X)
-				return ny, Z, err
+				return ny, featureTraining(ny, X), nil
 			}
 		}
 		if full, err = hclust.FromPointsCells(ctx, X, cells, K, h.Method); err != nil {

@@ -6,6 +6,7 @@
 //
 //	X ─► Choose / ChooseIncluding ─► landmarks L (M rows of X)
 //	X, L ─► Settings{Kernel, RCond, Tree}.Fit ─► Map, Z (N×r)
+//	X, L ─► Settings.FitTraining ─► Map, Training (Z a block of rows at a time)
 //	Map.Features(Xt) ─► features of new points; Map.Save ─► LoadNystrom, LoadISOMAP, LoadMultiType
 //
 // The maps:
@@ -34,6 +35,11 @@
 // Fitting costs O(M³) for the eigendecomposition of K_LL plus the rows:
 // O(N·M·d) for a point kernel, O(N²·d) time in O(N) memory for a tree of
 // all rows, M shortest-path searches over the graph for hckg and ISOMAP.
+// The features of the training rows cost O(N·M·(d + r)) for a point
+// kernel and O(N·(depth + r)) for a cluster kernel (its rows are grafts
+// onto the landmark tree); FitTraining gives them a block at a time, so
+// that memory is O(M² + M·r + block·r) besides X, with the N×r matrix
+// only for hckg on the landmarks' tree, ISOMAP and the multi-type kernel.
 // Features of t new points cost O(t·M·(d + r)) (O(t·(depth + r)) for a
 // grafting tree rule). Results do not depend on GOMAXPROCS.
 //

@@ -83,6 +83,23 @@ type Settings struct {
 // landmarks or settings), kernel.ErrEmpty, kernel.ErrNonFinite,
 // kernel.ErrEigen, the graph's and hclust's errors, ctx.Err().
 func (s Settings) Fit(ctx context.Context, X mat.Matrix, landmarks []int) (Map, *mat.Dense, error) {
+	fm, t, err := s.FitTraining(ctx, X, landmarks)
+	if err != nil {
+		return nil, nil, err
+	}
+	Z, err := t.All(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return fm, Z, nil
+}
+
+// FitTraining is Fit with the training rows' features as a Training,
+// given a block of rows at a time, instead of the N×r matrix: the dense
+// features only for hckg on the landmarks' tree, isomap and multitype,
+// whose rows come from the N×M geodesics the map holds anyway. Errors as
+// Fit.
+func (s Settings) FitTraining(ctx context.Context, X mat.Matrix, landmarks []int) (Map, *Training, error) {
 	if s.Tree < TreeAuto || s.Tree > TreeAllRows {
 		return nil, nil, fmt.Errorf("%w: landmark tree %d", kernel.ErrBadParam, int(s.Tree))
 	}
@@ -114,11 +131,11 @@ func (s Settings) Fit(ctx context.Context, X mat.Matrix, landmarks []int) (Map, 
 		if allRows {
 			switch {
 			case h.Graph != nil:
-				return mapOf(newNystromGraph(ctx, X, h, landmarks, s.RCond))
+				return mapOf(trainGraph(ctx, X, h, landmarks, s.RCond))
 			case h.Method == hclust.Single:
-				return mapOf(newNystromSingle(ctx, X, landmarks, s.RCond))
+				return mapOf(trainSingle(ctx, X, landmarks, s.RCond))
 			}
-			return mapOf(newNystromCells(ctx, X, h, landmarks, s.RCond))
+			return mapOf(trainCells(ctx, X, h, landmarks, s.RCond))
 		}
 		ny, err = newNystromHCK(ctx, X, h, landmarks, s.RCond)
 	case kernel.KindISOMAP:
@@ -130,7 +147,7 @@ func (s Settings) Fit(ctx context.Context, X mat.Matrix, landmarks []int) (Map, 
 		if err != nil {
 			return nil, nil, err
 		}
-		return iso, iso.Train(), nil
+		return iso, denseTraining(iso.Train()), nil
 	case kernel.KindMultiType:
 		if spec.Multi == nil {
 			return nil, nil, fmt.Errorf("%w: multitype without settings", kernel.ErrBadParam)
@@ -139,25 +156,28 @@ func (s Settings) Fit(ctx context.Context, X mat.Matrix, landmarks []int) (Map, 
 		if err != nil {
 			return nil, nil, err
 		}
-		return nm, F, nil
+		return nm, denseTraining(F), nil
 	default:
 		return nil, nil, fmt.Errorf("%w: the kernel %s has no landmark form", kernel.ErrBadParam, spec)
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	Z, err := ny.Features(ctx, X)
-	if err != nil {
-		return nil, nil, err
-	}
-	return ny, Z, nil
+	return ny, featureTraining(ny, X), nil
+}
+
+// featureTraining gives the training rows the map's own features.
+func featureTraining(ny *Nystrom, X mat.Matrix) *Training {
+	n, _ := X.Dims()
+	return &Training{n: n, r: ny.Rank, ny: ny, x: X}
 }
 
 // mapOf returns the results of a constructor that computes the features
 // with the map.
-func mapOf(ny *Nystrom, Z *mat.Dense, err error) (Map, *mat.Dense, error) {
+func mapOf[T any](ny *Nystrom, Z T, err error) (Map, T, error) {
 	if err != nil {
-		return nil, nil, err
+		var zero T
+		return nil, zero, err
 	}
 	return ny, Z, nil
 }

@@ -112,6 +112,12 @@ func (s *geoSource) dists(x, dst []float64, nb []neighbors.Neighbor) []neighbors
 // points, O(M³); memory O(N·M). Errors: ErrBadParam (landmarks, method,
 // h.Graph nil), the graph's errors, hclust's, ErrEigen, ctx.Err().
 func newNystromGraph(ctx context.Context, X mat.Matrix, h kernel.HCK, landmarks []int, rcond float64) (*Nystrom, *mat.Dense, error) {
+	ny, t, err := trainGraph(ctx, X, h, landmarks, rcond)
+	return withAll(ctx, ny, t, err)
+}
+
+// trainGraph is newNystromGraph with the features as a Training.
+func trainGraph(ctx context.Context, X mat.Matrix, h kernel.HCK, landmarks []int, rcond float64) (*Nystrom, *Training, error) {
 	if err := h.Validate(); err != nil {
 		return nil, nil, err
 	}
@@ -153,12 +159,12 @@ func newNystromGraph(ctx context.Context, X mat.Matrix, h kernel.HCK, landmarks 
 			return nil, nil, fmt.Errorf("landmark: landmark hckg:single: %w", err)
 		}
 		h.Graph = &spec
-		ny, Z, err := nystromFromFullTree(ctx, lm, n, full, h, landmarks, rcond, newGeoSource(data, n, d, spec, geo))
+		ny, t, err := nystromFromFullTree(ctx, lm, n, full, h, landmarks, rcond, newGeoSource(data, n, d, spec, geo))
 		if err != nil {
 			return nil, nil, err
 		}
 		ny.joins = len(joined.JoinEdges)
-		return ny, Z, nil
+		return ny, t, nil
 	}
 	if graphCellsMethod(h.Method) && n <= graphCellsLimit && m >= 2 {
 		// The tree of all rows with each landmark's cell (the rows nearest
@@ -170,12 +176,12 @@ func newNystromGraph(ctx context.Context, X mat.Matrix, h kernel.HCK, landmarks 
 		if full != nil {
 			spec := spec
 			h.Graph = &spec
-			ny, Z, err := nystromFromFullTree(ctx, lm, n, full, h, landmarks, rcond, newGeoSource(data, n, d, spec, geo))
+			ny, t, err := nystromFromFullTree(ctx, lm, n, full, h, landmarks, rcond, newGeoSource(data, n, d, spec, geo))
 			if err != nil {
 				return nil, nil, err
 			}
 			ny.joins = len(joined.JoinEdges)
-			return ny, Z, nil
+			return ny, t, nil
 		}
 	}
 	// Geodesics among the landmarks, symmetrised as ShortestPaths does.
@@ -213,7 +219,7 @@ func newNystromGraph(ctx context.Context, X mat.Matrix, h kernel.HCK, landmarks 
 	if err != nil {
 		return nil, nil, err
 	}
-	return ny, Z, nil
+	return ny, denseTraining(Z), nil
 }
 
 // graphSingleTree returns the single-linkage tree of a connected graph:

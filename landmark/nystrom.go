@@ -349,17 +349,28 @@ func (ny *Nystrom) Features(ctx context.Context, Xt mat.Matrix) (*mat.Dense, err
 	if t == 0 {
 		return Z.Slice(0, 0, 0, ny.Rank).(*mat.Dense), nil
 	}
+	return Z, ny.featuresTo(ctx, Z, Xt)
+}
+
+// featuresTo sets Z (t×r) to the features of the t ≥ 1 rows of Xt: the
+// kernel rows of blocks of BlockRows rows times W, so that a block of rows
+// starting at a multiple of BlockRows gets the values of the whole.
+func (ny *Nystrom) featuresTo(ctx context.Context, Z *mat.Dense, Xt mat.Matrix) error {
+	t, d := Xt.Dims()
+	if d != ny.Dim() {
+		return fmt.Errorf("%w: Nyström: %d columns, landmarks have %d", kernel.ErrShape, d, ny.Dim())
+	}
 	if ny.geo != nil {
 		x, err := newRows(Xt, "Xt")
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return Z, ny.geoFeatures(ctx, Z, t, ny.geoNew(x))
+		return ny.geoFeatures(ctx, Z, t, ny.geoNew(x))
 	}
 	if ny.graft != nil {
-		return Z, ny.graft.Features(ctx, Z, Xt)
+		return ny.graft.Features(ctx, Z, Xt)
 	}
-	const block = 4096
+	const block = BlockRows
 	for lo := 0; lo < t; lo += block {
 		hi := min(lo+block, t)
 		var sub mat.Matrix
@@ -370,7 +381,7 @@ func (ny *Nystrom) Features(ctx context.Context, Xt mat.Matrix) (*mat.Dense, err
 		}
 		R, err := ny.Rows(ctx, sub)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		zb := Z.Slice(lo, hi, 0, ny.Rank).(*mat.Dense)
 		// Rows in parallel; each row of zb = R_row · W.
@@ -378,8 +389,8 @@ func (ny *Nystrom) Features(ctx context.Context, Xt mat.Matrix) (*mat.Dense, err
 			zb.Slice(a, b, 0, ny.Rank).(*mat.Dense).Mul(R.Slice(a, b, 0, R.RawMatrix().Cols), ny.w)
 		})
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return Z, nil
+	return nil
 }

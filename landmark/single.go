@@ -8,8 +8,6 @@ import (
 	"github.com/arbor-ml/arbor/hclust"
 	"github.com/arbor-ml/arbor/kernel"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -39,11 +37,22 @@ const SingleAllRowsMaxN = 100000
 // which reproduces it; new points enter it by the single-linkage rule of
 // TreeExtension.
 //
-// Cost: O(N²·d) for the tree, O(N·M) for the ultrametric columns, O(N·M·r)
-// for the features (a matrix product), O(M³) for K_LL's eigenvectors;
-// memory O(N·(r + 256) + M²). Errors: ErrEmpty, ErrNonFinite,
+// A training row's ultrametric against the landmarks is that of its
+// graft onto the landmark tree (Training): its lowest ancestor over a
+// landmark l, at that ancestor's height h, gives max(h, M(l, ·)), so its
+// features cost O(depth + r), not O(M·r).
+//
+// Cost: O(N²·d) for the tree, O(N) for the grafts, O(M³) for K_LL's
+// eigenvectors, O(N·(depth + r)) for the features; memory O(N + M·r)
+// besides the features (newNystromSingle: N×r). Errors: ErrEmpty, ErrNonFinite,
 // ErrBadParam, hclust's, ctx.Err().
 func newNystromSingle(ctx context.Context, X mat.Matrix, landmarks []int, rcond float64) (*Nystrom, *mat.Dense, error) {
+	ny, t, err := trainSingle(ctx, X, landmarks, rcond)
+	return withAll(ctx, ny, t, err)
+}
+
+// trainSingle is newNystromSingle with the features as a Training.
+func trainSingle(ctx context.Context, X mat.Matrix, landmarks []int, rcond float64) (*Nystrom, *Training, error) {
 	lm, n, _, err := fullTreeLandmarks(X, landmarks)
 	if err != nil {
 		return nil, nil, err
@@ -69,10 +78,11 @@ func fullTreeLandmarks(X mat.Matrix, landmarks []int) (*mat.Dense, int, int, err
 	return lm, n, len(landmarks), nil
 }
 
-// nystromFromFullTree is newNystromSingle after the tree: full is the
-// single-linkage tree of all n rows, lm the landmark points; geo (graph
-// variants) gives new points their geodesics to the landmarks.
-func nystromFromFullTree(ctx context.Context, lm *mat.Dense, n int, full *hclust.Tree, h kernel.HCK, landmarks []int, rcond float64, geo *geoSource) (*Nystrom, *mat.Dense, error) {
+// nystromFromFullTree is trainSingle after the tree: full is the tree of
+// all n rows, lm the landmark points; geo (graph variants) gives new
+// points their geodesics to the landmarks. The training rows' features
+// are their grafts onto the landmark tree (Training).
+func nystromFromFullTree(ctx context.Context, lm *mat.Dense, n int, full *hclust.Tree, h kernel.HCK, landmarks []int, rcond float64, geo *geoSource) (*Nystrom, *Training, error) {
 	m := len(landmarks)
 	// M_LL, condensed, from the landmarks' ultrametric rows.
 	cond := make([]float64, m*(m-1)/2)
@@ -101,50 +111,23 @@ func nystromFromFullTree(ctx context.Context, lm *mat.Dense, n int, full *hclust
 	if err := ny.factor(ctx, K, rcond); err != nil {
 		return nil, nil, err
 	}
-	// Features: Z = −½·(M_NL·W − ū·sᵀ − 1·cᵀ + m̿·1·sᵀ), s = Σ_l W_l,
-	// c = Σ_l m̄_l·W_l; M_NL·W by blocks of landmark columns.
-	r := ny.Rank
-	colMean, grand := ext.Means()
-	s, cv := make([]float64, r), make([]float64, r)
-	for l := 0; l < m; l++ {
-		for t, v := range ny.w.RawRowView(l) {
-			s[t] += v
-			cv[t] += colMean[l] * v
-		}
+	// Every row's features: its graft onto the landmark tree (Training).
+	g := kernel.NewGraftFeatures(ext, ny.w)
+	if g == nil {
+		return nil, nil, fmt.Errorf("landmark: the tree on the landmarks has no graft features")
 	}
-	Z := mat.NewDense(n, r, nil)
-	ubar := make([]float64, n)
-	const block = 256
-	buf := make([]float64, n*min(block, m))
-	for lo := 0; lo < m; lo += block {
-		hi := min(lo+block, m)
-		b := hi - lo
-		U := mat.NewDense(n, b, buf[:n*b])
-		err = full.UltrametricOf(ctx, landmarks[lo:hi], func(c int, row []float64) {
-			for i, v := range row {
-				buf[i*b+c] = v
-			}
-		})
-		if err != nil {
-			return nil, nil, err
-		}
-		for i := 0; i < n; i++ {
-			for _, v := range buf[i*b : i*b+b] {
-				ubar[i] += v
-			}
-		}
-		// Z += U · W[lo:hi]
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, U.RawMatrix(), ny.w.Slice(lo, hi, 0, r).(*mat.Dense).RawMatrix(), 1, Z.RawMatrix())
-		if err := ctx.Err(); err != nil {
-			return nil, nil, err
-		}
+	anchor, height := graftsOf(full, landmarks)
+	return ny, &Training{n: n, r: ny.Rank, graft: g, anchor: anchor, height: height}, ctx.Err()
+}
+
+// withAll returns the map with its N×r features in full (Training.All).
+func withAll(ctx context.Context, ny *Nystrom, t *Training, err error) (*Nystrom, *mat.Dense, error) {
+	if err != nil {
+		return nil, nil, err
 	}
-	for i := 0; i < n; i++ {
-		u := ubar[i] / float64(m)
-		z := Z.RawRowView(i)
-		for t := range z {
-			z[t] = -0.5 * (z[t] - u*s[t] - cv[t] + grand*s[t])
-		}
+	Z, err := t.All(ctx)
+	if err != nil {
+		return nil, nil, err
 	}
 	return ny, Z, nil
 }

@@ -47,9 +47,13 @@ type Settings struct {
 	Params  map[string]string
 	// Landmarks, when M > 0, fits with M landmark rows instead of the N×N
 	// kernel (Nyström, tree and landmark ISOMAP features, the anchor
-	// graph) in O(N·M) memory; LandmarkMethod (landmark.KMeans, the
-	// default, or landmark.Random) and Seed choose them. Seed also seeds
-	// the learners that draw (s4vm, hibust).
+	// graph): the learner fits on the labelled rows' features and labels
+	// the rows a block of features at a time (landmark.Training), in
+	// O(M² + block·M) memory besides the points (O(N·M) for isomap,
+	// multitype and hckg above its row limit, whose features come from
+	// the N×M geodesics); LandmarkMethod (landmark.KMeans, the default,
+	// or landmark.Random) and Seed choose them. Seed also seeds the
+	// learners that draw (s4vm, hibust).
 	Landmarks      int
 	LandmarkMethod string
 	Seed           uint64
@@ -75,9 +79,10 @@ type Settings struct {
 	// prints on stderr).
 	Progress func(stage string, done, total int)
 	Log      io.Writer
-	// Hold, if not nil, is called once the N×r landmark features are
-	// allocated and stay live to the end (the command line caps the
-	// heap's growth there).
+	// Hold, if not nil, is called once a landmark run's long-lived
+	// memory is allocated (the map, the model and the block of features
+	// the rows are labelled in; the command line caps the heap's growth
+	// there).
 	Hold func()
 }
 

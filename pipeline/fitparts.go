@@ -45,6 +45,20 @@ type LandmarkChoice struct {
 // too (gamma matters to kNN only through rounding: exp(−γd²) underflows
 // for a large gamma, and the tied zeros rank by index).
 func (l LandmarkChoice) Features(ctx context.Context, X *mat.Dense, spec kernel.Spec, y []int, labelledScale bool) (landmark.Map, *mat.Dense, float64, string, error) {
+	fm, t, gamma, desc, err := l.Training(ctx, X, spec, y, labelledScale)
+	if err != nil {
+		return nil, nil, 0, "", err
+	}
+	Z, err := t.All(ctx)
+	if err != nil {
+		return nil, nil, 0, "", err
+	}
+	return fm, Z, gamma, desc, nil
+}
+
+// Training is Features with the features of X as a landmark.Training,
+// given a block of rows at a time, instead of the N×r matrix.
+func (l LandmarkChoice) Training(ctx context.Context, X *mat.Dense, spec kernel.Spec, y []int, labelledScale bool) (landmark.Map, *landmark.Training, float64, string, error) {
 	n, _ := X.Dims()
 	if l.M > n {
 		return nil, nil, 0, "", learner.Settingsf("--landmarks %d: more than the %d rows", l.M, n)
@@ -65,7 +79,7 @@ func (l LandmarkChoice) Features(ctx context.Context, X *mat.Dense, spec kernel.
 			spec.Scale = false
 		}
 	}
-	fm, Z, gamma, err := FitMap(ctx, X, spec, lm)
+	fm, Z, gamma, err := FitMapTraining(ctx, X, spec, lm)
 	if err != nil {
 		return nil, nil, 0, "", err
 	}
@@ -201,6 +215,45 @@ func PredictBlocks(Z *mat.Dense, predict func(dst []int, Zb *mat.Dense) ([]int, 
 	return pred, nil
 }
 
+// LabelBlockRows is the block of training rows whose features are
+// labelled at once (PredictTraining): 65,536 for knn, whose tie quantum is
+// taken over the block (as PredictBlocks takes it), 8,192 for svm and
+// linsvm, whose labels are row by row.
+func LabelBlockRows(family string) int {
+	if family == "knn" {
+		return 65536
+	}
+	return 2 * landmark.BlockRows
+}
+
+// PredictTraining labels every training row of t with predict, block rows
+// at a time (a multiple of landmark.BlockRows), into pred: the features of
+// one block at a time, so that memory is block × r, not N × r. The labels
+// equal PredictBlocks' on t's dense features (bit for bit the same blocks
+// for knn; rows independent of the block for svm and linsvm). hold, if not
+// nil, is called once the block's buffer is allocated.
+func PredictTraining(ctx context.Context, t *landmark.Training, block int, predict func(dst []int, Zb *mat.Dense) ([]int, error), pred []int, hold func()) error {
+	n, r := t.Len(), t.Rank()
+	if block%landmark.BlockRows != 0 || block <= 0 {
+		return fmt.Errorf("pipeline: block of %d rows, want a multiple of %d", block, landmark.BlockRows)
+	}
+	buf := mat.NewDense(max(min(block, n), 1), r, nil)
+	if hold != nil {
+		hold()
+	}
+	for lo := 0; lo < n; lo += block {
+		hi := min(lo+block, n)
+		Zb, err := t.Block(ctx, buf.Slice(0, hi-lo, 0, r).(*mat.Dense), lo, hi)
+		if err != nil {
+			return err
+		}
+		if _, err := predict(pred[lo:hi], Zb); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func labelledRows(y []int) []int {
 	var lab []int
 	for i, c := range y {
@@ -223,20 +276,27 @@ func classifyLandmarks(ctx context.Context, log io.Writer, l LandmarkChoice, ds,
 	default:
 		return nil, nil, learner.Settingsf("--landmarks works with --learner svm, linsvm, knn, lp or spreading, not %s", family)
 	}
-	fm, Z, gamma, desc, err := l.Features(ctx, ds.X, spec, ds.Y, family != "knn")
+	fm, tr, gamma, desc, err := l.Training(ctx, ds.X, spec, ds.Y, family != "knn")
 	if err != nil {
 		return nil, nil, err
 	}
-	if hold != nil {
-		hold() // Z stays live to the end
-	}
 	fmt.Fprintln(log, desc)
+	// The learners fit on the labelled rows' features alone.
+	lab := labelledRows(ds.Y)
+	Zl, err := tr.Rows(ctx, lab)
+	if err != nil {
+		return nil, nil, err
+	}
+	yl := make([]int, len(lab))
+	for a, i := range lab {
+		yl[a] = ds.Y[i]
+	}
 	fit := &landmarkFit{spec: spec, gamma: gamma, fm: fm}
 	var predict func(dst []int, Z *mat.Dense) ([]int, error)
 	switch family {
 	case "svm":
 		c, _ := learner.As[svm.Classifier](ln)
-		m, err := LandmarkSVM(ctx, Z, ds.Y, c.C)
+		m, err := LandmarkSVM(ctx, Zl, yl, c.C)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -247,7 +307,7 @@ func classifyLandmarks(ctx context.Context, log io.Writer, l LandmarkChoice, ds,
 		predict = func(dst []int, Z *mat.Dense) ([]int, error) { return m.PredictPoints(ctx, dst, Z) }
 	case "linsvm":
 		c, _ := learner.As[linsvm.Classifier](ln)
-		m, err := LandmarkLinSVM(ctx, Z, ds.Y, c)
+		m, err := LandmarkLinSVM(ctx, Zl, yl, c)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -258,7 +318,7 @@ func classifyLandmarks(ctx context.Context, log io.Writer, l LandmarkChoice, ds,
 		predict = func(dst []int, Z *mat.Dense) ([]int, error) { return m.Predict(ctx, dst, Z) }
 	case "knn":
 		c, _ := learner.As[knn.Classifier](ln)
-		m, err := LandmarkKNN(ctx, Z, ds.Y, c.K, spec)
+		m, err := LandmarkKNN(ctx, Zl, yl, c.K, spec)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -275,7 +335,7 @@ func classifyLandmarks(ctx context.Context, log io.Writer, l LandmarkChoice, ds,
 		}
 		pred = append(pred, pt...)
 	}
-	if _, err := PredictBlocks(Z, predict, pred[:n]); err != nil {
+	if err := PredictTraining(ctx, tr, LabelBlockRows(family), predict, pred[:n], hold); err != nil {
 		return nil, nil, err
 	}
 	keepGiven(pred[:n], ds.Y)

@@ -210,14 +210,28 @@ func (lm *Landmarks) Predict(ctx context.Context, Xt *mat.Dense) ([]int, error) 
 // of the rows of X and the gamma rbf:scale resolved to (0 otherwise).
 // Errors: those of landmark.Settings.Fit.
 func FitMap(ctx context.Context, X *mat.Dense, spec kernel.Spec, landmarks []int) (landmark.Map, *mat.Dense, float64, error) {
+	fm, t, gamma, err := FitMapTraining(ctx, X, spec, landmarks)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	Z, err := t.All(ctx)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return fm, Z, gamma, nil
+}
+
+// FitMapTraining is FitMap with the features of X as a landmark.Training
+// (landmark.Settings.FitTraining), given a block of rows at a time.
+func FitMapTraining(ctx context.Context, X *mat.Dense, spec kernel.Spec, landmarks []int) (landmark.Map, *landmark.Training, float64, error) {
 	gamma := 0.0
 	if spec.Kind == kernel.KindPoint {
 		spec.Point, gamma = spec.Resolve(X)
 		spec.Scale = false
 	}
-	fm, Z, err := landmark.Settings{Kernel: spec}.Fit(ctx, X, landmarks)
+	fm, t, err := landmark.Settings{Kernel: spec}.FitTraining(ctx, X, landmarks)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	return fm, Z, gamma, nil
+	return fm, t, gamma, nil
 }
