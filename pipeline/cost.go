@@ -4,8 +4,10 @@ import (
 	"fmt"
 
 	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/hclust"
 	"github.com/arbor-ml/arbor/internal/memory"
 	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/landmark"
 	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/propagate"
 	"github.com/arbor-ml/arbor/ssl"
@@ -102,7 +104,7 @@ func CostLearner(s Settings, spec kernel.Spec, ln learner.Learner, family string
 		if s.Float32 {
 			return Estimate{}, learner.Settingsf("--float32 and --landmarks: the landmark features are N×M, not an N×N matrix; leave out --float32")
 		}
-		e.Bytes, e.What, e.Hint = LandmarkBytes(n, d, s.Landmarks), fmt.Sprintf("%d landmarks for %d rows", s.Landmarks, n), "use fewer --landmarks"
+		e.Bytes, e.What, e.Hint = LandmarkRunBytes(spec, family, sh, s.Landmarks), fmt.Sprintf("%d landmarks for %d rows", s.Landmarks, n), "use fewer --landmarks"
 		return e, nil
 	}
 	need, need32 := kernel.Bytes(spec, sh.Rows), kernel.Bytes32(spec, sh.Rows)
@@ -133,8 +135,58 @@ func CostLearner(s Settings, spec kernel.Spec, ln learner.Learner, family string
 // svmCacheBytes is the SVM's default kernel column cache (svm.Classifier).
 const svmCacheBytes = 200 << 20
 
-// LandmarkBytes estimates a landmark run on n rows of d features with m
-// landmarks: the N×M kernel rows and features (twice, in blocks), the M×M
+// LandmarkRunBytes estimates Fit with m landmarks, the learner of family
+// and kernel spec on data of shape sh (n training and test rows, d
+// features, ℓ labelled). Every run holds the points and their scaled copy
+// and the labels, 16·n·d + 32·n bytes; besides, by method:
+//
+//   - lp and spreading on the anchor graph: each row's 3 anchors with
+//     weights and distances, 60·n, and the reduced system's five M×M
+//     matrices, 40·M²;
+//   - svm, linsvm and knn on the Nyström features of a point kernel, hck
+//     or connectivity: the map (K_LL, its eigenvectors, W, and the
+//     landmark tree's 2·(2M−1)·r graft coefficients: 64·M²), each row's
+//     graft (12·n), the labelled rows' features (8·ℓ·M), one block of
+//     features (LabelBlockRows(family) × M) and one of kernel rows
+//     (landmark.BlockRows × M) — O(M² + n + block·M), no N×M matrix; with
+//     complete, average or weighted linkage on the tree of all rows (up to
+//     landmark.CellsAllRowsMaxN rows) also the linkage of the exact tree's
+//     K clusters, which are used when K² ≤ N·M: at most 4·n·M condensed;
+//   - isomap, multitype and hckg: the N×M geodesics or affinity rows the
+//     map reads the features from, and the N×r features (LandmarkBytes).
+//
+// M is at most n.
+func LandmarkRunBytes(spec kernel.Spec, family string, sh Shape, m int) float64 {
+	n, d, l := float64(sh.Rows+sh.Test), float64(sh.Features), float64(sh.Labeled)
+	mm := float64(min(m, sh.Rows+sh.Test))
+	base := 16*n*d + 32*n
+	switch family {
+	case "lp", "spreading":
+		return base + 60*n + 40*mm*mm
+	case "svm", "linsvm", "knn":
+	default:
+		return LandmarkBytes(sh.Rows+sh.Test, sh.Features, m)
+	}
+	switch {
+	case spec.Kind == kernel.KindPoint, spec.Kind == kernel.KindConnectivity,
+		spec.Kind == kernel.KindHCK && spec.Graph == nil:
+	default:
+		return LandmarkBytes(sh.Rows+sh.Test, sh.Features, m)
+	}
+	need := base + 64*mm*mm + 12*n + 8*l*mm + 8*float64(LabelBlockRows(family)+landmark.BlockRows)*mm
+	if spec.Kind == kernel.KindHCK && sh.Rows <= landmark.CellsAllRowsMaxN {
+		switch spec.Method {
+		case hclust.Complete, hclust.Average, hclust.Weighted:
+			need += 4 * float64(sh.Rows) * mm
+		}
+	}
+	return need
+}
+
+// LandmarkBytes estimates a landmark run that holds its N×M features on n
+// rows of d features with m landmarks (arbor kernel --landmarks, eval
+// --landmarks, and the maps whose features come from N×M geodesics): the
+// N×M kernel rows and features (twice, in blocks), the M×M
 // eigendecomposition and the points.
 func LandmarkBytes(n, d, m int) float64 {
 	return 8 * (2*float64(n)*float64(m) + 4*float64(m)*float64(m) + float64(n)*float64(d))

@@ -29,7 +29,11 @@ func TestCostClosedForms(t *testing.T) {
 		{pipeline.Settings{Kernel: "hck:average"}, 1.5 * nn, "the exact svm run on 1000 rows"},
 		{pipeline.Settings{Kernel: "isomap", Learner: "knn", Params: map[string]string{"k": "3"}}, 4 * nn, "the exact knn run on 1000 rows"},
 		{pipeline.Settings{Kernel: "hck:average", Float32: true}, nn / 2, "the exact svm run on 1000 rows (--float32)"},
-		{pipeline.Settings{Kernel: "hck:average", Landmarks: 100}, 8 * (2*n*100 + 4*100*100 + n*10), "100 landmarks for 1050 rows"},
+		// the points, labels, map, grafts, labelled features, blocks and cells
+		{pipeline.Settings{Kernel: "hck:average", Landmarks: 100}, 16*n*10 + 32*n + 64*100*100 + 12*n + 8*100*100 + 8*(8192+4096)*100 + 4*1000*100, "100 landmarks for 1050 rows"},
+		{pipeline.Settings{Kernel: "rbf:0.5", Learner: "knn", Landmarks: 100}, 16*n*10 + 32*n + 64*100*100 + 12*n + 8*100*100 + 8*(65536+4096)*100, "100 landmarks for 1050 rows"},
+		{pipeline.Settings{Learner: "lp", Landmarks: 100}, 16*n*10 + 32*n + 60*n + 40*100*100, "100 landmarks for 1050 rows"},
+		{pipeline.Settings{Kernel: "isomap", Learner: "knn", Landmarks: 100}, 8 * (2*n*100 + 4*100*100 + n*10), "100 landmarks for 1050 rows"},
 		{pipeline.Settings{Learner: "lp", Params: map[string]string{"affinity": "knn:7"}}, 8*1000*10 + 3*2*1000*7*16 + 6*8*1000*3, "lp_knn:7 on the 7-NN graph of 1000 rows"},
 		{pipeline.Settings{Learner: "lp", Params: map[string]string{"affinity": "rbf:20"}}, 2 * nn, "the exact lp run on 1000 rows"},
 	} {
@@ -155,5 +159,22 @@ func TestFitImpute(t *testing.T) {
 	s.Impute = "mode"
 	if _, err := pipeline.Fit(ctx, s, &b, nil); !errors.Is(err, learner.ErrSettings) {
 		t.Errorf("Impute mode: %v, want a settings error", err)
+	}
+}
+
+// TestCostLandmarksMillion: the landmark runs on 10⁶ rows of 10 features
+// with 2,000 landmarks hold no N×M matrix: hck:average + svm and the
+// anchor graph are estimated under 8 GiB (the measured peaks are in
+// docs/performance.md), while the N×M features alone would be 16 GB.
+func TestCostLandmarksMillion(t *testing.T) {
+	sh := pipeline.Shape{Rows: 1000000, Labeled: 100, Features: 10, Classes: 10}
+	for _, s := range []pipeline.Settings{{Kernel: "hck:average", Landmarks: 2000}, {Learner: "lp", Landmarks: 2000}} {
+		e, err := pipeline.Cost(s, sh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Bytes > 8<<30 || e.Bytes < 8*1e6*10 {
+			t.Errorf("%+v: %.3g bytes, want the points and more, under 8 GiB", s, e.Bytes)
+		}
 	}
 }
