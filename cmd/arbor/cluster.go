@@ -54,6 +54,8 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	cophenetic := fs.Bool("cophenetic", true, "report the cophenetic correlation (O(N²) time, O(N) memory); --cophenetic=false skips it")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	f32 := fs.Bool("float32", false, clusterFloat32Usage)
+	var pf plotFlags
+	pf.register(fs, "the rows coloured by cluster (shaped by class when the data have labels)")
 	var tf clusterTreeletsFlags
 	tf.register(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -92,7 +94,10 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if err := checkPictureExt("dendrogram", *dendro); err != nil {
 		return err
 	}
-	if err := checkOutputs("data", d.path, "out", stdoutIsEmpty(*out), "linkage-out", *zOut, "newick", *newick, "dendrogram", *dendro); err != nil {
+	if err := pf.check(); err != nil {
+		return err
+	}
+	if err := checkOutputs("data", d.path, "out", stdoutIsEmpty(*out), "linkage-out", *zOut, "newick", *newick, "dendrogram", *dendro, "plot", pf.path); err != nil {
 		return err
 	}
 	if *f32 && lmf.m > 0 {
@@ -102,7 +107,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 		return usageError("--float32 is not available with --method treelets")
 	}
 	if tf.method == "treelets" {
-		tf.mem = mf
+		tf.mem, tf.plot = mf, pf
 		return clusterTreelets(ctx, e, fs, &d, &tf, lmf.seed, *k, *height, *out, *zOut, *newick, *dendro, *dendroLeaves, *quiet)
 	}
 	s := clustering.Settings{Linkage: method, Distance: *dist, Graph: *graphSpec, Float32: *f32,
@@ -224,10 +229,13 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
+	if err := pf.writeClusters(&batch, ds, labels, fmt.Sprintf("%s: %s linkage", displayName(ds.Name), method)); err != nil {
+		return err
+	}
 	if err := batch.commit(); err != nil {
 		return err
 	}
-	printWrote(info, *out, *zOut, *newick, *dendro)
+	printWrote(info, *out, *zOut, *newick, *dendro, pf.path)
 	if s.Progress != nil {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
 	}

@@ -25,6 +25,7 @@ type clusterTreeletsFlags struct {
 	sample     int
 	extend     string
 	mem        memFlags // cluster's --max-memory (treeletsmemory.go)
+	plot       plotFlags
 }
 
 func (c *clusterTreeletsFlags) register(fs *flag.FlagSet) {
@@ -179,10 +180,13 @@ func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags
 			return err
 		}
 	}
+	if err := c.plot.writeClusters(&batch, ds, labels, fmt.Sprintf("%s: kernel treelets (%s)", displayName(ds.Name), rule)); err != nil {
+		return err
+	}
 	if err := batch.commit(); err != nil {
 		return err
 	}
-	printWrote(info, out, zOut, newick, dendro)
+	printWrote(info, out, zOut, newick, dendro, c.plot.path)
 	if progress != nil {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
 	}

@@ -116,6 +116,8 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	f32 := fs.Bool("float32", false, float32Usage)
 	saveModel := fs.String("save-model", "", "save the fitted pipeline (scaling, kernel, training rows, model) to this file for arbor predict (format: package pipeline)")
+	var pf plotFlags
+	pf.register(fs, "the training rows coloured by their label after classify, the labelled rows ringed")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -151,7 +153,10 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if *out == "-" || *out == "" {
 		info = e.stderr
 	}
-	if err := checkOutputs("data", d.path, "test", *test, "out", stdoutIsEmpty(*out), "tree", tf.tree, "dendrogram", tf.dendrogram, "save-model", *saveModel); err != nil {
+	if err := pf.check(); err != nil {
+		return err
+	}
+	if err := checkOutputs("data", d.path, "test", *test, "out", stdoutIsEmpty(*out), "tree", tf.tree, "dendrogram", tf.dendrogram, "save-model", *saveModel, "plot", pf.path); err != nil {
 		return err
 	}
 	if err := checkSaveModel(*saveModel, lmf, ln); err != nil {
@@ -284,6 +289,9 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(info, "wrote    %s\n", *out)
 	}
 	if err := tf.write(info, model, ds.Classes); err != nil {
+		return err
+	}
+	if err := pf.writeLabels(info, ds, pred, fmt.Sprintf("%s: %s, %d labelled rows", displayName(ds.Name), lf.learner, len(lab))); err != nil {
 		return err
 	}
 	if err := savePipeline(info, *saveModel, fit); err != nil {

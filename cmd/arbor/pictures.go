@@ -1,8 +1,16 @@
 package main
 
 import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/figure"
 )
 
 // displayName is a data set's name as a picture's title shows it: the file
@@ -25,4 +33,114 @@ func displayName(name string) string {
 			return base
 		}
 	}
+}
+
+// plotFlags are --plot and --plot-features of the commands that draw
+// their rows coloured by label (cluster, classify).
+type plotFlags struct{ path, features string }
+
+func (p *plotFlags) register(fs *flag.FlagSet, what string) {
+	fs.StringVar(&p.path, "plot", "", "draw "+what+" to this .png or .svg file: the rows' two features, or their first two principal components when there are more (--plot-features picks two features)")
+	fs.StringVar(&p.features, "plot-features", "", "--plot: the two features to draw, `A,B` (names or 1-based positions)")
+}
+
+// check refuses a picture extension other than .png and .svg and
+// --plot-features without --plot.
+func (p *plotFlags) check() error {
+	if p.features != "" && p.path == "" {
+		return usageError("--plot-features goes with --plot FILE")
+	}
+	return checkPictureExt("plot", p.path)
+}
+
+// project returns the points --plot draws for the rows of ds and their
+// axis labels (figure.Project).
+func (p *plotFlags) project(ds *dataset.Dataset) (*figure.Projection, error) {
+	var feats []int
+	if p.features != "" {
+		parts := strings.Split(p.features, ",")
+		if len(parts) != 2 {
+			return nil, usageError("--plot-features %q: give two features, A,B", p.features)
+		}
+		for _, s := range parts {
+			s = strings.TrimSpace(s)
+			j := -1
+			for k, name := range ds.Features {
+				if name == s {
+					j = k
+				}
+			}
+			if v, err := strconv.Atoi(s); j < 0 && err == nil && v >= 1 && v <= ds.Dim() {
+				j = v - 1
+			}
+			if j < 0 {
+				return nil, usageError("--plot-features: %q is neither a feature name of %s nor a position 1..%d", s, displayName(ds.Name), ds.Dim())
+			}
+			feats = append(feats, j)
+		}
+	}
+	pr, err := figure.Project(ds.X, feats, ds.Features)
+	if err != nil {
+		return nil, fmt.Errorf("--plot: %w", err)
+	}
+	return pr, nil
+}
+
+// writeClusters draws the clusters of ds's rows (colour) and, when the file
+// has labels, their classes (shape) to --plot through batch, titled
+// "what, K clusters".
+func (p *plotFlags) writeClusters(batch *outputBatch, ds *dataset.Dataset, labels []int, what string) error {
+	if p.path == "" {
+		return nil
+	}
+	if labels == nil {
+		return usageError("--plot draws the clusters: give a cut (--clusters, --height or --threshold)")
+	}
+	pr, err := p.project(ds)
+	if err != nil {
+		return err
+	}
+	k := 0
+	for _, c := range labels {
+		k = max(k, c+1)
+	}
+	opt := figure.ClusterOptions{Title: fmt.Sprintf("%s, %d clusters", what, k), XLabel: pr.XLabel, YLabel: pr.YLabel}
+	if len(ds.Labeled()) > 0 {
+		opt.Truth, opt.Classes = ds.Y, ds.Classes
+	}
+	fig, err := figure.Clusters(pr.Z, labels, opt)
+	if err != nil {
+		return err
+	}
+	return batch.write(p.path, func(f *os.File) error { return fig.WriteTo(f, filepath.Ext(p.path)) })
+}
+
+// writeLabels draws the training rows of ds coloured by their label after
+// classify (pred[:ds.Len()]; the given label for a labelled row), the
+// labelled rows larger and ringed, to --plot, and says so on info.
+func (p *plotFlags) writeLabels(info io.Writer, ds *dataset.Dataset, pred []int, title string) error {
+	if p.path == "" {
+		return nil
+	}
+	pr, err := p.project(ds)
+	if err != nil {
+		return err
+	}
+	classes := make([]string, len(ds.Classes))
+	for c, name := range ds.Classes {
+		classes[c] = name
+		if _, err := strconv.ParseFloat(name, 64); err == nil {
+			classes[c] = "class " + name
+		}
+	}
+	fig, err := figure.Scatter(pr.Z, pred[:ds.Len()], figure.ScatterOptions{Title: title, XLabel: pr.XLabel, YLabel: pr.YLabel,
+		Classes: classes, Unlabeled: "left unlabelled", Labeled: ds.Labeled()})
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(p.path, func(f *os.File) error { return fig.WriteTo(f, filepath.Ext(p.path)) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(info, "wrote    %s\n", p.path)
+	return nil
 }

@@ -147,3 +147,77 @@ func TestDendrogramIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterAndClassifyPlot: cluster --plot draws the principal
+// components of iris with a legend of clusters then classes, the same
+// bytes on a second run; --plot-features names the axes; classify --plot
+// draws the training rows with the labelled ones marked; a bad picture
+// flag is a usage error that writes nothing.
+func TestClusterAndClassifyPlot(t *testing.T) {
+	dir := t.TempDir()
+	svg := filepath.Join(dir, "c.svg")
+	mustArbor(t, "cluster", "--data", "iris", "--clusters", "3", "--plot", svg, "--quiet")
+	texts := svgTexts(t, svg)
+	all := "|" + strings.Join(texts, "|") + "|"
+	for _, s := range []string{"|iris: average linkage, 3 clusters|", "|cluster 0|", "|cluster 2|", "|class 0|", "|class 2|", "principal component 1 (", "% of the variance)"} {
+		if !strings.Contains(all, s) {
+			t.Errorf("cluster --plot lacks %q in %s", s, all)
+		}
+	}
+	if strings.Index(all, "|cluster 2|") > strings.Index(all, "|class 0|") {
+		t.Errorf("legend order: %s", all)
+	}
+	var pngs [2][]byte
+	for i := range pngs {
+		p := filepath.Join(dir, "c"+string(rune('0'+i))+".png")
+		mustArbor(t, "cluster", "--data", "iris", "--clusters", "3", "--plot", p, "--plot-features", "f3,4", "--quiet")
+		pngs[i], _ = os.ReadFile(p)
+	}
+	if len(pngs[0]) == 0 || string(pngs[0]) != string(pngs[1]) {
+		t.Errorf("cluster --plot: two runs give different PNGs (%d and %d bytes)", len(pngs[0]), len(pngs[1]))
+	}
+	mustArbor(t, "cluster", "--data", "iris", "--clusters", "3", "--plot", svg, "--plot-features", "f3,4", "--quiet")
+	if all := strings.Join(svgTexts(t, svg), "|"); !strings.Contains(all, "|f3|") || !strings.Contains(all, "|f4|") {
+		t.Errorf("--plot-features f3,4: axes not named f3 and f4 in %s", all)
+	}
+
+	lsvg := filepath.Join(dir, "l.svg")
+	mustArbor(t, "classify", "--data", "../../examples/two_moons_10_labels.csv", "--label", "moon", "--id", "id", "--learner", "knn", "--out", filepath.Join(dir, "p.csv"), "--plot", lsvg, "--quiet")
+	all = "|" + strings.Join(svgTexts(t, lsvg), "|") + "|"
+	for _, s := range []string{"|two_moons_10_labels: knn, 10 labelled rows|", "|class 0|", "|class 1|", "|labelled|", "|x|", "|y|"} {
+		if !strings.Contains(all, s) {
+			t.Errorf("classify --plot lacks %q in %s", s, all)
+		}
+	}
+
+	for _, args := range [][]string{
+		{"cluster", "--data", "iris", "--clusters", "3", "--plot", filepath.Join(dir, "bad.pdf")},
+		{"cluster", "--data", "iris", "--clusters", "3", "--plot-features", "1,2"},
+		{"cluster", "--data", "iris", "--clusters", "3", "--plot", filepath.Join(dir, "bad.png"), "--plot-features", "f1,f9"},
+		{"cluster", "--data", "iris", "--plot", filepath.Join(dir, "bad.png"), "--newick", filepath.Join(dir, "t.nwk")},
+	} {
+		if _, _, err := arbor(t, append(args, "--quiet")...); err == nil || !strings.Contains(err.Error(), "plot") {
+			t.Errorf("%v: err = %v, want a usage error naming --plot", args, err)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "bad*")); len(left) > 0 {
+		t.Errorf("failed runs left %v", left)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "t.nwk")); err == nil {
+		t.Error("a refused --plot still wrote --newick")
+	}
+}
+
+// TestSVCPlotDeterministic: two runs of svc --plot write the same PNG.
+func TestSVCPlotDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	var pngs [2][]byte
+	for i := range pngs {
+		p := filepath.Join(dir, "s"+string(rune('0'+i))+".png")
+		mustArbor(t, "svc", "--data", "two_moons", "--q", "20", "--C", "0.0028", "--out", filepath.Join(dir, "l.csv"), "--plot", p, "--quiet")
+		pngs[i], _ = os.ReadFile(p)
+	}
+	if len(pngs[0]) == 0 || string(pngs[0]) != string(pngs[1]) {
+		t.Errorf("svc --plot: two runs give different PNGs (%d and %d bytes)", len(pngs[0]), len(pngs[1]))
+	}
+}
