@@ -32,7 +32,20 @@ func ChooseIncluding(ctx context.Context, X mat.Matrix, m int, method string, se
 		lm, err := Choose(ctx, X, m, method, seed)
 		return lm, false, err
 	}
-	n, _ := X.Dims()
+	x, err := newRows(X, "X")
+	if err != nil {
+		return nil, false, err
+	}
+	return ChooseRows(ctx, x.n, m, method, seed, include, x.fetch)
+}
+
+// ChooseRows is ChooseIncluding on n rows that need not be in memory:
+// fetch returns the rows at the given ascending indices, one matrix row
+// each. Only k-means reads rows, its sample of 100·m of them (Choose);
+// random chooses by index alone. The rows chosen are ChooseIncluding's
+// for the same rows, seed and include. Errors: as ChooseIncluding's, and
+// fetch's.
+func ChooseRows(ctx context.Context, n, m int, method string, seed uint64, include []int, fetch func(idx []int) (*mat.Dense, error)) ([]int, bool, error) {
 	seen := make(map[int]bool, len(include))
 	for _, i := range include {
 		if i < 0 || i >= n || seen[i] {
@@ -41,13 +54,13 @@ func ChooseIncluding(ctx context.Context, X mat.Matrix, m int, method string, se
 		seen[i] = true
 	}
 	if len(include) == 0 || len(include) >= m {
-		lm, err := Choose(ctx, X, m, method, seed)
+		lm, err := chooseRows(ctx, n, m, method, seed, fetch)
 		return lm, len(include) == 0, err
 	}
 	if m > n {
 		return nil, false, fmt.Errorf("%w: %d landmarks, want 1..%d (the number of rows)", kernel.ErrBadParam, m, n)
 	}
-	rest, err := Choose(ctx, X, m-len(include), method, seed)
+	rest, err := chooseRows(ctx, n, m-len(include), method, seed, fetch)
 	if err != nil {
 		return nil, false, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/hclust"
 	"github.com/arbor-ml/arbor/internal/eigen"
+	"github.com/arbor-ml/arbor/internal/finite"
 	"github.com/arbor-ml/arbor/internal/neighbors"
 	"github.com/arbor-ml/arbor/internal/parallel"
 	"github.com/arbor-ml/arbor/kernel"
@@ -43,10 +44,26 @@ func Choose(ctx context.Context, X mat.Matrix, m int, method string, seed uint64
 	if err != nil {
 		return nil, err
 	}
-	n, d := x.n, x.d
+	return chooseRows(ctx, x.n, m, method, seed, x.fetch)
+}
+
+// fetch returns the rows of x at the indices idx, in that order.
+func (x rows) fetch(idx []int) (*mat.Dense, error) {
+	out := mat.NewDense(len(idx), x.d, nil)
+	for a, i := range idx {
+		copy(out.RawRowView(a), x.row(i))
+	}
+	return out, nil
+}
+
+// chooseRows is Choose on n rows reached through fetch (the rows at the
+// given ascending indices, one matrix row each): k-means reads its sample,
+// random no rows at all.
+func chooseRows(ctx context.Context, n, m int, method string, seed uint64, fetch func(idx []int) (*mat.Dense, error)) ([]int, error) {
 	if m < 1 || m > n {
 		return nil, fmt.Errorf("%w: %d landmarks, want 1..%d (the number of rows)", kernel.ErrBadParam, m, n)
 	}
+	total := n
 	rng := rand.New(rand.NewPCG(seed, 0x6c616e64))
 	switch method {
 	case Random, "":
@@ -66,9 +83,17 @@ func Choose(ctx context.Context, X mat.Matrix, m int, method string, seed uint64
 		rows = sortedInts(rows)
 	}
 	ns := len(rows)
-	data := make([]float64, ns*d)
-	for a, i := range rows {
-		copy(data[a*d:], x.row(i))
+	sample, err := fetch(rows)
+	if err != nil {
+		return nil, err
+	}
+	if r, _ := sample.Dims(); r != ns {
+		return nil, fmt.Errorf("%w: %d sample rows fetched, want %d", kernel.ErrBadParam, r, ns)
+	}
+	_, d := sample.Dims()
+	data := mat.DenseCopyOf(sample).RawMatrix().Data
+	if i, j, v, bad := finite.Find(data, ns, d, d); bad {
+		return nil, fmt.Errorf("%w: X[%d,%d] = %v", kernel.ErrNonFinite, rows[i], j, v)
 	}
 	n = ns
 	// k-means++ seeding.
@@ -140,7 +165,7 @@ func Choose(ctx context.Context, X mat.Matrix, m int, method string, seed uint64
 			out = append(out, i)
 		}
 	}
-	for _, i := range rng.Perm(x.n) {
+	for _, i := range rng.Perm(total) {
 		if len(out) == m {
 			break
 		}

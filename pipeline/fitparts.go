@@ -506,54 +506,92 @@ func withGraphProgress(ln learner.Learner, p func(stage string, done, total int)
 // exp(−d²/σ²)), kernel → the paper's width (mean distance to the S-th
 // nearest anchor).
 func AnchorFit(ctx context.Context, X, anchors *mat.Dense, y []int, ln learner.Learner) (*propagate.AnchorModel, string, error) {
+	plan, err := AnchorPlanOf(ln)
+	if err != nil {
+		return nil, "", err
+	}
+	if plan.K > 0 {
+		n, _ := X.Dims()
+		r, err := propagate.KNNRadius(ctx, X, min(plan.K, n))
+		if err != nil {
+			return nil, "", err
+		}
+		plan.SetRadius(r)
+	}
+	var m *propagate.AnchorModel
+	if plan.Spreading {
+		m, err = propagate.AnchorSpreading{Alpha: plan.Alpha, Sigma: plan.Graph.Sigma, Unreachable: plan.Graph.Unreachable}.Fit(ctx, X, anchors, y)
+	} else {
+		m, err = plan.Graph.Fit(ctx, X, anchors, y)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return m, plan.Describe(), nil
+}
+
+// AnchorPlan is how AnchorFit fits a learner on the anchor graph: the
+// graph's settings, and where its width σ comes from.
+type AnchorPlan struct {
+	// Graph holds σ (0: the paper's width, from the rows) and the
+	// Unreachable policy; Spreading and Alpha say label spreading.
+	Graph     propagate.AnchorGraph
+	Spreading bool
+	Alpha     float64
+	// K > 0: σ is propagate.KNNRadius of the rows with K (a knn:K
+	// affinity), still to be set by SetRadius.
+	K     int
+	width string
+}
+
+// AnchorPlanOf returns the plan for ln (ssl.Propagation or ssl.Spreading,
+// as the flags build them). Errors: learner.ErrSettings for another
+// learner.
+func AnchorPlanOf(ln learner.Learner) (AnchorPlan, error) {
 	var aff propagate.Affinity
-	var unreachable string
-	spreading, alpha := false, 0.0
+	var plan AnchorPlan
 	p, isLP := learner.As[propagate.Propagation](ln)
 	s, isSpreading := learner.As[propagate.Spreading](ln)
 	switch {
 	case isLP:
-		aff, unreachable = p.Affinity, p.Unreachable
+		aff, plan.Graph.Unreachable = p.Affinity, p.Unreachable
 	case isSpreading:
-		aff, unreachable = s.Affinity, s.Unreachable
-		spreading, alpha = true, s.Alpha
+		aff, plan.Graph.Unreachable = s.Affinity, s.Unreachable
+		plan.Spreading, plan.Alpha = true, s.Alpha
 	default:
-		return nil, "", learner.Settingsf("the anchor graph runs lp or spreading, not %s", ln.Name())
+		return AnchorPlan{}, learner.Settingsf("the anchor graph runs lp or spreading, not %s", ln.Name())
 	}
-	sigma, width := 0.0, "the paper's width (mean distance to the 3rd nearest anchor)"
+	plan.width = "the paper's width (mean distance to the 3rd nearest anchor)"
 	switch aff.Kind {
 	case propagate.KNN:
-		k := aff.K
-		if k == 0 {
-			k = 7 // propagate.Affinity's default
+		plan.K = aff.K
+		if plan.K == 0 {
+			plan.K = 7 // propagate.Affinity's default
 		}
-		n, _ := X.Dims()
-		r, err := propagate.KNNRadius(ctx, X, min(k, n))
-		if err != nil {
-			return nil, "", err
-		}
-		sigma, width = r, fmt.Sprintf("width %.4g, the mean distance to the %d-th nearest row (knn:%d)", r, k, k)
 	case propagate.RBF, "":
 		g := aff.Gamma
 		if g == 0 {
 			g = 20 // propagate.Affinity's default
 		}
-		sigma = 1 / math.Sqrt(g)
-		width = fmt.Sprintf("width %.4g = 1/√γ (rbf:%g)", sigma, g)
+		plan.Graph.Sigma = 1 / math.Sqrt(g)
+		plan.width = fmt.Sprintf("width %.4g = 1/√γ (rbf:%g)", plan.Graph.Sigma, g)
 	}
-	var m *propagate.AnchorModel
-	var err error
+	return plan, nil
+}
+
+// SetRadius sets σ to r, KNNRadius of the rows with K.
+func (p *AnchorPlan) SetRadius(r float64) {
+	p.Graph.Sigma = r
+	p.width = fmt.Sprintf("width %.4g, the mean distance to the %d-th nearest row (knn:%d)", r, p.K, p.K)
+}
+
+// Describe says what the plan fits, for stderr.
+func (p AnchorPlan) Describe() string {
 	what := "label propagation"
-	if spreading {
-		what = fmt.Sprintf("label spreading (alpha %g)", alpha)
-		m, err = propagate.AnchorSpreading{Alpha: alpha, Sigma: sigma, Unreachable: unreachable}.Fit(ctx, X, anchors, y)
-	} else {
-		m, err = propagate.AnchorGraph{Sigma: sigma, Unreachable: unreachable}.Fit(ctx, X, anchors, y)
+	if p.Spreading {
+		what = fmt.Sprintf("label spreading (alpha %g)", p.Alpha)
 	}
-	if err != nil {
-		return nil, "", err
-	}
-	return m, fmt.Sprintf("%s on the anchor graph, each point tied to its 3 nearest anchors, Gaussian weights of %s", what, width), nil
+	return fmt.Sprintf("%s on the anchor graph, each point tied to its 3 nearest anchors, Gaussian weights of %s", what, p.width)
 }
 
 // svmOnPoints is classify's path for a point kernel with the SVM: the

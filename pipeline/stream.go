@@ -62,22 +62,7 @@ func (p *Pipeline) Stream(ctx context.Context, r io.Reader, name string, opt dat
 // Stream's first chunk), so that every part is read alike. A part
 // without a row (only blank lines) is an error, as a file without one.
 func (p *Pipeline) StreamPart(ctx context.Context, header []byte, r io.Reader, first int, name string, opt dataset.CSVOptions, chunk int, fn func(ds *dataset.Dataset) error) error {
-	if len(header) > 0 && header[len(header)-1] != '\n' {
-		header = append(slices.Clone(header), '\n')
-	}
-	h := 0
-	if len(header) > 0 {
-		h = 1
-	}
-	lineOf := func(n int) int {
-		switch {
-		case n <= h:
-			return n
-		case first <= 0:
-			return n - h
-		}
-		return first + n - h - 1
-	}
+	header, lineOf := partLines(header, first)
 	return stream(ctx, io.MultiReader(bytes.NewReader(header), r), name, opt, chunk, p.columnOptions, lineOf, p.checked(fn))
 }
 

@@ -131,102 +131,26 @@ func (g AnchorGraph) Fit(ctx context.Context, X, anchors *mat.Dense, y []int) (*
 	if err != nil {
 		return nil, err
 	}
-	// ZᵀZ, Λ = Zᵀ1, Z_lᵀZ_l and Z_lᵀY_l, in row order (deterministic).
-	ztz := make([]float64, m*m)
-	lam := make([]float64, m)
-	zlz := make([]float64, m*m)
-	rhs := mat.NewDense(m, classes, nil)
-	for i := 0; i < n; i++ {
-		if i%65536 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
+	// ZᵀZ, Λ = Zᵀ1, Z_lᵀZ_l and Z_lᵀY_l, by blocks of parallel.BlockRows
+	// rows (AnchorSums), added in block order (deterministic, and equal to
+	// a fit in parts: AnchorParts).
+	p := &AnchorParts{g: g, model: am, classes: classes}
+	sums := p.NewSums()
+	for b := 0; b < parallel.Blocks(n); b++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
-		ki, zi := idx[i*s:i*s+s], z[i*s:i*s+s]
-		for a, ka := range ki {
-			lam[ka] += zi[a]
-			for b, kb := range ki {
-				ztz[int(ka)*m+int(kb)] += zi[a] * zi[b]
-			}
-		}
-		if c := y[i]; c >= 0 {
-			for a, ka := range ki {
-				for b, kb := range ki {
-					zlz[int(ka)*m+int(kb)] += zi[a] * zi[b]
-				}
-				rhs.Set(int(ka), c, rhs.At(int(ka), c)+zi[a])
-			}
-		}
+		lo, hi := parallel.Block(b, n)
+		part := p.NewSums()
+		part.add(idx[lo*s:hi*s], z[lo*s:hi*s], y[lo:hi], s)
+		sums.Merge(part)
 	}
-	// System matrix Z_lᵀZ_l + γ(ZᵀZ − ZᵀZ Λ⁻¹ ZᵀZ).
-	gam := g.gamma()
-	T := mat.NewDense(m, m, nil)
-	for k := 0; k < m; k++ {
-		if lam[k] > 0 {
-			for j := 0; j < m; j++ {
-				T.Set(k, j, ztz[k*m+j]/lam[k])
-			}
-		}
+	am, err = p.Solve(sums)
+	if err != nil {
+		return nil, err
 	}
-	ZtZ := mat.NewDense(m, m, ztz)
-	var P mat.Dense
-	P.Mul(ZtZ, T)
-	sys := mat.NewSymDense(m, nil)
-	for i := 0; i < m; i++ {
-		for j := i; j < m; j++ {
-			v := zlz[i*m+j] + gam*(ztz[i*m+j]-0.5*(P.At(i, j)+P.At(j, i)))
-			if i == j && lam[i] == 0 {
-				v = 1 // an anchor no point uses: A_i = 0
-			}
-			sys.SetSym(i, j, v)
-		}
-	}
-	var ch mat.Cholesky
-	if !ch.Factorize(sys) || ch.Cond() > mat.ConditionTolerance {
-		// Singular: an anchor component without labels (its block is γL̃
-		// with L̃1 = 0 and a zero right side: it solves to exactly 0), or
-		// columns of Z that are linearly dependent (Zv = 0: then Z_lv = 0
-		// and L̃v = 0, the right side Z_lᵀY_l is orthogonal to v, and F = ZA
-		// is the same for every solution). A ridge far below the entries'
-		// scale gives (within it) the minimum-norm one.
-		tr := 0.0
-		for i := 0; i < m; i++ {
-			tr += sys.At(i, i)
-		}
-		for i := 0; i < m; i++ {
-			sys.SetSym(i, i, sys.At(i, i)+1e-10*tr/float64(m))
-		}
-		if !ch.Factorize(sys) || ch.Cond() > mat.ConditionTolerance {
-			return nil, fmt.Errorf("%w: the anchor graph's %d×%d system stays singular with a ridge "+
-				"(anchors whose weight columns are nearly dependent); try fewer anchors", ErrSingular, m, m)
-		}
-	}
-	am.a = mat.NewDense(m, classes, nil)
-	if err := ch.SolveTo(am.a, rhs); err != nil {
-		return nil, fmt.Errorf("%w: anchor graph solve: %v", ErrNonFinite, err)
-	}
-	// λ_j = 1ᵀ Z A_j = Σ_k Λ_k A_kj.
-	am.lambda = make([]float64, classes)
-	for k := 0; k < m; k++ {
-		for j := 0; j < classes; j++ {
-			am.lambda[j] += lam[k] * am.a.At(k, j)
-		}
-	}
-	for j, l := range am.lambda {
-		if !(l > 0) {
-			return nil, fmt.Errorf("%w: class %d has mass %v on the anchor graph", ErrEmptyClass, j, l)
-		}
-	}
-	am.labels = make([]int, n)
-	reached := make([]bool, n)
-	for i := 0; i < n; i++ {
-		am.labels[i] = am.classify(idx[i*s:i*s+s], z[i*s:i*s+s])
-		reached[i] = am.reached(idx[i*s:i*s+s], z[i*s:i*s+s])
-		if y[i] >= 0 {
-			am.labels[i] = y[i]
-		}
-	}
-	if err := am.applyUnreachable(reached, y, g.Unreachable); err != nil {
+	labels, reached := am.transduce(idx, z, y)
+	if err := am.SetTransduction(labels, reached, y, g.Unreachable); err != nil {
 		return nil, err
 	}
 	return am, nil
@@ -276,19 +200,59 @@ func (am *AnchorModel) applyUnreachable(reached []bool, y []int, policy string) 
 // weights z (n×s): the sparse Z of the anchor graph. σ is width, or when
 // 0 the mean distance of the rows to their s-th anchor.
 func anchorWeights(ctx context.Context, X, anchors *mat.Dense, s int, width float64) (*AnchorModel, []int32, []float64, error) {
-	n, d := X.Dims()
-	m, _ := anchors.Dims()
+	n, _ := X.Dims()
 	am := &AnchorModel{anchors: mat.DenseCopyOf(anchors), s: s}
-	idx := make([]int32, n*s)
-	d2 := make([]float64, n*s)
-	ix := neighbors.New(am.anchors.RawMatrix().Data, m, d)
-	if err := ix.Search(ctx, denseData(X), s, idx, d2); err != nil {
+	idx, d2, err := am.neighbours(ctx, denseData(X), n)
+	if err != nil {
 		return nil, nil, nil, err
 	}
 	sum := 0.0
-	for i := 0; i < n; i++ {
-		sum += math.Sqrt(d2[i*s+s-1])
+	for b := 0; b < parallel.Blocks(n); b++ {
+		lo, hi := parallel.Block(b, n)
+		sum += widthSum(d2[lo*s:hi*s], s)
 	}
+	am.setWidth(width, sum, n)
+	return am, idx, am.weightsOf(d2), nil
+}
+
+// neighbours returns the S nearest anchors of each of the n rows of data
+// (row-major) and their squared distances, n×S each, ascending by
+// (distance, anchor index).
+func (am *AnchorModel) neighbours(ctx context.Context, data []float64, n int) ([]int32, []float64, error) {
+	m, d := am.anchors.Dims()
+	s := am.s
+	idx := make([]int32, n*s)
+	d2 := make([]float64, n*s)
+	ix := neighbors.New(am.anchors.RawMatrix().Data, m, d)
+	if err := ix.Search(ctx, data, s, idx, d2); err != nil {
+		return nil, nil, err
+	}
+	return idx, d2, nil
+}
+
+// checkFinite fails on a NaN or infinite value of the named matrix.
+func checkFinite(name string, data []float64) error {
+	for _, v := range data {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: %s has %v", ErrNonFinite, name, v)
+		}
+	}
+	return nil
+}
+
+// widthSum is Σ_i ‖x_i − u_(s)‖ over the rows of a block, in row order: d2
+// holds each row's s squared distances to its nearest anchors, ascending.
+func widthSum(d2 []float64, s int) float64 {
+	sum := 0.0
+	for i := s - 1; i < len(d2); i += s {
+		sum += math.Sqrt(d2[i])
+	}
+	return sum
+}
+
+// setWidth sets σ² from σ = width, or when width is 0 the mean distance of
+// the n rows to their s-th nearest anchor (sum their sum; 1 if it is 0).
+func (am *AnchorModel) setWidth(width, sum float64, n int) {
 	sigma := sum / float64(n)
 	if width > 0 {
 		sigma = width
@@ -297,11 +261,6 @@ func anchorWeights(ctx context.Context, X, anchors *mat.Dense, s int, width floa
 		sigma = 1
 	}
 	am.sigma2 = sigma * sigma
-	z := make([]float64, n*s)
-	for i := 0; i < n; i++ {
-		am.weights(z[i*s:i*s+s], d2[i*s:i*s+s])
-	}
-	return am, idx, z, nil
 }
 
 // checkAnchorInput checks the shapes, labels and finiteness of an anchor
@@ -484,10 +443,10 @@ func KNNRadius(ctx context.Context, X *mat.Dense, k int) (float64, error) {
 			return 0, fmt.Errorf("%w: X has %v", ErrNonFinite, v)
 		}
 	}
-	q := min(n, radiusSample)
+	rows := RadiusRows(n)
+	q := len(rows)
 	Q := make([]float64, q*d)
-	for a := 0; a < q; a++ {
-		i := int(int64(a) * int64(n) / int64(q))
+	for a, i := range rows {
 		copy(Q[a*d:a*d+d], data[i*d:i*d+d])
 	}
 	idx := make([]int32, q*k)

@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/arbor-ml/arbor/internal/parallel"
 )
 
 // AnchorSpreading is label spreading (Zhou et al. 2004, scikit-learn's
@@ -79,9 +81,18 @@ func (g AnchorSpreading) Fit(ctx context.Context, X, anchors *mat.Dense, y []int
 	}
 	am.method = "spreading"
 	alpha := g.alpha()
+	// Λ, the system and B are sums over the rows, summed by blocks of
+	// parallel.BlockRows rows added in block order (as AnchorGraph's).
 	lam := make([]float64, m)
-	for i := 0; i < n*s; i++ {
-		lam[idx[i]] += z[i]
+	for b := 0; b < parallel.Blocks(n); b++ {
+		lo, hi := parallel.Block(b, n)
+		part := make([]float64, m)
+		for i := lo * s; i < hi*s; i++ {
+			part[idx[i]] += z[i]
+		}
+		for k, v := range part {
+			lam[k] += v
+		}
 	}
 	// Per row: w_i, D_i, E_i, and the scale c_i = 1/(√D_i·E_i) of U's row
 	// in UᵀE⁻¹ (so UᵀE⁻¹U = Σ_i z_iᵀz_i / (D_i·E_i)).
@@ -102,24 +113,36 @@ func (g AnchorSpreading) Fit(ctx context.Context, X, anchors *mat.Dense, y []int
 	}
 	sys := make([]float64, m*m)
 	rhs := mat.NewDense(m, classes, nil)
-	for i := 0; i < n; i++ {
-		if i%65536 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
+	psys := make([]float64, m*m)
+	prhs := make([]float64, m*classes)
+	for blk := 0; blk < parallel.Blocks(n); blk++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
-		ki, zi := idx[i*s:i*s+s], z[i*s:i*s+s]
-		c := dinv[i] * dinv[i] * einv[i]
-		for a, ka := range ki {
-			for b, kb := range ki {
-				sys[int(ka)*m+int(kb)] -= c * zi[a] * zi[b]
-			}
-		}
-		if y[i] >= 0 {
-			r := (1 - alpha) * dinv[i] * einv[i]
+		lo, hi := parallel.Block(blk, n)
+		clear(psys)
+		clear(prhs)
+		for i := lo; i < hi; i++ {
+			ki, zi := idx[i*s:i*s+s], z[i*s:i*s+s]
+			c := dinv[i] * dinv[i] * einv[i]
 			for a, ka := range ki {
-				rhs.Set(int(ka), y[i], rhs.At(int(ka), y[i])+r*zi[a])
+				for b, kb := range ki {
+					psys[int(ka)*m+int(kb)] -= c * zi[a] * zi[b]
+				}
 			}
+			if y[i] >= 0 {
+				r := (1 - alpha) * dinv[i] * einv[i]
+				for a, ka := range ki {
+					prhs[int(ka)*classes+y[i]] += r * zi[a]
+				}
+			}
+		}
+		for k, v := range psys {
+			sys[k] += v
+		}
+		raw := rhs.RawMatrix().Data
+		for k, v := range prhs {
+			raw[k] += v
 		}
 	}
 	S := mat.NewSymDense(m, nil)
@@ -148,8 +171,16 @@ func (g AnchorSpreading) Fit(ctx context.Context, X, anchors *mat.Dense, y []int
 	am.labels = make([]int, n)
 	reached := make([]bool, n)
 	am.a = mat.NewDense(m, classes, nil) // B = Λ⁻¹ Zᵀ F̂
+	bsum := am.a.RawMatrix().Data
+	part := make([]float64, m*classes) // the block's part of Zᵀ F̂
 	f := make([]float64, classes)
 	for i := 0; i < n; i++ {
+		if i%parallel.BlockRows == 0 && i > 0 {
+			for k, v := range part {
+				bsum[k] += v
+			}
+			clear(part)
+		}
 		ki, zi := idx[i*s:i*s+s], z[i*s:i*s+s]
 		for c := range f {
 			f[c] = 0
@@ -178,9 +209,12 @@ func (g AnchorSpreading) Fit(ctx context.Context, X, anchors *mat.Dense, y []int
 		am.labels[i] = best
 		for a, ka := range ki {
 			for c, v := range f {
-				am.a.Set(int(ka), c, am.a.At(int(ka), c)+zi[a]*v/tot)
+				part[int(ka)*classes+c] += zi[a] * v / tot
 			}
 		}
+	}
+	for k, v := range part {
+		bsum[k] += v
 	}
 	for k := 0; k < m; k++ {
 		if lam[k] > 0 {
