@@ -63,3 +63,51 @@ func (d *Dataset) PadFeatures(like *Dataset) {
 	out.Slice(0, n, 0, c).(*mat.Dense).Copy(d.X)
 	d.X, d.Features = out, append([]string(nil), like.Features...)
 }
+
+// AlignFeatures puts test's feature columns in d's order when the two
+// name the same features in another order (a header written by another
+// tool, say), as a saved pipeline matches columns by name, and reports
+// whether it moved them. Files whose feature names differ, or whose
+// counts differ, are left as they are (CheckColumns judges them). The
+// missing cells' columns follow.
+func (d *Dataset) AlignFeatures(test *Dataset) bool {
+	if test.Dim() != d.Dim() || len(test.Features) != len(d.Features) {
+		return false
+	}
+	pos := make(map[string]int, len(test.Features))
+	for j, f := range test.Features {
+		pos[f] = j
+	}
+	perm := make([]int, len(d.Features))
+	moved := false
+	for i, f := range d.Features {
+		j, ok := pos[f]
+		if !ok {
+			return false
+		}
+		perm[i] = j
+		moved = moved || i != j
+	}
+	if !moved {
+		return false
+	}
+	n := test.Len()
+	X := mat.NewDense(n, len(perm), nil)
+	for r := 0; r < n; r++ {
+		src, dst := test.X.RawRowView(r), X.RawRowView(r)
+		for i, j := range perm {
+			dst[i] = src[j]
+		}
+	}
+	for k := range test.Missing {
+		for i, j := range perm {
+			if test.Missing[k].Col == j {
+				test.Missing[k].Col = i
+				break
+			}
+		}
+	}
+	test.X = X
+	test.Features = append([]string(nil), d.Features...)
+	return true
+}

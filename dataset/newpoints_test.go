@@ -34,3 +34,29 @@ func TestNewPoints(t *testing.T) {
 		t.Errorf("narrowed to %d columns", c)
 	}
 }
+
+// TestAlignFeatures: a test set naming the same features in another order
+// gets d's order, values and missing cells following their columns; one
+// naming other features, or another number, is left alone.
+func TestAlignFeatures(t *testing.T) {
+	train := &Dataset{X: mat.NewDense(1, 3, []float64{1, 2, 3}), Features: []string{"a", "b", "c"}}
+	test := &Dataset{X: mat.NewDense(2, 3, []float64{30, 10, 20, 31, 11, 21}), Features: []string{"c", "a", "b"}, Missing: []Cell{{Row: 1, Col: 0}}}
+	if !train.AlignFeatures(test) {
+		t.Fatal("AlignFeatures: not moved")
+	}
+	if got := test.X.RawMatrix().Data; !slices.Equal(got, []float64{10, 20, 30, 11, 21, 31}) {
+		t.Errorf("aligned rows %v", got)
+	}
+	if !slices.Equal(test.Features, train.Features) || test.Missing[0].Col != 2 {
+		t.Errorf("features %v, missing cell in column %d, want %v and 2", test.Features, test.Missing[0].Col, train.Features)
+	}
+	if train.AlignFeatures(test) {
+		t.Error("aligned again: moved")
+	}
+	for _, f := range [][]string{{"a", "b", "x"}, {"b", "a"}} {
+		other := &Dataset{X: mat.NewDense(1, len(f), nil), Features: f}
+		if train.AlignFeatures(other) || !slices.Equal(other.Features, f) {
+			t.Errorf("features %v: moved", f)
+		}
+	}
+}

@@ -178,3 +178,40 @@ func TestCostLandmarksMillion(t *testing.T) {
 		}
 	}
 }
+
+// TestTally: the counts per class and the rows left unlabelled add up to
+// the unlabelled rows, each counted by its label; TestCorrect counts the
+// test rows whose label names their own class.
+func TestTally(t *testing.T) {
+	ds, _, _, newX := fixture(t)
+	fit, err := pipeline.Fit(context.Background(), pipeline.Settings{Scale: "none", Kernel: "rbf:0.5"}, ds, newX)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts, left := fit.Tally()
+	want := make([]int, len(ds.Classes))
+	for _, r := range ds.UnlabeledRows() {
+		want[fit.Labels[r]]++
+	}
+	if !slices.Equal(counts, want) || left != 0 {
+		t.Errorf("Tally = %v, %d; want %v, 0", counts, left, want)
+	}
+	// Test rows labelled with the names of the classes in reverse order,
+	// every other one without a label.
+	test := &dataset.Dataset{X: newX, Y: make([]int, 60), Classes: slices.Clone(ds.Classes)}
+	slices.Reverse(test.Classes)
+	right, labelled := 0, 0
+	for i := range test.Y {
+		test.Y[i] = dataset.Unlabeled
+		if i%2 == 0 {
+			test.Y[i] = i % 3
+			labelled++
+			if ds.Classes[fit.Labels[ds.Len()+i]] == test.Classes[i%3] {
+				right++
+			}
+		}
+	}
+	if c, l := fit.TestCorrect(test); c != right || l != labelled {
+		t.Errorf("TestCorrect = %d of %d, want %d of %d", c, l, right, labelled)
+	}
+}

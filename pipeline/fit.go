@@ -458,3 +458,35 @@ func WarnText(err error) string {
 	}
 	return s
 }
+
+// Tally counts the labels of the unlabelled training rows: per class, and
+// left, those the model left unlabelled.
+func (r *Result) Tally() (counts []int, left int) {
+	counts = make([]int, len(r.ds.Classes))
+	for i, y := range r.ds.Y {
+		if y != dataset.Unlabeled {
+			continue
+		}
+		if c := r.Labels[i]; c >= 0 && c < len(counts) {
+			counts[c]++
+		} else {
+			left++
+		}
+	}
+	return counts, left
+}
+
+// TestCorrect compares the labels of the test rows with test's own (by
+// class name; test's classes need not be the training data's): of the
+// labelled test rows, how many got their class. A test row left
+// unlabelled is wrong.
+func (r *Result) TestCorrect(test *dataset.Dataset) (correct, labelled int) {
+	n := r.ds.Len()
+	for _, i := range test.Labeled() {
+		labelled++
+		if c := r.Labels[n+i]; c >= 0 && c < len(r.ds.Classes) && r.ds.Classes[c] == test.Classes[test.Y[i]] {
+			correct++
+		}
+	}
+	return correct, labelled
+}

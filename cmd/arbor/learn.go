@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/arbor-ml/arbor/pipeline"
-	"gonum.org/v1/gonum/mat"
 	"io"
 	"math"
 	"os"
@@ -192,7 +191,9 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		if Xt.Dim() != ds.Dim() {
 			return fmt.Errorf("%s: %d features, but %s has %d", *test, Xt.Dim(), ds.Name, ds.Dim())
 		}
-		alignTestColumns(e.stderr, ds, Xt) // by name, as predict (testalign.go)
+		if ds.AlignFeatures(Xt) { // by name, as predict
+			fmt.Fprintf(e.stderr, "test: %s: feature columns matched to %s by name (they are in another order)\n", Xt.Name, ds.Name)
+		}
 		if err := ds.CheckColumns(Xt); err != nil {
 			return err
 		}
@@ -229,11 +230,12 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 			e.announceSpecs(*quiet, specs, ds.Len())
 		}
 	}
-	var Xtest *mat.Dense
+	var fit *pipeline.Result
 	if Xt != nil {
-		Xtest = Xt.X
+		fit, err = pipeline.FitLearner(ctx, set, specs[0], ln, learnerFamily(lf.learner), ds, Xt.X)
+	} else {
+		fit, err = pipeline.FitLearner(ctx, set, specs[0], ln, learnerFamily(lf.learner), ds, nil)
 	}
-	fit, err := pipeline.FitLearner(ctx, set, specs[0], ln, learnerFamily(lf.learner), ds, Xtest)
 	if err != nil {
 		return settingsError(err)
 	}
@@ -248,15 +250,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(info)
 	}
 	fmt.Fprintf(info, "learner  %s\n", ln.Name())
-	counts := make([]int, len(ds.Classes))
-	left := 0
-	for _, r := range ds.UnlabeledRows() {
-		if c := pred[r]; c >= 0 && c < len(counts) {
-			counts[c]++
-		} else {
-			left++
-		}
-	}
+	counts, left := fit.Tally()
 	fmt.Fprintf(info, "predicted %d unlabelled rows:", len(ds.UnlabeledRows()))
 	for c, k := range counts {
 		fmt.Fprintf(info, " %s=%d", ds.Classes[c], k)
@@ -266,14 +260,8 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintln(info)
 	if Xt != nil {
-		if tl := Xt.Labeled(); len(tl) > 0 {
-			correct := 0
-			for _, r := range tl {
-				if ds.Classes[pred[ds.Len()+r]] == Xt.Classes[Xt.Y[r]] {
-					correct++
-				}
-			}
-			fmt.Fprintf(info, "test     %d points, accuracy %.2f%% on the %d with labels\n", Xt.Len(), 100*float64(correct)/float64(len(tl)), len(tl))
+		if correct, labelled := fit.TestCorrect(Xt); labelled > 0 {
+			fmt.Fprintf(info, "test     %d points, accuracy %.2f%% on the %d with labels\n", Xt.Len(), 100*float64(correct)/float64(labelled), labelled)
 		} else {
 			fmt.Fprintf(info, "test     %d points labelled\n", Xt.Len())
 		}
