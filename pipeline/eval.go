@@ -136,7 +136,7 @@ func Eval(ctx context.Context, s EvalSettings, ds *dataset.Dataset, splits [][]i
 			learners[i] = learner.WithRun(l, learner.Run{Progress: s.Progress})
 		}
 	}
-	warn := func(err error) { fmt.Fprintln(log, "warning:", WarnText(err)) }
+	warn := func(err error) { fmt.Fprintln(log, "warning:", ClassWarnText(err, ds.Classes)) }
 	return ssl.Eval{Kernels: s.Kernels, Learners: learners, Progress: s.Progress, Warn: warn, Float32: s.Float32}.Run(ctx, ds.X, ds.Y, splits)
 }
 

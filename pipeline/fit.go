@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -186,7 +187,7 @@ func (r *Result) Pipeline() (*Pipeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	if a, ok := propagationAffinity(r.Learner); ok && !ssl.UsesKernel(r.Learner) && (a.Kind == propagate.RBF || a.Kind == propagate.KNN) {
+	if a, ok := propagationAffinity(r.Learner); ok && !ssl.UsesKernel(r.Learner) && affinityHasRule(a) {
 		p.Affinity = a.String()
 	} else if !ssl.UsesKernel(r.Learner) {
 		return nil, fmt.Errorf("%w: %s cannot label new points", ErrLearner, r.Learner.Name())
@@ -360,11 +361,11 @@ func FitLearner(ctx context.Context, s Settings, spec kernel.Spec, ln learner.Le
 			}
 		}
 	default: // a learner on its own affinity over the points
-		if test != nil {
-			return nil, learner.Settingsf("--test is not supported by %s (a transductive learner): add the points to --data unlabelled", ln.Name())
+		if a, ok := propagationAffinity(ln); test != nil && !(ok && affinityHasRule(a)) {
+			return nil, learner.Settingsf("--test is not supported by %s (a transductive learner without a rule for new points): add the points to --data unlabelled", ln.Name())
 		}
 	}
-	p.Warn = func(err error) { fmt.Fprintln(log, "warning:", WarnText(err)) }
+	p.Warn = func(err error) { fmt.Fprintln(log, "warning:", ClassWarnText(err, ds.Classes)) }
 	if pred == nil {
 		ln = learner.WithRun(ln, learner.Run{Progress: s.Progress})
 		pred, model, err = ssl.Transduce(ctx, ln, p)
@@ -374,6 +375,16 @@ func FitLearner(ctx context.Context, s Settings, spec kernel.Spec, ln learner.Le
 		if err != nil {
 			return nil, err
 		}
+	}
+	if method == methodAffinity && test != nil {
+		// New points by the saved model's rule (Pipeline.Predict), from
+		// their affinities to the training rows.
+		a, _ := propagationAffinity(ln)
+		out, err := affinityPipeline(ds, a, model).predictScaled(ctx, model, test.X, Want{})
+		if err != nil {
+			return nil, err
+		}
+		pred = append(pred[:ds.Len():ds.Len()], out.Labels...)
 	}
 	res.Labels, res.Model, res.built, res.Gamma = pred, model, built, built.Gamma
 	if s.Proba || s.Decision {
@@ -437,6 +448,18 @@ func checkFinite(spec string, K *mat.SymDense) error {
 	return nil
 }
 
+// affinityHasRule reports whether new points can be given affinity rows
+// of a (pipeline.affinityRows, knnRows): the RBF and kNN affinities.
+func affinityHasRule(a propagate.Affinity) bool {
+	return a.Kind == propagate.RBF || a.Kind == propagate.KNN
+}
+
+// affinityPipeline is the part of a pipeline that labels new (scaled)
+// points from their affinities to the training rows ds.X.
+func affinityPipeline(ds *dataset.Dataset, a propagate.Affinity, m learner.Model) *Pipeline {
+	return &Pipeline{X: ds.X, Classes: ds.Classes, Model: m, Affinity: a.String()}
+}
+
 // propagationAffinity returns the affinity of label propagation or
 // spreading (Precomputed for the kernel matrix); false for other learners.
 func propagationAffinity(ln learner.Learner) (propagate.Affinity, bool) {
@@ -447,6 +470,16 @@ func propagationAffinity(ln learner.Learner) (propagate.Affinity, bool) {
 		return s.Affinity, true
 	}
 	return propagate.Affinity{}, false
+}
+
+// ClassWarnText is WarnText naming classes by the data's names (classes:
+// label c is classes[c]).
+func ClassWarnText(err error, classes []string) string {
+	var fw *propagate.FirstClassWarning
+	if errors.As(err, &fw) && len(classes) > 0 {
+		return fw.Text(fmt.Sprintf("the first class %s", strconv.Quote(classes[0])))
+	}
+	return WarnText(err)
 }
 
 // WarnText is a fit warning's text, with the remedy for a label

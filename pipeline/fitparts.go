@@ -154,7 +154,7 @@ func anchorFit(ctx context.Context, log io.Writer, l LandmarkChoice, ds, test *d
 	}
 	fmt.Fprintf(log, "landmarks %d (%s): %s%s\n", len(lm), which, what, AnchorInstead(ln, ds.Len(), ds.Dim()))
 	for _, w := range m.Warnings {
-		fmt.Fprintln(log, "warning:", w)
+		fmt.Fprintln(log, "warning:", ClassWarnText(w, ds.Classes))
 	}
 	pred := m.Transduction()
 	if test != nil {
@@ -461,7 +461,7 @@ func knnGraphClassify(ctx context.Context, log io.Writer, ds, test *dataset.Data
 	}
 	fmt.Fprintf(log, "--landmarks: %s\n", what)
 	for _, w := range m.Model.Warnings {
-		fmt.Fprintln(log, "warning:", w)
+		fmt.Fprintln(log, "warning:", ClassWarnText(w, ds.Classes))
 	}
 	pred := m.Transduction()
 	keepGiven(pred, ds.Y) // as ssl.Transduce: labelled rows keep their labels

@@ -61,7 +61,15 @@ func (p *Pipeline) DecisionColumns() []learner.Pair {
 	return nil
 }
 
-// check returns ErrOutput when w asks for what the model cannot give.
+// CheckWant returns an error wrapping ErrOutput when w asks for what the
+// pipeline's model cannot give (before any point is read).
+func (p *Pipeline) CheckWant(w Want) error {
+	_, err := p.checkWant(w)
+	return err
+}
+
+// checkWant returns ErrOutput when w asks for what the model cannot give,
+// and the model to predict with (under w's unreachable policy).
 func (p *Pipeline) checkWant(w Want) (learner.Model, error) {
 	if w.Unreachable != "" && w.Unreachable != propagate.UnreachableUnlabeled && w.Unreachable != propagate.UnreachableFirst {
 		return nil, fmt.Errorf("%w: unreachable policy %q (want %s or %s)", ErrOutput, w.Unreachable, propagate.UnreachableUnlabeled, propagate.UnreachableFirst)
@@ -134,6 +142,13 @@ func (p *Pipeline) PredictWant(ctx context.Context, Xraw *mat.Dense, w Want) (*P
 	if err != nil {
 		return nil, err
 	}
+	return p.predictScaled(ctx, m, Xt, w)
+}
+
+// predictScaled is PredictWant on scaled rows Xt with the model m
+// (p.Model, or its copy under another unreachable policy).
+func (p *Pipeline) predictScaled(ctx context.Context, m learner.Model, Xt *mat.Dense, w Want) (*Prediction, error) {
+	var err error
 	out := &Prediction{}
 	if p.Landmarks != nil {
 		out.Labels, err = p.Landmarks.Predict(ctx, Xt)
@@ -320,10 +335,18 @@ func (r *Result) outputs(ctx context.Context, s Settings, method string, p ssl.P
 			return err
 		}
 	}
-	if test != nil {
-		if p.Kt == nil && method != methodSVMPoints && method != methodKNNPoints {
-			return fmt.Errorf("%w: %s gives no probabilities for --test rows", ErrOutput, r.Learner.Name())
+	switch {
+	case test == nil:
+	case method == methodAffinity:
+		a, _ := propagationAffinity(r.Learner)
+		out, err := affinityPipeline(ds, a, m).predictScaled(ctx, m, test.X, Want{Proba: w.Proba})
+		if err != nil {
+			return err
 		}
+		parts = append(parts, out)
+	case p.Kt == nil && method != methodSVMPoints && method != methodKNNPoints:
+		return fmt.Errorf("%w: %s gives no probabilities for --test rows", ErrOutput, r.Learner.Name())
+	default:
 		if err := add(test.X, p.Kt, p.TestDiag); err != nil {
 			return err
 		}

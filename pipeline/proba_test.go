@@ -15,9 +15,10 @@ import (
 )
 
 // TestProbaRoundTrip: with Settings.Proba (and Decision for the SVM) Fit
-// returns a probability row per training and test row (each summing to 1,
-// one column per class), and the saved pipeline, loaded, gives the test
-// rows the same probabilities and decision values (1e-12: the same
+// returns a label and a probability row per training and test row (each
+// summing to 1, one column per class; label propagation and spreading on
+// their own affinity label test rows too), and the saved pipeline, loaded,
+// gives the test rows the same labels, probabilities and decision values (1e-12: the same
 // arithmetic on kernel rows rebuilt from the file); an unlabelled row's
 // kNN label is one of its most probable classes.
 func TestProbaRoundTrip(t *testing.T) {
@@ -51,8 +52,8 @@ func TestProbaRoundTrip(t *testing.T) {
 		{"hck:average", "svm", nil, true, true}, // on the kernel matrix
 		{"linear", "knn", map[string]string{"k": "5"}, false, true},
 		{"hck:average", "knn", map[string]string{"k": "5"}, false, true},
-		{"linear", "lp", map[string]string{"affinity": "rbf:2"}, false, false},
-		{"linear", "spreading", map[string]string{"affinity": "knn:7"}, false, false},
+		{"linear", "lp", map[string]string{"affinity": "rbf:2"}, false, true},
+		{"linear", "spreading", map[string]string{"affinity": "knn:7"}, false, true},
 	} {
 		name := c.learner + "/" + c.kernel
 		s := pipeline.Settings{Kernel: c.kernel, Learner: c.learner, Params: c.params, Proba: true, Decision: c.decision}
@@ -112,8 +113,8 @@ func TestProbaRoundTrip(t *testing.T) {
 		}
 		labels, _ := q.Predict(ctx, newX)
 		for i := range 30 {
-			if got.Labels[i] != labels[i] {
-				t.Errorf("%s: PredictWant label %d ≠ Predict's %d", name, got.Labels[i], labels[i])
+			if got.Labels[i] != labels[i] || got.Labels[i] != res.Labels[n+i] {
+				t.Errorf("%s: test row %d: PredictWant label %d, Predict's %d, the fit's %d", name, i, got.Labels[i], labels[i], res.Labels[n+i])
 			}
 			if !c.test {
 				continue

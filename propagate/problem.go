@@ -98,6 +98,23 @@ func newProblem(y []int, sets [][]int, classes int, n int, allLabeled bool) (*pr
 	return p, nil
 }
 
+// FirstClassWarning is the warning of a fit with Unreachable =
+// UnreachableFirst that gave class 0 to points no label reaches; it wraps
+// ErrUnreachable. Text names class 0 as its caller calls it.
+type FirstClassWarning struct {
+	Points []int // the points, increasing
+}
+
+func (w *FirstClassWarning) Error() string { return w.Text("class 0") }
+
+// Unwrap returns ErrUnreachable.
+func (w *FirstClassWarning) Unwrap() error { return ErrUnreachable }
+
+// Text is the warning with class 0 called first (`class "A"`, say).
+func (w *FirstClassWarning) Text(first string) string {
+	return fmt.Sprintf("%v: %d points given %s, as scikit-learn does: %s", ErrUnreachable, len(w.Points), first, listInts(w.Points, 20))
+}
+
 // unreachable applies the policy to the points no label reaches.
 func unreachable(on, labeled []bool, policy string) ([]int, []error, error) {
 	var u []int
@@ -114,7 +131,7 @@ func unreachable(on, labeled []bool, policy string) ([]int, []error, error) {
 	case UnreachableUnlabeled:
 		return u, []error{fmt.Errorf("%w: %d points left unlabelled: %s", ErrUnreachable, len(u), list)}, nil
 	case UnreachableFirst:
-		return u, []error{fmt.Errorf("%w: %d points given class 0, as scikit-learn does: %s", ErrUnreachable, len(u), list)}, nil
+		return u, []error{&FirstClassWarning{Points: u}}, nil
 	}
 	return nil, nil, fmt.Errorf("%w: %d points (components of the affinity graph without a labelled point): %s", ErrUnreachable, len(u), list)
 }

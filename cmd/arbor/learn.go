@@ -40,12 +40,13 @@ func allUseKernel(ls []learner.Learner) bool {
 // writePredictions writes set,row[,id],label,given for every row and then
 // the test rows, labels as class names; the ID column (named as in the
 // input) is there when the data (or test file) has one.
-func writePredictions(path string, ds, test *dataset.Dataset, pred []int) error {
-	return writeAtomic(path, func(f *os.File) error { return writePredictionsTo(f, ds, test, pred) })
+func writePredictions(path string, ds, test *dataset.Dataset, pred []int, extra *extraColumns) error {
+	return writeAtomic(path, func(f *os.File) error { return writePredictionsTo(f, ds, test, pred, extra) })
 }
 
-// writePredictionsTo writes the predictions CSV to dst.
-func writePredictionsTo(dst io.Writer, ds, test *dataset.Dataset, pred []int) error {
+// writePredictionsTo writes the predictions CSV to dst, with the extra
+// columns (--proba, --decision) when not nil.
+func writePredictionsTo(dst io.Writer, ds, test *dataset.Dataset, pred []int, extra *extraColumns) error {
 	{
 		w := bufio.NewWriter(dst)
 		idName := ds.IDName
@@ -56,6 +57,9 @@ func writePredictionsTo(dst io.Writer, ds, test *dataset.Dataset, pred []int) er
 		head := []string{"set", "row", "label", "given"}
 		if idName != "" {
 			head = []string{"set", "row", idName, "label", "given"}
+		}
+		if extra != nil {
+			head = append(head, extra.head...)
 		}
 		cw.Write(head)
 		n := ds.Len()
@@ -82,7 +86,7 @@ func writePredictionsTo(dst io.Writer, ds, test *dataset.Dataset, pred []int) er
 			if idName != "" {
 				rec = []string{set, strconv.Itoa(row), id, name, given}
 			}
-			cw.Write(rec)
+			cw.Write(extra.row(rec, i))
 		}
 		cw.Flush()
 		if err := cw.Error(); err != nil {
@@ -117,6 +121,8 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	saveModel := fs.String("save-model", "", "save the fitted pipeline (scaling, kernel, training rows, model) to this file for arbor predict (format: package pipeline)")
 	var pf plotFlags
 	pf.register(fs, "the training rows coloured by their label after classify, the labelled rows ringed")
+	proba := fs.Bool("proba", false, probaUsage)
+	decision := fs.Bool("decision", false, decisionUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -206,7 +212,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	set := pipeline.Settings{Scaler: d.scaler, Learner: lf.learner, Landmarks: lmf.m, LandmarkMethod: lmf.method, Seed: lmf.seed,
-		Rule: *extension, Float32: *f32, Log: e.stderr, Hold: holdHeapNear}
+		Rule: *extension, Float32: *f32, Log: e.stderr, Hold: holdHeapNear, Proba: *proba, Decision: *decision}
 	if err := mf.settings(&set); err != nil {
 		return err
 	}
@@ -266,12 +272,16 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(info, "test     %d points labelled\n", Xt.Len())
 		}
 	}
+	var extra *extraColumns
+	if *proba || *decision {
+		extra = newExtraColumns(ds.Classes, fit.Proba, fit.Decision, fit.DecisionColumns)
+	}
 	if *out == "-" || *out == "" {
-		if err := writePredictionsTo(e.stdout, ds, Xt, pred); err != nil {
+		if err := writePredictionsTo(e.stdout, ds, Xt, pred, extra); err != nil {
 			return err
 		}
 	} else {
-		if err := writePredictions(*out, ds, Xt, pred); err != nil {
+		if err := writePredictions(*out, ds, Xt, pred, extra); err != nil {
 			return err
 		}
 		fmt.Fprintf(info, "wrote    %s\n", *out)

@@ -71,6 +71,9 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	out := fs.String("out", "-", "write predictions (CSV: row[,id],label; one row per input row, in order) to this file; - is standard output")
 	chunk := fs.Int("chunk", pipeline.DefaultChunk, "rows read and labelled at a time (memory: chunk × training rows kernel values, chunk × landmarks for a --landmarks model)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	proba := fs.Bool("proba", false, probaUsage)
+	decision := fs.Bool("decision", false, decisionUsage)
+	unreachable := fs.String("unreachable", "", "lp/spreading models: new points no label reaches are left unlabelled (unlabeled: written as ?) or given the first class as scikit-learn does (first); default: the policy the model was fitted with (classify --unreachable)")
 	if err := parseFlags(fs, args); err != nil {
 		return predictFlagError(err)
 	}
@@ -94,6 +97,10 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	mf.Close()
 	if err != nil {
 		return err
+	}
+	want := pipeline.Want{Proba: *proba, Decision: *decision, Unreachable: *unreachable}
+	if err := p.CheckWant(want); err != nil {
+		return fmt.Errorf("%s: %w", *model, err)
 	}
 	opt, err := d.options()
 	if err != nil {
@@ -135,15 +142,23 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 			if err != nil {
 				return err
 			}
-			pred, err := p.Predict(ctx, X)
+			got, err := p.PredictWant(ctx, X, want)
 			if err != nil {
 				return err
+			}
+			pred := got.Labels
+			var extra *extraColumns
+			if *proba || *decision {
+				extra = newExtraColumns(p.Classes, got.Proba, got.Decision, p.DecisionColumns())
 			}
 			if row == 0 {
 				idName = ds.IDName
 				head := []string{"row", "label"}
 				if idName != "" {
 					head = []string{"row", idName, "label"}
+				}
+				if extra != nil {
+					head = append(head, extra.head...)
 				}
 				cw.Write(head)
 			}
@@ -160,7 +175,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 					}
 					rec = []string{strconv.Itoa(row + i), id, name}
 				}
-				cw.Write(rec)
+				cw.Write(extra.row(rec, i))
 			}
 			row += len(pred)
 			cw.Flush()
