@@ -245,6 +245,9 @@ func FitLearner(ctx context.Context, s Settings, spec kernel.Spec, ln learner.Le
 	if (s.Proba || s.Decision) && s.method(spec, ln, family) == methodLandmarks {
 		return nil, learner.Settingsf("probabilities and decision values are not available with landmarks (fit without --landmarks)")
 	}
+	if err := outputsBeforeFit(ln, s); err != nil {
+		return nil, err
+	}
 	if s.Proba {
 		ln = learner.WithRun(ln, learner.Run{Proba: true})
 	}

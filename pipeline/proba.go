@@ -107,6 +107,22 @@ func (p *Pipeline) checkWant(w Want) (learner.Model, error) {
 	return m, nil
 }
 
+// outputsBeforeFit refuses, before the fit, probabilities or decision
+// values from a learner whose models have none (the SVM has both, kNN,
+// label propagation and spreading probabilities).
+func outputsBeforeFit(ln learner.Learner, s Settings) error {
+	_, isSVM := learner.As[svm.Classifier](ln)
+	_, isKNN := learner.As[knn.Classifier](ln)
+	_, isProp := propagationAffinity(ln)
+	if s.Decision && !isSVM {
+		return fmt.Errorf("%w: %s gives no decision values (only the SVM does)", ErrOutput, ln.Name())
+	}
+	if s.Proba && !isSVM && !isKNN && !isProp {
+		return fmt.Errorf("%w: %s gives no class probabilities (svm, knn, lp and spreading do)", ErrOutput, ln.Name())
+	}
+	return nil
+}
+
 // canProba says why m gives no probabilities (nil when it does).
 func canProba(m learner.Model) error {
 	if sm, ok := m.(*svm.Model); ok && !sm.Probability {
