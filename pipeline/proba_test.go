@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strconv"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -145,5 +146,74 @@ func TestProbaRoundTrip(t *testing.T) {
 	}
 	if _, err := pipeline.Fit(ctx, pipeline.Settings{Learner: "knn", Params: map[string]string{"k": "3"}, Decision: true}, &ds, nil); !errors.Is(err, pipeline.ErrOutput) {
 		t.Errorf("kNN decision values: %v, want ErrOutput", err)
+	}
+}
+
+// TestProbaStream: the streaming predictor (Stream, then PredictWant on
+// each chunk's columns) gives every row the same probabilities for any
+// chunk size (a row's probabilities depend on that row alone).
+func TestProbaStream(t *testing.T) {
+	ctx := context.Background()
+	ds, err := dataset.Embedded("iris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := pipeline.Fit(ctx, pipeline.Settings{Kernel: "rbf:0.5", Proba: true}, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := res.Pipeline()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	text.WriteString("f1,f2,f3,f4\n")
+	for i := range ds.Len() {
+		r := ds.X.RawRowView(i)
+		text.WriteString(strconv.FormatFloat(r[0], 'g', -1, 64) + "," + strconv.FormatFloat(r[1], 'g', -1, 64) + "," +
+			strconv.FormatFloat(r[2], 'g', -1, 64) + "," + strconv.FormatFloat(r[3], 'g', -1, 64) + "\n")
+	}
+	var first [][]float64
+	for _, chunk := range []int{1, 7, 1000} {
+		var got [][]float64
+		err := p.Stream(ctx, bytes.NewReader(text.Bytes()), "new.csv", dataset.CSVOptions{}, chunk, func(c *dataset.Dataset) error {
+			X, err := p.Columns(c)
+			if err != nil {
+				return err
+			}
+			out, err := p.PredictWant(ctx, X, pipeline.Want{Proba: true})
+			if err != nil {
+				return err
+			}
+			for i := range c.Len() {
+				got = append(got, mat.Row(nil, i, out.Proba))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != ds.Len() {
+			t.Fatalf("chunk %d: %d rows", chunk, len(got))
+		}
+		if first == nil {
+			first = got
+			// the training rows, streamed, have the fit's probabilities
+			for i, row := range got {
+				for k, v := range row {
+					if math.Abs(v-res.Proba.At(i, k)) > 1e-12 {
+						t.Fatalf("row %d class %d: streamed %v, fit %v", i, k, v, res.Proba.At(i, k))
+					}
+				}
+			}
+			continue
+		}
+		for i := range got {
+			for k := range got[i] {
+				if got[i][k] != first[i][k] {
+					t.Fatalf("chunk %d, row %d: %v, chunk 1: %v", chunk, i, got[i], first[i])
+				}
+			}
+		}
 	}
 }
