@@ -284,3 +284,23 @@ func (f Folds) Write(w io.Writer) error {
 	}
 	return bw.Flush()
 }
+
+// SmallClasses returns the classes of y with fewer labelled rows than k
+// folds (in class order), for which StratifiedKFold leaves some folds
+// without the class (scikit-learn warns of them too).
+func SmallClasses(y []int, k int) []int {
+	count := map[int]int{}
+	for _, c := range y {
+		if c != learner.Unlabeled {
+			count[c]++
+		}
+	}
+	var out []int
+	for c, m := range count {
+		if m < k {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

@@ -155,3 +155,10 @@ func TestRankMin(t *testing.T) {
 		t.Fatalf("ranks %v, want %v", got, want)
 	}
 }
+
+func TestSmallClasses(t *testing.T) {
+	u := learner.Unlabeled
+	if got := SmallClasses([]int{2, 0, 0, 1, 2, u, u, 0}, 3); !slices.Equal(got, []int{1, 2}) {
+		t.Fatalf("%v, want [1 2]", got)
+	}
+}

@@ -63,8 +63,10 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	if given["cv"] && *foldsPath != "" {
-		return usageError("--cv and --folds are mutually exclusive")
+	for _, f := range []string{"cv", "fold-method", "shuffle"} {
+		if given[f] && *foldsPath != "" {
+			return usageError("--%s and --folds are mutually exclusive (the file gives the folds)", f)
+		}
 	}
 	var grids []modelselect.Grid
 	read := map[string]bool{}
@@ -124,6 +126,11 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 			return usageError("%s: %v", ds.Name, err)
 		}
 		return err
+	}
+	if *foldsPath == "" && *method != modelselect.Plain {
+		for _, c := range modelselect.SmallClasses(ds.Y, *cv) {
+			fmt.Fprintf(e.stderr, "warning: class %q has fewer labelled rows than the %d folds: some folds hold none of it\n", ds.Classes[c], *cv)
+		}
 	}
 	if *saveFolds != "" {
 		if err := writeAtomic(*saveFolds, func(f *os.File) error { return folds.Write(f) }); err != nil {
