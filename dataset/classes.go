@@ -129,3 +129,13 @@ func canonicalDecimal(r *big.Rat) string {
 	}
 	return s
 }
+
+// SortClasses returns the distinct class names of names (canonical, as a
+// data set's Classes holds them) in the order a data set read from a file
+// with those labels has its Classes: numeric names by value, others
+// lexically. The classes of a file read in parts are the sorted union of
+// the parts' Classes.
+func SortClasses(names []string) []string {
+	classes, _ := sortClasses(names)
+	return classes
+}

@@ -129,7 +129,7 @@ func CheckFeatures(p *pipeline.Pipeline, model string) error {
 
 // headFn reads the head of each file: its header line and the separator
 // and header decision of its first chunk, checking that the model's
-// columns are there.
+// columns are there (Model "": a training file, read without a model).
 type headFn struct {
 	Model string
 	Opt   ReadOptions
@@ -138,9 +138,13 @@ type headFn struct {
 var errHead = errors.New("head read")
 
 func (fn *headFn) ProcessElement(ctx context.Context, f fileio.FileMetadata, emit func(FileHead)) error {
-	p, err := LoadModel(ctx, fn.Model)
-	if err != nil {
-		return err
+	stream := streamFunc(pipeline.Stream) // training data (Fit): no model
+	if fn.Model != "" {
+		p, err := LoadModel(ctx, fn.Model)
+		if err != nil {
+			return err
+		}
+		stream = p.Stream
 	}
 	r, err := openText(ctx, f.Path)
 	if err != nil {
@@ -152,7 +156,7 @@ func (fn *headFn) ProcessElement(ctx context.Context, f fileio.FileMetadata, emi
 	var src *dataset.Source
 	br := bufio.NewReaderSize(r, 1<<16)
 	var head bytes.Buffer
-	err = p.Stream(ctx, io.TeeReader(br, &head), f.Path, fn.Opt.CSV, fn.Opt.chunk(), func(ds *dataset.Dataset) error {
+	err = stream(ctx, io.TeeReader(br, &head), f.Path, fn.Opt.CSV, fn.Opt.chunk(), func(ds *dataset.Dataset) error {
 		src = ds.Source
 		return errHead
 	})
@@ -249,16 +253,39 @@ func (fn *predictFn) CreateTracker(rest offsetrange.Restriction) *sdf.LockRTrack
 }
 
 func (fn *predictFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, h FileHead, emit func(Chunk)) error {
-	rest := rt.GetRestriction().(offsetrange.Restriction)
-	label := func(ds *dataset.Dataset, pos int64) error {
-		l, err := fn.chunk(ctx, ds)
+	conv := func(ds *dataset.Dataset) (Chunk, error) { return fn.chunk(ctx, ds) }
+	return readRange(ctx, rt, h, fn.Opt, fn.p.Stream, fn.p.StreamPart, conv, func(l Chunk, pos int64) {
+		l.File, l.Pos = h.Path, pos
+		emit(l)
+	})
+}
+
+// streamFunc reads a whole file in chunks (pipeline.Pipeline.Stream, or
+// pipeline.Stream); partFunc reads part of one (StreamPart).
+type (
+	streamFunc func(ctx context.Context, r io.Reader, name string, opt dataset.CSVOptions, chunk int, fn func(ds *dataset.Dataset) error) error
+	partFunc   func(ctx context.Context, header []byte, r io.Reader, first int, name string, opt dataset.CSVOptions, chunk int, fn func(ds *dataset.Dataset) error) error
+)
+
+// readRange reads the rows of h in the restriction of rt, a row belonging
+// to the range its line starts in, one chunk of opt.Chunk rows at a time
+// through part (the header in front), or the whole file through whole
+// when h.Whole; it hands each chunk's data set to fn with the chunk's
+// position (its first line's byte offset, or for a file read whole its
+// index): conv computes the chunk's result, emit takes it. A chunk that
+// fails is read (and converted) again with the file's own line numbers,
+// so that its error names them.
+func readRange[T any](ctx context.Context, rt *sdf.LockRTracker, h FileHead, o ReadOptions, whole streamFunc, part partFunc,
+	conv func(ds *dataset.Dataset) (T, error), emit func(v T, pos int64)) error {
+	fn := func(ds *dataset.Dataset, pos int64) error {
+		v, err := conv(ds)
 		if err != nil {
 			return err
 		}
-		l.File, l.Pos = h.Path, pos
-		emit(l)
+		emit(v, pos)
 		return nil
 	}
+	rest := rt.GetRestriction().(offsetrange.Restriction)
 	if h.Whole {
 		if !rt.TryClaim(rest.Start) {
 			return nil
@@ -269,9 +296,9 @@ func (fn *predictFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, h
 		}
 		defer r.Close()
 		k := int64(0)
-		err = fn.p.Stream(ctx, r, h.Path, fn.Opt.CSV, fn.Opt.chunk(), func(ds *dataset.Dataset) error {
+		err = whole(ctx, r, h.Path, o.CSV, o.chunk(), func(ds *dataset.Dataset) error {
 			k++
-			return label(ds, k-1)
+			return fn(ds, k-1)
 		})
 		rt.TryClaim(rest.End)
 		return err
@@ -298,8 +325,8 @@ func (fn *predictFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, h
 			return fmt.Errorf("%s: %w", h.Path, err)
 		}
 	}
-	opt := settled(fn.Opt.CSV, h)
-	chunk := fn.Opt.chunk()
+	opt := settled(o.CSV, h)
+	chunk := o.chunk()
 	var buf bytes.Buffer
 	rows := 0
 	chunkPos := pos
@@ -307,11 +334,11 @@ func (fn *predictFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, h
 		if rows == 0 {
 			return nil
 		}
-		err := fn.p.StreamPart(ctx, h.Header, bytes.NewReader(buf.Bytes()), 0, h.Path, opt, chunk, func(ds *dataset.Dataset) error {
-			return label(ds, chunkPos)
+		err := part(ctx, h.Header, bytes.NewReader(buf.Bytes()), 0, h.Path, opt, chunk, func(ds *dataset.Dataset) error {
+			return fn(ds, chunkPos)
 		})
 		if err != nil {
-			return fn.lineError(ctx, h, opt, buf.Bytes(), chunkPos, err)
+			return lineError(ctx, h, opt, chunk, part, buf.Bytes(), chunkPos, err, conv)
 		}
 		buf.Reset()
 		rows = 0
@@ -355,14 +382,14 @@ func (fn *predictFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, h
 
 // lineError reads the chunk at byte pos again with the file's own line
 // numbers (counted from the start of the file, which only an error needs)
-// and returns its error.
-func (fn *predictFn) lineError(ctx context.Context, h FileHead, opt dataset.CSVOptions, chunk []byte, pos int64, err error) error {
+// and returns its error (conv's, or the reader's).
+func lineError[T any](ctx context.Context, h FileHead, opt dataset.CSVOptions, chunk int, part partFunc, text []byte, pos int64, err error, conv func(ds *dataset.Dataset) (T, error)) error {
 	n, cerr := countLines(ctx, h.Path, pos)
 	if cerr != nil {
 		return err
 	}
-	err2 := fn.p.StreamPart(ctx, h.Header, bytes.NewReader(chunk), n+1, h.Path, opt, fn.Opt.chunk(), func(ds *dataset.Dataset) error {
-		_, err := fn.chunk(ctx, ds)
+	err2 := part(ctx, h.Header, bytes.NewReader(text), n+1, h.Path, opt, chunk, func(ds *dataset.Dataset) error {
+		_, err := conv(ds)
 		return err
 	})
 	if err2 == nil {

@@ -1,0 +1,843 @@
+package arborbeam
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"path"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/internal/parallel"
+	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/landmark"
+	"github.com/arbor-ml/arbor/pipeline"
+	"github.com/arbor-ml/arbor/propagate"
+)
+
+// BlockRows is the number of rows of a block of the sums over rows
+// (parallel.BlockRows of the core): Fit sums each block on one worker and
+// adds the blocks' sums in block order, as the core sums them in one
+// process.
+const BlockRows = parallel.BlockRows
+
+// FitSettings say what Fit fits, as arbor classify's flags do: the
+// scaling (--scale: std, minmax or none), the learner (--learner lp) and
+// its settings by flag name (--affinity, --unreachable: Params), and the
+// landmarks (--landmarks, --landmark-method, --seed).
+type FitSettings struct {
+	Scale          string
+	Learner        string
+	Params         map[string]string
+	Landmarks      int
+	LandmarkMethod string
+	Seed           uint64
+}
+
+func (f FitSettings) pipeline() pipeline.Settings {
+	return pipeline.Settings{Scale: f.Scale, Learner: f.Learner, Params: f.Params,
+		Landmarks: f.Landmarks, LandmarkMethod: f.LandmarkMethod, Seed: f.Seed}
+}
+
+func (f FitSettings) scale() string {
+	if f.Scale == "" {
+		return "std"
+	}
+	return f.Scale
+}
+
+func (f FitSettings) method() string {
+	if f.LandmarkMethod == "" {
+		return landmark.KMeans
+	}
+	return f.LandmarkMethod
+}
+
+// Plan checks the settings and returns the anchor-graph plan they give
+// (pipeline.AnchorPlanOf). Only label propagation on the anchor graph is
+// fitted in parts: spreading's sums depend on Λ, a sum over all rows
+// (three passes), and the learners on landmark features fit on the
+// features of the labelled rows.
+func (f FitSettings) Plan() (pipeline.AnchorPlan, error) {
+	if f.Landmarks < 1 {
+		return pipeline.AnchorPlan{}, fmt.Errorf("fit: --landmarks M is required (the anchors of the anchor graph)")
+	}
+	if _, err := dataset.FitScaler(mat.NewDense(1, 1, nil), f.scale()); err != nil {
+		return pipeline.AnchorPlan{}, fmt.Errorf("fit: --scale: %v", err)
+	}
+	if m := f.method(); m != landmark.KMeans && m != landmark.Random {
+		return pipeline.AnchorPlan{}, fmt.Errorf("fit: --landmark-method %q (want kmeans or random)", m)
+	}
+	_, ln, family, err := f.pipeline().Build()
+	if err != nil {
+		return pipeline.AnchorPlan{}, fmt.Errorf("fit: %w", err)
+	}
+	if family != "lp" {
+		return pipeline.AnchorPlan{}, fmt.Errorf("fit: --learner %s: arbor-beam fit fits label propagation on the anchor graph (--learner lp)", family)
+	}
+	return pipeline.AnchorPlanOf(ln)
+}
+
+// TrainRows is one chunk of training rows as read: the raw features
+// (row-major, D a row), each row's class name ("" for unlabelled) and its
+// line in the file.
+type TrainRows struct {
+	File      string
+	Pos       int64
+	D         int
+	X         []float64
+	Labels    []string
+	Lines     []int
+	Features  []string
+	LabelName string
+	IDName    string
+}
+
+// Block is the rows [First, First+len(Labels)) of the training data (all
+// files in the order of their names, as one file), block Index of
+// BlockRows rows.
+type Block struct {
+	Index     int
+	First     int64
+	D         int
+	X         []float64
+	Labels    []string
+	Features  []string
+	LabelName string
+	IDName    string
+}
+
+func (b Block) rows() int { return len(b.Labels) }
+
+// Layout numbers the rows of all files: file f's chunk at Pos[f][c]
+// starts at row Offset[f] + Start[f][c].
+type Layout struct {
+	Files  []string
+	Offset []int64
+	Pos    [][]int64
+	Start  [][]int64
+	N      int64
+}
+
+// Stats are the sums over all rows that are not the model's: the row
+// count, the classes, the labelled rows and the scaler's sums.
+type Stats struct {
+	N         int
+	D         int
+	Features  []string
+	LabelName string
+	IDName    string
+	Classes   []string
+	Labelled  []int
+	Sums      dataset.ScalerSums
+}
+
+// blockVec is a block's part of a sum (by Index, merged in block order).
+type blockVec struct {
+	Index int
+	V     []float64
+}
+
+// blockSums is a block's part of the anchor graph's sums.
+type blockSums struct {
+	Index int
+	Sums  propagate.AnchorSums
+}
+
+// blockTrans is a block's part of the transduction.
+type blockTrans struct {
+	Index   int
+	Labels  []int
+	Reached []bool
+	Y       []int
+}
+
+// blockStats is a block's part of Stats.
+type blockStats struct {
+	Index     int
+	N         int
+	D         int
+	Features  []string
+	LabelName string
+	IDName    string
+	Names     []string // the distinct class names
+	Labelled  []int64
+	Sums      dataset.ScalerSums
+}
+
+// anchorInput is the landmarks chosen, as scaled rows, and for a knn:K
+// width the scaled query rows of KNNRadius.
+type anchorInput struct {
+	N       int // rows in all
+	Rows    []int
+	M, D    int
+	Anchors []float64
+	Q       []float64
+}
+
+// width is the anchor graph's σ (Sigma > 0), or the sum of the distances
+// to the S-th nearest anchor (the paper's width).
+type width struct {
+	Sigma float64
+	Sum   float64
+	Known bool // Sigma or Sum is set
+}
+
+// solved is the model of the solved system, saved (no transduction).
+type solved struct {
+	Model []byte
+}
+
+func init() {
+	for _, t := range []any{TrainRows{}, Block{}, Layout{}, Stats{}, blockVec{}, blockSums{}, blockTrans{}, blockStats{},
+		anchorInput{}, width{}, solved{}, fileRowsOf{},
+		fitReadFn{}, piecesFn{}, blockStatsFn{}, statsFn{}, squaresFn{}, scalerFn{}, chooseFn{}, radiusFn{}, widthSumFn{},
+		widthFn{}, sumsFn{}, solveFn{}, transFn{}, finishFn{}} {
+		beam.RegisterType(reflect.TypeOf(t))
+	}
+	beam.RegisterFunction(countTrainRows)
+	beam.RegisterFunction(toFileRowsOf)
+	beam.RegisterFunction(layoutOf)
+	beam.RegisterFunction(assembleBlock)
+}
+
+// Fit fits label propagation on the anchor graph (arbor classify
+// --landmarks M --learner lp) from the training files matched by the globs
+// in files (read in byte ranges as Predict reads files; several files are
+// one data set, in the order of their names), and writes the pipeline to
+// out.Temp/name (see Finalize): the file arbor classify --save-model
+// writes, byte for byte. It returns the Written file.
+//
+// Every sum over rows is summed by blocks of BlockRows rows (one task a
+// block) and the blocks' sums added in block order, as the core sums them:
+// the scaler's, the anchor graph's ZᵀZ, Λ, Z_lᵀZ_l, Z_lᵀY_l and its
+// width. The landmarks are chosen as the core chooses them
+// (landmark.ChooseRows) by one worker that reads the rows it needs (k-means'
+// sample, then the landmarks) from the blocks; the M×M system is solved
+// by one worker.
+func Fit(s beam.Scope, files beam.PCollection, opt ReadOptions, set FitSettings, out Output, name string) (beam.PCollection, error) {
+	plan, err := set.Plan()
+	if err != nil {
+		return beam.PCollection{}, err
+	}
+	s = s.Scope("arborbeam.Fit")
+	matched := fileio.MatchAll(s, files, fileio.MatchEmptyDisallow())
+	heads := beam.ParDo(s, &headFn{Opt: opt}, matched)
+	chunks := beam.ParDo(s, &fitReadFn{Opt: opt}, heads)
+
+	counts := beam.ParDo(s, countTrainRows, chunks)
+	layout := beam.ParDo(s, layoutOf, gather(s, beam.ParDo(s, toFileRowsOf, beam.GroupByKey(s, counts))))
+
+	pieces := beam.ParDo(s, &piecesFn{}, chunks, beam.SideInput{Input: layout})
+	blocks := beam.ParDo(s, assembleBlock, beam.GroupByKey(s, pieces), beam.SideInput{Input: layout})
+
+	stats := beam.ParDo(s, &statsFn{}, gather(s, beam.ParDo(s, &blockStatsFn{}, blocks)))
+	squares := beam.ParDo(s, &squaresFn{Scale: set.scale()}, blocks, beam.SideInput{Input: stats})
+	scaler := beam.ParDo(s, &scalerFn{Scale: set.scale()}, gather(s, squares), beam.SideInput{Input: stats})
+
+	input := beam.ParDo(s, &chooseFn{Set: set, K: plan.K}, stats, beam.SideInput{Input: scaler}, beam.SideInput{Input: blocks})
+	var w beam.PCollection
+	switch {
+	case plan.K > 0:
+		parts := beam.ParDo(s, &radiusFn{K: plan.K}, blocks, beam.SideInput{Input: scaler}, beam.SideInput{Input: input})
+		w = beam.ParDo(s, &widthFn{Set: set, K: plan.K}, gather(s, parts), beam.SideInput{Input: stats})
+	case plan.Graph.Sigma == 0:
+		parts := beam.ParDo(s, &widthSumFn{Set: set}, blocks, beam.SideInput{Input: stats}, beam.SideInput{Input: scaler}, beam.SideInput{Input: input})
+		w = beam.ParDo(s, &widthFn{Set: set}, gather(s, parts), beam.SideInput{Input: stats})
+	default:
+		w = beam.ParDo(s, &widthFn{Set: set}, gather(s, beam.Create(s, blockVec{Index: -1})), beam.SideInput{Input: stats})
+	}
+	sides := []beam.SideInput{{Input: stats}, {Input: scaler}, {Input: input}, {Input: w}}
+	sums := beam.ParDo(s, &sumsFn{Set: set}, blocks, sides[0], sides[1], sides[2], sides[3])
+	model := beam.ParDo(s, &solveFn{Set: set}, gather(s, sums), sides[0], sides[2], sides[3])
+	trans := beam.ParDo(s, &transFn{}, blocks, sides[0], sides[1], beam.SideInput{Input: model})
+	return beam.ParDo(s, &finishFn{Set: set, Out: out, Name: name}, gather(s, trans), sides[0], sides[1], beam.SideInput{Input: model}), nil
+}
+
+// gather puts every element of col under one key: one worker sees them
+// all (the consumer orders them by block).
+func gather(s beam.Scope, col beam.PCollection) beam.PCollection {
+	return beam.GroupByKey(s, beam.AddFixedKey(s, col))
+}
+
+// fitReadFn reads the training rows of a file by byte ranges, as
+// predictFn reads new points, without a model: the columns take their
+// roles from the options.
+type fitReadFn struct {
+	Opt ReadOptions
+}
+
+func (fn *fitReadFn) CreateInitialRestriction(h FileHead) offsetrange.Restriction {
+	return (&predictFn{}).CreateInitialRestriction(h)
+}
+
+func (fn *fitReadFn) SplitRestriction(h FileHead, rest offsetrange.Restriction) []offsetrange.Restriction {
+	return (&predictFn{Opt: fn.Opt}).SplitRestriction(h, rest)
+}
+
+func (fn *fitReadFn) RestrictionSize(h FileHead, rest offsetrange.Restriction) float64 {
+	return (&predictFn{}).RestrictionSize(h, rest)
+}
+
+func (fn *fitReadFn) CreateTracker(rest offsetrange.Restriction) *sdf.LockRTracker {
+	return sdf.NewLockRTracker(offsetrange.NewTracker(rest))
+}
+
+func (fn *fitReadFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, h FileHead, emit func(TrainRows)) error {
+	return readRange(ctx, rt, h, fn.Opt, pipeline.Stream, pipeline.StreamPart, trainRows, func(r TrainRows, pos int64) {
+		r.File, r.Pos = h.Path, pos
+		emit(r)
+	})
+}
+
+// trainRows keeps a chunk's rows, class names and lines. Missing values
+// and a file without a label column are errors.
+func trainRows(ds *dataset.Dataset) (TrainRows, error) {
+	if err := ds.MissingError("arbor-beam fit", "fill or drop those cells"); err != nil {
+		return TrainRows{}, err
+	}
+	if ds.LabelName == "" && ds.Y != nil && len(ds.Classes) == 0 {
+		return TrainRows{}, fmt.Errorf("%s: no label column: give --label", ds.Name)
+	}
+	n, d := ds.X.Dims()
+	r := TrainRows{D: d, X: make([]float64, 0, n*d), Labels: make([]string, n), Lines: ds.Lines,
+		Features: ds.Features, LabelName: ds.LabelName, IDName: ds.IDName}
+	for i := 0; i < n; i++ {
+		r.X = append(r.X, ds.X.RawRowView(i)...)
+		if c := ds.Y[i]; c >= 0 {
+			r.Labels[i] = ds.Classes[c]
+		}
+	}
+	return r, nil
+}
+
+func countTrainRows(r TrainRows) (string, chunkCount) {
+	return r.File, chunkCount{Pos: r.Pos, N: int64(len(r.Labels))}
+}
+
+// fileRowsOf is where each chunk of a file starts in its rows, and the
+// file's number of rows.
+type fileRowsOf struct {
+	File  string
+	Rows  FileRows
+	Total int64
+}
+
+func toFileRowsOf(file string, counts func(*chunkCount) bool) fileRowsOf {
+	var cs []chunkCount
+	var c chunkCount
+	for counts(&c) {
+		cs = append(cs, c)
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].Pos < cs[j].Pos })
+	f := fileRowsOf{File: file, Rows: FileRows{Pos: make([]int64, len(cs)), Start: make([]int64, len(cs))}}
+	for i, c := range cs {
+		f.Rows.Pos[i], f.Rows.Start[i] = c.Pos, f.Total
+		f.Total += c.N
+	}
+	return f
+}
+
+// layoutOf numbers the files' rows, the files in the order of their names.
+func layoutOf(_ int, iter func(*fileRowsOf) bool) Layout {
+	var all []fileRowsOf
+	var f fileRowsOf
+	for iter(&f) {
+		all = append(all, f)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].File < all[j].File })
+	var l Layout
+	for _, f := range all {
+		l.Files = append(l.Files, f.File)
+		l.Offset = append(l.Offset, l.N)
+		l.Pos = append(l.Pos, f.Rows.Pos)
+		l.Start = append(l.Start, f.Rows.Start)
+		l.N += f.Total
+	}
+	return l
+}
+
+// first returns the row number of chunk (file, pos) in all files.
+func (l Layout) first(file string, pos int64) (int64, error) {
+	f := sort.SearchStrings(l.Files, file)
+	if f == len(l.Files) || l.Files[f] != file {
+		return 0, fmt.Errorf("internal error: file %s not in the layout", file)
+	}
+	c := sort.Search(len(l.Pos[f]), func(i int) bool { return l.Pos[f][i] >= pos })
+	if c == len(l.Pos[f]) || l.Pos[f][c] != pos {
+		return 0, fmt.Errorf("internal error: chunk %s@%d not in the layout", file, pos)
+	}
+	return l.Offset[f] + l.Start[f][c], nil
+}
+
+// piecesFn cuts a chunk at block boundaries and keys each piece by its
+// block. It checks the values' magnitude against the limit of all rows,
+// as arbor classify does.
+type piecesFn struct{}
+
+func (fn *piecesFn) ProcessElement(r TrainRows, l Layout, emit func(int, Block)) error {
+	first, err := l.first(r.File, r.Pos)
+	if err != nil {
+		return err
+	}
+	n := len(r.Labels)
+	limit := dataset.MagnitudeLimit(r.D, int(l.N))
+	for i, v := range r.X {
+		if math.Abs(v) > limit {
+			row, j := i/r.D, i%r.D
+			return &dataset.ParseError{File: r.File, Line: r.Lines[row], Column: r.Features[j],
+				Err: fmt.Errorf("%w: %g: sums of squares of such values overflow float64 (limit ±%.3g here); rescale that column or drop it (--ignore)", dataset.ErrMagnitude, v, limit)}
+		}
+	}
+	for lo := 0; lo < n; {
+		g := first + int64(lo)
+		b := int(g / BlockRows)
+		hi := min(n, lo+int(int64(b+1)*BlockRows-g))
+		emit(b, Block{Index: b, First: g, D: r.D, X: r.X[lo*r.D : hi*r.D], Labels: r.Labels[lo:hi],
+			Features: r.Features, LabelName: r.LabelName, IDName: r.IDName})
+		lo = hi
+	}
+	return nil
+}
+
+// assembleBlock puts a block's pieces together in row order.
+func assembleBlock(b int, pieces func(*Block) bool, l Layout) (Block, error) {
+	var ps []Block
+	var p Block
+	for pieces(&p) {
+		ps = append(ps, p)
+	}
+	sort.Slice(ps, func(i, j int) bool { return ps[i].First < ps[j].First })
+	lo, hi := parallel.Block(b, int(l.N))
+	out := Block{Index: b, First: int64(lo), D: ps[0].D, Features: ps[0].Features, LabelName: ps[0].LabelName, IDName: ps[0].IDName}
+	for _, p := range ps {
+		if p.First != out.First+int64(len(out.Labels)) {
+			return Block{}, fmt.Errorf("internal error: block %d: a piece at row %d after row %d", b, p.First, out.First+int64(len(out.Labels)))
+		}
+		if p.D != out.D || !equalStrings(p.Features, out.Features) || p.LabelName != out.LabelName || p.IDName != out.IDName {
+			return Block{}, fmt.Errorf("the training files do not have the same columns: features %v, label %q, ID %q and features %v, label %q, ID %q",
+				out.Features, out.LabelName, out.IDName, p.Features, p.LabelName, p.IDName)
+		}
+		out.X = append(out.X, p.X...)
+		out.Labels = append(out.Labels, p.Labels...)
+	}
+	if len(out.Labels) != hi-lo {
+		return Block{}, fmt.Errorf("internal error: block %d has %d rows, want %d", b, len(out.Labels), hi-lo)
+	}
+	return out, nil
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// matrix is the block's raw features.
+func (b Block) matrix() *mat.Dense { return mat.NewDense(b.rows(), b.D, b.X) }
+
+// scaled is the block's features scaled by sc.
+func (b Block) scaled(sc *dataset.Scaler) (*mat.Dense, error) {
+	return sc.Transform(nil, b.matrix())
+}
+
+// classes returns the block's class indices in st.Classes (−1 unlabelled).
+func (b Block) classes(st Stats) []int {
+	index := make(map[string]int, len(st.Classes))
+	for i, c := range st.Classes {
+		index[c] = i
+	}
+	y := make([]int, b.rows())
+	for i, name := range b.Labels {
+		y[i] = -1
+		if name != "" {
+			y[i] = index[name]
+		}
+	}
+	return y
+}
+
+// blockStatsFn sums one block's part of Stats.
+type blockStatsFn struct{}
+
+func (fn *blockStatsFn) ProcessElement(b Block) blockStats {
+	bs := blockStats{Index: b.Index, N: b.rows(), D: b.D, Features: b.Features, LabelName: b.LabelName, IDName: b.IDName,
+		Sums: dataset.NewScalerSums(b.D)}
+	seen := map[string]bool{}
+	for i, name := range b.Labels {
+		if name == "" {
+			continue
+		}
+		bs.Labelled = append(bs.Labelled, b.First+int64(i))
+		if !seen[name] {
+			seen[name] = true
+			bs.Names = append(bs.Names, name)
+		}
+	}
+	bs.Sums.Add(b.matrix())
+	return bs
+}
+
+// statsFn merges the blocks' stats in block order.
+type statsFn struct{}
+
+func (fn *statsFn) ProcessElement(_ int, iter func(*blockStats) bool) (Stats, error) {
+	var all []blockStats
+	var b blockStats
+	for iter(&b) {
+		all = append(all, b)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Index < all[j].Index })
+	if len(all) == 0 {
+		return Stats{}, fmt.Errorf("no rows")
+	}
+	st := Stats{D: all[0].D, Features: all[0].Features, LabelName: all[0].LabelName, IDName: all[0].IDName, Sums: dataset.NewScalerSums(all[0].D)}
+	var names []string
+	for k, b := range all {
+		if b.Index != k {
+			return Stats{}, fmt.Errorf("internal error: block %d missing", k)
+		}
+		st.N += b.N
+		st.Sums.Merge(b.Sums)
+		names = append(names, b.Names...)
+		for _, i := range b.Labelled {
+			st.Labelled = append(st.Labelled, int(i))
+		}
+	}
+	st.Classes = dataset.SortClasses(names)
+	switch {
+	case len(st.Labelled) == 0:
+		return Stats{}, fmt.Errorf("no labelled rows: label propagation needs some")
+	case len(st.Classes) < 2:
+		return Stats{}, fmt.Errorf("one class (%s) among the labelled rows: want two or more", st.Classes[0])
+	}
+	return st, nil
+}
+
+// squaresFn is a block's part of the squared deviations of "std".
+type squaresFn struct {
+	Scale string
+}
+
+func (fn *squaresFn) ProcessElement(b Block, st Stats) blockVec {
+	if fn.Scale != "std" {
+		return blockVec{Index: b.Index}
+	}
+	return blockVec{Index: b.Index, V: dataset.SquaredDeviations(b.matrix(), st.Sums.Means())}
+}
+
+// scalerFn fits the scaler from the stats and the blocks' squares.
+type scalerFn struct {
+	Scale string
+}
+
+func (fn *scalerFn) ProcessElement(_ int, iter func(*blockVec) bool, st Stats) (dataset.Scaler, error) {
+	parts := inOrder(iter)
+	var ss []float64
+	if fn.Scale == "std" {
+		ss = make([]float64, st.D)
+		for _, p := range parts {
+			for j, v := range p.V {
+				ss[j] += v
+			}
+		}
+	}
+	sc, err := dataset.FitScalerSums(fn.Scale, st.Sums, ss)
+	if err != nil {
+		return dataset.Scaler{}, err
+	}
+	return *sc, nil
+}
+
+// inOrder returns the parts by block index.
+func inOrder(iter func(*blockVec) bool) []blockVec {
+	var all []blockVec
+	var b blockVec
+	for iter(&b) {
+		all = append(all, b)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Index < all[j].Index })
+	return all
+}
+
+// chooseFn chooses the landmarks as the core does (landmark.ChooseRows:
+// the labelled rows when fewer than M, the rest by k-means on a sample or
+// at random), reading the rows it needs from the blocks, scaled.
+type chooseFn struct {
+	Set FitSettings
+	K   int
+}
+
+func (fn *chooseFn) ProcessElement(ctx context.Context, st Stats, sc dataset.Scaler, blocks func() func(*Block) bool) (anchorInput, error) {
+	if fn.Set.Landmarks > st.N {
+		return anchorInput{}, fmt.Errorf("--landmarks %d: more than the %d rows", fn.Set.Landmarks, st.N)
+	}
+	fetch := func(idx []int) (*mat.Dense, error) { return fetchRows(blocks, &sc, idx, st.D) }
+	lm, _, err := landmark.ChooseRows(ctx, st.N, fn.Set.Landmarks, fn.Set.method(), fn.Set.Seed, st.Labelled, fetch)
+	if err != nil {
+		return anchorInput{}, err
+	}
+	A, err := fetch(lm)
+	if err != nil {
+		return anchorInput{}, err
+	}
+	in := anchorInput{N: st.N, Rows: lm, M: len(lm), D: st.D, Anchors: A.RawMatrix().Data}
+	if fn.K > 0 {
+		Q, err := fetch(propagate.RadiusRows(st.N))
+		if err != nil {
+			return anchorInput{}, err
+		}
+		in.Q = Q.RawMatrix().Data
+	}
+	return in, nil
+}
+
+// fetchRows returns the scaled rows idx (ascending) of the blocks, in
+// that order: one pass over the blocks.
+func fetchRows(blocks func() func(*Block) bool, sc *dataset.Scaler, idx []int, d int) (*mat.Dense, error) {
+	out := mat.NewDense(max(len(idx), 1), d, nil)
+	if len(idx) == 0 {
+		return &mat.Dense{}, nil
+	}
+	found := 0
+	it := blocks()
+	var b Block
+	for it(&b) {
+		lo, hi := int(b.First), int(b.First)+b.rows()
+		a := sort.SearchInts(idx, lo)
+		for ; a < len(idx) && idx[a] < hi; a++ {
+			i := idx[a] - lo
+			row := mat.NewDense(1, d, append([]float64(nil), b.X[i*d:i*d+d]...))
+			if _, err := sc.Transform(row, row); err != nil {
+				return nil, err
+			}
+			out.SetRow(a, row.RawRowView(0))
+			found++
+		}
+	}
+	if found != len(idx) {
+		return nil, fmt.Errorf("internal error: %d of %d rows found in the blocks", found, len(idx))
+	}
+	return out, nil
+}
+
+// radiusFn is a block's part of KNNRadius (propagate.RadiusPart).
+type radiusFn struct {
+	K int
+}
+
+func (fn *radiusFn) ProcessElement(ctx context.Context, b Block, sc dataset.Scaler, in anchorInput) (blockVec, error) {
+	X, err := b.scaled(&sc)
+	if err != nil {
+		return blockVec{}, err
+	}
+	q := len(in.Q) / in.D
+	p, err := propagate.RadiusPart(ctx, mat.NewDense(q, in.D, in.Q), X, min(fn.K, in.N))
+	return blockVec{Index: b.Index, V: p}, err
+}
+
+// widthSumFn is a block's part of the paper's width.
+type widthSumFn struct {
+	Set FitSettings
+}
+
+func (fn *widthSumFn) ProcessElement(ctx context.Context, b Block, st Stats, sc dataset.Scaler, in anchorInput) (blockVec, error) {
+	parts, err := fn.Set.parts(st, in, width{})
+	if err != nil {
+		return blockVec{}, err
+	}
+	X, err := b.scaled(&sc)
+	if err != nil {
+		return blockVec{}, err
+	}
+	v, err := parts.WidthSum(ctx, X)
+	return blockVec{Index: b.Index, V: []float64{v}}, err
+}
+
+// widthFn gives the anchor graph's σ, or the sum of the paper's width.
+type widthFn struct {
+	Set FitSettings
+	K   int
+}
+
+func (fn *widthFn) ProcessElement(_ int, iter func(*blockVec) bool, st Stats) (width, error) {
+	plan, err := fn.Set.Plan()
+	if err != nil {
+		return width{}, err
+	}
+	parts := inOrder(iter)
+	switch {
+	case fn.K > 0:
+		vs := make([][]float64, len(parts))
+		for i, p := range parts {
+			vs[i] = p.V
+		}
+		r, err := propagate.RadiusOf(vs, len(propagate.RadiusRows(st.N)), min(fn.K, st.N))
+		return width{Sigma: r, Known: true}, err
+	case plan.Graph.Sigma == 0:
+		sum := 0.0
+		for _, p := range parts {
+			sum += p.V[0]
+		}
+		return width{Sum: sum, Known: true}, nil
+	}
+	return width{Sigma: plan.Graph.Sigma, Known: true}, nil
+}
+
+// parts rebuilds the fit in parts from the anchors and the width.
+func (f FitSettings) parts(st Stats, in anchorInput, w width) (*propagate.AnchorParts, error) {
+	plan, err := f.Plan()
+	if err != nil {
+		return nil, err
+	}
+	g := plan.Graph
+	if plan.K > 0 {
+		g.Sigma = w.Sigma
+	}
+	p, err := g.Parts(mat.NewDense(in.M, in.D, in.Anchors), len(st.Classes))
+	if err != nil {
+		return nil, err
+	}
+	if p.NeedsWidth() && w.Known {
+		p.SetWidth(w.Sum, st.N)
+	}
+	return p, nil
+}
+
+// sumsFn is a block's part of the anchor graph's sums.
+type sumsFn struct {
+	Set FitSettings
+}
+
+func (fn *sumsFn) ProcessElement(ctx context.Context, b Block, st Stats, sc dataset.Scaler, in anchorInput, w width) (blockSums, error) {
+	parts, err := fn.Set.parts(st, in, w)
+	if err != nil {
+		return blockSums{}, err
+	}
+	X, err := b.scaled(&sc)
+	if err != nil {
+		return blockSums{}, err
+	}
+	sums, err := parts.Sums(ctx, X, b.classes(st))
+	if err != nil {
+		return blockSums{}, err
+	}
+	return blockSums{Index: b.Index, Sums: *sums}, nil
+}
+
+// solveFn adds the blocks' sums in block order and solves the system.
+type solveFn struct {
+	Set FitSettings
+}
+
+func (fn *solveFn) ProcessElement(_ int, iter func(*blockSums) bool, st Stats, in anchorInput, w width) (solved, error) {
+	var all []blockSums
+	var b blockSums
+	for iter(&b) {
+		all = append(all, b)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Index < all[j].Index })
+	parts, err := fn.Set.parts(st, in, w)
+	if err != nil {
+		return solved{}, err
+	}
+	sums := parts.NewSums()
+	for _, b := range all {
+		if err := sums.Merge(&b.Sums); err != nil {
+			return solved{}, err
+		}
+	}
+	am, err := parts.Solve(sums)
+	if err != nil {
+		return solved{}, err
+	}
+	var buf bytes.Buffer
+	if err := am.Save(&buf); err != nil {
+		return solved{}, err
+	}
+	return solved{Model: buf.Bytes()}, nil
+}
+
+// transFn is a block's part of the transduction.
+type transFn struct{}
+
+func (fn *transFn) ProcessElement(ctx context.Context, b Block, st Stats, sc dataset.Scaler, m solved) (blockTrans, error) {
+	am, err := propagate.LoadAnchor(bytes.NewReader(m.Model))
+	if err != nil {
+		return blockTrans{}, err
+	}
+	X, err := b.scaled(&sc)
+	if err != nil {
+		return blockTrans{}, err
+	}
+	y := b.classes(st)
+	labels, reached, err := am.BlockTransduction(ctx, X, y)
+	return blockTrans{Index: b.Index, Labels: labels, Reached: reached, Y: y}, err
+}
+
+// finishFn completes the model with the transduction of all rows and
+// writes the pipeline.
+type finishFn struct {
+	Set  FitSettings
+	Out  Output
+	Name string
+}
+
+func (fn *finishFn) ProcessElement(ctx context.Context, _ int, iter func(*blockTrans) bool, st Stats, sc dataset.Scaler, m solved) (Written, error) {
+	var all []blockTrans
+	var b blockTrans
+	for iter(&b) {
+		all = append(all, b)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Index < all[j].Index })
+	var labels, y []int
+	var reached []bool
+	for _, b := range all {
+		labels, reached, y = append(labels, b.Labels...), append(reached, b.Reached...), append(y, b.Y...)
+	}
+	plan, err := fn.Set.Plan()
+	if err != nil {
+		return Written{}, err
+	}
+	am, err := propagate.LoadAnchor(bytes.NewReader(m.Model))
+	if err != nil {
+		return Written{}, err
+	}
+	if err := am.SetTransduction(labels, reached, y, plan.Graph.Unreachable); err != nil {
+		return Written{}, err
+	}
+	ds := &dataset.Dataset{Features: st.Features, Classes: st.Classes, LabelName: st.LabelName, IDName: st.IDName}
+	p, err := pipeline.NewLandmarks(ds, &sc, kernel.Spec{}, 0, nil, am)
+	if err != nil {
+		return Written{}, err
+	}
+	err = writeRaw(ctx, fn.Out.Temp+"/"+fn.Name, func(w io.Writer) error { return p.Save(w) })
+	return Written{Name: fn.Name}, err
+}
+
+// ModelOutput returns the Output and the file name for a model file at
+// path: written in a temporary directory beside it, moved by Finalize.
+func ModelOutput(p string) (Output, string) {
+	dir, name := path.Split(p)
+	dir = strings.TrimSuffix(dir, "/")
+	if dir == "" {
+		dir = "."
+	}
+	return NewOutput(dir), name
+}

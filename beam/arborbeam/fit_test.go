@@ -1,0 +1,98 @@
+package arborbeam_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/arbor-ml/arbor/beam/arborbeam"
+)
+
+// TestFitEqualsArborClassify: arbor-beam's fit on prism, over two files
+// (one data set in the order of their names) read in byte ranges of 200
+// kB and chunks of 1,000 rows, of more rows than one block (so that the
+// sums are added across blocks), writes the model file arbor classify
+// --landmarks --learner lp --save-model writes on the concatenated file,
+// byte for byte: a knn:K width (KNNRadius in parts) with k-means
+// landmarks and std scaling, an rbf width with random landmarks and
+// minmax scaling, and the paper's width (affinity kernel) without scaling.
+func TestFitEqualsArborClassify(t *testing.T) {
+	dir := t.TempDir()
+	n := arborbeam.BlockRows + 4000
+	split := 30000
+	var all, a, b strings.Builder
+	header := "name,f1,f2,f3,f4,label\n"
+	all.WriteString(header)
+	a.WriteString(header)
+	b.WriteString(header)
+	for i := 0; i < n; i++ {
+		v := point(i)
+		label := "?"
+		if i%400 == 7 {
+			label = fmt.Sprintf("c%d", i%3)
+		}
+		line := fmt.Sprintf("r%d,%.4f,%.4f,%.4f,%.4f,%s\n", i, v[0], v[1], v[2], v[3], label)
+		all.WriteString(line)
+		if i < split {
+			a.WriteString(line)
+		} else {
+			b.WriteString(line)
+		}
+	}
+	os.MkdirAll(filepath.Join(dir, "in"), 0o755)
+	whole := filepath.Join(dir, "all.csv")
+	os.WriteFile(whole, []byte(all.String()), 0o644)
+	os.WriteFile(filepath.Join(dir, "in", "a.csv"), []byte(a.String()), 0o644)
+	os.WriteFile(filepath.Join(dir, "in", "b.csv"), []byte(b.String()), 0o644)
+	for _, c := range []struct {
+		name string
+		set  arborbeam.FitSettings
+		args []string
+	}{
+		{"knn-kmeans-std", arborbeam.FitSettings{Learner: "lp", Landmarks: 60, Seed: 5},
+			[]string{"--landmarks", "60", "--seed", "5"}},
+		{"rbf-random-minmax", arborbeam.FitSettings{Learner: "lp", Landmarks: 50, LandmarkMethod: "random", Seed: 2, Scale: "minmax",
+			Params: map[string]string{"affinity": "rbf:30"}},
+			[]string{"--landmarks", "50", "--landmark-method", "random", "--seed", "2", "--scale", "minmax", "--affinity", "rbf:30"}},
+		{"paper-width-none", arborbeam.FitSettings{Learner: "lp", Landmarks: 40, Scale: "none", Params: map[string]string{"affinity": "kernel"}},
+			[]string{"--landmarks", "40", "--scale", "none", "--affinity", "kernel"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			mdir := filepath.Join(dir, c.name)
+			os.MkdirAll(mdir, 0o755)
+			want := filepath.Join(mdir, "classify.arbor")
+			arbor(t, append([]string{"classify", "--data", whole, "--id", "name", "--label", "label", "--learner", "lp",
+				"--save-model", want, "--quiet", "--out", filepath.Join(mdir, "c.csv")}, c.args...)...)
+			got := filepath.Join(mdir, "beam.arbor")
+			out, name := arborbeam.ModelOutput(got)
+			opt := arborbeam.ReadOptions{Chunk: 1000, SplitBytes: 200 << 10}
+			opt.CSV.ID, opt.CSV.Label = "name", "label"
+			err := runPipeline(t, func(s beam.Scope) {
+				written, err := arborbeam.Fit(s, beam.Create(s, filepath.Join(dir, "in", "*.csv")), opt, c.set, out, name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				arborbeam.Finalize(s, written, out)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := os.ReadFile(want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := os.ReadFile(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(w, g) {
+				t.Fatalf("the model arbor-beam fit wrote (%d bytes) differs from arbor classify's (%d bytes)", len(g), len(w))
+			}
+		})
+	}
+}
