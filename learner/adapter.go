@@ -33,8 +33,10 @@ type LabeledFitter interface {
 	FitsLabeledRows()
 }
 
-// Transductive is a learner whose model labels its training rows only:
-// new points are added to the data as unlabelled rows.
+// Transductive is a learner whose fit labels its training rows from all
+// of them (label propagation and spreading); its model labels new points
+// by an out-of-sample rule from their kernel (affinity) rows, without
+// refitting.
 type Transductive interface {
 	LabelsTrainingRowsOnly()
 }

@@ -55,6 +55,7 @@ func TestProbaRoundTrip(t *testing.T) {
 		{"hck:average", "knn", map[string]string{"k": "5"}, false, true},
 		{"linear", "lp", map[string]string{"affinity": "rbf:2"}, false, true},
 		{"linear", "spreading", map[string]string{"affinity": "knn:7"}, false, true},
+		{"rbf:1", "lp", map[string]string{"affinity": "kernel"}, false, true}, // on the kernel matrix
 	} {
 		name := c.learner + "/" + c.kernel
 		s := pipeline.Settings{Kernel: c.kernel, Learner: c.learner, Params: c.params, Proba: true, Decision: c.decision}

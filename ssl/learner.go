@@ -101,13 +101,10 @@ func Fit(ctx context.Context, l learner.Learner, p Problem) (learner.Model, erro
 
 // Transduce fits l on p and returns a label for every row (labelled rows
 // keep theirs, as the papers' protocol scores only the unlabelled rows),
-// followed by one for each new point of p.Kt, if any; and the fitted model.
+// followed by one for each new point of p.Kt, if any, by the model's
+// Predict (for a transductive learner its out-of-sample rule, the one a
+// saved model applies); and the fitted model.
 func Transduce(ctx context.Context, l learner.Learner, p Problem) ([]int, learner.Model, error) {
-	if p.Kt != nil {
-		if _, ok := learner.As[learner.Transductive](l); ok {
-			return nil, nil, fmt.Errorf("ssl: %s is transductive: add new points to the data as unlabelled rows", l.Name())
-		}
-	}
 	m, err := Fit(ctx, l, p)
 	if err != nil {
 		return nil, nil, err
