@@ -9,6 +9,7 @@ import (
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/landmark"
 	"github.com/arbor-ml/arbor/learner"
+	"github.com/arbor-ml/arbor/linsvm"
 	"github.com/arbor-ml/arbor/propagate"
 	"github.com/arbor-ml/arbor/ssl"
 )
@@ -79,6 +80,9 @@ func Cost(s Settings, sh Shape) (Estimate, error) {
 // CostLearner is Cost with the kernel and learner built by the caller, as
 // FitLearner.
 func CostLearner(s Settings, spec kernel.Spec, ln learner.Learner, family string, sh Shape) (Estimate, error) {
+	if err := NeedLandmarks([]learner.Learner{ln}, s.Landmarks); err != nil {
+		return Estimate{}, err
+	}
 	e := Estimate{Budget: s.MemoryBudget, Source: s.MemoryBudgetSource}
 	method := s.method(spec, ln, family)
 	if method == methodKNNPoints {
@@ -261,4 +265,19 @@ func Savable(ln learner.Learner, landmarks int) error {
 		return nil
 	}
 	return learner.Settingsf("%s cannot label new points (affinities rbf:G, knn:K and kernel can)", ln.Name())
+}
+
+// NeedLandmarks refuses learners that run on landmark features only
+// (linsvm) without landmarks (landmarks = 0), with an error wrapping
+// learner.ErrSettings.
+func NeedLandmarks(learners []learner.Learner, landmarks int) error {
+	if landmarks > 0 {
+		return nil
+	}
+	for _, l := range learners {
+		if _, ok := learner.As[linsvm.Classifier](l); ok {
+			return learner.Settingsf("--learner linsvm (LIBLINEAR's linear SVM, scikit-learn's LinearSVC) runs on landmark features: add --landmarks M (with --kernel linear and M ≥ the number of features it is LinearSVC on the scaled points)")
+		}
+	}
+	return nil
 }

@@ -46,9 +46,9 @@ func TestCostClosedForms(t *testing.T) {
 			t.Errorf("%+v: %v bytes for %q, want %v for %q", c.s, e.Bytes, e.What, c.want, c.what)
 		}
 	}
-	// Float32 storage with landmarks, or for a kernel without it, is a
-	// settings error.
-	for _, s := range []pipeline.Settings{{Kernel: "rbf", Landmarks: 10, Float32: true}, {Kernel: "isomap", Float32: true}} {
+	// Float32 storage with landmarks, or for a kernel without it, and
+	// linsvm without landmarks are settings errors.
+	for _, s := range []pipeline.Settings{{Kernel: "rbf", Landmarks: 10, Float32: true}, {Kernel: "isomap", Float32: true}, {Learner: "linsvm"}} {
 		if _, err := pipeline.Cost(s, sh); !errors.Is(err, learner.ErrSettings) {
 			t.Errorf("%+v: err = %v, want a settings error", s, err)
 		}

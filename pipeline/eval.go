@@ -44,12 +44,18 @@ type EvalSettings struct {
 }
 
 // Check refuses settings that do not fit together, with an error
-// wrapping learner.ErrSettings: an unknown metric; float32 storage with
+// wrapping learner.ErrSettings: an unknown metric; a learner that needs
+// landmarks without them (NeedLandmarks); float32 storage with
 // landmarks, with the breakeven metric, or for a kernel without it
 // (isomap, multitype).
 func (s EvalSettings) Check() error {
 	if s.Metric != "" && s.Metric != "accuracy" && s.Metric != "bep" {
 		return learner.Settingsf("--metric must be accuracy or bep, got %q", s.Metric)
+	}
+	if s.Metric != "bep" {
+		if err := NeedLandmarks(s.Learners, s.Landmarks); err != nil {
+			return err
+		}
 	}
 	if !s.Float32 {
 		return nil

@@ -138,8 +138,8 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if err := checkLearnerFlags(fs, lf.learner, ssl.UsesKernel(ln)); err != nil {
 		return err
 	}
-	if err := needLandmarks(learners, lmf.m); err != nil {
-		return err
+	if err := pipeline.NeedLandmarks(learners, lmf.m); err != nil {
+		return settingsError(err)
 	}
 	if err := tf.check(ln); err != nil {
 		return err
@@ -348,8 +348,8 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		if err := checkLearnerFlags(fs, lf.learner, !allFree(learners)); err != nil {
 			return err
 		}
-		if err := needLandmarks(learners, lmf.m); err != nil {
-			return err
+		if err := pipeline.NeedLandmarks(learners, lmf.m); err != nil {
+			return settingsError(err)
 		}
 	}
 	specs, err := kf.specs()
