@@ -212,3 +212,22 @@ func PartitionROC(y []int, partitions [][]int, withOrigin bool) (ROC, error) {
 
 // AbsAUC is |AUC|: the area whichever way the points run.
 func (r ROC) AbsAUC() float64 { return math.Abs(r.AUC()) }
+
+// HierarchyROCSubgraph is HierarchyROCGraph over the subgraph induced by
+// rows: leaf i of t is node rows[i] of the graph whose neighbours
+// neighbors lists, and only edges between two of rows count.
+func HierarchyROCSubgraph(t *hclust.Tree, rows []int, neighbors func(v int) []int32) (ROC, error) {
+	pos := make(map[int32]int32, len(rows))
+	for i, r := range rows {
+		pos[int32(r)] = int32(i)
+	}
+	nb := make([][]int32, len(rows))
+	for i, r := range rows {
+		for _, v := range neighbors(r) {
+			if j, ok := pos[v]; ok {
+				nb[i] = append(nb[i], j)
+			}
+		}
+	}
+	return HierarchyROCGraph(t, len(rows), func(v int) []int32 { return nb[v] })
+}

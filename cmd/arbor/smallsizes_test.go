@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/svcluster"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -194,7 +195,7 @@ func TestAnnounceSVC(t *testing.T) {
 	} {
 		var stderr strings.Builder
 		e := &env{stdout: io.Discard, stderr: &stderr}
-		e.announceSVC(c.quiet, X, c.n, hint)
+		e.announceSVC(c.quiet, func() float64 { return svcluster.PairTime(X) }, c.n, hint)
 		got := stderr.String()
 		if c.want == "" && got != "" || c.want != "" && (!strings.HasPrefix(got, c.want) || !strings.Contains(got, "; --landmarks 2000 fits (about ") || strings.Count(got, "\n") != 1) {
 			t.Errorf("n=%d quiet=%v: %q", c.n, c.quiet, got)

@@ -113,10 +113,10 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 		}
 		fitRows, hint = lmf.m, "use fewer --landmarks"
 	}
-	if err := mf.check(svcBytes(fitRows, ds.Dim()), fmt.Sprintf("support vector clustering of %d rows", fitRows), hint); err != nil {
+	if err := mf.check(svcluster.Bytes(fitRows, ds.Dim()), fmt.Sprintf("support vector clustering of %d rows", fitRows), hint); err != nil {
 		return err
 	}
-	e.announceSVC(*quiet, ds.X, fitRows, func(m int) string {
+	e.announceSVC(*quiet, func() float64 { return svcluster.PairTime(ds.X) }, fitRows, func(m int) string {
 		if lmf.m > 0 {
 			return "fewer --landmarks fit fewer rows"
 		}
@@ -193,7 +193,7 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	}
 	if sample != nil {
 		var outside int
-		if res, outside, err = svcAllRows(ctx, res, allX, sample, *noise); err != nil {
+		if res, outside, err = svcluster.Extend(ctx, res, allX, sample, *noise); err != nil {
 			return err
 		}
 		fmt.Fprintf(info, "landmarks  %d sampled rows fitted; %d other rows outside the sphere\n", len(sample), outside)

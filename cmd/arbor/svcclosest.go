@@ -11,14 +11,7 @@ import (
 // warning, how far it is and which option would widen the search: a finer
 // q step when the count jumps over k, a longer sweep when it stops short.
 func closestLevel(h *svcluster.Hierarchy, k int, qfactor, maxErr, pmax float64) (int, string) {
-	best, below, above := -1, false, false
-	for i, l := range h.Levels {
-		if best < 0 || abs(l.NClusters-k) < abs(h.Levels[best].NClusters-k) {
-			best = i
-		}
-		below = below || l.NClusters < k
-		above = above || l.NClusters > k
-	}
+	best, below, above := h.Closest(k)
 	got := h.Levels[best].NClusters
 	how := fmt.Sprintf("%d fewer", k-got)
 	if got > k {
@@ -34,11 +27,4 @@ func closestLevel(h *svcluster.Hierarchy, k int, qfactor, maxErr, pmax float64) 
 		hint = fmt.Sprintf("every level has more than %d clusters: a smaller --min-cluster or a larger --pmax (now %g) merges small ones into outliers", k, pmax)
 	}
 	return best, fmt.Sprintf("svc: no level of the sweep has exactly %d clusters; wrote level %d with %d (%s), the closest; %s", k, best, got, how, hint)
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

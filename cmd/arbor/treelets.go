@@ -147,7 +147,7 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 		Settings: treelets.Settings{Lambda: *lambda, Similarity: rule, Progress: progress},
 		M:        m, Seed: *seed, Clusters: *clusters, Extend: ext,
 	}
-	res, err := fitTreelets(ctx, s, g, n)
+	res, k, err := s.FitGap(ctx, g, 50)
 	if err != nil {
 		return err
 	}
@@ -160,7 +160,6 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(info, " on a sample of %d (seed %d), %s extension to the other %d", m, *seed, ext, n-m)
 	}
 	fmt.Fprintln(info)
-	k := res.K
 	fmt.Fprintf(info, "clusters   %d", k)
 	if *clusters == 0 {
 		fmt.Fprint(info, " (largest height gap; --clusters K to choose)")
@@ -225,17 +224,12 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	}
 	if *levelsOut != "" {
 		if err := writeAtomic(*levelsOut, func(f *os.File) error {
-			w := bufio.NewWriter(f)
-			fmt.Fprintln(w, "level,sum,diff,similarity,cos,sin")
-			for i, l := range model.Levels {
-				sum, diff := int64(res.Rows[l.Sum]), int64(res.Rows[l.Diff])
+			return model.WriteLevels(f, func(i int) int64 {
 				if graph != nil {
-					sum, diff = graph.ID(res.Rows[l.Sum]), graph.ID(res.Rows[l.Diff])
+					return graph.ID(res.Rows[i])
 				}
-				fmt.Fprintf(w, "%d,%d,%d,%s,%s,%s\n", i+1, sum, diff,
-					strconv.FormatFloat(l.Similarity, 'g', -1, 64), strconv.FormatFloat(l.Cos, 'g', -1, 64), strconv.FormatFloat(l.Sin, 'g', -1, 64))
-			}
-			return w.Flush()
+				return int64(res.Rows[i])
+			})
 		}); err != nil {
 			return err
 		}
@@ -324,48 +318,6 @@ func treeletsData(e *env, d *dataFlags, kspec string) (g treelets.Gram, ds *data
 	return kernel.Points{K: k, X: ds.X}, ds, what + fmt.Sprintf("\nkernel     %s", kernel.Spec{Kind: kernel.KindPoint, Point: k}), nil
 }
 
-// treeletsResult is a fitted run with its cut.
-type treeletsResult struct {
-	*treelets.SampleModel
-	K int
-}
-
-// fitTreelets runs s on g; without a number of clusters it fits the
-// hierarchy, picks K at the largest height gap, then cuts (full sample)
-// or refits with K to extend (the sample and hierarchy are the same: same
-// seed).
-func fitTreelets(ctx context.Context, s treelets.Sample, g treelets.Gram, n int) (treeletsResult, error) {
-	if s.Clusters > 0 {
-		r, err := s.Fit(ctx, g)
-		return treeletsResult{r, s.Clusters}, err
-	}
-	if s.M == n {
-		r, err := s.Fit(ctx, g)
-		if err != nil {
-			return treeletsResult{}, err
-		}
-		k := r.Model.GapK(50)
-		if r.Labels, err = r.Model.CutK(k); err != nil {
-			return treeletsResult{}, err
-		}
-		return treeletsResult{r, k}, nil
-	}
-	// sampled: the sample's hierarchy alone first (cheap next to the
-	// extension), then the full run with its K
-	rows := treelets.Draw(n, s.M, s.Seed)
-	K, err := g.Sym(ctx, nil, rows)
-	if err != nil {
-		return treeletsResult{}, err
-	}
-	m0, err := s.Settings.FitInPlace(ctx, K)
-	if err != nil {
-		return treeletsResult{}, err
-	}
-	s.Clusters = m0.GapK(50)
-	r, err := s.Fit(ctx, g)
-	return treeletsResult{r, s.Clusters}, err
-}
-
 // treeletsROC is the pairwise ROC of the hierarchy over the rows it covers.
 func treeletsROC(against string, t *hclust.Tree, rows []int, ds *dataset.Dataset, g *kernel.GraphKernel) (metrics.ROC, error) {
 	switch against {
@@ -385,19 +337,24 @@ func treeletsROC(against string, t *hclust.Tree, rows []int, ds *dataset.Dataset
 		if len(rows) == g.Len() {
 			return metrics.HierarchyROCGraph(t, g.Len(), g.Neighbors)
 		}
-		// the subgraph induced by the sample
-		pos := make(map[int32]int32, len(rows))
-		for i, r := range rows {
-			pos[int32(r)] = int32(i)
-		}
-		nb := make([][]int32, len(rows))
-		for i, r := range rows {
-			for _, v := range g.Neighbors(r) {
-				if j, ok := pos[v]; ok {
-					nb[i] = append(nb[i], j)
-				}
-			}
-		}
-		return metrics.HierarchyROCGraph(t, len(rows), func(v int) []int32 { return nb[v] })
+		return metrics.HierarchyROCSubgraph(t, rows, g.Neighbors)
 	}
+}
+
+// treeletsCheck stops a treelets run on a sample of m of n rows whose
+// matrices exceed the budget, with the --sample that fits.
+func (mf memFlags) treeletsCheck(n, m int) error {
+	what := fmt.Sprintf("kernel treelets on %d rows", m)
+	if m < n {
+		what = fmt.Sprintf("kernel treelets on a sample of %d of %d rows", m, n)
+	}
+	b, _, err := mf.budget()
+	if err != nil {
+		return err
+	}
+	hint := "even a sample of 2 rows does not fit"
+	if s := treelets.LargestSample(b, m); s >= 2 {
+		hint = fmt.Sprintf("use --sample %d --clusters K (about %s; the other rows labelled by --extend)", s, humanBytes(treelets.Bytes(n, s)))
+	}
+	return mf.check(treelets.Bytes(n, m), what, hint)
 }
