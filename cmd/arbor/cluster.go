@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -11,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"time"
 
 	"github.com/arbor-ml/arbor/clustering"
@@ -20,7 +18,6 @@ import (
 	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/hclust"
 	"github.com/arbor-ml/arbor/metrics"
-	"gonum.org/v1/gonum/mat"
 )
 
 func init() {
@@ -201,7 +198,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if *zOut != "" {
-		if err := batch.write(*zOut, func(f *os.File) error { return writeMatrixCSV(f, tree.Matrix()) }); err != nil {
+		if err := batch.write(*zOut, func(f *os.File) error { return dataset.WriteMatrix(ctx, f, tree.Matrix(), dataset.MatrixCSV) }); err != nil {
 			return err
 		}
 	}
@@ -264,33 +261,6 @@ func clusterSizes(labels []int) []int {
 	}
 	sort.Sort(sort.Reverse(sort.IntSlice(s)))
 	return s
-}
-
-// writeMatrixCSV writes m as comma-separated rows at full precision.
-func writeMatrixCSV(f *os.File, m mat.Matrix) error {
-	return writeMatrixCSVContext(context.Background(), f, m)
-}
-
-// writeMatrixCSVContext is writeMatrixCSV that stops with ctx.Err() when
-// ctx is cancelled (checked every row).
-func writeMatrixCSVContext(ctx context.Context, f *os.File, m mat.Matrix) error {
-	w := bufio.NewWriterSize(f, 1<<20)
-	r, c := m.Dims()
-	buf := make([]byte, 0, 32)
-	for i := 0; i < r; i++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		for j := 0; j < c; j++ {
-			if j > 0 {
-				w.WriteByte(',')
-			}
-			buf = strconv.AppendFloat(buf[:0], m.At(i, j), 'g', -1, 64)
-			w.Write(buf)
-		}
-		w.WriteByte('\n')
-	}
-	return w.Flush()
 }
 
 // leafIDs names the tree's leaves by the --id column: the rows' IDs, or

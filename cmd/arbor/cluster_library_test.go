@@ -52,7 +52,7 @@ func TestClusterLibraryEqualsCommandLine(t *testing.T) {
 		}
 		zw := filepath.Join(dir, fmt.Sprint(i, "Zlib.csv"))
 		f, _ := os.Create(zw)
-		if err := writeMatrixCSV(f, r.Tree.Matrix()); err != nil {
+		if err := dataset.WriteMatrix(context.Background(), f, r.Tree.Matrix(), dataset.MatrixCSV); err != nil {
 			t.Fatal(err)
 		}
 		f.Close()

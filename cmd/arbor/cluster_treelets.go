@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/figure"
 	"github.com/arbor-ml/arbor/treelets"
 )
@@ -151,7 +152,7 @@ func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags
 		}
 	}
 	if zOut != "" {
-		if err := batch.write(zOut, func(f *os.File) error { return writeMatrixCSV(f, tree.Matrix()) }); err != nil {
+		if err := batch.write(zOut, func(f *os.File) error { return dataset.WriteMatrix(ctx, f, tree.Matrix(), dataset.MatrixCSV) }); err != nil {
 			return err
 		}
 	}

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
-	"strconv"
 
 	"github.com/arbor-ml/arbor/graph"
 )
@@ -43,24 +41,7 @@ func runGraph(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(*out, func(f *os.File) error {
-		w := bufio.NewWriterSize(f, 1<<16)
-		w.WriteString("row,neighbour,distance\n")
-		var b []byte
-		for i := 0; i < nb.N; i++ {
-			for r := 0; r < nb.K; r++ {
-				p := i*nb.K + r
-				b = strconv.AppendInt(b[:0], int64(i), 10)
-				b = append(b, ',')
-				b = strconv.AppendInt(b, int64(nb.Index[p]), 10)
-				b = append(b, ',')
-				b = strconv.AppendFloat(b, nb.Dist[p], 'g', -1, 64)
-				b = append(b, '\n')
-				w.Write(b)
-			}
-		}
-		return w.Flush()
-	}); err != nil {
+	if err := writeAtomic(*out, func(f *os.File) error { return nb.WriteCSV(f) }); err != nil {
 		return err
 	}
 	if !d.quiet() {

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/arbor-ml/arbor/internal/npy"
+	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
-	"gonum.org/v1/gonum/mat"
 )
 
 func init() {
@@ -151,20 +150,14 @@ func checkMatrixExt(path string) error {
 	return usageError("%s: output must end in .csv or .npy", path)
 }
 
-// matrixWriter writes m as CSV or .npy by the extension of path; a
-// cancelled ctx stops it (and the batch leaves no file).
-func matrixWriter(ctx context.Context, path string, m mat.Matrix) func(f *os.File) error {
-	return func(f *os.File) error {
-		if strings.EqualFold(filepath.Ext(path), ".npy") {
-			write := npy.Write
-			if _, ok := m.(*kernel.Sym32); ok {
-				write = npy.Write32 // --float32: a '<f4' file
-			}
-			if err := write(f, m); err != nil {
-				return err
-			}
-			return ctx.Err()
-		}
-		return writeMatrixCSVContext(ctx, f, m)
-	}
+// matrixWriter writes m as CSV or .npy by the extension of path ('<f4'
+// for a --float32 kernel.Sym32); a cancelled ctx stops it (and the batch
+// leaves no file).
+func matrixWriter(ctx context.Context, path string, m interface {
+	Dims() (r, c int)
+	At(i, j int) float64
+}) func(f *os.File) error {
+	_, f32 := m.(*kernel.Sym32)
+	format, _ := dataset.MatrixFormatOf(path, f32) // checkMatrixExt: .csv or .npy
+	return func(f *os.File) error { return dataset.WriteMatrix(ctx, f, m, format) }
 }

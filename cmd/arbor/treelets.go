@@ -218,7 +218,7 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if *zOut != "" {
-		if err := writeAtomic(*zOut, func(f *os.File) error { return writeMatrixCSV(f, tree.Matrix()) }); err != nil {
+		if err := writeAtomic(*zOut, func(f *os.File) error { return dataset.WriteMatrix(ctx, f, tree.Matrix(), dataset.MatrixCSV) }); err != nil {
 			return err
 		}
 	}

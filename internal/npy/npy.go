@@ -24,7 +24,7 @@ var magic = []byte("\x93NUMPY")
 var ErrFormat = errors.New("npy: unsupported format")
 
 // Write writes m as a 2-d float64 array.
-func Write(w io.Writer, m mat.Matrix) error {
+func Write(w io.Writer, m Matrix) error {
 	return write(w, m, "<f8", 8, func(b []byte, v float64) {
 		binary.LittleEndian.PutUint64(b, math.Float64bits(v))
 	})
@@ -33,15 +33,22 @@ func Write(w io.Writer, m mat.Matrix) error {
 // Write32 writes m as a 2-d float32 array ('<f4'), each entry rounded to
 // float32 (for matrices kept in float32, such as kernel.Sym32: half the
 // file).
-func Write32(w io.Writer, m mat.Matrix) error {
+func Write32(w io.Writer, m Matrix) error {
 	return write(w, m, "<f4", 4, func(b []byte, v float64) {
 		binary.LittleEndian.PutUint32(b, math.Float32bits(float32(v)))
 	})
 }
 
+// Matrix is what Write reads: the dimensions and the entries (a
+// mat.Matrix is one).
+type Matrix interface {
+	Dims() (r, c int)
+	At(i, j int) float64
+}
+
 // write writes the version-1.0 header of a C-order 2-d array of dtype
 // descr and then m's entries row by row, each put into size bytes.
-func write(w io.Writer, m mat.Matrix, descr string, size int, put func([]byte, float64)) error {
+func write(w io.Writer, m Matrix, descr string, size int, put func([]byte, float64)) error {
 	r, c := m.Dims()
 	header := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%d, %d), }", descr, r, c)
 	// Pad so that magic(6)+version(2)+len(2)+header+'\n' is a multiple of 64.
@@ -79,7 +86,7 @@ func write(w io.Writer, m mat.Matrix, descr string, size int, put func([]byte, f
 // *mat.Dense or an upper-stored *mat.SymDense (the values At returns,
 // without a call per entry; the symmetric lower part read along the rows
 // of the upper triangle), through At otherwise.
-func rowReader(m mat.Matrix) func(i0, i1 int, dst []float64) {
+func rowReader(m Matrix) func(i0, i1 int, dst []float64) {
 	_, c := m.Dims()
 	switch m := m.(type) {
 	case *mat.Dense:
