@@ -190,30 +190,55 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	} else if *out != "" {
 		return usageError("--out needs a cut: --clusters, --height or --threshold")
 	}
+	o := treeOutputs{out: *out, zOut: *zOut, newick: *newick, dendro: *dendro, height: *height, dendroOpt: figure.DendrogramOptions{
+		Title: fmt.Sprintf("%s: %s linkage, %s distances", displayName(ds.Name), method, *dist), K: *k, Leaves: *dendroLeaves},
+		plot: pf, plotTitle: fmt.Sprintf("%s: %s linkage", displayName(ds.Name), method)}
+	if err := o.write(ctx, e, info, ds, tree, labels, lm); err != nil {
+		return err
+	}
+	if s.Progress != nil {
+		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
+	}
+	return nil
+}
+
+// treeOutputs are the files of arbor cluster (both methods): the labels,
+// the linkage matrix, the Newick tree, the dendrogram and the plot.
+type treeOutputs struct {
+	out, zOut, newick, dendro string
+	height                    float64 // --height, drawn as the cut (NaN: none)
+	dendroOpt                 figure.DendrogramOptions
+	plot                      plotFlags
+	plotTitle                 string
+}
+
+// write writes the outputs asked for, all or none, and says which on info.
+// Leaf i of tree is row leafRows[i] of ds (nil: row i).
+func (o treeOutputs) write(ctx context.Context, e *env, info io.Writer, ds *dataset.Dataset, tree *hclust.Tree, labels, leafRows []int) error {
 	var batch outputBatch // all outputs or none
 	defer batch.abort()
-	if *out != "" {
-		if err := batch.writeOut(*out, e.stdout, func(w io.Writer) error { return writeClusterLabels(w, ds, labels) }); err != nil {
+	if o.out != "" {
+		if err := batch.writeOut(o.out, e.stdout, func(w io.Writer) error { return writeClusterLabels(w, ds, labels) }); err != nil {
 			return err
 		}
 	}
-	if *zOut != "" {
-		if err := batch.write(*zOut, func(f *os.File) error { return dataset.WriteMatrix(ctx, f, tree.Matrix(), dataset.MatrixCSV) }); err != nil {
+	if o.zOut != "" {
+		if err := batch.write(o.zOut, func(f *os.File) error { return dataset.WriteMatrix(ctx, f, tree.Matrix(), dataset.MatrixCSV) }); err != nil {
 			return err
 		}
 	}
-	if *newick != "" {
-		if err := batch.write(*newick, func(f *os.File) error {
-			_, err := fmt.Fprintln(f, tree.Newick(leafIDs(ds, lm)))
+	if o.newick != "" {
+		if err := batch.write(o.newick, func(f *os.File) error {
+			_, err := fmt.Fprintln(f, tree.Newick(leafIDs(ds, leafRows)))
 			return err
 		}); err != nil {
 			return err
 		}
 	}
-	if *dendro != "" {
-		opt := figure.DendrogramOptions{Title: fmt.Sprintf("%s: %s linkage, %s distances", displayName(ds.Name), method, *dist), K: *k, Leaves: *dendroLeaves}
-		if !math.IsNaN(*height) {
-			opt.Cut = *height
+	if o.dendro != "" {
+		opt := o.dendroOpt
+		if !math.IsNaN(o.height) {
+			opt.Cut = o.height
 		}
 		if ds.IDs != nil && len(ds.IDs) == tree.N { // leaves named by --id
 			opt.Labels = ds.IDs
@@ -222,20 +247,17 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if err := batch.write(*dendro, func(f *os.File) error { return fig.WriteTo(f, filepath.Ext(*dendro)) }); err != nil {
+		if err := batch.write(o.dendro, func(f *os.File) error { return fig.WriteTo(f, filepath.Ext(o.dendro)) }); err != nil {
 			return err
 		}
 	}
-	if err := pf.writeClusters(&batch, ds, labels, fmt.Sprintf("%s: %s linkage", displayName(ds.Name), method)); err != nil {
+	if err := o.plot.writeClusters(&batch, ds, labels, o.plotTitle); err != nil {
 		return err
 	}
 	if err := batch.commit(); err != nil {
 		return err
 	}
-	printWrote(info, *out, *zOut, *newick, *dendro, pf.path)
-	if s.Progress != nil {
-		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
-	}
+	printWrote(info, o.out, o.zOut, o.newick, o.dendro, o.plot.path)
 	return nil
 }
 

@@ -4,13 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/figure"
 	"github.com/arbor-ml/arbor/treelets"
 )
@@ -25,7 +21,7 @@ type clusterTreeletsFlags struct {
 	similarity string
 	sample     int
 	extend     string
-	mem        memFlags // cluster's --max-memory (treeletsmemory.go)
+	mem        memFlags // cluster's --max-memory (treeletsCheck)
 	plot       plotFlags
 }
 
@@ -74,19 +70,9 @@ func (c *clusterTreeletsFlags) check(fs *flag.FlagSet) error {
 // a full sample), printed and written as `arbor cluster` does.
 func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags, c *clusterTreeletsFlags,
 	seed uint64, k int, height float64, out, zOut, newick, dendro string, leaves int, quiet bool) error {
-	rule, err := treelets.ParseSimilarity(c.similarity)
+	rule, ext, err := treeletsFlags(c.similarity, c.extend, c.lambda, c.sample)
 	if err != nil {
-		return usageError("--similarity: %v", err)
-	}
-	ext, err := treelets.ParseExtension(c.extend)
-	if err != nil {
-		return usageError("--extend: %v", err)
-	}
-	if c.lambda < 0 {
-		return usageError("--lambda must be ≥ 0, got %v", c.lambda)
-	}
-	if c.sample < 0 || c.sample == 1 {
-		return usageError("--sample must be ≥ 2 (or 0 for every row), got %d", c.sample)
+		return err
 	}
 	if !flagGiven(fs, "seed") {
 		seed = 1 // arbor treelets' default
@@ -144,50 +130,13 @@ func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags
 	} else if out != "" {
 		return usageError("--out needs --clusters or --height to cut the tree")
 	}
-	var batch outputBatch // all outputs or none
-	defer batch.abort()
-	if out != "" {
-		if err := batch.writeOut(out, e.stdout, func(w io.Writer) error { return writeClusterLabels(w, ds, labels) }); err != nil {
-			return err
-		}
-	}
-	if zOut != "" {
-		if err := batch.write(zOut, func(f *os.File) error { return dataset.WriteMatrix(ctx, f, tree.Matrix(), dataset.MatrixCSV) }); err != nil {
-			return err
-		}
-	}
-	if newick != "" {
-		if err := batch.write(newick, func(f *os.File) error {
-			_, err := fmt.Fprintln(f, tree.Newick(leafIDs(ds, sampledRows(res.Rows, n))))
-			return err
-		}); err != nil {
-			return err
-		}
-	}
-	if dendro != "" {
-		opt := figure.DendrogramOptions{Title: fmt.Sprintf("%s: kernel treelets (%s)", displayName(ds.Name), rule),
-			YLabel: "height (running max of 1 − similarity)", K: min(k, m), Leaves: leaves}
-		if !math.IsNaN(height) {
-			opt.Cut = height
-		}
-		if ds.IDs != nil && m == n { // leaves named by --id
-			opt.Labels = ds.IDs
-		}
-		fig, err := figure.Dendrogram(tree, opt)
-		if err != nil {
-			return err
-		}
-		if err := batch.write(dendro, func(f *os.File) error { return fig.WriteTo(f, filepath.Ext(dendro)) }); err != nil {
-			return err
-		}
-	}
-	if err := c.plot.writeClusters(&batch, ds, labels, fmt.Sprintf("%s: kernel treelets (%s)", displayName(ds.Name), rule)); err != nil {
+	o := treeOutputs{out: out, zOut: zOut, newick: newick, dendro: dendro, height: height, dendroOpt: figure.DendrogramOptions{
+		Title:  fmt.Sprintf("%s: kernel treelets (%s)", displayName(ds.Name), rule),
+		YLabel: "height (running max of 1 − similarity)", K: min(k, m), Leaves: leaves},
+		plot: c.plot, plotTitle: fmt.Sprintf("%s: kernel treelets (%s)", displayName(ds.Name), rule)}
+	if err := o.write(ctx, e, info, ds, tree, labels, sampledRows(res.Rows, n)); err != nil {
 		return err
 	}
-	if err := batch.commit(); err != nil {
-		return err
-	}
-	printWrote(info, out, zOut, newick, dendro, c.plot.path)
 	if progress != nil {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
 	}

@@ -98,7 +98,7 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	// The SVDD's column cache and the labelling's capped tables, no N×N
-	// matrix (svcmemory.go; a sample of --landmarks M rows fits M).
+	// matrix (svcluster.Bytes; a sample of --landmarks M rows fits M).
 	fitRows := ds.Len()
 	hint := "cluster a sample of the rows"
 	if m := min(2000, ds.Len()/4); m >= 2 {

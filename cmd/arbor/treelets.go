@@ -49,19 +49,9 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	rule, err := treelets.ParseSimilarity(*sim)
+	rule, ext, err := treeletsFlags(*sim, *extend, *lambda, *sample)
 	if err != nil {
-		return usageError("--similarity: %v", err)
-	}
-	ext, err := treelets.ParseExtension(*extend)
-	if err != nil {
-		return usageError("--extend: %v", err)
-	}
-	if *lambda < 0 {
-		return usageError("--lambda must be ≥ 0, got %v", *lambda)
-	}
-	if *sample < 0 || *sample == 1 {
-		return usageError("--sample must be ≥ 2 (or 0 for every row), got %d", *sample)
+		return err
 	}
 	if *clusters < 0 {
 		return usageError("--clusters must be positive, got %d", *clusters)
@@ -284,6 +274,26 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
 	}
 	return nil
+}
+
+// treeletsFlags checks the settings treelets and cluster --method treelets
+// share: --similarity, --extend, --lambda and --sample.
+func treeletsFlags(sim, extend string, lambda float64, sample int) (treelets.Similarity, treelets.Extension, error) {
+	rule, err := treelets.ParseSimilarity(sim)
+	if err != nil {
+		return rule, 0, usageError("--similarity: %v", err)
+	}
+	ext, err := treelets.ParseExtension(extend)
+	if err != nil {
+		return rule, ext, usageError("--extend: %v", err)
+	}
+	if lambda < 0 {
+		return rule, ext, usageError("--lambda must be ≥ 0, got %v", lambda)
+	}
+	if sample < 0 || sample == 1 {
+		return rule, ext, usageError("--sample must be ≥ 2 (or 0 for every row), got %d", sample)
+	}
+	return rule, ext, nil
 }
 
 // treeletsData loads --data and builds the kernel --kernel SPEC on its
