@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/hclust"
 	"github.com/arbor-ml/arbor/internal/neighbors"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/learner"
@@ -67,6 +68,10 @@ type Pipeline struct {
 	ixOnce sync.Once
 	ix     *neighbors.Index
 
+	// tree: the training tree of a cluster kernel with the tree rule
+	// (saved with the pipeline), or nil.
+	tree *hclust.Tree
+
 	once  sync.Once
 	built kernel.Built
 	err   error
@@ -91,6 +96,9 @@ func New(ds *dataset.Dataset, sc *dataset.Scaler, b kernel.Built, rule string, m
 	}
 	if b.K != nil {
 		p.once.Do(func() { p.built = b })
+	}
+	if p.treeRule() {
+		p.tree = b.Info.Tree
 	}
 	return p, nil
 }
@@ -133,6 +141,11 @@ type manifest struct {
 	MapCRC    uint32 `json:"map_crc32,omitempty"`
 	// Selection: how a grid search chose the settings (absent otherwise).
 	Selection *Selection `json:"selection,omitempty"`
+	// Tree: the cluster kernel's tree of the training rows, SciPy's
+	// linkage rows [A, B, height, size], for the tree rule (absent
+	// otherwise; a file without it rebuilds the tree with the N×N
+	// kernel).
+	Tree [][4]float64 `json:"tree,omitempty"`
 }
 
 // Selection records the setting a grid search with cross-validation
@@ -177,7 +190,7 @@ func (p *Pipeline) Save(w io.Writer) error {
 		Features: p.Features, Classes: p.Classes, Label: p.LabelName, ID: p.IDName,
 		Scale: p.Scaler, Kernel: spec, Gamma: p.Gamma, Rule: p.Rule, Train: train,
 		Learner: name, Affinity: p.Affinity, PayloadBytes: payload.Len(), PayloadCRC: crc32.ChecksumIEEE(payload.Bytes()),
-		Selection: p.Selection,
+		Selection: p.Selection, Tree: p.savedTree(),
 	}
 	return write(w, m, nil, payload.Bytes())
 }
@@ -279,8 +292,8 @@ func fromLandmarkManifest(m manifest, mapBytes, payload []byte) (*Pipeline, erro
 	if err := checkHead(m); err != nil {
 		return nil, err
 	}
-	if len(m.Train) != 0 || m.Rule != "" || m.Affinity != "" {
-		return nil, badField("train", "a landmark pipeline has no training rows, rule or affinity")
+	if len(m.Train) != 0 || m.Rule != "" || m.Affinity != "" || len(m.Tree) != 0 {
+		return nil, badField("train", "a landmark pipeline has no training rows, rule, affinity or tree")
 	}
 	kind := m.Landmarks
 	switch kind {
@@ -359,18 +372,73 @@ func fromManifest(m manifest, payload []byte) (*Pipeline, error) {
 	if !ok {
 		return nil, badField("learner", "%s labels landmark features or points, in a pipeline without landmarks", quote(m.Learner))
 	}
-	return &Pipeline{
+	p := &Pipeline{
 		Features: m.Features, Classes: m.Classes, LabelName: m.Label, IDName: m.ID, Scaler: m.Scale,
 		Spec: spec, Gamma: m.Gamma, Rule: m.Rule, X: X, Model: model, Affinity: m.Affinity,
-	}, nil
+	}
+	if len(m.Tree) > 0 {
+		if !p.treeRule() {
+			return nil, badField("tree", "a training tree with kernel %s and rule %s (only the tree rule of a cluster kernel reads one)", quote(m.Kernel), quote(m.Rule))
+		}
+		if p.tree, err = treeOf(m.Tree, len(m.Train)); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// treeRule reports a cluster kernel (hck, hckg, connectivity) whose new
+// points enter by the tree rule: they need the training tree, not the
+// N×N matrix.
+func (p *Pipeline) treeRule() bool {
+	return (p.Spec.Kind == kernel.KindHCK || p.Spec.Kind == kernel.KindConnectivity) && p.Rule != kernel.RuleLinear
+}
+
+// savedTree returns the linkage rows of the training tree to save, nil
+// when the rule does not read it or it is not at hand.
+func (p *Pipeline) savedTree() [][4]float64 {
+	if !p.treeRule() {
+		return nil
+	}
+	t := p.tree
+	if t == nil {
+		return nil
+	}
+	rows := make([][4]float64, len(t.Merges))
+	for k, m := range t.Merges {
+		rows[k] = [4]float64{float64(m.A), float64(m.B), m.Height, float64(m.Size)}
+	}
+	return rows
+}
+
+// treeOf reads the saved linkage rows of a pipeline over n training rows.
+func treeOf(rows [][4]float64, n int) (*hclust.Tree, error) {
+	if len(rows) != n-1 {
+		return nil, badField("tree", "%d merges for %d training rows, want %d", len(rows), n, n-1)
+	}
+	z := mat.NewDense(len(rows), 4, nil)
+	for k, r := range rows {
+		z.SetRow(k, r[:])
+	}
+	t, err := hclust.FromMatrix(z)
+	if err != nil {
+		return nil, badField("tree", "%v", err)
+	}
+	return t, nil
 }
 
 // kernelBuilt returns the kernel over the training rows: Spec and Gamma
-// for a point kernel, the rebuilt N×N matrix for a data-dependent one.
+// for a point kernel, the saved training tree for a cluster kernel with
+// the tree rule, the rebuilt N×N matrix for the other data-dependent ones
+// (and the tree rule of a file without its tree).
 func (p *Pipeline) kernelBuilt(ctx context.Context) (kernel.Built, error) {
 	p.once.Do(func() {
 		if p.Spec.Kind == kernel.KindPoint {
 			p.built = kernel.Built{Spec: p.Spec, Gamma: p.Gamma}
+			return
+		}
+		if p.treeRule() && p.tree != nil {
+			p.built = kernel.Built{Spec: p.Spec, Gamma: p.Gamma, Info: kernel.Info{Tree: p.tree}}
 			return
 		}
 		bs, err := kernel.BuildAll(ctx, p.X, []kernel.Spec{p.Spec}, kernel.BuildOptions{})
@@ -431,8 +499,11 @@ func quoteList(s []string) string {
 // Predict labels the rows of Xraw (unscaled, in the order of p.Features):
 // scaling, kernel rows against the training rows, the model's prediction.
 // Labels index p.Classes; learner.Unlabeled (−1) where the model leaves a
-// point unlabelled. Memory: the t×N kernel rows. The first call for a
-// data-dependent kernel rebuilds it over the training rows (O(N²)).
+// point unlabelled. Memory: the t×N kernel rows. A cluster kernel with
+// the tree rule reads only its training tree, which the pipeline holds
+// (saved with it); the first call for another data-dependent kernel, or
+// for a file without the tree, rebuilds the kernel over the training rows
+// (O(N²)).
 func (p *Pipeline) Predict(ctx context.Context, Xraw *mat.Dense) ([]int, error) {
 	out, err := p.PredictWant(ctx, Xraw, Want{})
 	if err != nil {
