@@ -89,15 +89,13 @@ func (f FitSettings) Plan() (pipeline.AnchorPlan, error) {
 }
 
 // TrainRows is one chunk of training rows as read: the raw features
-// (row-major, D a row), each row's class name ("" for unlabelled) and its
-// line in the file.
+// (row-major, D a row) and each row's class name ("" for unlabelled).
 type TrainRows struct {
 	File      string
 	Pos       int64
 	D         int
 	X         []float64
 	Labels    []string
-	Lines     []int
 	Features  []string
 	LabelName string
 	IDName    string
@@ -310,7 +308,7 @@ func trainRows(ds *dataset.Dataset) (TrainRows, error) {
 		return TrainRows{}, fmt.Errorf("%s: no label column: give --label", ds.Name)
 	}
 	n, d := ds.X.Dims()
-	r := TrainRows{D: d, X: make([]float64, 0, n*d), Labels: make([]string, n), Lines: ds.Lines,
+	r := TrainRows{D: d, X: make([]float64, 0, n*d), Labels: make([]string, n),
 		Features: ds.Features, LabelName: ds.LabelName, IDName: ds.IDName}
 	for i := 0; i < n; i++ {
 		r.X = append(r.X, ds.X.RawRowView(i)...)
@@ -394,9 +392,12 @@ func (fn *piecesFn) ProcessElement(r TrainRows, l Layout, emit func(int, Block))
 	limit := dataset.MagnitudeLimit(r.D, int(l.N))
 	for i, v := range r.X {
 		if math.Abs(v) > limit {
+			// The chunk's lines are counted from its byte range: name the
+			// row by its number in the file.
 			row, j := i/r.D, i%r.D
-			return &dataset.ParseError{File: r.File, Line: r.Lines[row], Column: r.Features[j],
-				Err: fmt.Errorf("%w: %g: sums of squares of such values overflow float64 (limit ±%.3g here); rescale that column or drop it (--ignore)", dataset.ErrMagnitude, v, limit)}
+			inFile := first - l.Offset[sort.SearchStrings(l.Files, r.File)] + int64(row)
+			return &dataset.ParseError{File: r.File, Column: r.Features[j],
+				Err: fmt.Errorf("row %d (counting from 0): %w: %g: sums of squares of such values overflow float64 (limit ±%.3g here); rescale that column or drop it (--ignore)", inFile, dataset.ErrMagnitude, v, limit)}
 		}
 	}
 	for lo := 0; lo < n; {

@@ -96,3 +96,43 @@ func TestFitEqualsArborClassify(t *testing.T) {
 		})
 	}
 }
+
+// TestFitMagnitude: a value whose squares overflow float64 at this many
+// rows fails the job, naming the file, the row in it and the column, as
+// arbor classify refuses it.
+func TestFitMagnitude(t *testing.T) {
+	dir := t.TempDir()
+	var a strings.Builder
+	a.WriteString("f1,f2,label\n")
+	for i := 0; i < 300; i++ {
+		v := point(i)
+		f2 := fmt.Sprintf("%.4f", v[1])
+		if i == 211 {
+			f2 = "1e160"
+		}
+		label := "?"
+		if i%10 == 0 {
+			label = fmt.Sprintf("c%d", i%3)
+		}
+		fmt.Fprintf(&a, "%.4f,%s,%s\n", v[0], f2, label)
+	}
+	os.WriteFile(filepath.Join(dir, "a.csv"), []byte(a.String()), 0o644)
+	out, name := arborbeam.ModelOutput(filepath.Join(dir, "m", "m.arbor"))
+	opt := arborbeam.ReadOptions{Chunk: 50, SplitBytes: 2000}
+	opt.CSV.Label = "label"
+	err := runPipeline(t, func(s beam.Scope) {
+		written, err := arborbeam.Fit(s, beam.Create(s, filepath.Join(dir, "a.csv")), opt,
+			arborbeam.FitSettings{Learner: "lp", Landmarks: 20, Params: map[string]string{"affinity": "rbf:2"}}, out, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		arborbeam.Finalize(s, written, out)
+	})
+	want := "row 211 (counting from 0)"
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "a.csv") || !strings.Contains(err.Error(), `"f2"`) {
+		t.Fatalf("error %v, want one naming a.csv, %q and column f2", err, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "m", "m.arbor")); err == nil {
+		t.Fatal("a failed fit left a model file")
+	}
+}
