@@ -568,6 +568,7 @@ func AnchorPlanOf(ln learner.Learner) (AnchorPlan, error) {
 		if plan.K == 0 {
 			plan.K = 7 // propagate.Affinity's default
 		}
+		plan.width = fmt.Sprintf("the mean distance to the %d-th nearest row (knn:%d), from the rows", plan.K, plan.K)
 	case propagate.RBF, "":
 		g := aff.Gamma
 		if g == 0 {
