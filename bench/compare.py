@@ -3,7 +3,7 @@
 
     /usr/bin/python3 bench/compare.py [--sizes 2000 8000] [--dim 10] [--ops linkage,knn7]
 
-Runs `peers.py timing` (SciPy / scikit-learn / LIBSVM) and `arbor bench` (same
+Runs `peers.py timing` (SciPy / scikit-learn / LIBSVM) and bench/blocks (same
 data: NumPy RandomState(0) points, same op names) one after the other and
 prints, for every operation and size, both times and the ratio Arbor / peer
 (below 1 = Arbor faster). Needs Debian's python3-scipy and python3-sklearn
@@ -36,14 +36,15 @@ def main():
     a = p.parse_args()
     if not os.path.exists(PEERS):
         sys.exit("peers.py not found at %s (set ARBOR_PEERS)" % PEERS)
-    subprocess.run(["go", "build", "-o", os.path.join(HERE, "arbor.bin"), "./cmd/arbor"], check=True, cwd=ROOT)
+    blocks = os.path.join(HERE, "blocks.bin")
+    subprocess.run(["go", "build", "-o", blocks, "./bench/blocks"], check=True, cwd=ROOT)
     sizes = [str(n) for n in a.sizes]
     svm_max = "0" if a.skip_svm else str(max(a.sizes))
     peer = run_lines([sys.executable, PEERS, "timing", "--sizes", *sizes, "--dim", str(a.dim),
                       "--reps", str(a.reps), "--eigh-max", "0"])
-    arbor = run_lines([os.path.join(HERE, "arbor.bin"), "bench", "--sizes", ",".join(sizes),
-                       "--dim", str(a.dim), "--reps", str(a.reps), "--svm-max", svm_max] +
-                      (["--ops", a.ops] if a.ops else []))
+    arbor = run_lines([blocks, "-sizes", ",".join(sizes),
+                       "-dim", str(a.dim), "-reps", str(a.reps), "-svm-max", svm_max] +
+                      (["-ops", a.ops] if a.ops else []))
     want = [w for w in a.ops.split(",") if w]
     pt = {(r["N"], r["op"]): r["time_s"] for r in peer}
     print("| N | operation | peer s | Arbor s | ratio |")

@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/arbor-ml/arbor/bench/peers"
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/learner"
@@ -453,7 +452,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 				Scale    string `json:"scale"`
 				Method   string `json:"method"`
 				ssl.Result
-			}{ds.Name, protocol, d.scale, peers.Method(r.Learner, r.Kernel), r}
+			}{ds.Name, protocol, d.scale, r.Method(), r}
 			if err := enc.Encode(rec); err != nil {
 				return err
 			}

@@ -1,4 +1,4 @@
-package peers
+package ssl
 
 import (
 	"testing"
@@ -24,11 +24,18 @@ func TestMethod(t *testing.T) {
 		{"s4vm:rbf", "-", "s4vm_rbf"},
 		{"svm", "not a spec", "svm_not a spec"},
 	} {
-		if got := Method(c.learner, c.spec); got != c.want {
-			t.Errorf("Method(%q, %q) = %q, want %q", c.learner, c.spec, got, c.want)
+		if got := PeerMethod(c.learner, c.spec); got != c.want {
+			t.Errorf("PeerMethod(%q, %q) = %q, want %q", c.learner, c.spec, got, c.want)
 		}
 	}
-	if got := Kernel(kernel.Spec{Kind: kernel.KindConnectivity}); got != "connectivity" {
-		t.Errorf("Kernel(connectivity) = %q", got)
+	if got := PeerKernel(kernel.Spec{Kind: kernel.KindConnectivity}); got != "connectivity" {
+		t.Errorf("PeerKernel(connectivity) = %q", got)
+	}
+}
+
+// TestResultMethod: a result's Method is PeerMethod of its learner and kernel.
+func TestResultMethod(t *testing.T) {
+	if got := (Result{Learner: "knn3", Kernel: "hckg:average:knn:7"}).Method(); got != "knn3_hckg_average" {
+		t.Errorf("Method() = %q", got)
 	}
 }
