@@ -1,7 +1,11 @@
 package dataset
 
 import (
+	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -110,4 +114,68 @@ func (d *Dataset) AlignFeatures(test *Dataset) bool {
 	test.X = X
 	test.Features = append([]string(nil), d.Features...)
 	return true
+}
+
+// LoadNew reads a file of new points for a method fitted on train, with
+// train's reader options opt: a single row is enough and labels are
+// optional (a file without the label column is read as features only).
+// A file with a header is read by train's feature names, as a saved
+// pipeline reads new rows: every column that is not a training feature,
+// the label column or the ID column is left unread (a text column, an
+// extra measurement), and opt.Ignore names only train's columns (one the
+// file lacks is no error); the label and ID columns are found by train's
+// names. A file without a header, a LIBSVM file (by its name: .libsvm,
+// .svm, .svmlight, .txt), one that lacks a training feature, or opt with
+// Features set is read with opt as it is (by position). Errors are Load's.
+func LoadNew(path string, train *Dataset, opt CSVOptions) (*Dataset, error) {
+	opt.OneRow = true
+	opt.LabelOptional = opt.Label == "" || opt.NoLabel
+	opt = byTrainNames(path, train, opt)
+	d, err := Load(path, opt)
+	if errors.Is(err, ErrNoLabelColumn) {
+		opt.NoLabel = true
+		d, err = Load(path, opt)
+	}
+	return d, err
+}
+
+// byTrainNames returns the options that read the columns of path's header
+// by train's names (LoadNew), or opt unchanged.
+func byTrainNames(path string, train *Dataset, opt CSVOptions) CSVOptions {
+	if train == nil || len(opt.Features) > 0 || SparseName(path) {
+		return opt
+	}
+	r, err := Open(path)
+	if err != nil {
+		return opt // Load reports it
+	}
+	defer r.Close()
+	header, src, err := ReadHeader(r, path, opt)
+	if err != nil || !src.Header {
+		return opt
+	}
+	unread, absent := Unread(header, train.Features, opt.Label, train.LabelName, opt.ID, train.IDName)
+	if len(absent) > 0 {
+		return opt
+	}
+	opt.Ignore = unread
+	if opt.Label == "" && train.LabelName != "" && slices.Contains(header, train.LabelName) {
+		opt.Label = train.LabelName
+	}
+	if opt.ID == "" && train.IDName != "" && slices.Contains(header, train.IDName) {
+		opt.ID = train.IDName
+	}
+	return opt
+}
+
+// SparseName reports whether path's name (less a .gz) ends in .libsvm,
+// .svm, .svmlight or .txt, the names of LIBSVM text, whose rows omit zero
+// features (PadFeatures).
+func SparseName(path string) bool {
+	base := strings.TrimSuffix(strings.ToLower(filepath.Base(path)), ".gz")
+	switch filepath.Ext(base) {
+	case ".libsvm", ".svm", ".svmlight", ".txt":
+		return true
+	}
+	return false
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/internal/eigen"
+	"github.com/arbor-ml/arbor/internal/finite"
 	"github.com/arbor-ml/arbor/internal/lanczos"
 	"github.com/arbor-ml/arbor/internal/parallel"
 	"gonum.org/v1/gonum/blas"
@@ -45,15 +46,30 @@ func checkFiniteSym(s blas64.Symmetric, name string) error {
 	if s.N == 0 {
 		return fmt.Errorf("%w: %s is 0×0", ErrEmpty, name)
 	}
-	for i := 0; i < s.N; i++ {
-		for j, v := range s.Data[i*s.Stride+i : i*s.Stride+s.N] {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: %s[%d,%d] = %v", ErrNonFinite, name, i, i+j, v)
-			}
-		}
+	if i, j, v, found := finite.FindUpper(s.Data, s.N, s.Stride); found {
+		return fmt.Errorf("%w: %s[%d,%d] = %v", ErrNonFinite, name, i, j, v)
 	}
 	return nil
 }
+
+// CheckFinite fails, wrapping ErrNonFinite, when the kernel matrix has an
+// infinite or NaN entry (poly:1:1:200 on unscaled features, say), naming
+// the kernel and the first such entry (i, j), i ≤ j, in row order, with
+// the remedy: such a matrix is never written or learnt from.
+func (b Built) CheckFinite() error {
+	raw := b.K.RawSymmetric()
+	i, j, v, found := finite.FindUpper(raw.Data, raw.N, raw.Stride)
+	if !found {
+		return nil
+	}
+	return nonFinite(fmt.Sprintf("kernel %s: entry (%d, %d) is %v: its values overflow float64 (or are undefined) for these data; scale the features (--scale std or minmax) or choose smaller parameters (degree, a, b, gamma)", b.Spec, i, j, v))
+}
+
+// nonFinite is an error that says msg and is ErrNonFinite.
+type nonFinite string
+
+func (e nonFinite) Error() string        { return string(e) }
+func (e nonFinite) Is(target error) bool { return target == ErrNonFinite }
 
 // ToSym converts a square matrix that should be symmetric (for example a
 // precomputed kernel read from a file) to a *mat.SymDense holding

@@ -346,7 +346,7 @@ func FitLearner(ctx context.Context, s Settings, spec kernel.Spec, ln learner.Le
 			return nil, err
 		}
 		built = bs[0]
-		if err := checkFinite(built.Spec.String(), built.K); err != nil {
+		if err := built.CheckFinite(); err != nil {
 			return nil, err
 		}
 		p.K = built.K
@@ -435,20 +435,6 @@ func (s Settings) method(spec kernel.Spec, ln learner.Learner, family string) st
 // matrix" or "affinity" (a learner on its own affinity over the points).
 func (s Settings) Method(spec kernel.Spec, ln learner.Learner, family string) string {
 	return s.method(spec, ln, family)
-}
-
-// checkFinite fails on a kernel matrix entry that is NaN or infinite.
-func checkFinite(spec string, K *mat.SymDense) error {
-	raw := K.RawSymmetric()
-	for i := 0; i < raw.N; i++ {
-		row := raw.Data[i*raw.Stride+i : i*raw.Stride+raw.N]
-		for j, v := range row {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("kernel %s: entry (%d, %d) is %v: its values overflow float64 (or are undefined) for these data; scale the features (--scale std or minmax) or choose smaller parameters (degree, a, b, gamma)", spec, i, i+j, v)
-			}
-		}
-	}
-	return nil
 }
 
 // affinityHasRule reports whether new points can be given affinity rows

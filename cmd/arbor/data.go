@@ -10,10 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/arbor-ml/arbor/dataset"
-	"github.com/arbor-ml/arbor/kernel"
 )
 
 // dataFlags are the data-loading flags shared by every command.
@@ -154,35 +151,32 @@ func (d *dataFlags) load(e *env) (*dataset.Dataset, error) {
 	if e != nil {
 		describeData(e.stderr, ds, d.quiet())
 	}
-	imp, err := d.imputeData(e, ds)
-	if err != nil {
-		return nil, err
+	prep, err := d.prep().Apply(ds)
+	if e != nil && !d.quiet() && prep.Imputed > 0 {
+		by := map[string]string{"mean": "each column's mean", "median": "each column's median", "most_frequent": "each column's most frequent value", "zero": "0"}[d.impute]
+		fmt.Fprintf(e.stderr, "  imputed   %d missing values in %d columns by %s (--impute %s)\n", prep.Imputed, prep.ImputedColumns, by, d.impute)
 	}
-	if !d.missingOK {
-		what := d.command
-		if what == "" {
-			what = "this command"
-		}
-		if err := ds.MissingError(what, missingHint); err != nil {
-			return nil, err
-		}
-	}
-	if err := checkMultiLabel(ds, d.multiLabel); err != nil {
-		return nil, err
-	}
-	if err := checkMagnitude(ds); err != nil {
-		return nil, err
-	}
-	sc, err := dataset.FitScaler(ds.X, d.scale)
-	if err != nil {
+	switch {
+	case errors.Is(err, dataset.ErrUnknownImpute):
+		return nil, usageError("--impute: %v", err)
+	case errors.Is(err, dataset.ErrUnknownScale):
 		return nil, usageError("--scale: %v", err)
+	case errors.Is(err, dataset.ErrMultiLabel):
+		return nil, fmt.Errorf("%w: `arbor eval --metric bep` evaluates it (knn and lp learners); this command needs one class per row", err)
+	case err != nil:
+		return nil, magnitudeHint(err)
 	}
-	sc.Impute = imp
-	if ds.X, err = sc.Transform(nil, ds.X); err != nil {
-		return nil, err
-	}
-	d.scaler = sc
+	d.scaler = prep.Scaler
 	return ds, nil
+}
+
+// prep is what load does to the data after reading them.
+func (d *dataFlags) prep() dataset.Prep {
+	p := dataset.Prep{Impute: d.impute, Scale: d.scale, AllowMissing: d.missingOK, MultiLabel: d.multiLabel, Method: d.command, MissingHint: missingHint}
+	if p.Method == "" {
+		p.Method = "this command"
+	}
+	return p
 }
 
 // quiet reports whether the command's --quiet flag is set.
@@ -194,67 +188,21 @@ func (d *dataFlags) quiet() bool {
 	return f != nil && f.Value.String() == "true"
 }
 
-// loadTest reads a file of new points with the data's column roles; its
-// labels are optional.
+// loadTest reads a file of new points with the data's column roles
+// (dataset.LoadNew); its labels are optional.
 func (d *dataFlags) loadTest(path string, train *dataset.Dataset) (*dataset.Dataset, error) {
 	opt, err := d.options()
 	if err != nil {
 		return nil, err
 	}
-	opt.OneRow = true
-	opt.LabelOptional = d.label == "" || d.label == "none"
-	opt = testColumns(path, train, opt)
-	ds, err := dataset.Load(path, opt)
-	if errors.Is(err, dataset.ErrNoLabelColumn) {
-		// New points need no labels: a file of features alone is fine.
-		opt.NoLabel = true
-		ds, err = dataset.Load(path, opt)
-	}
+	ds, err := dataset.LoadNew(path, train, opt)
 	if err != nil {
 		return nil, d.explainReadError(err)
 	}
-	if d.scaler != nil && d.scaler.Impute != nil {
-		// Filled by scaleNew with the data's values.
-		ds.Missing = nil
-	}
-	if !d.missingOK {
-		if err := ds.MissingError(d.command, missingHint); err != nil {
-			return nil, err
-		}
-	}
-	if err := checkMagnitude(ds); err != nil {
-		return nil, err
+	if err := d.prep().CheckNew(ds, d.scaler); err != nil {
+		return nil, magnitudeHint(err)
 	}
 	return ds, nil
-}
-
-// imputeData fits --impute's values on ds and fills its missing cells
-// (nil, nil for --impute none), saying on stderr how many it filled.
-func (d *dataFlags) imputeData(e *env, ds *dataset.Dataset) (*dataset.Imputer, error) {
-	imp, err := dataset.FitImputer(ds.X, d.impute, ds.Features)
-	if err != nil {
-		if errors.Is(err, dataset.ErrUnknownImpute) {
-			return nil, usageError("--impute: %v", err)
-		}
-		return nil, fmt.Errorf("%s: %w", ds.Name, err)
-	}
-	if imp == nil {
-		return nil, nil
-	}
-	n, err := imp.Transform(ds.X)
-	if err != nil {
-		return nil, err
-	}
-	cols := map[int]bool{}
-	for _, c := range ds.Missing {
-		cols[c.Col] = true
-	}
-	ds.Missing = nil
-	if e != nil && !d.quiet() && n > 0 {
-		by := map[string]string{"mean": "each column's mean", "median": "each column's median", "most_frequent": "each column's most frequent value", "zero": "0"}[d.impute]
-		fmt.Fprintf(e.stderr, "  imputed   %d missing values in %d columns by %s (--impute %s)\n", n, len(cols), by, d.impute)
-	}
-	return imp, nil
 }
 
 // explainReadError adds what to do to a reader's error: a text column
@@ -317,66 +265,20 @@ func shellWord(s string) string {
 
 // scaleNew scales new points in place with the data's statistics (as
 // scikit-learn's transform after fit).
-func (d *dataFlags) scaleNew(X *mat.Dense) error {
-	_, err := d.scaler.Transform(X, X)
+func (d *dataFlags) scaleNew(ds *dataset.Dataset) error {
+	_, err := d.scaler.Transform(ds.X, ds.X)
 	return err
 }
 
 func isEmbedded(name string) bool {
-	name = strings.TrimPrefix(name, "embedded:")
-	for _, n := range dataset.EmbeddedNames() {
-		if n == name {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(dataset.EmbeddedNames(), strings.TrimPrefix(name, "embedded:"))
 }
 
-// specsTakeMissing reports whether every kernel of specs uses missing
-// values (the missing-data RBF kernel); a learner without a kernel does not.
-func specsTakeMissing(specs []kernel.Spec, usesKernel bool) bool {
-	if !usesKernel || len(specs) == 0 {
-		return false
+// magnitudeHint adds the remedy to an ErrMagnitude error.
+func magnitudeHint(err error) error {
+	var pe *dataset.ParseError
+	if !errors.As(err, &pe) || !errors.Is(err, dataset.ErrMagnitude) {
+		return err
 	}
-	for _, s := range specs {
-		if !strings.HasPrefix(s.String(), "rbf-missing") {
-			return false
-		}
-	}
-	return true
-}
-
-// testColumns picks the columns of a --test file with a header by the
-// training features' names, as arbor predict does (pipeline.Stream): every
-// column that is not a training feature, the label column or the ID
-// column is left unread (a text column, an extra measurement), and
-// --ignore names only the training file's columns (one the test file
-// lacks is no error). A file without a header, or one that lacks a
-// training feature, is read with opt unchanged (by position; the feature
-// count is then checked).
-func testColumns(path string, train *dataset.Dataset, opt dataset.CSVOptions) dataset.CSVOptions {
-	if train == nil || len(opt.Features) > 0 || isSparseText(path) {
-		return opt
-	}
-	r, err := dataset.Open(path)
-	if err != nil {
-		return opt // Load reports it
-	}
-	defer r.Close()
-	header, src, err := dataset.ReadHeader(r, path, opt)
-	if err != nil || !src.Header {
-		return opt
-	}
-	unread, absent := dataset.Unread(header, train.Features, opt.Label, train.LabelName, opt.ID, train.IDName)
-	if len(absent) > 0 {
-		return opt
-	}
-	opt.Ignore = unread
-	if opt.Label == "" && train.LabelName != "" && slices.Contains(header, train.LabelName) {
-		opt.Label = train.LabelName
-	}
-	if opt.ID == "" && train.IDName != "" && slices.Contains(header, train.IDName) {
-		opt.ID = train.IDName
-	}
-	return opt
+	return fmt.Errorf("%w; rescale that column (e.g. to other units) or drop it (--ignore %s)", err, shellWord(pe.Column))
 }

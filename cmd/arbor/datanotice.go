@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
@@ -132,75 +131,22 @@ func listQuoted(s []string, max int) string {
 	return strings.Join(q, ", ")
 }
 
-// columnHints warns about feature columns that look like something else:
-// a class (integers with few distinct values, when the file has no label
-// column) or a row ID (integers, all distinct), and about a class "-1"
-// that may mark unlabelled rows.
+// columnHints words dataset's column hints as warnings with the flags
+// that act on them.
 func columnHints(ds *dataset.Dataset) []string {
 	var out []string
-	n, d := ds.X.Dims()
-	for j := 0; j < d && len(out) < 5; j++ {
-		name := strconv.Quote(ds.Features[j])
-		word := shellWord(ds.Features[j])
-		distinct := map[float64]bool{}
-		integer := true
-		for i := 0; i < n && integer; i++ {
-			v := ds.X.At(i, j)
-			if math.IsNaN(v) {
-				continue
-			}
-			if v != math.Trunc(v) {
-				integer = false
-			}
-			if len(distinct) <= n {
-				distinct[v] = true
-			}
-		}
-		if !integer {
-			continue
-		}
-		k := len(distinct)
-		switch {
-		case n >= 20 && k == n:
-			out = append(out, fmt.Sprintf("feature column %s looks like a row ID (%d distinct integers, one per row): --id %s keeps it as IDs, --ignore %s drops it", name, n, word, word))
-		case ds.LabelName == "" && ds.Source.Format != "libsvm" && k >= 2 && k <= 10 && n >= 5*k:
-			out = append(out, fmt.Sprintf("feature column %s looks like a class (%d distinct integers in %d rows): --label %s makes it the labels, --ignore %s drops it", name, k, n, word, word))
-		}
-	}
-	if ds.Source != nil && ds.Source.LabelAuto && len(ds.Classes) > max(10, n/2) {
-		out = append(out, fmt.Sprintf("label column %q has %d distinct values in %d rows: if it is not a class, --label NAME chooses another column, --label none reads no labels", ds.LabelName, len(ds.Classes), n))
-	}
-	if ds.Source != nil {
-		minus, others := false, 0
-		for _, c := range ds.Classes {
-			if c == "-1" {
-				minus = true
-			} else if v, err := strconv.Atoi(c); err == nil && v >= 0 {
-				others++
-			}
-		}
-		if minus && others >= 2 {
+	for _, h := range ds.ColumnHints() {
+		name, word := strconv.Quote(h.Column), shellWord(h.Column)
+		switch h.Kind {
+		case dataset.HintRowID:
+			out = append(out, fmt.Sprintf("feature column %s looks like a row ID (%d distinct integers, one per row): --id %s keeps it as IDs, --ignore %s drops it", name, h.Rows, word, word))
+		case dataset.HintClass:
+			out = append(out, fmt.Sprintf("feature column %s looks like a class (%d distinct integers in %d rows): --label %s makes it the labels, --ignore %s drops it", name, h.Distinct, h.Rows, word, word))
+		case dataset.HintManyClasses:
+			out = append(out, fmt.Sprintf("label column %s has %d distinct values in %d rows: if it is not a class, --label NAME chooses another column, --label none reads no labels", name, h.Distinct, h.Rows))
+		case dataset.HintMinusOne:
 			out = append(out, `class "-1" is taken as a class; if it marks unlabelled rows (scikit-learn's convention), add --unlabeled-marker -1`)
 		}
 	}
 	return out
-}
-
-// twoClasses fails, naming the class and the file, when the labelled rows
-// hold a single class: no classifier can tell anything apart.
-func twoClasses(ds *dataset.Dataset) error {
-	var seen []string
-	for c, k := range ds.ClassCounts() {
-		if k > 0 {
-			seen = append(seen, ds.Classes[c])
-		}
-	}
-	if len(seen) == 1 {
-		col := ""
-		if ds.LabelName != "" {
-			col = fmt.Sprintf(" (label column %q)", ds.LabelName)
-		}
-		return fmt.Errorf("%s: every labelled row has class %q%s: a classifier needs at least two classes", ds.Name, seen[0], col)
-	}
-	return nil
 }

@@ -99,7 +99,7 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	b := built[0]
-	if err := checkKernelFinite(b.Spec.String(), b.K); err != nil {
+	if err := b.CheckFinite(); err != nil {
 		return err
 	}
 	n := ds.Len()

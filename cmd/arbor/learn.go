@@ -10,7 +10,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -24,16 +23,6 @@ import (
 func init() {
 	register(command{name: "classify", summary: "label the unlabelled rows (and new points with --test) with a kernel learner", run: runClassify})
 	register(command{name: "eval", summary: "hide labels as told, run kernels × learners, report accuracy on the hidden rows", run: runEval})
-}
-
-// allUseKernel reports whether every learner takes a kernel matrix.
-func allUseKernel(ls []learner.Learner) bool {
-	for _, l := range ls {
-		if !ssl.UsesKernel(l) {
-			return false
-		}
-	}
-	return true
 }
 
 // writePredictions writes set,row[,id],label,given for every row and then
@@ -166,7 +155,6 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if err := checkSaveModel(*saveModel, lmf, ln); err != nil {
 		return err
 	}
-	d.missingOK = specsTakeMissing(specs, ssl.UsesKernel(ln))
 	ds, err := d.load(e)
 	if err != nil {
 		return err
@@ -175,7 +163,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if len(lab) == 0 {
 		return fmt.Errorf("%s: no labelled rows (label column %q): nothing to learn from", ds.Name, ds.LabelName)
 	}
-	if err := twoClasses(ds); err != nil {
+	if err := ds.CheckTwoClasses(); err != nil {
 		return err
 	}
 	if len(lab) == ds.Len() && *test == "" && *saveModel == "" {
@@ -188,7 +176,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if Xt.Dim() < ds.Dim() && isSparseText(*test) {
+		if Xt.Dim() < ds.Dim() && dataset.SparseName(*test) {
 			// LIBSVM rows omit zeros: a test file whose largest index is
 			// below the training data's has zeros in the missing features.
 			Xt.PadFeatures(ds)
@@ -206,7 +194,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stderr, "warning: %s: test labels %s are not classes of %s (%s); those rows count as wrong\n",
 				Xt.Name, strings.Join(unknown, ", "), ds.Name, strings.Join(quoteAll(ds.Classes), ", "))
 		}
-		if err := d.scaleNew(Xt.X); err != nil {
+		if err := d.scaleNew(Xt); err != nil {
 			return err
 		}
 	}
@@ -360,12 +348,11 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if err := set.Check(); err != nil {
 		return settingsError(err)
 	}
-	d.missingOK = specsTakeMissing(specs, allUseKernel(learners))
 	ds, err := d.load(e)
 	if err != nil {
 		return err
 	}
-	if err := twoClasses(ds); err != nil {
+	if err := ds.CheckTwoClasses(); err != nil {
 		return err
 	}
 	if err := mf.evalSettings(&set); err != nil {
@@ -519,14 +506,4 @@ func quoteAll(s []string) []string {
 		out[i] = strconv.Quote(v)
 	}
 	return out
-}
-
-// isSparseText reports whether dataset.Load reads path as LIBSVM text.
-func isSparseText(path string) bool {
-	base := strings.TrimSuffix(strings.ToLower(filepath.Base(path)), ".gz")
-	switch filepath.Ext(base) {
-	case ".libsvm", ".svm", ".svmlight", ".txt":
-		return true
-	}
-	return false
 }

@@ -117,7 +117,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := twoClasses(ds); err != nil {
+	if err := ds.CheckTwoClasses(); err != nil {
 		return err
 	}
 	folds, cvText, err := modelselect.FoldChoice{K: *cv, Method: *method, Shuffle: *shuffle, Seed: *seed, Path: *foldsPath}.Folds(ds.Y)
