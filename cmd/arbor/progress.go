@@ -1,15 +1,11 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"sync"
 	"time"
-
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/arbor-ml/arbor/internal/eigen"
 	"github.com/arbor-ml/arbor/kernel"
@@ -170,28 +166,14 @@ func (e *env) progress(quiet bool) func(stage string, done, total int) {
 }
 
 // announceCubic tells, before an O(N³) step on n points starts, how long
-// it should take here: the time of a 384×384 symmetric eigendecomposition
-// (internal/eigen, as the kernels)
-// measured now, scaled by (n/384)³. Below n = 1500 it says nothing (a
-// second or less).
+// it should take here (eigen.Estimate: a symmetric eigendecomposition, as
+// the kernels use, measured now). Below n = 1500 it says nothing (a second
+// or less).
 func (e *env) announceCubic(quiet bool, what string, n int) {
 	if quiet || n < 1500 {
 		return
 	}
-	const m = 384
-	r := rand.New(rand.NewPCG(1, 2))
-	A := mat.NewSymDense(m, nil)
-	for i := 0; i < m; i++ {
-		for j := i; j < m; j++ {
-			A.SetSym(i, j, r.NormFloat64())
-		}
-	}
-	start := time.Now()
-	eigen.Sym(context.Background(), A, true) // what the kernels use
-	unit := time.Since(start)
-	f := float64(n) / m
-	est := time.Duration(float64(unit) * f * f * f)
-	fmt.Fprintf(e.stderr, "%s: O(N³) with N = %d, about %s on this machine\n", what, n, fmtDuration(est))
+	fmt.Fprintf(e.stderr, "%s: O(N³) with N = %d, about %s on this machine\n", what, n, fmtDuration(eigen.Estimate(n)))
 }
 
 // announceSpecs announces the O(N³) eigendecompositions the kernels of
