@@ -9,13 +9,13 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/arbor-ml/arbor/learner"
 	"gonum.org/v1/gonum/mat"
 )
 
-// Unlabeled marks a row whose class is unknown in Dataset.Y. It is
-// learner.Unlabeled, so label vectors pass to any learner unchanged.
-const Unlabeled = learner.Unlabeled
+// Unlabeled marks a row whose class is unknown in Dataset.Y. It equals
+// learner.Unlabeled, so label vectors pass to any learner unchanged (the
+// data come first: this package imports no learner).
+const Unlabeled = -1
 
 // Dataset is a table of points with optional class labels.
 type Dataset struct {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/arbor-ml/arbor/learner"
 	"os"
 	"path/filepath"
 	"time"
@@ -14,10 +13,10 @@ import (
 	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/hclust"
 	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/metrics"
 	"github.com/arbor-ml/arbor/ssl"
 	"github.com/arbor-ml/arbor/svm"
-	"gonum.org/v1/gonum/mat"
 )
 
 func init() {
@@ -117,13 +116,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		m, sd := ssl.MeanStd(accs[sp.String()])
 		say("   %-20s accuracy on the unlabelled points %6.2f ± %5.2f %%\n", sp.String(), m, sd)
 	}
-	y := make([]int, moons.Len())
-	for i := range y {
-		y[i] = dataset.Unlabeled
-	}
-	for _, r := range splits[0] {
-		y[r] = moons.Y[r]
-	}
+	y := moons.WithLabeled(splits[0]).Y
 	for _, ks := range []string{"rbf:scale", "hckg:average"} { // as in the table above
 		sp, err := kernel.ParseSpec(ks)
 		if err != nil {
@@ -155,13 +148,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 			rules = []string{kernel.RuleTree, kernel.RuleLinear} // both out-of-sample rules, side by side
 		}
 		for _, rule := range rules {
-			predict := func(grid *mat.Dense) ([]int, error) {
-				Kt, _, err := b.Extend(ctx, moons.X, grid, rule)
-				if err != nil {
-					return nil, err
-				}
-				return model.Predict(ctx, nil, Kt) // the model fitted above
-			}
+			predict := ssl.Labeler(ctx, model, b, moons.X, rule) // the model fitted above
 			title := fmt.Sprintf("two moons, %d labels: SVM decision regions, %s", 2*perClass, b.Spec)
 			suffix := ""
 			if b.Spec.Kind == kernel.KindHCK {
