@@ -29,7 +29,7 @@ func registerBuiltins() {
 		Format: formatPoint(func(k Kernel) (string, bool) { _, ok := k.(Linear); return "linear", ok }),
 	})
 	register(Family{
-		Name: "poly", Aliases: []string{"polynomial"}, Kind: KindPoint, Grammar: "poly:A:B:DEGREE",
+		Name: "poly", Aliases: []string{"polynomial"}, Kind: KindPoint, Grammar: "poly:A:B:DEGREE", Expand: expandPoly,
 		Parse: func(s, _ string, args []string) (Spec, error) {
 			if len(args) != 3 {
 				return specError(s, "want poly:A:B:DEGREE")
@@ -54,7 +54,7 @@ func registerBuiltins() {
 		}),
 	})
 	register(Family{
-		Name: "rbf", Aliases: []string{"gaussian"}, Kind: KindPoint, Grammar: "rbf[:GAMMA|:gamma=G|:sigma=S|:scale]",
+		Name: "rbf", Aliases: []string{"gaussian"}, Kind: KindPoint, Grammar: "rbf[:GAMMA|:gamma=G|:sigma=S|:scale]", Expand: expandRBF,
 		Parse: func(s, _ string, args []string) (Spec, error) {
 			if len(args) == 0 || (len(args) == 1 && strings.EqualFold(strings.TrimSpace(args[0]), "scale")) {
 				return Spec{Kind: KindPoint, Point: RBF{}, Scale: true}, nil
@@ -87,7 +87,7 @@ func registerBuiltins() {
 	})
 	gammaKernel := func(name string, mk func(g float64) Kernel, is func(Kernel) (float64, bool)) Family {
 		return Family{
-			Name: name, Kind: KindPoint, Grammar: name + ":GAMMA",
+			Name: name, Kind: KindPoint, Grammar: name + ":GAMMA", Expand: expandGamma(name),
 			Parse: func(s, _ string, args []string) (Spec, error) {
 				g, err := specGamma(s, name, args)
 				if err != nil {
@@ -107,7 +107,7 @@ func registerBuiltins() {
 		func(k Kernel) (float64, bool) { e, ok := k.(Exponential); return e.Gamma, ok }))
 
 	register(Family{
-		Name: "hck", Aliases: []string{"cluster"}, Kind: KindHCK, Grammar: "hck:METHOD",
+		Name: "hck", Aliases: []string{"cluster"}, Kind: KindHCK, Grammar: "hck:METHOD", Expand: expandHCK,
 		Parse: func(s, _ string, args []string) (Spec, error) {
 			sp, err := parseHCK(s, "hck", args)
 			if err != nil {
@@ -127,7 +127,7 @@ func registerBuiltins() {
 		Extend:   extendHCK,
 	})
 	register(Family{
-		Name: "hckg", Kind: KindHCK, Grammar: "hckg:METHOD[:GRAPH]",
+		Name: "hckg", Kind: KindHCK, Grammar: "hckg:METHOD[:GRAPH]", Expand: expandHCKG,
 		Parse: func(s, _ string, args []string) (Spec, error) {
 			sp, err := parseHCK(s, "hckg", args)
 			if err != nil {
@@ -152,7 +152,7 @@ func registerBuiltins() {
 		Extend:   extendHCK,
 	})
 	register(Family{
-		Name: "isomap", Kind: KindISOMAP, Grammar: "isomap[:GRAPH]",
+		Name: "isomap", Kind: KindISOMAP, Grammar: "isomap[:GRAPH]", Expand: expandISOMAP,
 		Parse: func(s, _ string, args []string) (Spec, error) {
 			g, err := parseGraph(s, args)
 			if err != nil {
@@ -192,7 +192,7 @@ func registerBuiltins() {
 		Shares: sharesOf,
 	})
 	register(Family{
-		Name: "multitype", Kind: KindMultiType, Grammar: "multitype:TRANSFER:PARAM:GAMMA",
+		Name: "multitype", Kind: KindMultiType, Grammar: "multitype:TRANSFER:PARAM:GAMMA", Expand: expandMultiType,
 		Parse: func(s, _ string, args []string) (Spec, error) {
 			m, err := parseMultiType(s, args)
 			if err != nil {

@@ -32,6 +32,9 @@ type Family struct {
 	Kind string
 	// Grammar documents the spec forms, e.g. "rbf[:GAMMA|:sigma=S|:scale]".
 	Grammar string
+	// Expand, if not nil, turns the bare name (lower case, as given) and
+	// the parameter values (Params) into spec text (see Expand).
+	Expand func(name string, v ParamValues) (string, error)
 	// Parse reads the fields after "NAME:" (split at ':' and ','); text is
 	// the whole specification for messages, name the (lower-case) name
 	// used. It returns a validated Spec.

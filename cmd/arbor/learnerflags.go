@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/arbor-ml/arbor/cmd/arbor/internal/kernelflags"
 	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/ssl"
 )
@@ -142,7 +141,7 @@ func checkLearnerFlags(fs *flag.FlagSet, learnerList string, usesKernel bool) er
 			err = usageError("--%s has no effect on --learner %s (it is for %s)", f.Name, learnerList, strings.Join(users, ", "))
 			return
 		}
-		if !usesKernel && kernelflags.IsFlag(f.Name) {
+		if !usesKernel && isKernelFlag(f.Name) {
 			err = usageError("--%s has no effect on --learner %s: it uses no kernel (label propagation and spreading use --affinity; --affinity kernel uses the --kernel matrix)", f.Name, learnerList)
 		}
 	})

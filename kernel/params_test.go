@@ -1,19 +1,55 @@
-package kernelflags
+package kernel
 
 import (
-	"errors"
-	"flag"
-	"io"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/arbor-ml/arbor/kernel"
 )
 
-// TestExpand: each bare name with the flags' defaults or given values
+// mapValues gives the parameters from a map over their defaults, and
+// records which ones were read.
+type mapValues struct {
+	vals map[string]string
+	used map[string]bool
+}
+
+func newMapValues(vals map[string]string) mapValues {
+	v := mapValues{vals: map[string]string{}, used: map[string]bool{}}
+	for _, p := range Params() {
+		v.vals[p.Name] = p.Default
+	}
+	for k, s := range vals {
+		v.vals[k] = s
+	}
+	return v
+}
+
+func (v mapValues) Float(name string) float64 {
+	v.used[name] = true
+	f, err := strconv.ParseFloat(v.vals[name], 64)
+	if err != nil {
+		return math.NaN()
+	}
+	return f
+}
+
+func (v mapValues) Int(name string) int {
+	v.used[name] = true
+	n, _ := strconv.Atoi(v.vals[name])
+	return n
+}
+
+func (v mapValues) String(name string) string {
+	v.used[name] = true
+	return v.vals[name]
+}
+
+// TestExpand: each bare name with the parameters' defaults or given values
 // becomes the spec text documented for it, which ParseSpec reads; a name
-// with fields passes through; the flags a name reads are marked used.
+// with fields passes through; exactly the parameters a name reads are
+// read.
 func TestExpand(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -39,18 +75,18 @@ func TestExpand(t *testing.T) {
 		{"multitype", map[string]string{"gamma": "2", "transfer": "poly", "t": "3"}, "multitype:poly:3:2", []string{"gamma", "transfer", "cut", "t"}},
 		{"rbf:0.5", map[string]string{"gamma": "9"}, "rbf:0.5", nil},
 	} {
-		v := NewValues(c.vals, nil)
+		v := newMapValues(c.vals)
 		got, err := Expand(c.name, v)
 		if err != nil || got != c.want {
 			t.Errorf("%s %v: %q %v, want %q", c.name, c.vals, got, err, c.want)
 			continue
 		}
-		if _, err := kernel.ParseSpec(got); err != nil {
+		if _, err := ParseSpec(got); err != nil {
 			t.Errorf("%s: %q does not parse: %v", c.name, got, err)
 		}
-		for _, f := range flags {
-			if v.Used(f.Name) != slices.Contains(c.used, f.Name) {
-				t.Errorf("%s: --%s used %v", c.name, f.Name, v.Used(f.Name))
+		for _, p := range Params() {
+			if v.used[p.Name] != slices.Contains(c.used, p.Name) {
+				t.Errorf("%s: %s read %v", c.name, p.Name, v.used[p.Name])
 			}
 		}
 	}
@@ -66,45 +102,16 @@ func TestExpand(t *testing.T) {
 				vals[k] = v
 			}
 		}
-		if _, err := Expand(c.name, NewValues(vals, nil)); err == nil || !strings.Contains(err.Error(), c.msg) {
+		if _, err := Expand(c.name, newMapValues(vals)); err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s %s: %v, want %q", c.name, c.vals, err, c.msg)
 		}
 	}
-}
-
-// TestSpecs: a parameter flag no listed kernel reads is a usage error, and
-// every flag is registered on the flag set with its default.
-func TestSpecs(t *testing.T) {
-	parse := func(args ...string) ([]kernel.Spec, error) {
-		fs := flag.NewFlagSet("x", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		var s Set
-		s.Register(fs, "linear")
-		if err := fs.Parse(args); err != nil {
-			t.Fatal(err)
-		}
-		return s.Specs()
-	}
-	specs, err := parse("--kernel", "rbf,hck", "--gamma", "0.5", "--linkage", "single")
-	if err != nil || len(specs) != 2 || specs[0].String() != "rbf:0.5" || specs[1].String() != "hck:single" {
-		t.Fatalf("%v %v", specs, err)
-	}
-	var ue *UsageError
-	if _, err := parse("--kernel", "linear", "--gamma", "1"); !errors.As(err, &ue) || !strings.Contains(err.Error(), "--gamma has no effect on --kernel linear") {
-		t.Errorf("unused --gamma: %v", err)
-	}
-	if _, err := parse("--kernel", "nosuch"); !errors.As(err, &ue) {
-		t.Errorf("unknown kernel: %v", err)
-	}
-	if _, err := parse("--kernel", " , "); !errors.As(err, &ue) {
-		t.Errorf("empty list: %v", err)
-	}
-	for _, f := range flags {
-		if !IsFlag(f.Name) {
-			t.Errorf("IsFlag(%q) false", f.Name)
+	for _, p := range Params() {
+		if !IsParam(p.Name) {
+			t.Errorf("IsParam(%q) false", p.Name)
 		}
 	}
-	if !IsFlag("kernel") || IsFlag("learner") {
-		t.Error("IsFlag(kernel/learner) wrong")
+	if IsParam("kernel") || IsParam("learner") {
+		t.Error("IsParam(kernel/learner) true")
 	}
 }
