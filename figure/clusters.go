@@ -121,7 +121,7 @@ func project(X mat.Matrix, features []int, names []string) (Z *mat.Dense, xlabel
 		for i := 0; i < n; i++ {
 			s += Z.At(i, k) * Z.At(i, k)
 		}
-		return fmt.Sprintf(" (%.0f %% of the variance)", 100*s/total)
+		return fmt.Sprintf(" (%.1f %% of the variance)", 100*s/total)
 	}
 	return Z, "principal component 1" + share(0), "principal component 2" + share(1), nil
 }

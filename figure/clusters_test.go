@@ -71,7 +71,7 @@ func TestProjectPCA(t *testing.T) {
 			}
 		}
 		for k, label := range []string{pr.XLabel, pr.YLabel} {
-			want := fmt.Sprintf("principal component %d (%.0f %% of the variance)", k+1, 100*set.Ratio[k])
+			want := fmt.Sprintf("principal component %d (%.1f %% of the variance)", k+1, 100*set.Ratio[k])
 			if label != want {
 				t.Errorf("%s: axis %q, want %q", set.Name, label, want)
 			}
