@@ -7,7 +7,6 @@ import (
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
-	"gonum.org/v1/gonum/mat"
 )
 
 // --float32: the N×N kernel matrix in float32 storage (kernel.Build32:
@@ -22,11 +21,11 @@ const float32Usage = "store the N×N kernel matrix in float32: half the memory, 
 
 // gram32 computes the float32 kernel matrix of spec over X
 // (kernel.Build32; rbf:scale resolved on X as the float64 path does).
-func gram32(ctx context.Context, spec kernel.Spec, X *mat.Dense) (kernel.Built, *kernel.Sym32, error) {
+func gram32(ctx context.Context, spec kernel.Spec, ds *dataset.Dataset) (kernel.Built, *kernel.Sym32, error) {
 	if kernel.Bytes32(spec, 2) == 0 {
 		return kernel.Built{}, nil, usageError("--float32 takes a point kernel or hck, hckg, connectivity, not %s (its eigendecomposition needs the float64 matrix; use --landmarks)", spec)
 	}
-	return kernel.Build32(ctx, X, spec, kernel.BuildOptions{})
+	return kernel.Build32(ctx, ds.X, spec, kernel.BuildOptions{})
 }
 
 // kernelFloat32 is arbor kernel --float32: the float32 kernel matrix of a
@@ -38,7 +37,7 @@ func kernelFloat32(ctx context.Context, e *env, mf memFlags, ds *dataset.Dataset
 	}
 	start := time.Now()
 	e.announceSpecs(quiet, []kernel.Spec{spec}, n)
-	b, K, err := gram32(ctx, spec, ds.X)
+	b, K, err := gram32(ctx, spec, ds)
 	if err != nil {
 		return err
 	}

@@ -261,7 +261,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	}
 	var extra *extraColumns
 	if *proba || *decision {
-		extra = newExtraColumns(ds.Classes, fit.Proba, fit.Decision, fit.DecisionColumns)
+		extra = newExtraColumns(ds.Classes, present(fit.Proba), present(fit.Decision), fit.DecisionColumns)
 	}
 	if *out == "-" || *out == "" {
 		if err := writePredictionsTo(e.stdout, ds, Xt, pred, extra); err != nil {

@@ -149,7 +149,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 			pred := got.Labels
 			var extra *extraColumns
 			if *proba || *decision {
-				extra = newExtraColumns(p.Classes, got.Proba, got.Decision, p.DecisionColumns())
+				extra = newExtraColumns(p.Classes, present(got.Proba), present(got.Decision), p.DecisionColumns())
 			}
 			if row == 0 {
 				idName = ds.IDName

@@ -3,8 +3,6 @@ package main
 import (
 	"strconv"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/arbor-ml/arbor/learner"
 )
 
@@ -15,16 +13,34 @@ const (
 	decisionUsage = "add the SVM's decision values: a column d_A_B per pair of classes A, B (f > 0 for A, LIBSVM's sign), d_A for one-vs-rest"
 )
 
+// table is a matrix of per-row values as the columns read it.
+type table interface {
+	Dims() (r, c int)
+	At(i, j int) float64
+}
+
+// present is m as a table, or nil when m is a nil pointer (no values asked).
+func present[M interface {
+	comparable
+	table
+}](m M) table {
+	var none M
+	if m == none {
+		return nil
+	}
+	return m
+}
+
 // extraColumns are the columns --proba and --decision add to the
 // predictions: a header and, per row, the formatted values.
 type extraColumns struct {
 	head []string
-	P, D *mat.Dense // rows as the predictions, nil when not asked
+	P, D table // rows as the predictions, nil when not asked
 }
 
 // newExtraColumns names the columns of P (one per class) and D (one per
 // pair of class indices).
-func newExtraColumns(classes []string, P, D *mat.Dense, pairs []learner.Pair) *extraColumns {
+func newExtraColumns(classes []string, P, D table, pairs []learner.Pair) *extraColumns {
 	x := &extraColumns{P: P, D: D}
 	if P != nil {
 		for _, c := range classes {
