@@ -271,32 +271,15 @@ func writeRaw(ctx context.Context, path string, fill func(w io.Writer) error) er
 
 // writeFile writes path (any Beam filesystem) as CSV through fill.
 func writeFile(ctx context.Context, path string, fill func(w *csv.Writer) error) error {
-	fs, err := filesystem.New(ctx, path)
-	if err != nil {
+	return writeRaw(ctx, path, func(bw io.Writer) error {
+		w := csv.NewWriter(bw)
+		err := fill(w)
+		w.Flush()
+		if err == nil {
+			err = w.Error()
+		}
 		return err
-	}
-	defer fs.Close()
-	f, err := fs.OpenWrite(ctx, path)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriterSize(f, 1<<16)
-	w := csv.NewWriter(bw)
-	err = fill(w)
-	w.Flush()
-	if err == nil {
-		err = w.Error()
-	}
-	if err == nil {
-		err = bw.Flush()
-	}
-	if cerr := f.Close(); err == nil && cerr != nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	})
 }
 
 func byFile(l Chunk) (string, Chunk) { return l.File, l }
