@@ -5,16 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/arbor-ml/arbor/figure/svcfig"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/arbor-ml/arbor/clustering"
-	"github.com/arbor-ml/arbor/dataset"
-	"github.com/arbor-ml/arbor/landmark"
+	"github.com/arbor-ml/arbor/figure/svcfig"
 	"github.com/arbor-ml/arbor/metrics"
 	"github.com/arbor-ml/arbor/svcluster"
 )
@@ -122,83 +119,67 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 		}
 		return fmt.Sprintf("--landmarks %d fits the sphere and clusters on %d sampled rows", m, m)
 	})
-	X := ds.X
-	desc := fmt.Sprintf("%s (%d rows, %d features, scale %s", ds.Name, ds.Len(), ds.Dim(), d.scale)
-	if *pca > 0 {
-		if X, err = svcluster.PCA(nil, X, *pca); err != nil {
-			return fmt.Errorf("--pca %d: %w", *pca, err)
+	progress := e.progress(*quiet)
+	s := svcluster.Settings{PCA: *pca, Landmarks: lmf.m, LandmarkMethod: lmf.method, Seed: lmf.seed, Log: e.stderr}
+	if *sweep {
+		s.Sweep = &svcluster.Sweep{Kernel: kind, Labelling: lab, Samples: *samples, K: *knnK, Unassigned: *noise,
+			QFactor: *qfactor, MaxError: *maxErr, Clusters: *clusters, MinCluster: *minCluster, PStep: *pstep, PMax: *pmax, Progress: progress}
+	} else {
+		cval := *C
+		if set["p"] {
+			cval = 1 / (float64(fitRows) * *p)
 		}
-		desc += fmt.Sprintf(", first %d principal components", *pca)
+		s.Clusterer = svcluster.Clusterer{Q: *q, C: cval, Kernel: kind, Labelling: lab, Samples: *samples, K: *knnK, Unassigned: *noise, Progress: progress}
 	}
-	desc += ")"
-	if _, dim := X.Dims(); *plot != "" && dim != 2 && !*sweep {
+	in, err := s.Prepare(ctx, ds.X)
+	if pe := (*svcluster.PCAError)(nil); errors.As(err, &pe) {
+		return fmt.Errorf("--pca %d: %w", pe.K, pe.Err)
+	} else if err != nil {
+		return err
+	}
+	if _, dim := in.X.Dims(); *plot != "" && dim != 2 && !*sweep {
 		return usageError("--plot: contour pictures need 2-D data (%d features; try --pca 2)", dim)
 	}
-	allX := X
-	var sample []int
-	if lmf.m > 0 {
-		if sample, err = landmark.Choose(ctx, X, lmf.m, lmf.method, lmf.seed); err != nil {
-			return err
-		}
-		X = clustering.Rows(X, sample)
-		fmt.Fprintf(e.stderr, "landmarks %d (%s, seed %d): the sphere and clusters are fitted on them; every row is labelled by the sphere and its nearest sampled row's cluster\n", len(sample), lmf.method, lmf.seed)
-	}
-	n, _ := X.Dims()
-	progress := e.progress(*quiet)
 	start := time.Now()
 	info := e.summary(*out) // stderr when the labels take stdout
-	fmt.Fprintf(info, "data       %s\n", desc)
-	fmt.Fprintf(info, "kernel     %s, labelling %s, %d samples per segment\n", kind, lab, *samples)
-
-	var res *svcluster.Clustering
-	var h *svcluster.Hierarchy
-	if *sweep {
-		h, err = svcluster.Sweep{
-			Kernel: kind, Labelling: lab, Samples: *samples, K: *knnK, Unassigned: *noise,
-			QFactor: *qfactor, MaxError: *maxErr, Clusters: *clusters, MinCluster: *minCluster,
-			PStep: *pstep, PMax: *pmax, Progress: progress,
-		}.Fit(ctx, X)
-		if err != nil {
-			return err
-		}
+	fmt.Fprintf(info, "data       %s (%d rows, %d features, scale %s", ds.Name, ds.Len(), ds.Dim(), d.scale)
+	if *pca > 0 {
+		fmt.Fprintf(info, ", first %d principal components", *pca)
+	}
+	fmt.Fprintf(info, ")\nkernel     %s, labelling %s, %d samples per segment\n", kind, lab, *samples)
+	fit, err := in.Fit(ctx)
+	if err != nil {
+		return err
+	}
+	res, h := fit.Clustering, fit.Hierarchy
+	if h != nil {
 		if err := h.WriteTable(info); err != nil {
 			return err
 		}
 		fmt.Fprintf(info, "stopped    %s after %d SVDD fits\n", h.Stop, h.Fits)
-		pick := len(h.Levels) - 1
-		if *clusters > 0 {
-			pick = h.Chosen
-			if pick < 0 {
-				var warn string
-				pick, warn = closestLevel(h, *clusters, *qfactor, *maxErr, *pmax)
-				fmt.Fprintln(e.stderr, "warning:", warn)
+		if l := h.Levels[fit.Level]; *clusters > 0 {
+			if fit.Closest {
+				fmt.Fprintln(e.stderr, "warning:", closestLevel(h, fit.Level, *clusters, *qfactor, *maxErr, *pmax))
 			}
-			fmt.Fprintf(info, "chosen     level %d: q = %.6g, C = %.6g (1/(N·C) = %.4g), %d clusters\n", pick, h.Levels[pick].Q, h.Levels[pick].C, h.Levels[pick].P, h.Levels[pick].NClusters)
+			fmt.Fprintf(info, "chosen     level %d: q = %.6g, C = %.6g (1/(N·C) = %.4g), %d clusters\n", fit.Level, l.Q, l.C, l.P, l.NClusters)
 		} else {
-			fmt.Fprintf(info, "labels of  the last level (%d)\n", pick)
-		}
-		res = h.Levels[pick].Result
-	} else {
-		cval := *C
-		if set["p"] {
-			cval = 1 / (float64(n) * *p)
-		}
-		res, err = svcluster.Clusterer{
-			Q: *q, C: cval, Kernel: kind, Labelling: lab, Samples: *samples, K: *knnK,
-			Unassigned: *noise, Progress: progress,
-		}.Fit(ctx, X)
-		if err != nil {
-			return err
+			fmt.Fprintf(info, "labels of  the last level (%d)\n", fit.Level)
 		}
 	}
-	if sample != nil {
-		var outside int
-		if res, outside, err = svcluster.Extend(ctx, res, allX, sample, *noise); err != nil {
-			return err
-		}
-		fmt.Fprintf(info, "landmarks  %d sampled rows fitted; %d other rows outside the sphere\n", len(sample), outside)
+	if in.Sample != nil {
+		fmt.Fprintf(info, "landmarks  %d sampled rows fitted; %d other rows outside the sphere\n", len(in.Sample), fit.Outside)
 	}
-	printSVC(info, res, ds)
+	if err := res.WriteSummary(info, sizesText); err != nil {
+		return err
+	}
+	if t, p := metrics.Labelled(ds.Y, res.Labels); len(t) > 1 {
+		ari, err1 := metrics.ARI(t, p)
+		nmi, err2 := metrics.NMI(t, p)
+		mis, _, err3 := metrics.Misclassified(t, p)
+		if err1 == nil && err2 == nil && err3 == nil {
+			fmt.Fprintf(info, "vs labels  ARI %.4f, NMI %.4f, misclassified %d of %d (best one-to-one matching)\n", ari, nmi, mis, len(t))
+		}
+	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(e.stderr, "warning: %v\n", w)
 	}
@@ -219,9 +200,9 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 		} else if len(ds.Features) >= 2 {
 			axes = [2]string{ds.Features[0], ds.Features[1]}
 		}
-		fig, err := svcfig.Clustering(X, res, h, displayName(ds.Name), axes)
+		fig, err := svcfig.Clustering(in.X, res, h, displayName(ds.Name), axes)
 		if errors.Is(err, svcfig.ErrNot2D) {
-			_, d := X.Dims()
+			_, d := in.X.Dims()
 			return usageError("--plot: contour pictures need 2-D data (%d features; try --pca 2)", d)
 		}
 		if err != nil {
@@ -239,29 +220,4 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
 	}
 	return nil
-}
-
-func printSVC(w io.Writer, r *svcluster.Clustering, ds *dataset.Dataset) {
-	// N counts the fitted rows (one β each): the sample with --landmarks.
-	fmt.Fprintf(w, "q = %.6g   C = %.6g   1/(N·C) = %.4g\n", r.Q, r.C, 1/(float64(len(r.Beta))*r.C))
-	fmt.Fprintf(w, "sphere     R = %.6g, n_sv = %d, n_bsv = %d, (n_sv+n_bsv)/N = %.4f (eq. 14), SVDD %d iterations\n",
-		r.R, r.NSV, r.NBSV, r.PError, r.Iter)
-	fmt.Fprintf(w, "clusters   %d, sizes %s", r.NClusters, sizesText(r.Sizes))
-	if r.Singletons > 0 {
-		fmt.Fprintf(w, " (%d single-point)", r.Singletons)
-	}
-	fmt.Fprintln(w)
-	if l := ds.Labeled(); len(l) > 1 {
-		truth := make([]int, len(l))
-		pred := make([]int, len(l))
-		for i, row := range l {
-			truth[i], pred[i] = ds.Y[row], r.Labels[row]
-		}
-		ari, err1 := metrics.ARI(truth, pred)
-		nmi, err2 := metrics.NMI(truth, pred)
-		mis, _, err3 := metrics.Misclassified(truth, pred)
-		if err1 == nil && err2 == nil && err3 == nil {
-			fmt.Fprintf(w, "vs labels  ARI %.4f, NMI %.4f, misclassified %d of %d (best one-to-one matching)\n", ari, nmi, mis, len(l))
-		}
-	}
 }

@@ -6,12 +6,12 @@ import (
 	"github.com/arbor-ml/arbor/svcluster"
 )
 
-// closestLevel picks the sweep level whose number of clusters is nearest
-// k (the first such level on ties, the smallest q) and says, for a
-// warning, how far it is and which option would widen the search: a finer
-// q step when the count jumps over k, a longer sweep when it stops short.
-func closestLevel(h *svcluster.Hierarchy, k int, qfactor, maxErr, pmax float64) (int, string) {
-	best, below, above := h.Closest(k)
+// closestLevel says, for a warning, that level best of the sweep, the
+// closest to k clusters (svcluster.Result.Closest), has not k, how far it
+// is and which option would widen the search: a finer q step when the
+// count jumps over k, a longer sweep when it stops short.
+func closestLevel(h *svcluster.Hierarchy, best, k int, qfactor, maxErr, pmax float64) string {
+	_, below, above := h.Closest(k)
 	got := h.Levels[best].NClusters
 	how := fmt.Sprintf("%d fewer", k-got)
 	if got > k {
@@ -26,5 +26,5 @@ func closestLevel(h *svcluster.Hierarchy, k int, qfactor, maxErr, pmax float64) 
 	default:
 		hint = fmt.Sprintf("every level has more than %d clusters: a smaller --min-cluster or a larger --pmax (now %g) merges small ones into outliers", k, pmax)
 	}
-	return best, fmt.Sprintf("svc: no level of the sweep has exactly %d clusters; wrote level %d with %d (%s), the closest; %s", k, best, got, how, hint)
+	return fmt.Sprintf("svc: no level of the sweep has exactly %d clusters; wrote level %d with %d (%s), the closest; %s", k, best, got, how, hint)
 }
