@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"github.com/arbor-ml/arbor/pipeline"
-	"io"
 	"math"
 	"os"
 	"strconv"
@@ -23,65 +20,6 @@ import (
 func init() {
 	register(command{name: "classify", summary: "label the unlabelled rows (and new points with --test) with a kernel learner", run: runClassify})
 	register(command{name: "eval", summary: "hide labels as told, run kernels × learners, report accuracy on the hidden rows", run: runEval})
-}
-
-// writePredictions writes set,row[,id],label,given for every row and then
-// the test rows, labels as class names; the ID column (named as in the
-// input) is there when the data (or test file) has one.
-func writePredictions(path string, ds, test *dataset.Dataset, pred []int, extra *extraColumns) error {
-	return writeAtomic(path, func(f *os.File) error { return writePredictionsTo(f, ds, test, pred, extra) })
-}
-
-// writePredictionsTo writes the predictions CSV to dst, with the extra
-// columns (--proba, --decision) when not nil.
-func writePredictionsTo(dst io.Writer, ds, test *dataset.Dataset, pred []int, extra *extraColumns) error {
-	{
-		w := bufio.NewWriter(dst)
-		idName := ds.IDName
-		if idName == "" && test != nil {
-			idName = test.IDName
-		}
-		cw := csv.NewWriter(w)
-		head := []string{"set", "row", "label", "given"}
-		if idName != "" {
-			head = []string{"set", "row", idName, "label", "given"}
-		}
-		if extra != nil {
-			head = append(head, extra.head...)
-		}
-		cw.Write(head)
-		n := ds.Len()
-		for i, c := range pred {
-			set, row, given, id := "data", i, "0", ""
-			if i >= n {
-				set, row = "test", i-n
-				if test != nil && test.IDs != nil {
-					id = test.IDs[row]
-				}
-			} else {
-				if ds.Y[i] != dataset.Unlabeled {
-					given = "1"
-				}
-				if ds.IDs != nil {
-					id = ds.IDs[i]
-				}
-			}
-			name := "?"
-			if c >= 0 && c < len(ds.Classes) {
-				name = ds.Classes[c]
-			}
-			rec := []string{set, strconv.Itoa(row), name, given}
-			if idName != "" {
-				rec = []string{set, strconv.Itoa(row), id, name, given}
-			}
-			cw.Write(extra.row(rec, i))
-		}
-		cw.Flush()
-		if err := cw.Error(); err != nil {
-			return err
-		}
-		return w.Flush()
-	}
 }
 
 func runClassify(ctx context.Context, e *env, args []string) error {
@@ -259,16 +197,12 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(info, "test     %d points labelled\n", Xt.Len())
 		}
 	}
-	var extra *extraColumns
-	if *proba || *decision {
-		extra = newExtraColumns(ds.Classes, present(fit.Proba), present(fit.Decision), fit.DecisionColumns)
-	}
 	if *out == "-" || *out == "" {
-		if err := writePredictionsTo(e.stdout, ds, Xt, pred, extra); err != nil {
+		if err := fit.WriteCSV(e.stdout, Xt); err != nil {
 			return err
 		}
 	} else {
-		if err := writePredictions(*out, ds, Xt, pred, extra); err != nil {
+		if err := writeAtomic(*out, func(f *os.File) error { return fit.WriteCSV(f, Xt) }); err != nil {
 			return err
 		}
 		fmt.Fprintf(info, "wrote    %s\n", *out)

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"math"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -129,8 +127,8 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	}
 	write := func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
-		cw := csv.NewWriter(bw)
-		row, idName := 0, ""
+		pw := p.NewPredictionWriter(bw)
+		row := 0
 		var outErr error
 		err := p.Stream(ctx, in, d.path, opt, *chunk, func(ds *dataset.Dataset) error {
 			if p.Scaler == nil || p.Scaler.Impute == nil {
@@ -146,43 +144,11 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 			if err != nil {
 				return err
 			}
-			pred := got.Labels
-			var extra *extraColumns
-			if *proba || *decision {
-				extra = newExtraColumns(p.Classes, present(got.Proba), present(got.Decision), p.DecisionColumns())
-			}
-			if row == 0 {
-				idName = ds.IDName
-				head := []string{"row", "label"}
-				if idName != "" {
-					head = []string{"row", idName, "label"}
-				}
-				if extra != nil {
-					head = append(head, extra.head...)
-				}
-				cw.Write(head)
-			}
-			for i, c := range pred {
-				name := "?"
-				if c >= 0 && c < len(p.Classes) {
-					name = p.Classes[c]
-				}
-				rec := []string{strconv.Itoa(row + i), name}
-				if idName != "" {
-					id := ""
-					if ds.IDs != nil {
-						id = ds.IDs[i]
-					}
-					rec = []string{strconv.Itoa(row + i), id, name}
-				}
-				cw.Write(extra.row(rec, i))
-			}
-			row += len(pred)
-			cw.Flush()
-			if err := cw.Error(); err != nil {
+			if err := pw.Write(ds, got); err != nil {
 				outErr = err
 				return err
 			}
+			row = pw.Rows()
 			if streamTo != "" {
 				// every labelled row out, so that the count an error gives is exact
 				if err := bw.Flush(); err != nil {

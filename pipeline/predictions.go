@@ -1,0 +1,182 @@
+package pipeline
+
+import (
+	"bufio"
+	"encoding/csv"
+	"io"
+	"strconv"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/learner"
+)
+
+// OutputColumns names the columns of the probabilities and decision
+// values of a prediction (the columns of Proba and Decision, either nil
+// when not asked): p_CLASS for each class, then d_A_B for each decision
+// column (pairs, class indices into classes: A against B, f > 0 for A)
+// and d_A for one class against the rest.
+func OutputColumns(classes []string, proba, decision *mat.Dense, pairs []learner.Pair) []string {
+	var head []string
+	if proba != nil {
+		for _, c := range classes {
+			head = append(head, "p_"+c)
+		}
+	}
+	if decision != nil {
+		for _, pr := range pairs {
+			name := "d_" + className(classes, pr.Pos)
+			if pr.Neg != learner.Unlabeled {
+				name += "_" + className(classes, pr.Neg)
+			}
+			head = append(head, name)
+		}
+	}
+	return head
+}
+
+// className is classes[c], or c as a number when it is not a class.
+func className(classes []string, c int) string {
+	if c >= 0 && c < len(classes) {
+		return classes[c]
+	}
+	return strconv.Itoa(c)
+}
+
+// AppendOutputs appends the values of row i of proba and decision (either
+// nil when not asked) to rec, in OutputColumns's order and Go's shortest
+// round-trip form: the probabilities, all empty for a row that has none
+// (every probability 0: no label reaches it), then the decision values.
+func AppendOutputs(rec []string, proba, decision *mat.Dense, i int) []string {
+	if proba != nil {
+		row := proba.RawRowView(i)
+		none := true
+		for _, v := range row {
+			if v != 0 {
+				none = false
+			}
+		}
+		for _, v := range row {
+			s := ""
+			if !none {
+				s = strconv.FormatFloat(v, 'g', -1, 64)
+			}
+			rec = append(rec, s)
+		}
+	}
+	if decision != nil {
+		for _, v := range decision.RawRowView(i) {
+			rec = append(rec, strconv.FormatFloat(v, 'g', -1, 64))
+		}
+	}
+	return rec
+}
+
+// labelName is the class name of label c, "?" for a row left unlabelled.
+func labelName(classes []string, c int) string {
+	if c >= 0 && c < len(classes) {
+		return classes[c]
+	}
+	return "?"
+}
+
+// WriteCSV writes the fit's labels to w as CSV: a header, then a record
+// set,row[,id],label,given for every training row (set "data"; given is
+// 1 for a row whose label was given) and every row of test (set "test",
+// given 0), labels as class names ("?" for a row left unlabelled), the ID
+// column named as in the training data (or test) when either has one;
+// then the columns of Proba and Decision when the fit has them
+// (OutputColumns, AppendOutputs). test holds the test rows passed to Fit
+// (their IDs), nil when there were none.
+func (r *Result) WriteCSV(w io.Writer, test *dataset.Dataset) error {
+	ds := r.ds
+	bw := bufio.NewWriter(w)
+	cw := csv.NewWriter(bw)
+	idName := ds.IDName
+	if idName == "" && test != nil {
+		idName = test.IDName
+	}
+	head := []string{"set", "row", "label", "given"}
+	if idName != "" {
+		head = []string{"set", "row", idName, "label", "given"}
+	}
+	cw.Write(append(head, OutputColumns(ds.Classes, r.Proba, r.Decision, r.DecisionColumns)...))
+	n := ds.Len()
+	for i, c := range r.Labels {
+		set, row, given, id := "data", i, "0", ""
+		if i >= n {
+			set, row = "test", i-n
+			if test != nil && test.IDs != nil {
+				id = test.IDs[row]
+			}
+		} else {
+			if ds.Y[i] != dataset.Unlabeled {
+				given = "1"
+			}
+			if ds.IDs != nil {
+				id = ds.IDs[i]
+			}
+		}
+		rec := []string{set, strconv.Itoa(row), labelName(ds.Classes, c), given}
+		if idName != "" {
+			rec = []string{set, strconv.Itoa(row), id, labelName(ds.Classes, c), given}
+		}
+		cw.Write(AppendOutputs(rec, r.Proba, r.Decision, i))
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// PredictionWriter writes the predictions of new points as CSV, a chunk
+// at a time as Stream reads them: a header, then a record row[,id],label
+// per point, rows counted from 0 over the chunks, labels as class names
+// ("?" for a point left unlabelled), the ID column when the first chunk
+// has one (dataset.Dataset.IDName); then the columns of the prediction's
+// Proba and Decision when it has them (OutputColumns, AppendOutputs).
+type PredictionWriter struct {
+	p      *Pipeline
+	cw     *csv.Writer
+	rows   int
+	idName string
+}
+
+// NewPredictionWriter returns a PredictionWriter of p's predictions to w.
+func (p *Pipeline) NewPredictionWriter(w io.Writer) *PredictionWriter {
+	return &PredictionWriter{p: p, cw: csv.NewWriter(w)}
+}
+
+// Write writes the predictions got of the rows of ds (the header first,
+// on the first call) and flushes them to the writer; it returns the
+// writer's error.
+func (pw *PredictionWriter) Write(ds *dataset.Dataset, got *Prediction) error {
+	classes := pw.p.Classes
+	if pw.rows == 0 {
+		pw.idName = ds.IDName
+		head := []string{"row", "label"}
+		if pw.idName != "" {
+			head = []string{"row", pw.idName, "label"}
+		}
+		pw.cw.Write(append(head, OutputColumns(classes, got.Proba, got.Decision, pw.p.DecisionColumns())...))
+	}
+	for i, c := range got.Labels {
+		rec := []string{strconv.Itoa(pw.rows + i), labelName(classes, c)}
+		if pw.idName != "" {
+			id := ""
+			if ds.IDs != nil {
+				id = ds.IDs[i]
+			}
+			rec = []string{strconv.Itoa(pw.rows + i), id, labelName(classes, c)}
+		}
+		pw.cw.Write(AppendOutputs(rec, got.Proba, got.Decision, i))
+	}
+	pw.rows += len(got.Labels)
+	pw.cw.Flush()
+	return pw.cw.Error()
+}
+
+// Rows is the number of rows written.
+func (pw *PredictionWriter) Rows() int { return pw.rows }

@@ -1,0 +1,171 @@
+package pipeline_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/learner"
+	"github.com/arbor-ml/arbor/pipeline"
+)
+
+// TestOutputColumns: p_CLASS per class, d_A_B per pair and d_A for one
+// class against the rest; a class index out of range is written as a
+// number.
+func TestOutputColumns(t *testing.T) {
+	P, D := mat.NewDense(1, 3, nil), mat.NewDense(1, 3, nil)
+	pairs := []learner.Pair{{Pos: 0, Neg: 1}, {Pos: 2, Neg: learner.Unlabeled}, {Pos: 5, Neg: 0}}
+	got := pipeline.OutputColumns([]string{"a", "b", "c"}, P, D, pairs)
+	want := []string{"p_a", "p_b", "p_c", "d_a_b", "d_c", "d_5_a"}
+	if !slices.Equal(got, want) {
+		t.Errorf("OutputColumns = %q, want %q", got, want)
+	}
+	if got := pipeline.OutputColumns([]string{"a"}, nil, nil, pairs); got != nil {
+		t.Errorf("OutputColumns without outputs = %q, want none", got)
+	}
+	// A row of zero probabilities (no label reaches it) is written empty;
+	// values in the shortest form that reads back exactly.
+	P = mat.NewDense(2, 2, []float64{0, 0, 0.1, 0.9})
+	D = mat.NewDense(2, 1, []float64{-1.5, 1e-300})
+	if got := pipeline.AppendOutputs([]string{"x"}, P, D, 0); !slices.Equal(got, []string{"x", "", "", "-1.5"}) {
+		t.Errorf("row 0: %q", got)
+	}
+	if got := pipeline.AppendOutputs(nil, P, D, 1); !slices.Equal(got, []string{"0.1", "0.9", "1e-300"}) {
+		t.Errorf("row 1: %q", got)
+	}
+}
+
+// TestResultWriteCSV: one record per training row and then per test row,
+// with the set, the row within it, the ID, the label's class name (the
+// fit's Labels), whether the label was given, and the probabilities as
+// Proba holds them (they read back exactly).
+func TestResultWriteCSV(t *testing.T) {
+	base, err := dataset.Embedded("iris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := *base
+	n, d := ds.X.Dims()
+	ds.Y = slices.Clone(base.Y)
+	for i := range ds.Y {
+		if i%10 != 0 {
+			ds.Y[i] = dataset.Unlabeled
+		}
+	}
+	ds.IDName = "name"
+	ds.IDs = make([]string, n)
+	for i := range ds.IDs {
+		ds.IDs[i] = fmt.Sprintf("r%d", i)
+	}
+	test := &dataset.Dataset{X: mat.NewDense(4, d, nil), IDs: []string{"t0", "t1", "t2", "t3"}}
+	for i := range 4 {
+		test.X.SetRow(i, base.X.RawRowView(40*i+3))
+	}
+	res, err := pipeline.Fit(context.Background(), pipeline.Settings{Learner: "knn", Params: map[string]string{"k": "5"}, Proba: true}, &ds, test.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := res.WriteCSV(&buf, test); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := []string{"set", "row", "name", "label", "given", "p_" + ds.Classes[0], "p_" + ds.Classes[1], "p_" + ds.Classes[2]}
+	if !slices.Equal(recs[0], head) {
+		t.Fatalf("header %q, want %q", recs[0], head)
+	}
+	if len(recs) != 1+n+4 {
+		t.Fatalf("%d records, want %d", len(recs), 1+n+4)
+	}
+	for i, rec := range recs[1:] {
+		set, row, id, given := "data", i, ds.IDs[min(i, n-1)], "0"
+		if i >= n {
+			set, row, id = "test", i-n, test.IDs[i-n]
+		} else if ds.Y[i] != dataset.Unlabeled {
+			given = "1"
+		}
+		want := []string{set, strconv.Itoa(row), id, ds.Classes[res.Labels[i]], given}
+		if !slices.Equal(rec[:5], want) {
+			t.Fatalf("record %d: %q, want %q…", i, rec, want)
+		}
+		for c, s := range rec[5:] {
+			if v, err := strconv.ParseFloat(s, 64); err != nil || v != res.Proba.At(i, c) {
+				t.Fatalf("record %d: p_%s = %q, want %v", i, ds.Classes[c], s, res.Proba.At(i, c))
+			}
+		}
+	}
+}
+
+// TestPredictionWriter: predictions written a chunk at a time as Stream
+// reads the file are one header and one record per row, rows numbered
+// over the chunks, IDs and labels as Predict gives them for the whole
+// file at once.
+func TestPredictionWriter(t *testing.T) {
+	ds, err := dataset.Embedded("iris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := pipeline.Fit(context.Background(), pipeline.Settings{Kernel: "rbf:0.5"}, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := res.Pipeline()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file strings.Builder
+	file.WriteString("id," + strings.Join(p.Features, ",") + "\n")
+	n := 23
+	X := mat.NewDense(n, len(p.Features), nil)
+	for i := range n {
+		row := ds.X.RawRowView(6*i + 1)
+		X.SetRow(i, row)
+		file.WriteString("p" + strconv.Itoa(i))
+		for _, v := range row {
+			file.WriteString("," + strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		file.WriteString("\n")
+	}
+	want, err := p.Predict(context.Background(), X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	pw := p.NewPredictionWriter(&buf)
+	err = p.Stream(context.Background(), strings.NewReader(file.String()), "new.csv", dataset.CSVOptions{ID: "id"}, 5, func(ds *dataset.Dataset) error {
+		got, err := p.PredictWant(context.Background(), ds.X, pipeline.Want{})
+		if err != nil {
+			return err
+		}
+		return pw.Write(ds, got)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pw.Rows() != n {
+		t.Errorf("Rows = %d, want %d", pw.Rows(), n)
+	}
+	recs, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != n+1 || !slices.Equal(recs[0], []string{"row", "id", "label"}) {
+		t.Fatalf("%d records, header %q", len(recs), recs[0])
+	}
+	for i, rec := range recs[1:] {
+		if w := []string{strconv.Itoa(i), "p" + strconv.Itoa(i), p.Classes[want[i]]}; !slices.Equal(rec, w) {
+			t.Errorf("record %d: %q, want %q", i, rec, w)
+		}
+	}
+}
