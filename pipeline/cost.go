@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/hclust"
@@ -277,6 +279,40 @@ func NeedLandmarks(learners []learner.Learner, landmarks int) error {
 	for _, l := range learners {
 		if _, ok := learner.As[linsvm.Classifier](l); ok {
 			return learner.Settingsf("--learner linsvm (LIBLINEAR's linear SVM, scikit-learn's LinearSVC) runs on landmark features: add --landmarks M (with --kernel linear and M ≥ the number of features it is LinearSVC on the scaled points)")
+		}
+	}
+	return nil
+}
+
+// CheckGiven refuses settings given (flag names, in the order given) that
+// would be silently ignored by the learners of names (comma-separated
+// --learner names, built as learners): a learner setting no family of
+// names reads ("--k has no effect on --learner svm (it is for knn)"; also
+// for the flags outputs lists with the families that read them), or a
+// kernel flag (--kernel, a kernel parameter) when no learner uses a
+// kernel. Errors wrap learner.ErrSettings; the first setting given that
+// is refused is named.
+func CheckGiven(names string, learners []learner.Learner, given []string, outputs map[string][]string) error {
+	var fams []string
+	for _, n := range strings.Split(names, ",") {
+		if f := learner.Family(n); f != "" {
+			fams = append(fams, f)
+		}
+	}
+	_, users := learner.Flags()
+	for k, v := range outputs {
+		users[k] = v
+	}
+	usesKernel := anyUsesKernel(learners)
+	for _, name := range given {
+		if users, ok := users[name]; ok {
+			if !slices.ContainsFunc(users, func(u string) bool { return slices.Contains(fams, u) }) {
+				return learner.Settingsf("--%s has no effect on --learner %s (it is for %s)", name, names, strings.Join(users, ", "))
+			}
+			continue
+		}
+		if !usesKernel && (name == "kernel" || kernel.IsParam(name)) {
+			return learner.Settingsf("--%s has no effect on --learner %s: it uses no kernel (label propagation and spreading use --affinity; --affinity kernel uses the --kernel matrix)", name, names)
 		}
 	}
 	return nil

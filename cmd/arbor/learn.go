@@ -32,7 +32,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	var kf kernelFlags
 	kf.register(fs, "linear")
 	var lf learnerFlags
-	exact, lm := learnerList(true, " or ")
+	exact, lm := learner.List(true, " or ")
 	lf.learnerUsage = "learner: " + exact + " (one; arbor eval compares several); with --landmarks also " + lm
 	lf.register(fs)
 	var tf treeFlags // hibust: --tree, --dendrogram (hibustflags.go)
@@ -61,7 +61,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		return usageError("classify runs one learner; got %d (use arbor eval to compare)", len(learners))
 	}
 	ln := learners[0]
-	if err := checkLearnerFlags(fs, lf.learner, ssl.UsesKernel(ln)); err != nil {
+	if err := checkLearnerFlags(fs, lf.learner, learners); err != nil {
 		return err
 	}
 	if err := pipeline.NeedLandmarks(learners, lmf.m); err != nil {
@@ -141,14 +141,14 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if err := mf.settings(&set); err != nil {
 		return err
 	}
-	est, err := pipeline.CostLearner(set, specs[0], ln, learnerFamily(lf.learner), pipeline.ShapeOf(ds, Xt))
+	est, err := pipeline.CostLearner(set, specs[0], ln, learner.Family(lf.learner), pipeline.ShapeOf(ds, Xt))
 	if err != nil {
 		return settingsError(err)
 	}
 	if err := est.Err(); err != nil {
 		return err
 	}
-	method := set.Method(specs[0], ln, learnerFamily(lf.learner))
+	method := set.Method(specs[0], ln, learner.Family(lf.learner))
 	onPoints, knnPoints := method == "svm on points", method == "knn on points"
 	progress := e.progress(*quiet)
 	set.Progress = progress
@@ -163,9 +163,9 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	}
 	var fit *pipeline.Result
 	if Xt != nil {
-		fit, err = pipeline.FitLearner(ctx, set, specs[0], ln, learnerFamily(lf.learner), ds, Xt.X)
+		fit, err = pipeline.FitLearner(ctx, set, specs[0], ln, learner.Family(lf.learner), ds, Xt.X)
 	} else {
-		fit, err = pipeline.FitLearner(ctx, set, specs[0], ln, learnerFamily(lf.learner), ds, nil)
+		fit, err = pipeline.FitLearner(ctx, set, specs[0], ln, learner.Family(lf.learner), ds, nil)
 	}
 	if err != nil {
 		return settingsError(err)
@@ -234,7 +234,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	var kf kernelFlags
 	kf.register(fs, "linear")
 	var lf learnerFlags
-	exact, lm := learnerList(true, ", ")
+	exact, lm := learner.List(true, ", ")
 	lf.learnerUsage = "learners, comma-separated: " + exact + "; with --landmarks also " + lm
 	lf.register(fs)
 	perClass := fs.Int("labeled-per-class", 0, "labelled points drawn per class (min(N, n_c−1), as the reference pipeline)")
@@ -253,7 +253,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	case "accuracy":
 	case "bep":
 		d.multiLabel = true
-		if _, err := ssl.SetScorers(lf.learner, &lf); err != nil {
+		if _, err := ssl.SetScorers(lf.learner, lf.values()); err != nil {
 			return settingsError(err)
 		}
 	default:
@@ -266,7 +266,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		if learners, err = lf.learners(); err != nil {
 			return err
 		}
-		if err := checkLearnerFlags(fs, lf.learner, !allFree(learners)); err != nil {
+		if err := checkLearnerFlags(fs, lf.learner, learners); err != nil {
 			return err
 		}
 		if err := pipeline.NeedLandmarks(learners, lmf.m); err != nil {
@@ -350,7 +350,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if *metric == "bep" {
-		if set.Scorers, err = ssl.SetScorers(lf.learner, &lf); err != nil {
+		if set.Scorers, err = ssl.SetScorers(lf.learner, lf.values()); err != nil {
 			return settingsError(err)
 		}
 		return runEvalBEP(ctx, e, set, ds, splits, protocol, d.scale, *asJSON, *quiet)
@@ -382,7 +382,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "data: %s (%d rows, %d features, %d classes), scale %s\n", ds.Name, ds.Len(), ds.Dim(), len(ds.Classes), d.scale)
 	fmt.Fprintf(e.stdout, "protocol: %s (%d splits); accuracy (%%) on the unlabelled rows\n\n", protocol, len(splits))
-	printTable(e, res, lf.String("unreachable"))
+	printTable(e, res, lf.values().String("unreachable"))
 	if !*quiet {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
 	}

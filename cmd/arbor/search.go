@@ -39,7 +39,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	mf.register(fs)
 	var kf kernelFlags
 	kf.register(fs, "linear")
-	exact, _ := learnerList(false, ", ")
+	exact, _ := learner.List(false, ", ")
 	fams := fs.String("learner", "svm", "learner families to search, comma-separated: "+exact+"; each searches the settings it reads")
 	settings := map[string]*listFlag{}
 	flags, _ := learner.Flags()
