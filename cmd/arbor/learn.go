@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/arbor-ml/arbor/pipeline"
-	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -302,52 +301,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if u := ds.UnlabeledRows(); len(u) > 0 {
 		return fmt.Errorf("%s: eval needs every row labelled to score the hidden ones; %d rows are unlabelled (first: data row %d, counting from 0 after the header); use arbor classify to label them", ds.Name, len(u), u[0])
 	}
-	var splits [][]int
-	var protocol string
-	switch {
-	case *splitsPath != "" && *perClass > 0:
-		return usageError("--splits and --labeled-per-class are mutually exclusive")
-	case *splitsPath != "":
-		splits, err = readSplits(*splitsPath, ds.Len())
-		if err != nil {
-			return err
-		}
-		if *splitLine < 0 || *splitLine > len(splits) {
-			return usageError("--split-line %d: %s has %d lines", *splitLine, *splitsPath, len(splits))
-		}
-		protocol = "splits " + *splitsPath
-		if *splitLine > 0 {
-			splits = splits[*splitLine-1 : *splitLine]
-			protocol += fmt.Sprintf(" line %d", *splitLine)
-		}
-	case *perClass > 0:
-		if *repeats < 1 {
-			return usageError("--repeats must be ≥ 1")
-		}
-		if *seed+uint64(*repeats) > math.MaxUint32+1 {
-			return usageError("--seed must leave room for the repeats below 2³²")
-		}
-		if splits, err = ssl.PerClassSplits(ds.Y, *perClass, *repeats, *seed); err != nil {
-			return err
-		}
-		protocol = fmt.Sprintf("%d labelled per class, seeds %d..%d", *perClass, *seed, *seed+uint64(*repeats)-1)
-		for _, c := range ssl.Singletons(ds.Y, len(ds.Classes)) {
-			fmt.Fprintf(e.stderr, "warning: class %q has a single row: it gets no labelled point (min(N, n_c−1), as the reference pipeline) and its row counts as an error\n", ds.Classes[c])
-		}
-	default:
-		return usageError("give --labeled-per-class N or --splits FILE")
-	}
-	for s, l := range splits {
-		if err := ssl.SplitClasses(l, ds.Y, ds.Classes); err != nil {
-			which := fmt.Sprintf("split %d (seed %d)", s, *seed+uint64(s))
-			if *splitsPath != "" {
-				which = fmt.Sprintf("split %d of %s", s, *splitsPath)
-				if *splitLine > 0 {
-					which = fmt.Sprintf("line %d of %s", *splitLine, *splitsPath)
-				}
-			}
-			return fmt.Errorf("%s, %s: %w", ds.Name, which, err)
-		}
+	splits, protocol, err := pipeline.SplitChoice{PerClass: *perClass, Repeats: *repeats, Seed: *seed, Path: *splitsPath, Line: *splitLine, Log: e.stderr}.Splits(ds)
+	if err != nil {
+		return settingsError(err)
 	}
 	if *metric == "bep" {
 		if set.Scorers, err = ssl.SetScorers(lf.learner, lf.values()); err != nil {
@@ -387,24 +343,6 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
 	}
 	return nil
-}
-
-func readSplits(path string, n int) ([][]int, error) {
-	if name, lab, ok := strings.Cut(path, ":"); ok && isEmbedded(name) {
-		if _, err := os.Stat(path); err != nil {
-			k, err := strconv.Atoi(lab)
-			if err != nil {
-				return nil, usageError("--splits %s: want NAME:LABELLED, e.g. usps:100", path)
-			}
-			return dataset.EmbeddedSplits(name, k)
-		}
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return dataset.ReadSplits(f, path, n)
 }
 
 // printTable prints mean ± std accuracy per (learner, kernel), in the order
