@@ -504,5 +504,6 @@ func (c Classifier) solve(ctx context.Context, src smo.Source, b binary) ([]floa
 		pr.P[i] = -1
 	}
 	res, err := smo.Solve(ctx, pr)
+	pr.Q.Free()
 	return pr.Alpha, res, err
 }

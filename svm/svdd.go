@@ -171,6 +171,7 @@ func (s SVDD) fit(ctx context.Context, src smo.Source, n int) (*SVDDModel, error
 		pr.Alpha[whole] = total - float64(whole)
 	}
 	res, err := smo.Solve(ctx, pr)
+	q.Free()
 	if err != nil {
 		return nil, err
 	}

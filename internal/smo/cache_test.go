@@ -87,3 +87,55 @@ func TestCacheSwaps(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheFreeReuse: slabs handed back by Free and taken by the next
+// cache (or the same cache again) hold stale columns of another problem;
+// they are overwritten before being read, so a solve on reused memory
+// equals the first solve bit for bit. (A cache solved on again keeps the
+// permutation its shrinking left, so it is compared by a new cache.)
+// n = 1500 makes the slabs full-size (the only ones Free pools).
+func TestCacheFreeReuse(t *testing.T) {
+	src, y := benchProblem(1500)
+	n := len(y)
+	rows := make([]int, n)
+	for i := range rows {
+		rows[i] = i
+	}
+	solve := func(q *Cache, yy []int8) ([]float64, Result) {
+		pr := &Problem{Q: q, P: make([]float64, n), Y: yy, C: make([]float64, n), Alpha: make([]float64, n), Tol: 1e-3, Shrink: true}
+		for i := range pr.P {
+			pr.P[i], pr.C[i] = -1, 10
+		}
+		res, err := Solve(context.Background(), pr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pr.Alpha, res
+	}
+	q := NewCache(src, rows, 200)
+	refAlpha, ref := solve(q, y)
+	if len(q.slabs) == 0 {
+		t.Fatal("no full-size slab was carved")
+	}
+	q.Free()
+	if q.lru.next != sentinel || len(q.slabs) != 0 || q.budget != q.budget0 {
+		t.Fatalf("after Free: lru %d, %d slabs, budget %d of %d", q.lru.next, len(q.slabs), q.budget, q.budget0)
+	}
+	// Another problem on fresh or pooled memory, then the first one again
+	// on new caches.
+	flip := slices.Clone(y)
+	for i := range flip {
+		flip[i] = -flip[i]
+	}
+	other := NewCache(src, rows, 200)
+	solve(other, flip)
+	other.Free()
+	for k := range 2 {
+		c := NewCache(src, rows, 200)
+		alpha, res := solve(c, y)
+		if res.Iter != ref.Iter || res.Rho != ref.Rho || !slices.Equal(alpha, refAlpha) {
+			t.Errorf("solve %d on reused memory: iter %d ρ %v; first: iter %d ρ %v", k, res.Iter, res.Rho, ref.Iter, ref.Rho)
+		}
+		c.Free()
+	}
+}

@@ -207,8 +207,10 @@ type Cache struct {
 
 	budget   int // float64 values still available
 	free     [][]float32
-	slab     []float32 // the unused rest of the last slab (see carve)
-	slabLeft int       // float32 values that later slabs may still take
+	slab     []float32   // the unused rest of the last slab (see carve)
+	slabLeft int         // float32 values that later slabs may still take
+	slabs    [][]float32 // the full-size slabs carved so far (for Free)
+	budget0  int         // the initial budget (for Free)
 
 	norm []int32 // swapMany's scratch
 
@@ -247,6 +249,7 @@ func NewCache(src Source, rows []int, mb float64) *Cache {
 	c.lru.prev, c.lru.next = sentinel, sentinel
 	b := int(mb * (1 << 20) / 4)
 	c.budget = max(b, 3*l)
+	c.budget0 = c.budget
 	c.slabLeft = min(c.budget, l*l)
 	return c
 }
@@ -345,12 +348,47 @@ func (c *Cache) carve(n int) []float32 {
 		if size < n {
 			return make([]float32, n)
 		}
-		c.slab = hugepage.Float32s(size)
+		c.slab = newSlab(size)
+		if size == slabFloats {
+			c.slabs = append(c.slabs, c.slab)
+		}
 		c.slabLeft -= size
 	}
 	b := c.slab[:n:n]
 	c.slab = c.slab[n:]
 	return b
+}
+
+// slabPool holds full-size slabs of caches that were freed (Cache.Free),
+// for the next cache: a sequence of fits (repeated fits, a sweep over
+// kernel widths) reuses memory that is already mapped instead of having
+// new slabs zeroed or faulted in page by page. A slab's contents are never
+// read before they are overwritten, so reuse cannot change a result.
+var slabPool = sync.Pool{}
+
+// newSlab returns a slab of size float32 values: a pooled one when size is
+// slabFloats and one is available, otherwise new memory.
+func newSlab(size int) []float32 {
+	if size == slabFloats {
+		if p, ok := slabPool.Get().(*[]float32); ok {
+			return *p
+		}
+	}
+	return hugepage.Float32s(size)
+}
+
+// Free empties the cache and hands its full-size slabs to the next cache
+// that needs memory. The caller must hold no column of c (every column
+// returned so far may be overwritten); c stays usable and allocates anew.
+func (c *Cache) Free() {
+	c.Release()
+	for _, s := range c.slabs {
+		s = s[:slabFloats:slabFloats]
+		slabPool.Put(&s)
+	}
+	c.slabs, c.slab = nil, nil
+	c.budget = c.budget0
+	c.slabLeft = min(c.budget, c.l*c.l)
 }
 
 func (c *Cache) column(i, n int) []float32 {
