@@ -9,7 +9,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"time"
 
 	"github.com/arbor-ml/arbor/clustering"
@@ -266,24 +265,8 @@ const (
 	clusterFloat32Usage = "hold the linkage's N×N working matrix in float32 (half the memory; distances and updates computed in float64 and rounded once: heights within a few 2⁻²⁴ relative, the same tree unless candidate distances are that close) and compute the cophenetic correlation without a distance matrix"
 )
 
-func maxInt(a []int) int {
-	m := a[0]
-	for _, v := range a {
-		m = max(m, v)
-	}
-	return m
-}
-
-func clusterSizes(labels []int) []int {
-	s := make([]int, maxInt(labels)+1)
-	for _, c := range labels {
-		if c >= 0 {
-			s[c]++
-		}
-	}
-	sort.Sort(sort.Reverse(sort.IntSlice(s)))
-	return s
-}
+// clusterSizes is clustering.Sizes.
+func clusterSizes(labels []int) []int { return clustering.Sizes(labels) }
 
 // leafIDs names the tree's leaves by the --id column: the rows' IDs, or
 // the landmark rows' IDs when the tree is on landmarks; nil without IDs.
@@ -344,15 +327,11 @@ func printWrote(w io.Writer, paths ...string) {
 // when the file has two or more labelled rows, the ARI and NMI against
 // them.
 func printClusters(w io.Writer, ds *dataset.Dataset, labels []int) error {
-	fmt.Fprintf(w, "clusters   %d, sizes %s\n", maxInt(labels)+1, sizesText(clusterSizes(labels)))
-	lab := ds.Labeled()
-	if len(lab) < 2 {
+	sizes := clustering.Sizes(labels)
+	fmt.Fprintf(w, "clusters   %d, sizes %s\n", len(sizes), sizesText(sizes))
+	truth, pred := metrics.Labelled(ds.Y, labels)
+	if len(truth) < 2 {
 		return nil
-	}
-	truth := make([]int, len(lab))
-	pred := make([]int, len(lab))
-	for i, r := range lab {
-		truth[i], pred[i] = ds.Y[r], labels[r]
 	}
 	ari, err := metrics.ARI(truth, pred)
 	if err != nil {
@@ -362,6 +341,6 @@ func printClusters(w io.Writer, ds *dataset.Dataset, labels []int) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "vs labels  ARI %.4f, NMI %.4f (%d labelled rows)\n", ari, nmi, len(lab))
+	fmt.Fprintf(w, "vs labels  ARI %.4f, NMI %.4f (%d labelled rows)\n", ari, nmi, len(truth))
 	return nil
 }

@@ -70,9 +70,9 @@ func (c *clusterTreeletsFlags) check(fs *flag.FlagSet) error {
 // a full sample), printed and written as `arbor cluster` does.
 func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags, c *clusterTreeletsFlags,
 	seed uint64, k int, height float64, out, zOut, newick, dendro string, leaves int, quiet bool) error {
-	rule, ext, err := treeletsFlags(c.similarity, c.extend, c.lambda, c.sample)
+	smp, err := treelets.ParseSample(c.similarity, c.extend, c.lambda, c.sample)
 	if err != nil {
-		return err
+		return usageError("%v", err)
 	}
 	if !flagGiven(fs, "seed") {
 		seed = 1 // arbor treelets' default
@@ -103,11 +103,8 @@ func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags
 	}
 	progress := e.progress(quiet)
 	start := time.Now()
-	s := treelets.Sample{
-		Settings: treelets.Settings{Lambda: c.lambda, Similarity: rule, Progress: progress},
-		M:        m, Seed: seed, Clusters: k, Extend: ext,
-	}
-	res, err := s.Fit(ctx, g)
+	smp.M, smp.Seed, smp.Clusters, smp.Progress = m, seed, k, progress
+	res, err := smp.Fit(ctx, g)
 	if err != nil {
 		return err
 	}
@@ -118,9 +115,9 @@ func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags
 	}
 	info := e.summary(out) // stderr when the labels take stdout
 	fmt.Fprintln(info, what)
-	fmt.Fprintf(info, "treelets   %s similarity, λ = %g; %d levels", rule, c.lambda, len(res.Model.Levels))
+	fmt.Fprintf(info, "treelets   %s similarity, λ = %g; %d levels", smp.Similarity, c.lambda, len(res.Model.Levels))
 	if m < n {
-		fmt.Fprintf(info, " on a sample of %d (seed %d), %s extension to the other %d", m, seed, ext, n-m)
+		fmt.Fprintf(info, " on a sample of %d (seed %d), %s extension to the other %d", m, seed, smp.Extend, n-m)
 	}
 	fmt.Fprintf(info, "\nheights    %.6g … %.6g (running max of 1 − similarity)\n", tree.Merges[0].Height, tree.Merges[len(tree.Merges)-1].Height)
 	if labels != nil {
@@ -131,9 +128,9 @@ func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags
 		return usageError("--out needs --clusters or --height to cut the tree")
 	}
 	o := treeOutputs{out: out, zOut: zOut, newick: newick, dendro: dendro, height: height, dendroOpt: figure.DendrogramOptions{
-		Title:  fmt.Sprintf("%s: kernel treelets (%s)", displayName(ds.Name), rule),
+		Title:  fmt.Sprintf("%s: kernel treelets (%s)", displayName(ds.Name), smp.Similarity),
 		YLabel: "height (running max of 1 − similarity)", K: min(k, m), Leaves: leaves},
-		plot: c.plot, plotTitle: fmt.Sprintf("%s: kernel treelets (%s)", displayName(ds.Name), rule)}
+		plot: c.plot, plotTitle: fmt.Sprintf("%s: kernel treelets (%s)", displayName(ds.Name), smp.Similarity)}
 	if err := o.write(ctx, e, info, ds, tree, labels, sampledRows(res.Rows, n)); err != nil {
 		return err
 	}

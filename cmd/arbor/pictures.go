@@ -56,28 +56,9 @@ func (p *plotFlags) check() error {
 // project returns the points --plot draws for the rows of ds and their
 // axis labels (figure.Project).
 func (p *plotFlags) project(ds *dataset.Dataset) (*figure.Projection, error) {
-	var feats []int
-	if p.features != "" {
-		parts := strings.Split(p.features, ",")
-		if len(parts) != 2 {
-			return nil, usageError("--plot-features %q: give two features, A,B", p.features)
-		}
-		for _, s := range parts {
-			s = strings.TrimSpace(s)
-			j := -1
-			for k, name := range ds.Features {
-				if name == s {
-					j = k
-				}
-			}
-			if v, err := strconv.Atoi(s); j < 0 && err == nil && v >= 1 && v <= ds.Dim() {
-				j = v - 1
-			}
-			if j < 0 {
-				return nil, usageError("--plot-features: %q is neither a feature name of %s nor a position 1..%d", s, displayName(ds.Name), ds.Dim())
-			}
-			feats = append(feats, j)
-		}
+	feats, err := figure.ParseFeatures(p.features, ds.Features, ds.Dim(), displayName(ds.Name))
+	if err != nil {
+		return nil, usageError("%v", err)
 	}
 	pr, err := figure.Project(ds.X, feats, ds.Features)
 	if err != nil {

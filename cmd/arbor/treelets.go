@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/arbor-ml/arbor/dataset"
@@ -49,9 +47,9 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	rule, ext, err := treeletsFlags(*sim, *extend, *lambda, *sample)
+	smp, err := treelets.ParseSample(*sim, *extend, *lambda, *sample)
 	if err != nil {
-		return err
+		return usageError("%v", err)
 	}
 	if *clusters < 0 {
 		return usageError("--clusters must be positive, got %d", *clusters)
@@ -101,21 +99,10 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 		what  string
 	)
 	if *edges != "" {
-		f, err := os.Open(*edges)
-		if err != nil {
+		if graph, err = kernel.ReadEdgesFile(*edges); err != nil {
 			return err
 		}
-		graph, err = kernel.ReadEdges(bufio.NewReaderSize(f, 1<<16), *edges)
-		f.Close()
-		if err != nil {
-			return err
-		}
-		g = graph
-		nodes := fmt.Sprintf("%d nodes", graph.Len())
-		if !graph.Dense() {
-			nodes += fmt.Sprintf(" (the ids on its edges, %d..%d)", graph.ID(0), graph.ID(graph.Len()-1))
-		}
-		what = fmt.Sprintf("graph      %s (%s, %d edges; kernel: %d on the diagonal, 1 per edge)", displayName(*edges), nodes, graph.Edges(), graph.MaxDegree())
+		g, what = graph, fmt.Sprintf("graph      %s (%s)", displayName(*edges), graph.Summary())
 	} else if g, ds, what, err = treeletsData(e, &d, *kspec); err != nil {
 		return err
 	}
@@ -133,11 +120,8 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	if err := mf.treeletsCheck(n, m); err != nil {
 		return err
 	}
-	s := treelets.Sample{
-		Settings: treelets.Settings{Lambda: *lambda, Similarity: rule, Progress: progress},
-		M:        m, Seed: *seed, Clusters: *clusters, Extend: ext,
-	}
-	res, k, err := s.FitGap(ctx, g, 50)
+	smp.M, smp.Seed, smp.Clusters, smp.Progress = m, *seed, *clusters, progress
+	res, k, err := smp.FitGap(ctx, g, 50)
 	if err != nil {
 		return err
 	}
@@ -145,9 +129,9 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	tree := model.Tree()
 	info := e.summary(*out) // stderr when the labels take stdout
 	fmt.Fprintln(info, what)
-	fmt.Fprintf(info, "treelets   %s similarity, λ = %g; %d levels", rule, *lambda, len(model.Levels))
+	fmt.Fprintf(info, "treelets   %s similarity, λ = %g; %d levels", smp.Similarity, *lambda, len(model.Levels))
 	if m < n {
-		fmt.Fprintf(info, " on a sample of %d (seed %d), %s extension to the other %d", m, *seed, ext, n-m)
+		fmt.Fprintf(info, " on a sample of %d (seed %d), %s extension to the other %d", m, *seed, smp.Extend, n-m)
 	}
 	fmt.Fprintln(info)
 	fmt.Fprintf(info, "clusters   %d", k)
@@ -155,19 +139,12 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 		fmt.Fprint(info, " (largest height gap; --clusters K to choose)")
 	}
 	fmt.Fprintf(info, ", sizes %s\n", sizesText(clusterSizes(res.Labels)))
-	if ds != nil {
-		if lab := ds.Labeled(); len(lab) > 1 {
-			truth := make([]int, len(lab))
-			pred := make([]int, len(lab))
-			for i, r := range lab {
-				truth[i], pred[i] = ds.Y[r], res.Labels[r]
-			}
-			ari, err := metrics.ARI(truth, pred)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(info, "vs labels  ARI %.4f (%d labelled rows)\n", ari, len(lab))
+	if t, p := metrics.Labelled(datasetY(ds), res.Labels); len(t) > 1 {
+		ari, err := metrics.ARI(t, p)
+		if err != nil {
+			return err
 		}
+		fmt.Fprintf(info, "vs labels  ARI %.4f (%d labelled rows)\n", ari, len(t))
 	}
 	var curve metrics.ROC
 	if *rocAgainst != "" {
@@ -181,26 +158,15 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(info, "AUC %.3f%s: pairwise ROC through all %d levels against %s (%d positive, %d negative pairs)\n",
 			curve.AUC(), scope, len(model.Levels), *rocAgainst, curve.Positive, curve.Negative)
 	}
-	names := func() []string {
-		if ds == nil || ds.IDName == "" {
-			return nil
-		}
-		out := make([]string, len(res.Rows))
-		for i, r := range res.Rows {
-			out[i] = ds.IDs[r]
-		}
-		return out
+	id := func(item int) int64 { return int64(item) }
+	if graph != nil {
+		id = graph.ID
 	}
 	writeLabels := func(dst io.Writer) error {
 		if ds != nil {
 			return writeClusterLabels(dst, ds, res.Labels)
 		}
-		w := bufio.NewWriter(dst)
-		fmt.Fprintln(w, "node,cluster")
-		for i, c := range res.Labels {
-			fmt.Fprintf(w, "%d,%d\n", graph.ID(i), c)
-		}
-		return w.Flush()
+		return graph.WriteLabels(dst, res.Labels)
 	}
 	if *out != "" && *out != "-" {
 		if err := writeAtomic(*out, func(f *os.File) error { return writeLabels(f) }); err != nil {
@@ -214,27 +180,18 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	}
 	if *levelsOut != "" {
 		if err := writeAtomic(*levelsOut, func(f *os.File) error {
-			return model.WriteLevels(f, func(i int) int64 {
-				if graph != nil {
-					return graph.ID(res.Rows[i])
-				}
-				return int64(res.Rows[i])
-			})
+			return model.WriteLevels(f, func(i int) int64 { return id(res.Rows[i]) })
 		}); err != nil {
 			return err
 		}
 	}
 	if *newick != "" {
 		if err := writeAtomic(*newick, func(f *os.File) error {
-			nm := names()
-			if nm == nil && (m < n || (graph != nil && !graph.Dense())) {
-				nm = make([]string, m)
-				for i, r := range res.Rows {
-					nm[i] = strconv.Itoa(r)
-					if graph != nil {
-						nm[i] = strconv.FormatInt(graph.ID(r), 10)
-					}
-				}
+			var nm []string // leaves named by --id, else by row or node id where those are not 0..m−1
+			if ds != nil && ds.IDName != "" {
+				nm = res.LeafNames(func(r int) string { return ds.IDs[r] })
+			} else if m < n || (graph != nil && !graph.Dense()) {
+				nm = res.LeafNames(func(r int) string { return strconv.FormatInt(id(r), 10) })
 			}
 			_, err := fmt.Fprintln(f, tree.Newick(nm))
 			return err
@@ -243,7 +200,7 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if *dendro != "" {
-		title := fmt.Sprintf("%s: kernel treelets (%s)", displayName(input), rule)
+		title := fmt.Sprintf("%s: kernel treelets (%s)", displayName(input), smp.Similarity)
 		fig, err := figure.Dendrogram(tree, figure.DendrogramOptions{Title: title, YLabel: "height (running max of 1 − similarity)", K: min(k, m)})
 		if err != nil {
 			return err
@@ -276,56 +233,35 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// treeletsFlags checks the settings treelets and cluster --method treelets
-// share: --similarity, --extend, --lambda and --sample.
-func treeletsFlags(sim, extend string, lambda float64, sample int) (treelets.Similarity, treelets.Extension, error) {
-	rule, err := treelets.ParseSimilarity(sim)
-	if err != nil {
-		return rule, 0, usageError("--similarity: %v", err)
-	}
-	ext, err := treelets.ParseExtension(extend)
-	if err != nil {
-		return rule, ext, usageError("--extend: %v", err)
-	}
-	if lambda < 0 {
-		return rule, ext, usageError("--lambda must be ≥ 0, got %v", lambda)
-	}
-	if sample < 0 || sample == 1 {
-		return rule, ext, usageError("--sample must be ≥ 2 (or 0 for every row), got %d", sample)
-	}
-	return rule, ext, nil
-}
-
 // treeletsData loads --data and builds the kernel --kernel SPEC on its
 // rows as on-demand blocks: rbf-missing:GAMMA (the data may then have
 // missing cells) or a point kernel. what describes both for stdout.
 func treeletsData(e *env, d *dataFlags, kspec string) (g treelets.Gram, ds *dataset.Dataset, what string, err error) {
-	missing := strings.HasPrefix(strings.ToLower(strings.TrimSpace(kspec)), "rbf-missing")
-	d.missingOK = missing
+	k, kerr := treelets.ParseKernel(kspec)
+	d.missingOK = k.Missing()
 	if ds, err = d.load(e); err != nil {
 		return nil, nil, "", err
 	}
-	what = fmt.Sprintf("data       %s (%d rows, %d features)", ds.Name, ds.Len(), ds.Dim())
-	if missing {
-		k, err := kernel.ParseRBFMissing(kspec)
-		if err != nil {
-			return nil, nil, "", usageError("--kernel: %v", err)
-		}
-		mg, err := k.Prepare(ds.X)
-		if err != nil {
-			return nil, nil, "", fmt.Errorf("%s: %w", d.path, err)
-		}
-		return mg, ds, what + fmt.Sprintf("\nkernel     %s (%d missing cells)", k, len(ds.Missing)), nil
+	if kerr != nil {
+		return nil, nil, "", usageError("%v", kerr)
 	}
-	sp, err := kernel.ParseSpec(kspec)
+	g, desc, err := k.Gram(ds.X)
 	if err != nil {
-		return nil, nil, "", usageError("--kernel: %v", err)
+		return nil, nil, "", fmt.Errorf("%s: %w", d.path, err)
 	}
-	if sp.Kind != kernel.KindPoint {
-		return nil, nil, "", usageError("--kernel %s: treelets take a point kernel (linear, poly, rbf, laplacian, exponential) or rbf-missing:GAMMA", kspec)
+	what = fmt.Sprintf("data       %s (%d rows, %d features)\nkernel     %s", ds.Name, ds.Len(), ds.Dim(), desc)
+	if k.Missing() {
+		what += fmt.Sprintf(" (%d missing cells)", len(ds.Missing))
 	}
-	k, _ := sp.Resolve(ds.X)
-	return kernel.Points{K: k, X: ds.X}, ds, what + fmt.Sprintf("\nkernel     %s", kernel.Spec{Kind: kernel.KindPoint, Point: k}), nil
+	return g, ds, what, nil
+}
+
+// datasetY is the labels of ds, nil for none.
+func datasetY(ds *dataset.Dataset) []int {
+	if ds == nil {
+		return nil
+	}
+	return ds.Y
 }
 
 // treeletsROC is the pairwise ROC of the hierarchy over the rows it covers.
