@@ -51,7 +51,7 @@ func BenchmarkRetrain(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ft := newFitter(bn.source(), identity(n), cs, 1e-3, 200, false)
+	ft := newFitter(bn.source(), bn.rows, cs, 1e-3, 200, false)
 	r := rand.New(rand.NewPCG(1, 1))
 	d, err := bn.localDescent(ctx, ft, newBalance(n, lab), ysvm, pcgChanger(r), 200)
 	if err != nil {
@@ -69,9 +69,9 @@ func BenchmarkRetrain(b *testing.B) {
 			var f *fitter
 			switch mode {
 			case "cold-points":
-				f = newFitter(&sub{src: pts, rows: rows}, identity(n), cs, 1e-3, 200, true)
+				f = newFitter(pts, rows, cs, 1e-3, 200, true)
 			default:
-				f = newFitter(bn.source(), identity(n), cs, 1e-3, 200, mode == "cold-gram")
+				f = newFitter(bn.source(), bn.rows, cs, 1e-3, 200, mode == "cold-gram")
 			}
 			if _, err := f.fit(ctx, yA); err != nil {
 				b.Fatal(err)

@@ -3,6 +3,7 @@ package s4vm
 import (
 	"context"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -12,16 +13,20 @@ import (
 
 // bin is one binary S4VM problem over n rows of src: rows 0..l−1 are
 // labelled (lab, ±1; +1 is the lower class), rows l..n−1 unlabelled.
+// Every SVM of the problem reads its kernel columns from src at the
+// training rows of rows (a column cache per fit; see gramBlock).
 type bin struct {
 	src  smo.Source
 	rows []int // rows of src (training rows) of the problem's rows
 	n, l int
 	lab  []int8
 	set  resolved
-	m32  []float32 // float32 kernel block of the rows, or nil (see block32)
 	// noMachine skips the predictor SVM (Transduce).
 	noMachine bool
 }
+
+// source is the kernel of the problem's fits (over training rows).
+func (b *bin) source() smo.Source { return b.src }
 
 // resolved holds the settings with defaults filled in.
 type resolved struct {
@@ -64,9 +69,10 @@ type fitter struct {
 	pool    *bufPool // column buffers shared with the problem's other candidates, or nil
 	serial  bool     // solve on the calling goroutine (candidates already run in parallel)
 	last    fitOut
-	lastObj float64 // objective of the last solveOrdered
-	iter    int     // SMO iterations over all fits
-	fits    int     // solves run
+	f       []float64 // decision values of the last warm fit (last.f)
+	lastObj float64   // objective of the last solveOrdered
+	iter    int       // SMO iterations over all fits
+	fits    int       // solves run
 	conv    bool
 }
 
@@ -157,7 +163,10 @@ func (ft *fitter) fitWarm(ctx context.Context, y []int8) (fitOut, error) {
 	if err != nil {
 		return fitOut{}, err
 	}
-	f := make([]float64, l)
+	if len(ft.f) != l {
+		ft.f = make([]float64, l)
+	}
+	f := ft.f
 	for i, g := range res.Grad {
 		// ∇_i f = y_i Σ_j y_jα_jK_ij − 1.
 		f[i] = float64(y[i])*(g+1) - res.Rho
@@ -200,8 +209,6 @@ func (ft *fitter) fitCold(ctx context.Context, y []int8) (fitOut, error) {
 	return fitOut{f: dec, obj: ft.lastObj, iter: iter, converged: ok}, nil
 }
 
-var zeroFlipped, useOrder = false, false
-
 // balance holds the sizes of the balance constraint: the h1 rows with the
 // largest f are +1, the h2 rows with the smallest −1.
 type balance struct{ h1, h2 int }
@@ -225,22 +232,32 @@ func newBalance(n int, lab []int8) balance {
 // relabel sets dst from decision values f: rows ordered by f descending
 // (ties by row index, the order of a stable sort), the first h1 → +1, the
 // last h2 → −1, the rest sign(f) with 0 → +1. keys is scratch of length
-// n. Sorting (f, row) pairs under that total order gives the stable
-// sort's permutation at pdqsort's cost.
+// n. Only the sets of the first h1 and the last h2 rows matter, and the
+// order (f descending, row ascending) is total, so two selections (expected
+// linear time) find them exactly as a full sort would; with a NaN among f
+// (no total order) the keys are sorted under it as they are.
 func (b balance) relabel(dst []int8, f []float64, keys []rankKey) {
 	n := len(f)
+	nan := false
 	for i := range keys {
 		keys[i] = rankKey{f[i], int32(i)}
+		nan = nan || f[i] != f[i]
 	}
-	slices.SortFunc(keys, func(a, c rankKey) int {
-		switch {
-		case a.f > c.f:
-			return -1
-		case a.f < c.f:
-			return 1
-		}
-		return int(a.i - c.i)
-	})
+	if nan {
+		slices.SortFunc(keys, func(a, c rankKey) int {
+			switch {
+			case a.f > c.f:
+				return -1
+			case a.f < c.f:
+				return 1
+			}
+			return int(a.i - c.i)
+		})
+	} else {
+		// keys[:h1] the first h1 in the order, keys[n−h2:] the last h2.
+		selectKeys(keys, b.h1)
+		selectKeys(keys[b.h1:], n-b.h2-b.h1)
+	}
 	for k, key := range keys {
 		i := key.i
 		switch {
@@ -260,6 +277,76 @@ func (b balance) relabel(dst []int8, f []float64, keys []rankKey) {
 type rankKey struct {
 	f float64
 	i int32
+}
+
+// before is relabel's order: f descending, then row ascending (total for
+// finite f and distinct rows).
+func (a rankKey) before(c rankKey) bool {
+	return a.f > c.f || (a.f == c.f && a.i < c.i)
+}
+
+// selectKeys permutes keys so that keys[:k] are the k first in the order
+// of before (in some order): Hoare-partition quickselect with the median of
+// three as pivot, finished by insertion sort on short ranges, and by a
+// full sort of the range when the partitions degenerate (introselect).
+func selectKeys(keys []rankKey, k int) {
+	lo, hi := 0, len(keys) // the k-th boundary lies in [lo, hi]
+	if k <= 0 || k >= hi {
+		return
+	}
+	budget := 2 * bits.Len(uint(hi))
+	for hi-lo > 16 {
+		if budget == 0 {
+			slices.SortFunc(keys[lo:hi], func(a, c rankKey) int {
+				if a.before(c) {
+					return -1
+				}
+				return 1
+			})
+			return
+		}
+		budget--
+		m := lo + (hi-lo)/2
+		a, b, c := keys[lo], keys[m], keys[hi-1]
+		if b.before(a) {
+			a, b = b, a
+		}
+		if c.before(b) {
+			b = c
+			if b.before(a) {
+				b = a
+			}
+		}
+		pivot := b
+		i, j := lo, hi-1
+		for i <= j {
+			for keys[i].before(pivot) {
+				i++
+			}
+			for pivot.before(keys[j]) {
+				j--
+			}
+			if i <= j {
+				keys[i], keys[j] = keys[j], keys[i]
+				i++
+				j--
+			}
+		}
+		// keys[lo:j+1] ≤ pivot ≤ keys[i:hi], keys[j+1:i] equal the pivot.
+		switch {
+		case k <= j+1:
+			hi = j + 1
+		case k >= i:
+			lo = i
+		default:
+			return
+		}
+	}
+	for i := lo + 1; i < hi; i++ {
+		for j := i; j > lo && keys[j].before(keys[j-1]); j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
 }
 
 // changer marks the unlabelled rows that keep their labels from two steps

@@ -160,7 +160,7 @@ func TestRSSLLocalDescent(t *testing.T) {
 			}
 		}
 		for ci, c := range calls {
-			ft := newFitter(b.source(), identity(b.n), cs, b.set.tol, b.set.cacheMB, true)
+			ft := newFitter(b.source(), b.rows, cs, b.set.tol, b.set.cacheMB, true)
 			d, err := b.localDescent(context.Background(), ft, bal, int8s(c.Start), replay(c.Keep), b.set.maxSteps)
 			if err != nil {
 				t.Fatal(err)

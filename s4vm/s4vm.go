@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/arbor-ml/arbor/internal/parallel"
 	"github.com/arbor-ml/arbor/internal/smo"
@@ -210,7 +211,7 @@ func (s S4VM) fitGram(ctx context.Context, K mat.Symmetric, y []int, predictor b
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	src, n, err := gramSource(K)
+	src, n, err := gramSource(ctx, K)
 	if err != nil {
 		return nil, err
 	}
@@ -285,16 +286,22 @@ func (s S4VM) fitGram(ctx context.Context, K mat.Symmetric, y []int, predictor b
 			s.Progress("s4vm", done, total)
 		}
 	}
+	bins := make([]*bin, len(jobs))
+	drs := make([]draws, len(jobs))
+	for p, j := range jobs {
+		bins[p] = &bin{src: src, rows: j.rows, n: len(j.rows), l: len(j.lab), lab: j.lab, set: set, noMachine: !predictor}
+		drs[p] = pcgDraws(set.seed, uint64(p))
+	}
+	results, err := runPairs(ctx, bins, drs, progress)
+	if err != nil {
+		return nil, err
+	}
 	votes := make([][]int, len(unl))
 	for j := range votes {
 		votes[j] = make([]int, len(classes))
 	}
 	for p, j := range jobs {
-		b := &bin{src: src, rows: j.rows, n: len(j.rows), l: len(j.lab), lab: j.lab, set: set, noMachine: !predictor}
-		res, err := b.run(ctx, pcgDraws(set.seed, uint64(p)), progress)
-		if err != nil {
-			return nil, err
-		}
+		res := results[p]
 		res.pair.Pos, res.pair.Neg = j.a, j.b
 		res.machine.Pos, res.machine.Neg = j.a, j.b
 		m.Pairs = append(m.Pairs, res.pair)
@@ -304,8 +311,9 @@ func (s S4VM) fitGram(ctx context.Context, K mat.Symmetric, y []int, predictor b
 		for _, w := range res.warnings {
 			m.Warnings = append(m.Warnings, fmt.Errorf("classes %d vs %d: %w", classes[j.a], classes[j.b], w))
 		}
+		l := len(j.lab)
 		for k := range unl {
-			if res.labels[b.l+k] > 0 {
+			if res.labels[l+k] > 0 {
 				votes[k][j.a]++
 			} else {
 				votes[k][j.b]++
@@ -369,12 +377,15 @@ func pcgDraws(seed, pair uint64) draws {
 }
 
 // gramSource validates K (finite; a *mat.SymDense is read in place, its
-// lower triangle used when it mirrors the upper one).
-func gramSource(K mat.Symmetric) (smo.Source, int, error) {
+// lower triangle used when it mirrors the upper one) and returns it as the
+// source of every fit: with the float32 block of all of K when that has at
+// most maxBlock32 entries (see gramBlock).
+func gramSource(ctx context.Context, K mat.Symmetric) (smo.Source, int, error) {
 	if K == nil || K.SymmetricDim() == 0 {
 		return nil, 0, fmt.Errorf("%w: empty kernel matrix", ErrShape)
 	}
 	n := K.SymmetricDim()
+	var src smo.Source = smo.SymGram{M: K}
 	if sd, ok := K.(*mat.SymDense); ok {
 		raw := sd.RawSymmetric()
 		g := &smo.DenseGram{Data: raw.Data, Stride: raw.Stride, N: n, Mirrored: true}
@@ -389,85 +400,75 @@ func gramSource(K mat.Symmetric) (smo.Source, int, error) {
 				}
 			}
 		}
-		return g, n, nil
-	}
-	for i := range n {
-		for j := i; j < n; j++ {
-			if v := K.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, 0, fmt.Errorf("%w: K[%d][%d] = %v", ErrNonFinite, i, j, v)
+		src = g
+	} else {
+		for i := range n {
+			for j := i; j < n; j++ {
+				if v := K.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+					return nil, 0, fmt.Errorf("%w: K[%d][%d] = %v", ErrNonFinite, i, j, v)
+				}
 			}
 		}
 	}
-	return smo.SymGram{M: K}, n, nil
-}
-
-// sub is a Source over some rows of another (one per goroutine: it has
-// scratch). When m32 is set it holds float32(K) of the problem's rows in
-// problem order (row-major, shared read-only by all candidates of a
-// problem): Fill then gathers from it, the same values as converting the
-// source's float64 entries.
-type sub struct {
-	src  smo.Source
-	rows []int
-	buf  []int
-	m32  []float32
-}
-
-func (s *sub) mapCols(cols []int) []int {
-	if cap(s.buf) < len(cols) {
-		s.buf = make([]int, len(cols), max(len(cols), len(s.rows)))
+	if n*n > maxBlock32 {
+		return src, n, nil
 	}
-	b := s.buf[:len(cols)]
-	for t, c := range cols {
-		b[t] = s.rows[c]
+	blk, err := newGramBlock(ctx, src, n)
+	if err != nil {
+		return nil, 0, err
 	}
-	return b
+	return blk, n, nil
 }
 
-func (s *sub) At(r, c int) float64 { return s.src.At(s.rows[r], s.rows[c]) }
-func (s *sub) Fill(dst []float32, r int, cols []int) {
-	if s.m32 != nil {
-		n := len(s.rows)
-		row := s.m32[r*n : (r+1)*n]
-		dst = dst[:len(cols)]
-		for t, c := range cols {
-			dst[t] = row[c]
-		}
-		return
-	}
-	s.src.Fill(dst, s.rows[r], s.mapCols(cols))
-}
-func (s *sub) Fill64(dst []float64, r int, cols []int) { s.src.Fill64(dst, s.rows[r], s.mapCols(cols)) }
-func (b *bin) source() smo.Source                      { return &sub{src: b.src, rows: b.rows, m32: b.m32} }
-
-// maxBlock32 bounds the entries of a problem's float32 kernel block
-// (256 MiB); larger problems fill cache columns from the source.
+// maxBlock32 bounds the entries of the float32 kernel block (256 MiB);
+// larger kernels fill cache columns from the source.
 const maxBlock32 = 1 << 26
 
-// block32 sets b.m32 to float32(K) over the problem's rows, in problem
-// order, when it fits in maxBlock32 entries: every candidate's column
-// cache then fills by one gather instead of re-reading and converting the
-// source. It is filled in parallel by rows (each row by one worker).
-func (b *bin) block32(ctx context.Context) error {
-	n := b.n
-	if n*n > maxBlock32 {
-		return nil
-	}
+// gramBlock is a Source that holds float32(K) of all n rows (row-major,
+// shared read-only by every fit of every class pair): Fill gathers from
+// it, the same values as converting the source's float64 entries, instead
+// of re-reading and converting the source for each column of each fit.
+// Fill64 and At read the float64 source.
+type gramBlock struct {
+	src smo.Source
+	n   int
+	m32 []float32
+}
+
+// newGramBlock fills the block in parallel by rows (each row by one
+// worker).
+func newGramBlock(ctx context.Context, src smo.Source, n int) (*gramBlock, error) {
 	m := make([]float32, n*n)
 	const rowsPer = 64
 	err := parallel.For(ctx, (n+rowsPer-1)/rowsPer, func(k int) {
-		s := &sub{src: b.src, rows: b.rows}
 		cols := identity(n)
 		for r := k * rowsPer; r < min((k+1)*rowsPer, n); r++ {
-			s.Fill(m[r*n:(r+1)*n], r, cols)
+			src.Fill(m[r*n:(r+1)*n], r, cols)
 		}
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	b.m32 = m
-	return nil
+	return &gramBlock{src: src, n: n, m32: m}, nil
 }
+
+func (g *gramBlock) At(r, c int) float64                     { return g.src.At(r, c) }
+func (g *gramBlock) Fill64(dst []float64, r int, cols []int) { g.src.Fill64(dst, r, cols) }
+func (g *gramBlock) Fill(dst []float32, r int, cols []int) {
+	row := g.m32[r*g.n : (r+1)*g.n]
+	dst = dst[:len(cols)]
+	// Four at a time: independent loads, one bounds check of dst.
+	t := 0
+	for ; t+4 <= len(cols); t += 4 {
+		c := cols[t : t+4 : t+4]
+		d := dst[t : t+4 : t+4]
+		d[0], d[1], d[2], d[3] = row[c[0]], row[c[1]], row[c[2]], row[c[3]]
+	}
+	for ; t < len(cols); t++ {
+		dst[t] = row[cols[t]]
+	}
+}
+
 func identity(n int) []int {
 	r := make([]int, n)
 	for i := range r {
@@ -484,120 +485,244 @@ type binResult struct {
 	warnings []error
 }
 
-// run is S4VM on one binary problem.
+// run is S4VM on one binary problem (runPairs with one pair).
 func (b *bin) run(ctx context.Context, dr draws, progress func()) (binResult, error) {
+	res, err := runPairs(ctx, []*bin{b}, []draws{dr}, progress)
+	if err != nil {
+		return binResult{}, err
+	}
+	return res[0], nil
+}
+
+// runPairs runs S4VM on every binary problem, all on one pool of
+// goroutines: the tasks are (problem, candidate slot) in problem order,
+// handed out in that order, so the problems overlap only at their ends
+// and few are in memory at once. The first task of a problem to start
+// trains its inductive SVM (the others of that problem wait for it); the
+// last to finish groups the candidates, combines them and trains the
+// predictor. Every candidate's descent depends only on its problem and its
+// draws, and everything across candidates is combined in candidate order,
+// so the results do not depend on the number of goroutines. It returns
+// the first error in problem order.
+func runPairs(ctx context.Context, bins []*bin, drs []draws, progress func()) ([]binResult, error) {
+	runs := make([]*pairRun, len(bins))
+	pool := &bufPool{}
+	var tasks []int // first task of each problem, then the total
+	total := 0
+	for p, b := range bins {
+		runs[p] = &pairRun{b: b, dr: drs[p], pool: pool}
+		tasks = append(tasks, total)
+		slots := 1
+		if b.n > b.l {
+			slots = b.set.samples + 1
+		}
+		runs[p].left.Store(int32(slots))
+		total += slots
+	}
+	err := parallel.For(ctx, total, func(t int) {
+		p, _ := slices.BinarySearch(tasks, t+1)
+		p--
+		runs[p].task(ctx, t-tasks[p], progress)
+	})
+	out := make([]binResult, len(bins))
+	for p, r := range runs {
+		if r.err != nil {
+			return nil, r.err
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[p] = r.res
+	}
+	return out, nil
+}
+
+// pairRun is the state of one binary problem while its candidates run.
+type pairRun struct {
+	b    *bin
+	dr   draws
+	pool *bufPool
+	left atomic.Int32 // slots not yet finished
+
+	once sync.Once
+	// Set by prepare (under once).
+	ysvm []int8
+	nc   int // candidates run (samples, +1 for the inductive start)
+	cs   []float64
+	bal  balance
+
+	mu    sync.Mutex
+	err   error // the first error (of prepare, a candidate or finish)
+	cands []descent
+	stats []fitStats
+	res   binResult
+}
+
+// fitStats are a candidate's fitter counters.
+type fitStats struct {
+	iter, fits int
+	conv       bool
+}
+
+func (r *pairRun) fail(err error) {
+	r.mu.Lock()
+	if r.err == nil {
+		r.err = err
+	}
+	r.mu.Unlock()
+}
+
+func (r *pairRun) failed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err != nil
+}
+
+// task runs candidate slot i (the inductive start is slot samples): it
+// prepares the problem first if no slot has, and finishes it if it is the
+// last slot.
+func (r *pairRun) task(ctx context.Context, i int, progress func()) {
+	r.once.Do(func() {
+		if err := r.prepare(ctx); err != nil {
+			r.fail(err)
+		}
+	})
+	b := r.b
+	if b.n > b.l {
+		if i < r.nc && !r.failed() {
+			if err := r.candidate(ctx, i); err != nil {
+				r.fail(err)
+			}
+		}
+		// A slot not run (the inductive start when the inductive SVM
+		// labels every row alike) is counted so that done reaches the
+		// total.
+		progress()
+	}
+	if r.left.Add(-1) == 0 && !r.failed() {
+		if err := r.finish(ctx); err != nil {
+			r.fail(err)
+		}
+	}
+}
+
+// prepare trains the inductive SVM and sets up the candidates.
+func (r *pairRun) prepare(ctx context.Context) error {
+	b := r.b
 	set := b.set
 	n, l := b.n, b.l
-	u := n - l
-	res := binResult{pair: Pair{Converged: true}}
-	conv := func(ok bool, what string) {
-		if !ok {
-			res.pair.Converged = false
-			res.warnings = append(res.warnings, fmt.Errorf("%w: %s", ErrNotConverged, what))
-		}
-	}
-	if err := b.block32(ctx); err != nil {
-		return res, err
-	}
-	// 1. The inductive SVM on the labelled rows.
+	r.res = binResult{pair: Pair{Converged: true}}
 	ysvm, it, ok, err := b.inductive(ctx)
 	if err != nil {
-		return res, err
+		return err
 	}
-	res.pair.Iter += it
-	conv(ok, "inductive SVM")
-	res.pair.Inductive = make([]int8, u)
-	copy(res.pair.Inductive, ysvm[l:])
-	final := make([]int8, n)
+	r.ysvm = ysvm
+	r.res.pair.Iter += it
+	r.conv(ok, "inductive SVM")
+	r.res.pair.Inductive = make([]int8, n-l)
+	copy(r.res.pair.Inductive, ysvm[l:])
+	if n == l {
+		return nil
+	}
+	pos, neg := false, false
+	for _, v := range ysvm[l:] {
+		pos, neg = pos || v > 0, neg || v < 0
+	}
+	r.nc = set.samples
+	if pos && neg {
+		r.nc++
+	}
+	r.cands = make([]descent, r.nc)
+	r.stats = make([]fitStats, r.nc)
+	r.cs = make([]float64, n)
+	for i := range r.cs {
+		r.cs[i] = set.c2
+		if i < l {
+			r.cs[i] = set.c1
+		}
+	}
+	r.bal = newBalance(n, b.lab)
+	return nil
+}
+
+func (r *pairRun) conv(ok bool, what string) {
+	if !ok {
+		r.res.pair.Converged = false
+		r.res.warnings = append(r.res.warnings, fmt.Errorf("%w: %s", ErrNotConverged, what))
+	}
+}
+
+// candidate runs the local descent of candidate i.
+func (r *pairRun) candidate(ctx context.Context, i int) error {
+	b := r.b
+	n, l, T := b.n, b.l, b.set.samples
+	ft := newFitter(b.source(), b.rows, r.cs, b.set.tol, b.set.cacheMB, b.set.cold)
+	ft.pool, ft.serial = r.pool, true
+	defer ft.release()
+	startFn, chg := r.dr(i)
+	start := make([]int8, n)
+	if i == T {
+		copy(start, r.ysvm)
+	} else {
+		copy(start, b.lab)
+		var base []int8
+		if float64(i+1) > float64(T)*0.8 {
+			base = r.ysvm[l:]
+		}
+		startFn(start[l:], base)
+	}
+	d, err := b.localDescent(ctx, ft, r.bal, start, chg, b.set.maxSteps)
+	if err != nil {
+		return err
+	}
+	r.cands[i] = d
+	r.stats[i] = fitStats{iter: ft.iter, fits: ft.fits, conv: ft.conv}
+	return nil
+}
+
+// finish groups the candidates, keeps the best of each group, combines
+// them safely and trains the predictor.
+func (r *pairRun) finish(ctx context.Context) error {
+	b := r.b
+	l := b.l
+	res := &r.res
+	final := make([]int8, b.n)
 	copy(final, b.lab)
-	if u == 0 {
+	if b.n == l {
 		res.pair.Fallback = true
 	} else {
-		pos, neg := false, false
-		for _, v := range ysvm[l:] {
-			pos, neg = pos || v > 0, neg || v < 0
+		for i, c := range r.cands {
+			st := r.stats[i]
+			res.pair.Iter += st.iter
+			res.pair.Fits += st.fits
+			res.pair.Steps += c.steps
+			r.conv(st.conv, fmt.Sprintf("candidate %d", i))
 		}
-		T := set.samples
-		nc := T
-		if pos && neg {
-			nc++
-		}
-		cands := make([]descent, nc)
-		fits := make([]*fitter, nc)
-		cs := make([]float64, n)
-		for i := range cs {
-			cs[i] = set.c2
-			if i < l {
-				cs[i] = set.c1
-			}
-		}
-		bal := newBalance(n, b.lab)
-		pool := &bufPool{}
-		err := parallel.For(ctx, nc, func(i int) {
-			ft := newFitter(b.source(), identity(n), cs, set.tol, set.cacheMB, set.cold)
-			ft.pool, ft.serial = pool, true
-			defer ft.release()
-			fits[i] = ft
-			startFn, chg := dr(i)
-			start := make([]int8, n)
-			if i == T {
-				copy(start, ysvm)
-			} else {
-				copy(start, b.lab)
-				var base []int8
-				if float64(i+1) > float64(T)*0.8 {
-					base = ysvm[l:]
-				}
-				startFn(start[l:], base)
-			}
-			d, err := b.localDescent(ctx, ft, bal, start, chg, set.maxSteps)
-			if err != nil {
-				return
-			}
-			cands[i] = d
-			progress()
-		})
-		if err != nil {
-			return res, err
-		}
-		if nc == T {
-			// the slot of the inductive start, not run: counted so that
-			// done reaches the total
-			progress()
-		}
-		for i := range cands {
-			if cands[i].labels == nil {
-				return res, ctx.Err()
-			}
-			res.pair.Iter += fits[i].iter
-			res.pair.Fits += fits[i].fits
-			res.pair.Steps += cands[i].steps
-			conv(fits[i].conv, fmt.Sprintf("candidate %d", i))
-		}
-		res.pair.Candidates = nc
+		res.pair.Candidates = r.nc
 		// 3. Group the candidates; keep the best of each group.
-		kept, groups := group(cands, set.groups)
+		kept, groups := group(r.cands, b.set.groups)
 		res.pair.Groups = groups
 		sep := make([][]int8, len(kept))
 		for t, c := range kept {
-			sep[t] = cands[c].labels[l:]
+			sep[t] = r.cands[c].labels[l:]
 		}
 		// 4. The safe combination.
-		res.pair.Theta, res.pair.Fallback = safeCombine(final[l:], sep, ysvm[l:], set.lambda)
+		res.pair.Theta, res.pair.Fallback = safeCombine(final[l:], sep, r.ysvm[l:], b.set.lambda)
+		r.cands, r.stats = nil, nil
 	}
 	res.labels = final
 	if b.noMachine {
-		return res, nil
+		return nil
 	}
 	// The predictor: an SVM on all rows with the final labels.
 	mc, it, ok, err := b.machine(ctx, final)
 	if err != nil {
-		return res, err
+		return err
 	}
 	res.pair.Iter += it
-	conv(ok, "final SVM")
+	r.conv(ok, "final SVM")
 	res.machine = mc
-	return res, nil
+	return nil
 }
 
 // group clusters the candidate label vectors by k-medoids (L1) into
@@ -658,17 +783,16 @@ func (b *bin) inductive(ctx context.Context) ([]int8, int, bool, error) {
 	for i := range c {
 		c[i] = b.set.c1
 	}
-	ft := newFitter(b.source(), identity(l), c, b.set.tol, b.set.cacheMB, true)
-	order, sv, coef, rho, it, ok, err := ft.solveOrdered(ctx, b.lab)
+	ft := newFitter(b.source(), b.rows[:l], c, b.set.tol, b.set.cacheMB, true)
+	_, sv, coef, rho, it, ok, err := ft.solveOrdered(ctx, b.lab)
 	if err != nil {
 		return nil, 0, false, err
 	}
-	_ = order
 	src := b.source()
 	y := make([]int8, b.n)
 	buf := make([]float64, len(sv))
-	for i := range b.n {
-		src.Fill64(buf, i, sv)
+	for i, r := range b.rows {
+		src.Fill64(buf, r, sv)
 		s := 0.0
 		for t, v := range buf {
 			s += coef[t] * v
@@ -693,7 +817,7 @@ func (b *bin) machine(ctx context.Context, y []int8) (Machine, int, bool, error)
 			c[i] = b.set.c1
 		}
 	}
-	ft := newFitter(b.source(), identity(n), c, b.set.tol, b.set.cacheMB, true)
+	ft := newFitter(b.source(), b.rows, c, b.set.tol, b.set.cacheMB, true)
 	_, sv, coef, rho, it, ok, err := ft.solveOrdered(ctx, y)
 	if err != nil {
 		return Machine{}, 0, false, err
@@ -706,10 +830,8 @@ func (b *bin) machine(ctx context.Context, y []int8) (Machine, int, bool, error)
 		rho = -rho
 	}
 	mc := Machine{Rho: rho}
-	for t, r := range sv {
-		mc.SV = append(mc.SV, b.rows[r])
-		mc.Coef = append(mc.Coef, coef[t])
-	}
+	mc.SV = append(mc.SV, sv...)
+	mc.Coef = append(mc.Coef, coef...)
 	// Support vectors in increasing training row order.
 	perm := identity(len(mc.SV))
 	slices.SortFunc(perm, func(a, c int) int { return mc.SV[a] - mc.SV[c] })
@@ -723,7 +845,7 @@ func (b *bin) machine(ctx context.Context, y []int8) (Machine, int, bool, error)
 
 // solveOrdered is one LIBSVM fit on the fitter's rows with labels y: rows
 // grouped by class (the class of row 0 first, internal +1), α = 0. It
-// returns the support vectors (problem rows), their coefficients y_iα_i
+// returns the support vectors (rows of the source), their coefficients y_iα_i
 // and ρ, in the orientation "f > 0 means y[0]'s class".
 func (ft *fitter) solveOrdered(ctx context.Context, y []int8) (order []int, sv []int, coef []float64, rho float64, iter int, ok bool, err error) {
 	l := len(ft.rows)

@@ -266,7 +266,7 @@ func TestWarmEqualsCold(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	warm := newFitter(bn.source(), identity(n), cs, 1e-3, 1, false)
+	warm := newFitter(bn.source(), bn.rows, cs, 1e-3, 1, false)
 	r := rand.New(rand.NewPCG(2, 2))
 	yy := make([]int8, n)
 	copy(yy, lab)
@@ -280,7 +280,7 @@ func TestWarmEqualsCold(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cold := newFitter(bn.source(), identity(n), cs, 1e-3, 1, true)
+		cold := newFitter(bn.source(), bn.rows, cs, 1e-3, 1, true)
 		c, err := cold.fit(ctx, yy)
 		if err != nil {
 			t.Fatal(err)

@@ -92,6 +92,14 @@ type Warm struct {
 	kb    []float64 // Σ_j y_jα_jK_ij
 	kbar  []float64 // Σ_{α_j = C_j} y_jC_jK_ij
 	buf   solveBuf
+	g     []float64 // Result.Grad
+}
+
+func (w *Warm) grad(l int) []float64 {
+	if len(w.g) != l {
+		w.g = make([]float64, l)
+	}
+	return w.g
 }
 
 // solveBuf holds a solve's working arrays; a Warm keeps them for the next
@@ -117,9 +125,11 @@ func (b *solveBuf) resize(l int) {
 
 // Result is what a solve reports besides α.
 type Result struct {
-	Rho       float64   // LIBSVM's ρ: mean of y_i∇_i f over free variables
-	Obj       float64   // ½αᵀQα + pᵀα
-	Grad      []float64 // ∇f by variable
+	Rho float64 // LIBSVM's ρ: mean of y_i∇_i f over free variables
+	Obj float64 // ½αᵀQα + pᵀα
+	// Grad is ∇f by variable. With Problem.Warm it is the Warm's buffer,
+	// overwritten by the next Solve with that Warm.
+	Grad      []float64
 	Iter      int
 	Converged bool
 }
@@ -310,7 +320,11 @@ func Solve(ctx context.Context, pr *Problem) (Result, error) {
 		v += s.alpha[i] * (s.ys[i]*s.g[i] + s.p[i])
 	}
 	res.Obj = v / 2
-	res.Grad = make([]float64, l)
+	if pr.Warm != nil {
+		res.Grad = pr.Warm.grad(l)
+	} else {
+		res.Grad = make([]float64, l)
+	}
 	for k, i := range s.set {
 		pr.Alpha[i] = s.alpha[k]
 		res.Grad[i] = s.ys[k] * s.g[k]
