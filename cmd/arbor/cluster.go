@@ -77,9 +77,10 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if *k < 0 {
 		return usageError("--clusters must be positive, got %d", *k)
 	}
-	cut, err := clusterCut(fs, *criterion, *k, *height, *threshold, *depth)
+	cut, err := clustering.CutOptions{Criterion: *criterion, Clusters: *k, Height: *height, Threshold: *threshold,
+		Depth: *depth, DepthSet: flagGiven(fs, "depth")}.Cut()
 	if err != nil {
-		return err
+		return usageError("%v", err)
 	}
 	if cut != nil && (cut.Criterion != hclust.NClusters && cut.Criterion != hclust.Distance) && tf.method == "treelets" {
 		return usageError("--criterion %s cuts a linkage tree: give --clusters or --height with --method treelets", cut.Criterion)
@@ -171,15 +172,9 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 
 	info := e.summary(*out) // stderr when the labels take stdout
 	fmt.Fprintf(info, "data       %s (%d rows, %d features)\n", ds.Name, n, ds.Dim())
-	fmt.Fprintf(info, "linkage    %s on %s distances", method, *dist)
-	if res.Joins >= 0 {
-		fmt.Fprintf(info, " (%s graph, %d component joins)", *graphSpec, res.Joins)
+	if err := res.WriteSummary(info, s); err != nil {
+		return err
 	}
-	fmt.Fprintf(info, "\nheights    %.6g … %.6g", tree.Merges[0].Height, tree.Merges[len(tree.Merges)-1].Height)
-	if *cophenetic {
-		fmt.Fprintf(info, "; cophenetic correlation %.4f", res.Cophenetic)
-	}
-	fmt.Fprintln(info)
 
 	labels := res.Labels
 	if labels != nil {
@@ -344,3 +339,11 @@ func printClusters(w io.Writer, ds *dataset.Dataset, labels []int) error {
 	fmt.Fprintf(w, "vs labels  ARI %.4f, NMI %.4f (%d labelled rows)\n", ari, nmi, len(truth))
 	return nil
 }
+
+const clusterCriterionUsage = "how the tree is cut into flat clusters, as SciPy's fcluster criterion: " +
+	"nclusters (exactly --clusters N: the last N-1 merges undone, tied heights split in linkage order; the default with --clusters), " +
+	"maxclust (at most --clusters N: the lowest height that gives no more, fewer where heights tie), " +
+	"distance (no merge above --height H; the default with --height), " +
+	"inconsistent (no inconsistency coefficient above --threshold T, statistics over --depth levels), " +
+	"maxclust_monocrit (at most --clusters N by the largest inconsistency coefficient in each subtree), " +
+	"monocrit (that largest coefficient at most --threshold T)"

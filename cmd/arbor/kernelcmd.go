@@ -104,16 +104,7 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 	}
 	n := ds.Len()
 	fmt.Fprintf(e.stdout, "data    %s (%d rows, %d features)\n", ds.Name, n, ds.Dim())
-	fmt.Fprintf(e.stdout, "kernel  %s", b.Spec)
-	if b.Gamma > 0 {
-		fmt.Fprintf(e.stdout, " (gamma %.6g)", b.Gamma)
-	}
-	if b.Info.Joins > 0 {
-		fmt.Fprintf(e.stdout, " (%d component joins)", b.Info.Joins)
-	}
-	if b.Info.NegEigs > 0 {
-		fmt.Fprintf(e.stdout, " (%d negative eigenvalues clipped)", b.Info.NegEigs)
-	}
+	fmt.Fprintf(e.stdout, "kernel  %s", b.Describe())
 	fmt.Fprintf(e.stdout, "\nsize    %d×%d, built in %.2fs\n", n, n, time.Since(start).Seconds())
 	var batch outputBatch // all outputs or none
 	defer batch.abort()
