@@ -100,6 +100,7 @@ func CostLearner(s Settings, spec kernel.Spec, ln learner.Learner, family string
 		}
 	}
 	n, d := sh.Rows+sh.Test, sh.Features
+	landmarkCost := func(m int) float64 { return LandmarkRunBytes(spec, family, sh, m) }
 	if method == methodSVMPoints {
 		// The points, the solver's state and its kernel column cache.
 		e.Bytes = 8*float64(n)*float64(d+8) + svmCacheBytes
@@ -117,7 +118,7 @@ func CostLearner(s Settings, spec kernel.Spec, ln learner.Learner, family string
 	if !ssl.UsesKernel(ln) {
 		need32 = 0 // float32 storage is for a kernel matrix; this learner has none
 	} else if s.Float32 && need32 == 0 {
-		return Estimate{}, learner.Settingsf("--float32 takes a point kernel or hck, hckg, connectivity, not %s (its eigendecomposition needs the float64 matrix); %s", spec, LandmarkHint(s.MemoryBudget, n, d))
+		return Estimate{}, learner.Settingsf("--float32 takes a point kernel or hck, hckg, connectivity, not %s (its eigendecomposition needs the float64 matrix); %s", spec, LandmarkHint(s.MemoryBudget, n, landmarkCost))
 	}
 	name := orDefault(s.Learner, "svm")
 	if name == "lp" || name == "spreading" {
@@ -131,10 +132,10 @@ func CostLearner(s Settings, spec kernel.Spec, ln learner.Learner, family string
 	}
 	e.What = fmt.Sprintf("the exact %s run on %d rows", name, sh.Rows)
 	if s.Float32 && need32 > 0 {
-		e.Bytes, e.What, e.Hint = need32, e.What+" (--float32)", LandmarkHint(s.MemoryBudget, n, d)
+		e.Bytes, e.What, e.Hint = need32, e.What+" (--float32)", LandmarkHint(s.MemoryBudget, n, landmarkCost)
 		return e, nil
 	}
-	e.Bytes, e.Hint = need, memory.JoinHints(Float32Hint(s.MemoryBudget, need32), LandmarkHint(s.MemoryBudget, n, d))
+	e.Bytes, e.Hint = need, memory.JoinHints(Float32Hint(s.MemoryBudget, need32), LandmarkHint(s.MemoryBudget, n, landmarkCost))
 	return e, nil
 }
 
@@ -143,12 +144,17 @@ const svmCacheBytes = 200 << 20
 
 // LandmarkRunBytes estimates Fit with m landmarks, the learner of family
 // and kernel spec on data of shape sh (n training and test rows, d
-// features, ℓ labelled). Every run holds the points and their scaled copy
-// and the labels, 16·n·d + 32·n bytes; besides, by method:
+// features, ℓ labelled). Every run holds the points as read and their
+// scaled copy and the labels, 16·n·d + 32·n bytes; besides, by method:
 //
-//   - lp and spreading on the anchor graph: each row's 3 anchors with
-//     weights and distances, 60·n, and the reduced system's five M×M
-//     matrices, 40·M²;
+//   - lp on the anchor graph: the garbage the collector has not yet
+//     returned when the peak is reached (collectorSlack); each row's 3 anchors with weights and
+//     distances, 60·n; the sums ZᵀZ and Z_lᵀZ_l and, while the M×M system
+//     is solved, its five M×M matrices (ZᵀZ·Λ⁻¹, a copy of ZᵀZ, their
+//     product, the system and its Cholesky factor): 56·M²;
+//   - spreading on the anchor graph: the slack, the anchors, 60·n, and 1/√D, 1/E per
+//     row, 16·n; the system, its block's part, the symmetric system and
+//     its Cholesky factor: 32·M²;
 //   - svm, linsvm and knn on the Nyström features of a point kernel, hck
 //     or connectivity: the map (K_LL, its eigenvectors, W, and the
 //     landmark tree's 2·(2M−1)·r graft coefficients: 64·M²), each row's
@@ -167,8 +173,10 @@ func LandmarkRunBytes(spec kernel.Spec, family string, sh Shape, m int) float64 
 	mm := float64(min(m, sh.Rows+sh.Test))
 	base := 16*n*d + 32*n
 	switch family {
-	case "lp", "spreading":
-		return base + 60*n + 40*mm*mm
+	case "lp":
+		return base + collectorSlack(sh) + 60*n + 56*mm*mm
+	case "spreading":
+		return base + collectorSlack(sh) + 76*n + 32*mm*mm
 	case "svm", "linsvm", "knn":
 	default:
 		return LandmarkBytes(sh.Rows+sh.Test, sh.Features, m)
@@ -189,22 +197,32 @@ func LandmarkRunBytes(spec kernel.Spec, family string, sh Shape, m int) float64 
 	return need
 }
 
+// collectorSlack is the garbage an anchor-graph run on data of shape sh
+// leaves for the collector at its peak, two copies of the points'
+// worth, 16·n·d: Go lets the heap grow past the live data before it
+// collects, and these runs, unlike the ones on features (Settings.Hold),
+// do not cap the heap (measured at 10⁵ and 10⁶ rows, d = 10: the peak is
+// the live data plus 1.5–2.2 such copies).
+func collectorSlack(sh Shape) float64 {
+	return 16 * float64(sh.Rows+sh.Test) * float64(sh.Features)
+}
+
 // LandmarkBytes estimates a landmark run that holds its N×M features on n
-// rows of d features with m landmarks (arbor kernel --landmarks, eval
-// --landmarks, and the maps whose features come from N×M geodesics): the
-// N×M kernel rows and features (twice, in blocks), the M×M
-// eigendecomposition and the points.
+// rows of d features with m landmarks (the maps whose features come from
+// N×M geodesics): the N×M kernel rows and features (twice, in blocks),
+// the M×M eigendecomposition and the points.
 func LandmarkBytes(n, d, m int) float64 {
 	return 8 * (2*float64(n)*float64(m) + 4*float64(m)*float64(m) + float64(n)*float64(d))
 }
 
 // LandmarkHint names the number of landmarks (2000, 1000, 500 or 200)
-// whose run on n rows of d features fits budget (0: any), with its size;
-// or says that landmarks cannot help.
-func LandmarkHint(budget int64, n, d int) string {
+// whose run on n rows fits budget (0: any) by cost, the run's estimate
+// with that many landmarks (LandmarkRunBytes), with its size; or says
+// that landmarks cannot help.
+func LandmarkHint(budget int64, n int, cost func(m int) float64) string {
 	for _, lm := range []int{2000, 1000, 500, 200} {
-		if lm < n && (budget == 0 || LandmarkBytes(n, d, lm) <= float64(budget)) {
-			return fmt.Sprintf("use --landmarks %d (about %s)", lm, memory.Human(LandmarkBytes(n, d, lm)))
+		if lm < n && (budget == 0 || cost(lm) <= float64(budget)) {
+			return fmt.Sprintf("use --landmarks %d (about %s)", lm, memory.Human(cost(lm)))
 		}
 	}
 	if n <= 200 {

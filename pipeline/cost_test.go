@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -32,7 +33,9 @@ func TestCostClosedForms(t *testing.T) {
 		// the points, labels, map, grafts, labelled features, blocks and cells
 		{pipeline.Settings{Kernel: "hck:average", Landmarks: 100}, 16*n*10 + 32*n + 64*100*100 + 12*n + 8*100*100 + 8*(8192+4096)*100 + 4*1000*100, "100 landmarks for 1050 rows"},
 		{pipeline.Settings{Kernel: "rbf:0.5", Learner: "knn", Landmarks: 100}, 16*n*10 + 32*n + 64*100*100 + 12*n + 8*100*100 + 8*(65536+4096)*100, "100 landmarks for 1050 rows"},
-		{pipeline.Settings{Learner: "lp", Landmarks: 100}, 16*n*10 + 32*n + 60*n + 40*100*100, "100 landmarks for 1050 rows"},
+		// the points, labels, the collector's slack (two more copies of the points), anchors and the M×M system
+		{pipeline.Settings{Learner: "lp", Landmarks: 100}, 16*n*10 + 32*n + 16*n*10 + 60*n + 56*100*100, "100 landmarks for 1050 rows"},
+		{pipeline.Settings{Learner: "spreading", Params: map[string]string{"affinity": "rbf:1"}, Landmarks: 100}, 16*n*10 + 32*n + 16*n*10 + 76*n + 32*100*100, "100 landmarks for 1050 rows"},
 		{pipeline.Settings{Kernel: "isomap", Learner: "knn", Landmarks: 100}, 8 * (2*n*100 + 4*100*100 + n*10), "100 landmarks for 1050 rows"},
 		{pipeline.Settings{Learner: "lp", Params: map[string]string{"affinity": "knn:7"}}, 8*1000*10 + 3*2*1000*7*16 + 6*8*1000*3, "lp_knn:7 on the 7-NN graph of 1000 rows"},
 		{pipeline.Settings{Learner: "lp", Params: map[string]string{"affinity": "rbf:20"}}, 2 * nn, "the exact lp run on 1000 rows"},
@@ -65,7 +68,9 @@ func TestCostHints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "not enough memory: the exact svm run on 20000 rows needs about 4.5 GiB, more than the budget of 3.0 GiB (--max-memory); --float32 needs about 1.5 GiB; use --landmarks 2000 (about 740 MiB)"
+	// the landmark run: points, labels, map, grafts, labelled features, blocks, cells
+	lm := 16*20000*50 + 32*20000 + 64*2000*2000 + 12*20000 + 8*200*2000 + 8*(8192+4096)*2000 + 4*20000*2000
+	want := fmt.Sprintf("not enough memory: the exact svm run on 20000 rows needs about 4.5 GiB, more than the budget of 3.0 GiB (--max-memory); --float32 needs about 1.5 GiB; use --landmarks 2000 (about %.0f MiB)", float64(lm)/(1<<20))
 	if err := e.Err(); !errors.Is(err, pipeline.ErrMemory) || err.Error() != want || e.Fits() {
 		t.Errorf("Err() = %v\nwant %s", err, want)
 	}

@@ -74,11 +74,23 @@ func (s EvalSettings) Check() error {
 	return nil
 }
 
+// EvalShape is the shape of an evaluation on ds with perClass labelled
+// rows per class (0: splits not known, every row counted as labelled): the
+// Shape EvalCost takes before the splits are drawn.
+func EvalShape(ds *dataset.Dataset, perClass int) Shape {
+	sh := ShapeOf(ds, nil)
+	if perClass > 0 {
+		sh.Labeled = min(sh.Rows, perClass*max(sh.Classes, 1))
+	}
+	return sh
+}
+
 // EvalCost is the memory Eval (or EvalBEP) needs on data of shape sh,
 // known before the work: the kernel matrices Eval keeps for every split
 // (or, with Float32, one float32 matrix at a time), lp/spreading's sparse
-// kNN graph or dense affinity, or the landmark runs' N×M blocks. Its Hint
-// names the settings that fit s.MemoryBudget. Errors: Check's.
+// kNN graph or dense affinity, or the landmark runs (LandmarkRunBytes:
+// sh.Labeled is a split's labelled rows, EvalShape). Its Hint names the
+// settings that fit s.MemoryBudget. Errors: Check's.
 func EvalCost(s EvalSettings, sh Shape) (Estimate, error) {
 	if err := s.Check(); err != nil {
 		return Estimate{}, err
@@ -88,13 +100,22 @@ func EvalCost(s EvalSettings, sh Shape) (Estimate, error) {
 	if s.Metric == "bep" {
 		learners = nil // the scorers take the kernel matrices
 	}
-	n, d := sh.Rows, sh.Features
+	n := sh.Rows
 	need := evalNeed(learners, s.Kernels, sh)
+	hint := func() string {
+		if s.Metric == "bep" {
+			return LandmarkHint(s.MemoryBudget, n, func(m int) float64 { return LandmarkBytes(n, sh.Features, m) })
+		}
+		return LandmarkHint(s.MemoryBudget, n, func(m int) float64 {
+			b, _, _ := landmarkEvalNeed(learners, s.Kernels, sh, m)
+			return b
+		})
+	}
 	switch {
 	case need > 0 && s.Landmarks > 0:
-		e.Bytes, e.What, e.Hint = landmarkEvalNeed(learners, sh, s.Landmarks)
+		e.Bytes, e.What, e.Hint = landmarkEvalNeed(learners, s.Kernels, sh, s.Landmarks)
 	case s.Float32:
-		e.Bytes, e.What, e.Hint = evalNeed32(learners, s.Kernels, sh), fmt.Sprintf("the kernel matrices of %d rows (--float32)", n), LandmarkHint(s.MemoryBudget, n, d)
+		e.Bytes, e.What, e.Hint = evalNeed32(learners, s.Kernels, sh), fmt.Sprintf("the kernel matrices of %d rows (--float32)", n), hint()
 	case need > 0:
 		var hint32 float64
 		if s.Metric != "bep" && anyUsesKernel(learners) {
@@ -103,7 +124,7 @@ func EvalCost(s EvalSettings, sh Shape) (Estimate, error) {
 			}
 		}
 		e.Bytes, e.What = need, fmt.Sprintf("the kernel matrices of %d rows", n)
-		e.Hint = memory.JoinHints(Float32Hint(s.MemoryBudget, hint32), LandmarkHint(s.MemoryBudget, n, d))
+		e.Hint = memory.JoinHints(Float32Hint(s.MemoryBudget, hint32), hint())
 	}
 	return e, nil
 }
@@ -118,7 +139,7 @@ func EvalCost(s EvalSettings, sh Shape) (Estimate, error) {
 // one wrapping ErrMemory when the cost is above MemoryBudget (before any
 // work), and ssl.Eval's.
 func Eval(ctx context.Context, s EvalSettings, ds *dataset.Dataset, splits [][]int) ([]ssl.Result, error) {
-	if err := s.checkCost(ds); err != nil {
+	if err := s.checkCost(ds, splits); err != nil {
 		return nil, err
 	}
 	log := s.Log
@@ -152,7 +173,7 @@ func Eval(ctx context.Context, s EvalSettings, ds *dataset.Dataset, splits [][]i
 // multi-label data (ds.Sets) or single-label data (each row's class).
 func EvalBEP(ctx context.Context, s EvalSettings, ds *dataset.Dataset, splits [][]int) ([]ssl.BEPResult, error) {
 	s.Metric = "bep"
-	if err := s.checkCost(ds); err != nil {
+	if err := s.checkCost(ds, splits); err != nil {
 		return nil, err
 	}
 	log := s.Log
@@ -171,8 +192,13 @@ func EvalBEP(ctx context.Context, s EvalSettings, ds *dataset.Dataset, splits []
 }
 
 // checkCost refuses s over its budget on ds.
-func (s EvalSettings) checkCost(ds *dataset.Dataset) error {
-	e, err := EvalCost(s, ShapeOf(ds, nil))
+func (s EvalSettings) checkCost(ds *dataset.Dataset, splits [][]int) error {
+	sh := ShapeOf(ds, nil)
+	sh.Labeled = 0
+	for _, sp := range splits {
+		sh.Labeled = max(sh.Labeled, len(sp))
+	}
+	e, err := EvalCost(s, sh)
 	if err != nil {
 		return err
 	}
@@ -252,17 +278,28 @@ func evalNeed32(learners []learner.Learner, specs []kernel.Spec, sh Shape) float
 	return need
 }
 
-// landmarkEvalNeed is the estimate of eval with m landmarks: the N×M
-// features and M×M blocks for the learners that use the landmarks, the
-// sparse graph for spreading on the kNN graph of all rows. It returns the
-// largest, what it is for, and the hint.
-func landmarkEvalNeed(learners []learner.Learner, sh Shape, m int) (float64, string, string) {
+// landmarkEvalNeed is the estimate of eval with m landmarks: the largest
+// landmark run of a learner with a kernel (LandmarkRunBytes; EvalLandmarks
+// labels the rows a block of features at a time as classify does), or
+// the sparse graph of spreading on the kNN graph of all rows. It returns
+// the largest, what it is for, and the hint. sh.Labeled is the largest
+// split's labelled rows.
+func landmarkEvalNeed(learners []learner.Learner, specs []kernel.Spec, sh Shape, m int) (float64, string, string) {
 	need, what, hint := 0.0, "", ""
 	for _, l := range learners {
-		b, w, h := LandmarkBytes(sh.Rows, sh.Features, m), fmt.Sprintf("%d landmarks for %d rows", m, sh.Rows), "use fewer --landmarks"
-		if _, ok := KNNGraphSpreading(l, sh.Rows, sh.Features); ok {
+		family := landmarkFamily(l)
+		b := 0.0
+		w, h := fmt.Sprintf("%d landmarks for %d rows", m, sh.Rows), "use fewer --landmarks"
+		switch _, graph := KNNGraphSpreading(l, sh.Rows, sh.Features); {
+		case graph:
 			b, w, _ = PropagationBytes(l, sh)
 			h = "use fewer neighbours (--affinity knn:K)"
+		case family == "lp" || family == "spreading":
+			b = LandmarkRunBytes(kernel.Spec{}, family, sh, m)
+		default:
+			for _, sp := range specs {
+				b = max(b, LandmarkRunBytes(sp, family, sh, m))
+			}
 		}
 		if b > need {
 			need, what, hint = b, w, h

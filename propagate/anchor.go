@@ -135,13 +135,13 @@ func (g AnchorGraph) Fit(ctx context.Context, X, anchors *mat.Dense, y []int) (*
 	// rows (AnchorSums), added in block order (deterministic, and equal to
 	// a fit in parts: AnchorParts).
 	p := &AnchorParts{g: g, model: am, classes: classes}
-	sums := p.NewSums()
+	sums, part := p.NewSums(), p.NewSums()
 	for b := 0; b < parallel.Blocks(n); b++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		lo, hi := parallel.Block(b, n)
-		part := p.NewSums()
+		part.clear()
 		part.add(idx[lo*s:hi*s], z[lo*s:hi*s], y[lo:hi], s)
 		sums.Merge(part)
 	}

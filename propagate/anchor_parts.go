@@ -111,6 +111,14 @@ func (p *AnchorParts) NewSums() *AnchorSums {
 		Lambda: make([]float64, m), Rhs: make([]float64, m*p.classes)}
 }
 
+// clear sets the sums to zero (+0), as NewSums returns them.
+func (s *AnchorSums) clear() {
+	clear(s.ZtZ)
+	clear(s.ZlZ)
+	clear(s.Lambda)
+	clear(s.Rhs)
+}
+
 // Merge adds o, the sums of the next block, to s. A sum summed from +0 is
 // never −0, so the first block merged into zero sums gives its own sums
 // exactly. Errors: ErrShape for sums of other sizes.

@@ -96,7 +96,7 @@ func TestEvalCostIsEvals(t *testing.T) {
 		}
 		m, _ := strconv.Atoi(c.landmarks)
 		e, cerr := pipeline.EvalCost(pipeline.EvalSettings{Kernels: specs, Learners: learners, Landmarks: m, Float32: c.float32,
-			MemoryBudget: 20 << 10, MemoryBudgetSource: "--max-memory"}, pipeline.ShapeOf(ds, nil))
+			MemoryBudget: 20 << 10, MemoryBudgetSource: "--max-memory"}, pipeline.EvalShape(ds, 5))
 		if cerr != nil {
 			t.Errorf("%v: EvalCost: %v", args, cerr)
 			continue

@@ -291,7 +291,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if err := mf.evalSettings(&set); err != nil {
 		return err
 	}
-	est, err := pipeline.EvalCost(set, pipeline.ShapeOf(ds, nil))
+	est, err := pipeline.EvalCost(set, pipeline.EvalShape(ds, *perClass))
 	if err != nil {
 		return settingsError(err)
 	}

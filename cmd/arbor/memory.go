@@ -65,7 +65,7 @@ func (m memFlags) evalSettings(s *pipeline.EvalSettings) error {
 // landmarkHint names the --landmarks M that fits the budget, if any.
 func (m memFlags) landmarkHint(n, d int) string {
 	b, _, _ := m.budget()
-	return pipeline.LandmarkHint(b, n, d)
+	return pipeline.LandmarkHint(b, n, func(lm int) float64 { return pipeline.LandmarkBytes(n, d, lm) })
 }
 
 // float32Hint names --float32 with the memory it needs when it is an
