@@ -147,14 +147,14 @@ const svmCacheBytes = 200 << 20
 // features, ℓ labelled). Every run holds the points as read and their
 // scaled copy and the labels, 16·n·d + 32·n bytes; besides, by method:
 //
-//   - lp on the anchor graph: the garbage the collector has not yet
-//     returned when the peak is reached (collectorSlack); each row's 3 anchors with weights and
+//   - lp on the anchor graph: each row's 3 anchors with weights and
 //     distances, 60·n; the sums ZᵀZ and Z_lᵀZ_l and, while the M×M system
 //     is solved, its five M×M matrices (ZᵀZ·Λ⁻¹, a copy of ZᵀZ, their
-//     product, the system and its Cholesky factor): 56·M²;
-//   - spreading on the anchor graph: the slack, the anchors, 60·n, and 1/√D, 1/E per
+//     product, the system and its Cholesky factor): 56·M²; and the
+//     process besides its data (anchorSlack);
+//   - spreading on the anchor graph: the anchors, 60·n, and 1/√D, 1/E per
 //     row, 16·n; the system, its block's part, the symmetric system and
-//     its Cholesky factor: 32·M²;
+//     its Cholesky factor: 32·M²; and anchorSlack;
 //   - svm, linsvm and knn on the Nyström features of a point kernel, hck
 //     or connectivity: the map (K_LL, its eigenvectors, W, and the
 //     landmark tree's 2·(2M−1)·r graft coefficients: 64·M²), each row's
@@ -174,9 +174,9 @@ func LandmarkRunBytes(spec kernel.Spec, family string, sh Shape, m int) float64 
 	base := 16*n*d + 32*n
 	switch family {
 	case "lp":
-		return base + collectorSlack(sh) + 60*n + 56*mm*mm
+		return base + anchorSlack + 60*n + 56*mm*mm
 	case "spreading":
-		return base + collectorSlack(sh) + 76*n + 32*mm*mm
+		return base + anchorSlack + 76*n + 32*mm*mm
 	case "svm", "linsvm", "knn":
 	default:
 		return LandmarkBytes(sh.Rows+sh.Test, sh.Features, m)
@@ -197,15 +197,12 @@ func LandmarkRunBytes(spec kernel.Spec, family string, sh Shape, m int) float64 
 	return need
 }
 
-// collectorSlack is the garbage an anchor-graph run on data of shape sh
-// leaves for the collector at its peak, two copies of the points'
-// worth, 16·n·d: Go lets the heap grow past the live data before it
-// collects, and these runs, unlike the ones on features (Settings.Hold),
-// do not cap the heap (measured at 10⁵ and 10⁶ rows, d = 10: the peak is
-// the live data plus 1.5–2.2 such copies).
-func collectorSlack(sh Shape) float64 {
-	return 16 * float64(sh.Rows+sh.Test) * float64(sh.Features)
-}
+// anchorSlack is what an anchor-graph run's process holds besides the
+// data its estimate counts: the Go runtime (10 MiB for a run on a few
+// rows) and the collector's slack over the live heap. Measured with
+// /usr/bin/time -v on bench/million's data (d = 10, M = 2,000), the peak
+// is the counted data plus 13 MiB at 10⁵ rows and plus 20 MiB at 10⁶.
+const anchorSlack = 16 << 20
 
 // LandmarkBytes estimates a landmark run that holds its N×M features on n
 // rows of d features with m landmarks (the maps whose features come from

@@ -33,9 +33,9 @@ func TestCostClosedForms(t *testing.T) {
 		// the points, labels, map, grafts, labelled features, blocks and cells
 		{pipeline.Settings{Kernel: "hck:average", Landmarks: 100}, 16*n*10 + 32*n + 64*100*100 + 12*n + 8*100*100 + 8*(8192+4096)*100 + 4*1000*100, "100 landmarks for 1050 rows"},
 		{pipeline.Settings{Kernel: "rbf:0.5", Learner: "knn", Landmarks: 100}, 16*n*10 + 32*n + 64*100*100 + 12*n + 8*100*100 + 8*(65536+4096)*100, "100 landmarks for 1050 rows"},
-		// the points, labels, the collector's slack (two more copies of the points), anchors and the M×M system
-		{pipeline.Settings{Learner: "lp", Landmarks: 100}, 16*n*10 + 32*n + 16*n*10 + 60*n + 56*100*100, "100 landmarks for 1050 rows"},
-		{pipeline.Settings{Learner: "spreading", Params: map[string]string{"affinity": "rbf:1"}, Landmarks: 100}, 16*n*10 + 32*n + 16*n*10 + 76*n + 32*100*100, "100 landmarks for 1050 rows"},
+		// the points, labels, the process's 16 MiB, anchors and the M×M system
+		{pipeline.Settings{Learner: "lp", Landmarks: 100}, 16*n*10 + 32*n + 16<<20 + 60*n + 56*100*100, "100 landmarks for 1050 rows"},
+		{pipeline.Settings{Learner: "spreading", Params: map[string]string{"affinity": "rbf:1"}, Landmarks: 100}, 16*n*10 + 32*n + 16<<20 + 76*n + 32*100*100, "100 landmarks for 1050 rows"},
 		{pipeline.Settings{Kernel: "isomap", Learner: "knn", Landmarks: 100}, 8 * (2*n*100 + 4*100*100 + n*10), "100 landmarks for 1050 rows"},
 		{pipeline.Settings{Learner: "lp", Params: map[string]string{"affinity": "knn:7"}}, 8*1000*10 + 3*2*1000*7*16 + 6*8*1000*3, "lp_knn:7 on the 7-NN graph of 1000 rows"},
 		{pipeline.Settings{Learner: "lp", Params: map[string]string{"affinity": "rbf:20"}}, 2 * nn, "the exact lp run on 1000 rows"},
