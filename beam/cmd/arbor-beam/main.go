@@ -35,6 +35,10 @@ type job struct {
 
 var jobs = map[string]job{}
 
+// afterRun are steps a job's builder leaves for after the pipeline ran
+// successfully (eval copies its table to stdout).
+var afterRun []func() error
+
 // usageError is a mistake in the command line (exit status 2).
 type usageError struct{ msg string }
 
@@ -47,6 +51,7 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stderr io.Writer) int {
+	afterRun = nil
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stderr)
 		if len(args) == 0 {
@@ -105,6 +110,12 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	if err := beamx.Run(ctx, p); err != nil {
 		fmt.Fprintf(stderr, "arbor-beam %s: %v\n", args[0], err)
 		return 1
+	}
+	for _, f := range afterRun {
+		if err := f(); err != nil {
+			fmt.Fprintf(stderr, "arbor-beam %s: %v\n", args[0], err)
+			return 1
+		}
 	}
 	return 0
 }
