@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 
 	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/graph"
@@ -202,14 +201,15 @@ func (s Settings) fitMatrix(ctx context.Context, r *Result, X *mat.Dense, progre
 		r.Tree, err = hclust.Linkage(ctx, D, s.Linkage)
 	} else {
 		// The tree comes straight from the points (the same distances, the
-		// same tree, no condensed copy); the condensed distances are made
-		// afterwards, only for the cophenetic correlation.
-		r.Tree, err = hclust.FromPoints(ctx, P, s.Linkage)
-		if err == nil && s.Cophenetic {
-			runtime.GC() // the linkage's working matrix is garbage: reuse its pages for D
-			progress("Euclidean distances", 0, 0)
-			D, err = distance.Euclidean(ctx, P)
+		// same tree, no condensed copy), and so does the cophenetic
+		// correlation: with the linkage for average, from the points in
+		// leaf order for the other methods.
+		if !s.Cophenetic {
+			r.Tree, err = hclust.FromPoints(ctx, P, s.Linkage)
+			return err
 		}
+		r.Tree, r.Cophenetic, err = hclust.FromPointsCophenetic(ctx, P, s.Linkage)
+		return err
 	}
 	if err != nil || !s.Cophenetic {
 		return err

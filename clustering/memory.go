@@ -55,9 +55,11 @@ func cellsLinkage(m hclust.Method) bool {
 
 // Cost returns the memory Fit needs for n rows of d features.
 //
-// Euclidean distances: the linkage's N×N working matrix (none for single
-// linkage, which works from the points), whose pages the condensed
-// distances of the cophenetic correlation reuse. Graph: the geodesic N×N
+// Euclidean distances: the linkage's N×N working matrix; the cophenetic
+// correlation adds O(N·d) (it comes with average linkage's merges, and
+// from the points in leaf order otherwise). Single linkage, Prim's
+// algorithm on the points, is counted at 4N²: a budget below that takes
+// hclust.FromPointsLowMemory. Graph: the geodesic N×N
 // matrix, its condensed copy and the working matrix. With landmarks, the
 // same on M rows.
 func (s Settings) Cost(n, d int) (Cost, error) {

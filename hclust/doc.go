@@ -132,7 +132,19 @@
 // ancestor's height to the sibling subtree, whose leaves are one contiguous
 // run of the leaf order. M is ultrametric for the monotone methods; paper
 // 000 §3.4 turns it into the kernel −½JMJ (package kernel). Cophenetic gives
-// the same values in condensed form (scipy cophenet). CutK and CutHeight
+// the same values in condensed form (scipy cophenet).
+//
+// The cophenetic correlation (the first value of scipy cophenet(Z, Y)) has
+// three routes. CopheneticCorrelation reads a condensed matrix;
+// CopheneticCorrelationRows takes distances a row at a time;
+// CopheneticCorrelationPoints computes Euclidean distances on the fly with
+// the points in leaf order, where merge k fixes the cophenetic distance of
+// the rectangle of its children's runs. FromPointsCophenetic builds the
+// tree and its correlation together: for average linkage every merge
+// height is the mean distance of the pairs it joins, so cov(C, D) =
+// var(C) and the correlation is σ_C/σ_D, from the merges and the sums of
+// the distances taken while the working matrix is filled (no second pass
+// over the pairs). CutK and CutHeight
 // give flat clusters (scipy fcluster "maxclust" and "distance"), labelled
 // 0..k−1 by smallest member leaf; Leaves is scipy leaves_list; Newick writes
 // the tree with branch lengths parent height − child height.

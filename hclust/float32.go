@@ -32,7 +32,7 @@ func FromPoints32(ctx context.Context, X mat.Matrix, m Method) (*Tree, error) {
 		return nil, err
 	}
 	sq := newSquare[float32](n)
-	if !sq.fillPoints(pts, dim) {
+	if !sq.fillPoints(pts, dim, nil) {
 		return nil, fmt.Errorf("hclust: Euclidean distance overflows float32: %w", ErrNonFinite)
 	}
 	return linkageSquare(ctx, sq, m)

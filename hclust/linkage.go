@@ -131,7 +131,7 @@ func FromPoints(ctx context.Context, X mat.Matrix, m Method) (*Tree, error) {
 		return relabel(n, raw), nil
 	}
 	sq := newSquare[float64](n)
-	if !sq.fillPoints(pts, dim) {
+	if !sq.fillPoints(pts, dim, nil) {
 		return nil, fmt.Errorf("hclust: Euclidean distance overflows float64: %w", ErrNonFinite)
 	}
 	return linkageSquare(ctx, sq, m)

@@ -94,19 +94,35 @@ func fillCondensed(s *square[float64], c []float64) bool {
 	return !bad.Load()
 }
 
+// pairSums are sums over the pairs i < j of a distance matrix about a
+// shift fixed beforehand (near the mean, so that the variance
+// Σ(d−shift)² − (Σ(d−shift))²/P loses little to cancellation).
+type pairSums struct {
+	shift float64
+	a, b  float64 // Σ(d − shift), Σ(d − shift)²
+}
+
 // fillPoints sets s to the Euclidean distances between the rows of the
 // row-major n×dim matrix pts, tile by tile: each distance is computed once,
-// stored in the upper triangle and transposed through a small buffer. It
-// reports false if a distance overflows.
-func (s *square[E]) fillPoints(pts []float64, dim int) bool {
+// stored in the upper triangle and transposed through a small buffer. If
+// sums is not nil it also receives the sums of the distances about
+// sums.shift: per row, per stripe of rows, then over the stripes in order,
+// so they do not depend on GOMAXPROCS. It reports false if a distance
+// overflows.
+func (s *square[E]) fillPoints(pts []float64, dim int, sums *pairSums) bool {
 	n := s.n
 	const T = 32
 	nb := (n + T - 1) / T
 	var bad atomic.Bool
+	var parts [][2]float64
+	if sums != nil {
+		parts = make([][2]float64, nb)
+	}
 	_ = parallel.For(context.Background(), nb, func(ib int) {
 		var buf [T * T]E
 		var seq [T]int32
 		var tmp [T]float64
+		var ra, rb [T]float64 // the stripe's rows' sums
 		i0, i1 := ib*T, min(ib*T+T, n)
 		ok := true
 		for i := i0; i < i1; i++ {
@@ -134,16 +150,38 @@ func (s *square[E]) fillPoints(pts []float64, dim int) bool {
 					}
 					bi[(js-j0+k)*T] = v
 				}
+				if parts != nil {
+					var a, b float64
+					for _, v := range out {
+						u := float64(v) - sums.shift
+						a += u
+						b += float64(u * u)
+					}
+					ra[i-i0] += a
+					rb[i-i0] += b
+				}
 			}
 			for j := max(j0, i0+1); j < j1; j++ {
 				hi := min(i1, j) // row j, columns i0..hi: the transposed tile
 				copy(s.d[j*n+i0:j*n+hi], buf[(j-j0)*T:(j-j0)*T+hi-i0])
 			}
 		}
+		if parts != nil {
+			var a, b float64
+			for r := range i1 - i0 {
+				a += ra[r]
+				b += rb[r]
+			}
+			parts[ib] = [2]float64{a, b}
+		}
 		if !ok {
 			bad.Store(true)
 		}
 	})
+	for _, p := range parts {
+		sums.a += p[0]
+		sums.b += p[1]
+	}
 	return !bad.Load()
 }
 
