@@ -115,11 +115,7 @@ func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags
 	}
 	info := e.summary(out) // stderr when the labels take stdout
 	fmt.Fprintln(info, what)
-	fmt.Fprintf(info, "treelets   %s similarity, λ = %g; %d levels", smp.Similarity, c.lambda, len(res.Model.Levels))
-	if m < n {
-		fmt.Fprintf(info, " on a sample of %d (seed %d), %s extension to the other %d", m, seed, smp.Extend, n-m)
-	}
-	fmt.Fprintf(info, "\nheights    %.6g … %.6g (running max of 1 − similarity)\n", tree.Merges[0].Height, tree.Merges[len(tree.Merges)-1].Height)
+	fmt.Fprintf(info, "%s\nheights    %.6g … %.6g (running max of 1 − similarity)\n", res.Summary(smp, n), tree.Merges[0].Height, tree.Merges[len(tree.Merges)-1].Height)
 	if labels != nil {
 		if err := printClusters(info, ds, labels); err != nil {
 			return err

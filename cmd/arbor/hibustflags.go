@@ -48,8 +48,7 @@ func (t *treeFlags) write(info io.Writer, m learner.Model, classes []string) err
 	if !ok {
 		return nil
 	}
-	fmt.Fprintf(info, "hibust   %d MCCK clusters (silhouette %.3f), %d confidence-labelled rows; tree:\n", hm.Clusters, hm.Silhouette, len(hm.Confident()))
-	if err := hm.WriteTree(info, classes); err != nil {
+	if err := hm.WriteSummary(info, classes); err != nil {
 		return err
 	}
 	if t.tree != "" {

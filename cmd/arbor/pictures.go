@@ -6,9 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
+	"github.com/arbor-ml/arbor/clustering"
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/figure"
 )
@@ -81,11 +81,7 @@ func (p *plotFlags) writeClusters(batch *outputBatch, ds *dataset.Dataset, label
 	if err != nil {
 		return err
 	}
-	k := 0
-	for _, c := range labels {
-		k = max(k, c+1)
-	}
-	opt := figure.ClusterOptions{Title: fmt.Sprintf("%s, %d clusters", what, k), XLabel: pr.XLabel, YLabel: pr.YLabel}
+	opt := figure.ClusterOptions{Title: fmt.Sprintf("%s, %d clusters", what, len(clustering.Sizes(labels))), XLabel: pr.XLabel, YLabel: pr.YLabel}
 	if len(ds.Labeled()) > 0 {
 		opt.Truth, opt.Classes = ds.Y, ds.Classes
 	}
@@ -107,15 +103,8 @@ func (p *plotFlags) writeLabels(info io.Writer, ds *dataset.Dataset, pred []int,
 	if err != nil {
 		return err
 	}
-	classes := make([]string, len(ds.Classes))
-	for c, name := range ds.Classes {
-		classes[c] = name
-		if _, err := strconv.ParseFloat(name, 64); err == nil {
-			classes[c] = "class " + name
-		}
-	}
 	fig, err := figure.Scatter(pr.Z, pred[:ds.Len()], figure.ScatterOptions{Title: title, XLabel: pr.XLabel, YLabel: pr.YLabel,
-		Classes: classes, Unlabeled: "left unlabelled", Labeled: ds.Labeled()})
+		Classes: figure.ClassNames(ds.Classes), Unlabeled: "left unlabelled", Labeled: ds.Labeled()})
 	if err != nil {
 		return err
 	}

@@ -129,11 +129,7 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	tree := model.Tree()
 	info := e.summary(*out) // stderr when the labels take stdout
 	fmt.Fprintln(info, what)
-	fmt.Fprintf(info, "treelets   %s similarity, λ = %g; %d levels", smp.Similarity, *lambda, len(model.Levels))
-	if m < n {
-		fmt.Fprintf(info, " on a sample of %d (seed %d), %s extension to the other %d", m, *seed, smp.Extend, n-m)
-	}
-	fmt.Fprintln(info)
+	fmt.Fprintln(info, res.Summary(smp, n))
 	fmt.Fprintf(info, "clusters   %d", k)
 	if *clusters == 0 {
 		fmt.Fprint(info, " (largest height gap; --clusters K to choose)")
@@ -210,10 +206,7 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if *roc != "" {
-		fig, err := figure.Line([]figure.Series{
-			{Name: fmt.Sprintf("kernel treelets, AUC %.3f", curve.AUC()), X: curve.FPR, Y: curve.TPR},
-			{Name: "chance", X: []float64{0, 1}, Y: []float64{0, 1}},
-		}, figure.LineOptions{Title: fmt.Sprintf("%s: pairwise ROC through the hierarchy", displayName(input)), XLabel: "false positive rate", YLabel: "true positive rate"})
+		fig, err := figure.ROC(curve.FPR, curve.TPR, fmt.Sprintf("kernel treelets, AUC %.3f", curve.AUC()), fmt.Sprintf("%s: pairwise ROC through the hierarchy", displayName(input)))
 		if err != nil {
 			return err
 		}
