@@ -17,8 +17,40 @@ func (g *graph) mul(ctx context.Context, y, x []float64, C int, on []bool) error
 	if !g.isDense() {
 		chunk = 1024
 	}
+	// Four or more columns: the vector kernel takes them four at a time
+	// (x's columns copied in groups of four, the last padded with zeros).
+	vec4 := C >= 4 && g.dense != nil && g.sym
+	var groups [][]float64
+	if vec4 && C > 4 {
+		for c0 := 0; c0 < C; c0 += 4 {
+			p := make([]float64, 4*n)
+			for j := range n {
+				copy(p[4*j:4*j+4], x[j*C+c0:j*C+min(c0+4, C)])
+			}
+			groups = append(groups, p)
+		}
+	} else if vec4 {
+		groups = [][]float64{x}
+	}
 	return parallel.Chunks(ctx, n, chunk, func(i0, i1 int) {
 		var acc [8]float64
+		if vec4 && i1-i0 == 16 && g.mulCols4(y, groups, C, i0, on) {
+			return
+		}
+		if C == 3 && g.dense != nil && g.sym && i1-i0 == 16 {
+			// Sixteen rows at once, read as columns of W = Wᵀ: each
+			// sum is dot3's (from 0, j increasing, every product and
+			// sum rounded), in vector lanes.
+			var acc3 [3][16]float64
+			if symCols3(g.dense, n, i0, x, &acc3) {
+				for r := range 16 {
+					if i := i0 + r; on[i] {
+						y[3*i], y[3*i+1], y[3*i+2] = acc3[0][r], acc3[1][r], acc3[2][r]
+					}
+				}
+				return
+			}
+		}
 		for i := i0; i < i1; i++ {
 			if !on[i] {
 				continue
@@ -61,6 +93,31 @@ func (g *graph) mul(ctx context.Context, y, x []float64, C int, on []bool) error
 			mulRow(g.dense[i*n:(i+1)*n], x, yi, &acc)
 		}
 	})
+}
+
+// mulCols4 sets y_i for the rows i in [i0, i0+16) with on[i] by the
+// eight-row vector kernel over the column groups of x (each sum from 0
+// over j increasing, every product and sum rounded: mulRow's for C ≥ 4);
+// it reports false, writing nothing, when the kernel is unavailable.
+func (g *graph) mulCols4(y []float64, groups [][]float64, C, i0 int, on []bool) bool {
+	var acc [4][8]float64
+	for h := i0; h < i0+16; h += 8 {
+		for gi, xg := range groups {
+			if !symCols4(g.dense, g.n, h, xg, &acc) {
+				return false
+			}
+			for r := range 8 {
+				i := h + r
+				if !on[i] {
+					continue
+				}
+				for c := gi * 4; c < min(gi*4+4, C); c++ {
+					y[i*C+c] = acc[c-gi*4][r]
+				}
+			}
+		}
+	}
+	return true
 }
 
 // mulRow sets yi = Σ_j w_j·x_j (x: n×C row-major, C = len(yi)) for one
