@@ -11,6 +11,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/arbor-ml/arbor/distance"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -128,6 +129,30 @@ func TestCopheneticCorrelationPointsErrors(t *testing.T) {
 	for _, m := range []Method{Average, Complete} {
 		if _, r, err := FromPointsCophenetic(ctx, mat.NewDense(5, 2, nil), m); err != nil || !math.IsNaN(r) {
 			t.Errorf("%v on equal points: %v, %v; want NaN", m, r, err)
+		}
+	}
+}
+
+// CopheneticCorrelationRows on rows of pdist(X) equals SciPy's cophenetic
+// correlation too (1e-12 as above), also for ward, whose heights are far
+// larger than the distances.
+func TestCopheneticCorrelationRowsSciPy(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range loadCopheneticCases(t) {
+		X := c.points()
+		for _, m := range []Method{Complete, Average, Ward} {
+			tree, err := FromPoints(ctx, X, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := tree.CopheneticCorrelationRows(ctx, func(i int, row []float64) {
+				for j := i + 1; j < len(c.X); j++ {
+					row[j] = distance.Dist(c.X[i], c.X[j])
+				}
+			})
+			if want := c.Coph[m.String()]; err != nil || math.Abs(got-want) > 1e-12 {
+				t.Errorf("%s %v: %.16f, SciPy %.16f (%v)", c.Name, m, got, want, err)
+			}
 		}
 	}
 }

@@ -15,11 +15,12 @@ import (
 // fly from the points, or read from the rows of a square matrix, keep the
 // memory at O(N) per worker (what arbor cluster --float32 needs).
 //
-// One pass over the pairs: the sums are taken about the mean cophenetic
-// distance m_c (known from the merges before the pass), Σ(D−m_c),
-// Σ(D−m_c)² and Σ(D−m_c)(C−m_c), and the Pearson correlation follows from
-// them; shifting by m_c, which is of the size of D's mean, keeps the
-// cancellation in Σ(D−m_d)² = Σ(D−m_c)² − (Σ(D−m_c))²/P small. Agrees with
+// One pass over the pairs: with s the mean of row 0's first distances (an
+// estimate of D's mean) and m_c the mean cophenetic distance (known from
+// the merges before the pass), the sums Σ(D−s), Σ(D−s)² and
+// Σ(D−s)(C−m_c) give the Pearson correlation; shifting D by s keeps the
+// cancellation in Σ(D−m_d)² = Σ(D−s)² − (Σ(D−s))²/P small, also when the
+// heights are far larger than the distances (ward). Agrees with
 // CopheneticCorrelation to about 1e-12 (TestCopheneticCorrelationRows).
 // Time O(N²) plus N(N−1)/2 calls' worth of dist work; parallel over rows,
 // reduced in row order (independent of GOMAXPROCS). Errors: ctx's error.
@@ -28,23 +29,17 @@ func (t *Tree) CopheneticCorrelationRows(ctx context.Context, dist func(i int, r
 	if n < 2 {
 		return math.NaN(), nil
 	}
-	pairs := float64(n) * float64(n-1) / 2
-	size := func(c int) float64 {
-		if c < n {
-			return 1
+	mo := t.copheneticMoments()
+	pairs, mc, scc, s1 := mo.pairs, mo.mc, mo.scc, mo.s1
+	var shift float64
+	{
+		row := make([]float64, n)
+		dist(0, row)
+		k := min(n-1, 256)
+		for _, v := range row[1 : 1+k] {
+			shift += v
 		}
-		return float64(t.Merges[c-n].Size)
-	}
-	var sc float64
-	for _, m := range t.Merges {
-		sc += m.Height * size(m.A) * size(m.B)
-	}
-	mc := sc / pairs
-	var scc, s1 float64 // Σ(C−m_c)², Σ(C−m_c) (0 up to rounding)
-	for _, m := range t.Merges {
-		w := size(m.A) * size(m.B)
-		scc += (m.Height - mc) * (m.Height - mc) * w
-		s1 += (m.Height - mc) * w
+		shift /= float64(k)
 	}
 	l := t.layout()
 	sa, sb, sx := make([]float64, n), make([]float64, n), make([]float64, n)
@@ -61,7 +56,7 @@ func (t *Tree) CopheneticCorrelationRows(ctx context.Context, dist func(i int, r
 			dist(i, d)
 			var a, b, x float64
 			for j := i + 1; j < n; j++ {
-				u := d[j] - mc
+				u := d[j] - shift
 				a += u
 				b += u * u
 				x += u * (coph[j] - mc)
