@@ -11,6 +11,7 @@ import (
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/knn"
+	"github.com/arbor-ml/arbor/landmark"
 	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/linsvm"
 	"github.com/arbor-ml/arbor/propagate"
@@ -25,7 +26,10 @@ import (
 // the C-SVC on the features; knn: kNN on the features; lp, spreading: the
 // anchor graph of the landmarks, or for spreading with a knn:K affinity
 // the kNN graph of all rows, knnGraphSpreading) and are scored on the rows outside the
-// split, as ssl.Eval scores the exact methods.
+// split, as ssl.Eval scores the exact methods. The learners on features
+// fit on the labelled rows' features and label the others a block at a
+// time (landmark.Training, PredictTraining), as classify does: memory is
+// the map's, not N×r (LandmarkRunBytes).
 func EvalLandmarks(ctx context.Context, l LandmarkChoice, ds *dataset.Dataset, specs []kernel.Spec, learners []learner.Learner, splits [][]int, log io.Writer) ([]ssl.Result, error) {
 	if log == nil {
 		log = io.Discard
@@ -115,42 +119,53 @@ func EvalLandmarks(ctx context.Context, l LandmarkChoice, ds *dataset.Dataset, s
 		// The features per split: its labelled rows are landmarks.
 		for si, split := range splits {
 			y := yFor(split)
-			// The features, made once; with rbf:scale once per gamma (the
-			// SVM's from the labelled rows, kNN's from all rows, as the
-			// exact learners; landmarkFlags.features).
-			var zs [2]*mat.Dense
+			lab := labelledRows(y)
+			yl := make([]int, len(lab))
+			for a, i := range lab {
+				yl[a] = y[i]
+			}
+			// The map, made once; with rbf:scale once per gamma (the SVM's
+			// from the labelled rows, kNN's from all rows, as the exact
+			// learners; LandmarkChoice.Training). The rows' features are
+			// given a block at a time (landmark.Training), never N×r.
+			var trs [2]*landmark.Training
 			var kts [2]float64
-			feat := func(svm bool) (*mat.Dense, float64, error) {
+			feat := func(svm bool) (*landmark.Training, float64, error) {
 				i := 0
 				if svm && spec.Kind == kernel.KindPoint && spec.Scale { // svm, linsvm: gamma from the labelled rows
 					i = 1
 				}
-				if zs[i] == nil {
+				if trs[i] == nil {
 					t0 := time.Now()
-					_, Z, _, desc, err := l.Features(ctx, ds.X, spec, y, i == 1)
+					_, tr, _, desc, err := l.Training(ctx, ds.X, spec, y, i == 1)
 					if err != nil {
 						return nil, 0, err
 					}
 					kts[i] = time.Since(t0).Seconds()
 					fmt.Fprintln(log, desc)
-					zs[i] = Z
+					trs[i] = tr
 				}
-				return zs[i], kts[i], nil
+				return trs[i], kts[i], nil
 			}
 			for _, ln := range learners {
 				name := landmarkFamily(ln)
 				if name != "svm" && name != "knn" && name != "linsvm" {
 					continue
 				}
-				Z, kt, err := feat(name != "knn")
+				tr, kt, err := feat(name != "knn")
 				if err != nil {
 					return nil, err
 				}
-				// Each learner fits on the labelled rows of Z and labels
-				// every row (predictBlocks); one result per fitted model.
+				// Each learner fits on the labelled rows' features and
+				// labels every row a block at a time (PredictTraining);
+				// one result per fitted model.
+				Zl, err := tr.Rows(ctx, lab)
+				if err != nil {
+					return nil, err
+				}
 				result := func(learner string, t1 time.Time, predict func(dst []int, Zb *mat.Dense) ([]int, error)) error {
-					pred, err := PredictBlocks(Z, predict, nil)
-					if err != nil {
+					pred := make([]int, n)
+					if err := PredictTraining(ctx, tr, LabelBlockRows(name), predict, pred, nil); err != nil {
 						return err
 					}
 					res := ssl.Result{Kernel: kname, Learner: learner, Split: si, KernelS: kt, FitS: time.Since(t1).Seconds()}
@@ -162,7 +177,7 @@ func EvalLandmarks(ctx context.Context, l LandmarkChoice, ds *dataset.Dataset, s
 				case "svm":
 					t1 := time.Now()
 					c, _ := learner.As[svm.Classifier](ln)
-					m, err := LandmarkSVM(ctx, Z, y, c.C)
+					m, err := LandmarkSVM(ctx, Zl, yl, c.C)
 					if err != nil {
 						return nil, fmt.Errorf("split %d: %w", si, err)
 					}
@@ -172,7 +187,7 @@ func EvalLandmarks(ctx context.Context, l LandmarkChoice, ds *dataset.Dataset, s
 				case "linsvm":
 					t1 := time.Now()
 					c, _ := learner.As[linsvm.Classifier](ln)
-					m, err := LandmarkLinSVM(ctx, Z, y, c)
+					m, err := LandmarkLinSVM(ctx, Zl, yl, c)
 					if err != nil {
 						return nil, fmt.Errorf("split %d: %w", si, err)
 					}
@@ -185,7 +200,7 @@ func EvalLandmarks(ctx context.Context, l LandmarkChoice, ds *dataset.Dataset, s
 				case "knn":
 					c, _ := learner.As[knn.Classifier](ln)
 					t1 := time.Now()
-					m, err := LandmarkKNN(ctx, Z, y, c.K, spec)
+					m, err := LandmarkKNN(ctx, Zl, yl, c.K, spec)
 					if err != nil {
 						return nil, err
 					}

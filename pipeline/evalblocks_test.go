@@ -1,0 +1,119 @@
+package pipeline_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/kernel"
+	"github.com/arbor-ml/arbor/linsvm"
+	"github.com/arbor-ml/arbor/pipeline"
+	"github.com/arbor-ml/arbor/ssl"
+)
+
+// TestEvalLandmarksBlocksEqualDense: eval --landmarks fits each learner on
+// the labelled rows' features and labels the hidden rows one block of
+// features at a time; every split scores as the dense path does, the
+// learner fitted on the labelled rows of the N×r features Z and every row
+// of Z labelled (PredictBlocks). N spans one and a part of svm's blocks;
+// rbf:scale takes the SVMs' gamma from the labelled rows and kNN's from
+// all rows, hck:average has its features from grafts, isomap dense.
+func TestEvalLandmarksBlocksEqualDense(t *testing.T) {
+	ctx := context.Background()
+	n, classes := pipeline.LabelBlockRows("svm")+900, 3
+	rng := rand.New(rand.NewPCG(7, 2))
+	X := mat.NewDense(n, 2, nil)
+	y := make([]int, n)
+	for i := range y {
+		c := i % classes
+		X.Set(i, 0, 1.5*float64(c)+rng.NormFloat64())
+		X.Set(i, 1, float64(c%2)+rng.NormFloat64())
+		y[i] = c
+	}
+	ds := &dataset.Dataset{X: X, Y: y, Features: []string{"a", "b"}, Classes: []string{"p", "q", "r"}}
+	splits, err := ssl.PerClassSplits(y, 4, 2, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	learners, err := pipeline.Learners("svm,linsvm,knn", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lmc := pipeline.LandmarkChoice{M: 40, Method: "kmeans", Seed: 3}
+	var specs []kernel.Spec
+	for _, ks := range []string{"rbf", "hck:average", "isomap"} {
+		spec, err := kernel.ParseSpec(ks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs = append(specs, spec)
+	}
+	got, err := pipeline.EvalLandmarks(ctx, lmc, ds, specs, learners, splits, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(specs)*len(splits)*3 {
+		t.Fatalf("%d results, want %d", len(got), len(specs)*len(splits)*3)
+	}
+	k := 0
+	for _, spec := range specs {
+		for si, split := range splits {
+			ys := make([]int, n)
+			shown := make([]bool, n)
+			for i := range ys {
+				ys[i] = dataset.Unlabeled
+			}
+			for _, r := range split {
+				ys[r], shown[r] = y[r], true
+			}
+			for _, family := range []string{"svm", "linsvm", "knn"} {
+				_, Z, _, _, err := lmc.Features(ctx, X, spec, ys, family != "knn")
+				if err != nil {
+					t.Fatal(err)
+				}
+				var predict func(dst []int, Zb *mat.Dense) ([]int, error)
+				switch family {
+				case "svm":
+					m, err := pipeline.LandmarkSVM(ctx, Z, ys, 1)
+					if err != nil {
+						t.Fatal(err)
+					}
+					predict = func(dst []int, Zb *mat.Dense) ([]int, error) { return m.PredictPoints(ctx, dst, Zb) }
+				case "linsvm":
+					m, err := pipeline.LandmarkLinSVM(ctx, Z, ys, linsvm.Classifier{C: 1})
+					if err != nil {
+						t.Fatal(err)
+					}
+					predict = func(dst []int, Zb *mat.Dense) ([]int, error) { return m.Predict(ctx, dst, Zb) }
+				case "knn":
+					m, err := pipeline.LandmarkKNN(ctx, Z, ys, 1, spec)
+					if err != nil {
+						t.Fatal(err)
+					}
+					predict = func(dst []int, Zb *mat.Dense) ([]int, error) { return m.PredictPoints(ctx, dst, Zb) }
+				}
+				pred, err := pipeline.PredictBlocks(Z, predict, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				correct, total := 0, 0
+				for i, c := range pred {
+					if !shown[i] {
+						total++
+						if c == y[i] {
+							correct++
+						}
+					}
+				}
+				r := got[k]
+				k++
+				if r.Split != si || r.Correct != correct || r.Total != total {
+					t.Errorf("%s split %d %s: %s split %d scores %d of %d, the dense path %d of %d", spec, si, family, r.Learner, r.Split, r.Correct, r.Total, correct, total)
+				}
+			}
+		}
+	}
+}
