@@ -79,3 +79,49 @@ func WriteMatrix(ctx context.Context, w io.Writer, m interface {
 	}
 	return bw.Flush()
 }
+
+// WriteMatrixRows writes an r×c matrix whose rows fill gives, block rows
+// at a time, to w in format f (MatrixCSV or MatrixNpy): fill(lo, hi, dst)
+// sets dst, (hi−lo)×c row-major, to the rows lo..hi−1, lo a multiple of
+// block. The file is WriteMatrix's for the same rows, byte for byte, and
+// only one block is held: a matrix too large for memory is written as it
+// is computed. It stops with ctx.Err() when ctx is cancelled (checked
+// every block) and with fill's error.
+func WriteMatrixRows(ctx context.Context, w io.Writer, r, c, block int, fill func(lo, hi int, dst []float64) error, f MatrixFormat) error {
+	if block < 1 {
+		return fmt.Errorf("dataset: WriteMatrixRows: block of %d rows", block)
+	}
+	checked := func(lo, hi int, dst []float64) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return fill(lo, hi, dst)
+	}
+	switch f {
+	case MatrixNpy:
+		return npy.WriteRows(w, r, c, block, checked)
+	case MatrixCSV:
+	default:
+		return fmt.Errorf("dataset: WriteMatrixRows writes .csv or float64 .npy, not format %d", f)
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	vals := make([]float64, min(block, r)*c)
+	buf := make([]byte, 0, 32)
+	for lo := 0; lo < r; lo += block {
+		hi := min(lo+block, r)
+		if err := checked(lo, hi, vals[:(hi-lo)*c]); err != nil {
+			return err
+		}
+		for i := 0; i < hi-lo; i++ {
+			for j, v := range vals[i*c : (i+1)*c] {
+				if j > 0 {
+					bw.WriteByte(',')
+				}
+				buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
+				bw.Write(buf)
+			}
+			bw.WriteByte('\n')
+		}
+	}
+	return bw.Flush()
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -73,6 +74,54 @@ func TestWriteMatrix(t *testing.T) {
 	for _, f := range []MatrixFormat{MatrixCSV, MatrixNpy} {
 		if err := WriteMatrix(ctx, &bytes.Buffer{}, m, f); !errors.Is(err, context.Canceled) {
 			t.Errorf("format %v, cancelled: %v", f, err)
+		}
+	}
+}
+
+// TestWriteMatrixRows: the matrix written a block of rows at a time is
+// WriteMatrix's file byte for byte, in CSV and .npy, for blocks of one
+// row, of a few, of all rows and more; fill's error stops the write.
+func TestWriteMatrixRows(t *testing.T) {
+	ctx := context.Background()
+	r, c := 11, 3
+	m := mat.NewDense(r, c, nil)
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			m.Set(i, j, math.Ldexp(float64(i*c+j)-7.25, i-5)/3)
+		}
+	}
+	for _, f := range []MatrixFormat{MatrixCSV, MatrixNpy} {
+		var want bytes.Buffer
+		if err := WriteMatrix(ctx, &want, m, f); err != nil {
+			t.Fatal(err)
+		}
+		for _, block := range []int{1, 4, r, r + 5} {
+			var got bytes.Buffer
+			err := WriteMatrixRows(ctx, &got, r, c, block, func(lo, hi int, dst []float64) error {
+				if lo%block != 0 || len(dst) != (hi-lo)*c {
+					t.Fatalf("fill(%d, %d) with %d values, block %d", lo, hi, len(dst), block)
+				}
+				for i := lo; i < hi; i++ {
+					copy(dst[(i-lo)*c:], m.RawRowView(i))
+				}
+				return nil
+			}, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("format %d, block %d: the file differs from WriteMatrix's", f, block)
+			}
+		}
+		boom := errors.New("boom")
+		err := WriteMatrixRows(ctx, io.Discard, r, c, 4, func(lo, hi int, dst []float64) error {
+			if lo > 0 {
+				return boom
+			}
+			return nil
+		}, f)
+		if !errors.Is(err, boom) {
+			t.Errorf("format %d: err = %v, want fill's", f, err)
 		}
 	}
 }

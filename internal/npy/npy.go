@@ -46,10 +46,30 @@ type Matrix interface {
 	At(i, j int) float64
 }
 
+// WriteRows writes an r×c float64 array whose rows fill gives, block
+// rows at a time: fill(i0, i1, dst) sets dst, (i1−i0)×c row-major, to the
+// rows i0..i1−1 (i0 a multiple of block). The file is Write's for the same
+// rows, and only one block is held.
+func WriteRows(w io.Writer, r, c, block int, fill func(i0, i1 int, dst []float64) error) error {
+	return writeRows(w, r, c, block, "<f8", 8, func(b []byte, v float64) {
+		binary.LittleEndian.PutUint64(b, math.Float64bits(v))
+	}, fill)
+}
+
 // write writes the version-1.0 header of a C-order 2-d array of dtype
 // descr and then m's entries row by row, each put into size bytes.
 func write(w io.Writer, m Matrix, descr string, size int, put func([]byte, float64)) error {
 	r, c := m.Dims()
+	rows := rowReader(m)
+	return writeRows(w, r, c, 64, descr, size, put, func(i0, i1 int, dst []float64) error {
+		rows(i0, i1, dst)
+		return nil
+	})
+}
+
+// writeRows writes the header and then the rows fill gives, block rows at
+// a time, each entry put into size bytes.
+func writeRows(w io.Writer, r, c, block int, descr string, size int, put func([]byte, float64), fill func(i0, i1 int, dst []float64) error) error {
 	header := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%d, %d), }", descr, r, c)
 	// Pad so that magic(6)+version(2)+len(2)+header+'\n' is a multiple of 64.
 	total := 10 + len(header) + 1
@@ -63,12 +83,12 @@ func write(w io.Writer, m Matrix, descr string, size int, put func([]byte, float
 	bw.Write(hl[:])
 	bw.WriteString(header)
 	buf := make([]byte, size*c)
-	const block = 64
 	vals := make([]float64, min(block, r)*c)
-	rows := rowReader(m)
 	for i0 := 0; i0 < r; i0 += block {
 		i1 := min(r, i0+block)
-		rows(i0, i1, vals)
+		if err := fill(i0, i1, vals[:(i1-i0)*c]); err != nil {
+			return err
+		}
 		for i := i0; i < i1; i++ {
 			for j, v := range vals[(i-i0)*c : (i-i0+1)*c] {
 				put(buf[j*size:], v)
