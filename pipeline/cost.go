@@ -204,6 +204,15 @@ func LandmarkRunBytes(spec kernel.Spec, family string, sh Shape, m int) float64 
 // is the counted data plus 13 MiB at 10⁵ rows and plus 20 MiB at 10⁶.
 const anchorSlack = 16 << 20
 
+// KernelLandmarkBytes estimates arbor kernel --landmarks m on n rows of d
+// features with kernel spec, which writes the features a block at a time
+// (WriteFeatures): the map and the blocks of LandmarkRunBytes' svm run
+// without labelled rows; the maps whose features come from N×M geodesics
+// or affinity rows, LandmarkBytes.
+func KernelLandmarkBytes(spec kernel.Spec, n, d, m int) float64 {
+	return LandmarkRunBytes(spec, "svm", Shape{Rows: n, Features: d}, m)
+}
+
 // LandmarkBytes estimates a landmark run that holds its N×M features on n
 // rows of d features with m landmarks (the maps whose features come from
 // N×M geodesics): the N×M kernel rows and features (twice, in blocks),

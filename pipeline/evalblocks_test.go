@@ -1,6 +1,7 @@
 package pipeline_test
 
 import (
+	"bytes"
 	"context"
 	"math/rand/v2"
 	"testing"
@@ -113,6 +114,48 @@ func TestEvalLandmarksBlocksEqualDense(t *testing.T) {
 				if r.Split != si || r.Correct != correct || r.Total != total {
 					t.Errorf("%s split %d %s: %s split %d scores %d of %d, the dense path %d of %d", spec, si, family, r.Learner, r.Split, r.Correct, r.Total, correct, total)
 				}
+			}
+		}
+	}
+}
+
+// TestWriteFeaturesEqualsDense: kernel --landmarks writes Z a block at a
+// time; the file is byte for byte that of the dense N×r features, in CSV
+// and .npy, for Nyström rows, grafts and a dense map. N spans one and a
+// part of the writer's blocks.
+func TestWriteFeaturesEqualsDense(t *testing.T) {
+	ctx := context.Background()
+	n := pipeline.LabelBlockRows("svm") + 900
+	rng := rand.New(rand.NewPCG(7, 3))
+	X := mat.NewDense(n, 2, nil)
+	for i := 0; i < n; i++ {
+		X.Set(i, 0, 1.5*float64(i%3)+rng.NormFloat64())
+		X.Set(i, 1, rng.NormFloat64())
+	}
+	lmc := pipeline.LandmarkChoice{M: 30, Method: "kmeans", Seed: 1}
+	for _, ks := range []string{"rbf", "hck:average", "isomap"} {
+		spec, err := kernel.ParseSpec(ks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, tr, _, _, err := lmc.Training(ctx, X, spec, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		Z, err := tr.All(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []dataset.MatrixFormat{dataset.MatrixCSV, dataset.MatrixNpy} {
+			var want, got bytes.Buffer
+			if err := dataset.WriteMatrix(ctx, &want, Z, f); err != nil {
+				t.Fatal(err)
+			}
+			if err := pipeline.WriteFeatures(ctx, &got, tr, f); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("%s, format %d: the blockwise file (%d bytes) differs from the dense one (%d bytes)", ks, f, got.Len(), want.Len())
 			}
 		}
 	}

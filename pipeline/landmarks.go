@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
@@ -234,4 +235,18 @@ func FitMapTraining(ctx context.Context, X *mat.Dense, spec kernel.Spec, landmar
 		return nil, nil, 0, err
 	}
 	return fm, t, gamma, nil
+}
+
+// WriteFeatures writes the N×r features of the training rows t (Z, with
+// K ≈ Z·Zᵀ: arbor kernel --landmarks) to w in format f (dataset.MatrixCSV
+// or MatrixNpy), a block of LabelBlockRows("svm") rows at a time, so that
+// memory is the map's and one block's (KernelLandmarkBytes), not N×r. The
+// file is byte for byte dataset.WriteMatrix's of t.All. Errors: those of
+// dataset.WriteMatrixRows, the map's, ctx.Err().
+func WriteFeatures(ctx context.Context, w io.Writer, t *landmark.Training, f dataset.MatrixFormat) error {
+	r := t.Rank()
+	return dataset.WriteMatrixRows(ctx, w, t.Len(), r, LabelBlockRows("svm"), func(lo, hi int, dst []float64) error {
+		_, err := t.Block(ctx, mat.NewDense(hi-lo, r, dst), lo, hi)
+		return err
+	}, f)
 }

@@ -84,7 +84,7 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 	}
 	hint := "" // --embed needs the float64 matrix and takes no landmarks
 	if *embed == 0 {
-		hint = joinHints(mf.float32Hint(kernelBytes32(specs[0], ds.Len())), mf.landmarkHint(ds.Len(), ds.Dim()))
+		hint = joinHints(mf.float32Hint(kernelBytes32(specs[0], ds.Len())), mf.landmarkHint(specs[0], ds.Len(), ds.Dim()))
 	}
 	if err := mf.check(kernelBytes(specs[0], ds.Len()), fmt.Sprintf("the %s kernel matrix of %d rows", specs[0], ds.Len()), hint); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
@@ -59,25 +60,26 @@ func (l *landmarkFlags) register(fs interface {
 }
 
 // kernelLandmarks is arbor kernel --landmarks M: the N×r landmark features
-// Z of the rows, written to out (K ≈ Z·Zᵀ), in O(N·M) memory.
+// Z of the rows, written to out (K ≈ Z·Zᵀ) a block at a time.
 func kernelLandmarks(ctx context.Context, e *env, l landmarkFlags, mf memFlags, ds *dataset.Dataset, spec kernel.Spec, out string) error {
-	if err := mf.check(pipeline.LandmarkBytes(ds.Len(), ds.Dim(), l.m), fmt.Sprintf("%d landmarks for %d rows", l.m, ds.Len()), "use fewer --landmarks"); err != nil {
+	if err := mf.check(pipeline.KernelLandmarkBytes(spec, ds.Len(), ds.Dim(), l.m), fmt.Sprintf("%d landmarks for %d rows", l.m, ds.Len()), "use fewer --landmarks"); err != nil {
 		return err
 	}
-	_, Z, gamma, desc, err := l.choice().Features(ctx, ds.X, spec, nil, false)
+	_, tr, gamma, desc, err := l.choice().Training(ctx, ds.X, spec, nil, false)
 	if err != nil {
 		return err
 	}
-	n, r := Z.Dims()
+	n, r := tr.Len(), tr.Rank()
 	fmt.Fprintf(e.stdout, "data    %s (%d rows, %d features)\n", ds.Name, n, ds.Dim())
 	fmt.Fprintf(e.stdout, "kernel  %s", spec)
 	if gamma > 0 {
 		fmt.Fprintf(e.stdout, " (gamma %.6g)", gamma)
 	}
 	fmt.Fprintf(e.stdout, "\n%s\nsize    %d×%d features Z, K ≈ Z·Zᵀ\n", desc, n, r)
+	format, _ := dataset.MatrixFormatOf(out, false) // checkMatrixExt: .csv or .npy
 	var batch outputBatch
 	defer batch.abort()
-	if err := batch.write(out, matrixWriter(ctx, out, Z)); err != nil {
+	if err := batch.write(out, func(f *os.File) error { return pipeline.WriteFeatures(ctx, f, tr, format) }); err != nil {
 		return err
 	}
 	if err := batch.commit(); err != nil {

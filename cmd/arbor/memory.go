@@ -63,9 +63,9 @@ func (m memFlags) evalSettings(s *pipeline.EvalSettings) error {
 }
 
 // landmarkHint names the --landmarks M that fits the budget, if any.
-func (m memFlags) landmarkHint(n, d int) string {
+func (m memFlags) landmarkHint(spec kernel.Spec, n, d int) string {
 	b, _, _ := m.budget()
-	return pipeline.LandmarkHint(b, n, func(lm int) float64 { return pipeline.LandmarkBytes(n, d, lm) })
+	return pipeline.LandmarkHint(b, n, func(lm int) float64 { return pipeline.KernelLandmarkBytes(spec, n, d, lm) })
 }
 
 // float32Hint names --float32 with the memory it needs when it is an
