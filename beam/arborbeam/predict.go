@@ -14,6 +14,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/filter"
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/pipeline"
@@ -62,6 +63,11 @@ type FileHead struct {
 	// file's first chunk, used for every part.
 	Sep       string
 	HasHeader bool
+	// Label is the label column the file's first chunk read ("": none),
+	// used for every part: without a header, whether the last column is
+	// the label depends on a cell (text or a number), which must not be
+	// decided again by each part.
+	Label string
 }
 
 // Chunk is the result for one chunk of rows of a file: their labels
@@ -115,8 +121,11 @@ func Features(s beam.Scope, model string, files beam.PCollection, opt ReadOption
 
 func apply(s beam.Scope, model string, files beam.PCollection, opt ReadOptions, features bool) beam.PCollection {
 	matched := fileio.MatchAll(s, files, fileio.MatchEmptyDisallow())
-	heads := beam.ParDo(s, &headFn{Model: model, Opt: opt}, matched)
-	return beam.ParDo(s, &predictFn{Model: model, Opt: opt, Features: features}, heads)
+	heads := beam.ParDo(s, &headFn{Model: model, Opt: opt}, filter.Include(s, matched, isTextFile))
+	text := beam.ParDo(s, &predictFn{Model: model, Opt: opt, Features: features}, heads)
+	groups := beam.ParDo(s, &rowGroupsFn{Model: model, Opt: opt}, filter.Include(s, matched, isParquetFile))
+	pq := beam.ParDo(s, &parquetPredictFn{Model: model, Opt: opt, Features: features}, beam.Reshuffle(s, groups))
+	return beam.Flatten(s, text, pq)
 }
 
 // CheckFeatures says whether p has a landmark feature map (Features).
@@ -156,14 +165,15 @@ func (fn *headFn) ProcessElement(ctx context.Context, f fileio.FileMetadata, emi
 	var src *dataset.Source
 	br := bufio.NewReaderSize(r, 1<<16)
 	var head bytes.Buffer
+	var label string
 	err = stream(ctx, io.TeeReader(br, &head), f.Path, fn.Opt.CSV, fn.Opt.chunk(), func(ds *dataset.Dataset) error {
-		src = ds.Source
+		src, label = ds.Source, ds.LabelName
 		return errHead
 	})
 	if err != nil && err != errHead {
 		return err
 	}
-	h := FileHead{Path: f.Path, Size: f.Size, Whole: isGzip(f.Path)}
+	h := FileHead{Path: f.Path, Size: f.Size, Whole: isGzip(f.Path), Label: label}
 	if src != nil {
 		h.Sep, h.HasHeader = src.Sep, src.Header
 		h.Whole = h.Whole || src.CROnly
@@ -190,10 +200,23 @@ func (fn *headFn) ProcessElement(ctx context.Context, f fileio.FileMetadata, emi
 	return nil
 }
 
-// settled returns opt with the separator and header decision of h.
+// settled returns opt with the separator, header and label decisions of
+// h. In a file without a header the last column is the label when a
+// chunk's first label cell is text; every part keeps the first chunk's
+// decision, so that a part whose first label cell is a number where the
+// first chunk's was text (or the other way round) reads the same feature
+// values: those arbor predict labels the row with (by position, or by
+// name when its own chunk took the column as a feature).
 func settled(opt dataset.CSVOptions, h FileHead) dataset.CSVOptions {
 	opt.Sep = h.Sep
 	opt.Header, opt.NoHeader = h.HasHeader, !h.HasHeader
+	if !h.HasHeader && !opt.NoLabel && opt.Label == "" {
+		if h.Label != "" {
+			opt.Label = h.Label
+		} else {
+			opt.NoLabel = true
+		}
+	}
 	return opt
 }
 
@@ -351,16 +374,29 @@ func readRange[T any](ctx context.Context, rt *sdf.LockRTracker, h FileHead, o R
 		if !rt.TryClaim(pos) {
 			break
 		}
-		line, err := br.ReadBytes('\n')
-		pos += int64(len(line))
-		if len(line) > 0 {
+		// The line goes straight from the reader's buffer into the
+		// chunk's (ReadSlice, in pieces when longer than the buffer): no
+		// copy a line.
+		n, blank := 0, true
+		var err error
+		for {
+			var piece []byte
+			piece, err = br.ReadSlice('\n')
+			n += len(piece)
+			buf.Write(piece)
+			blank = blank && len(bytes.TrimSpace(piece)) == 0
+			if err != bufio.ErrBufferFull {
+				break
+			}
+		}
+		pos += int64(n)
+		if n > 0 {
 			// Blank lines too: the reader skips them but counts them, so
 			// that errors name the file's lines.
-			buf.Write(line)
-			if line[len(line)-1] != '\n' {
+			if b := buf.Bytes(); b[len(b)-1] != '\n' {
 				buf.WriteByte('\n')
 			}
-			if len(bytes.TrimSpace(line)) > 0 {
+			if !blank {
 				rows++
 			}
 		}

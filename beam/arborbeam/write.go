@@ -134,10 +134,22 @@ func WriteParts(s beam.Scope, chunks beam.PCollection, out Output, shards int, n
 	return beam.ParDo(s, &writePartFn{Out: out, Shards: max(shards, 1), Npy: npy}, beam.GroupByKey(s, keyed), beam.SideInput{Input: rows})
 }
 
+// WriteParquetParts is WriteParts with Parquet part files,
+// part-00000-of-00016.parquet: the columns file and ID (strings), row
+// (INT64) and label (string) or z1,…,zr (DOUBLE), rows sorted by file and
+// row, one row group a part.
+func WriteParquetParts(s beam.Scope, chunks beam.PCollection, out Output, shards int) beam.PCollection {
+	s = s.Scope("arborbeam.WriteParquetParts")
+	rows := RowNumbers(s, chunks)
+	keyed := beam.ParDo(s, &shardFn{Shards: shards}, chunks)
+	return beam.ParDo(s, &writePartFn{Out: out, Shards: max(shards, 1), Parquet: true}, beam.GroupByKey(s, keyed), beam.SideInput{Input: rows})
+}
+
 type writePartFn struct {
-	Out    Output
-	Shards int
-	Npy    bool
+	Out     Output
+	Shards  int
+	Npy     bool
+	Parquet bool
 }
 
 // PartName is the name of part i of n, with extension ext (".csv").
@@ -187,6 +199,49 @@ func (fn *writePartFn) ProcessElement(ctx context.Context, shard int, chunks fun
 			return 0, fmt.Errorf("%s: no row count for the chunk at %d", l.File, l.Pos)
 		}
 		return fr.Start[k], nil
+	}
+	if fn.Parquet {
+		cols := []parquetColumn{{name: "file", text: true}, {name: "row", integer: true}}
+		if idName != "" {
+			cols = append(cols, parquetColumn{name: idName, text: true})
+		}
+		if dim == 0 {
+			cols = append(cols, parquetColumn{name: "label", text: true})
+		}
+		for j := 1; j <= dim; j++ {
+			cols = append(cols, parquetColumn{name: "z" + strconv.Itoa(j)})
+		}
+		for _, l := range ls {
+			row, err := firstRow(l)
+			if err != nil {
+				return err
+			}
+			for i := 0; i < l.Rows(); i++ {
+				cols[0].strings = append(cols[0].strings, l.File)
+				cols[1].ints = append(cols[1].ints, row+int64(i))
+				k := 2
+				if idName != "" {
+					id := ""
+					if l.IDs != nil {
+						id = l.IDs[i]
+					}
+					cols[k].strings = append(cols[k].strings, id)
+					k++
+				}
+				if dim == 0 {
+					cols[k].strings = append(cols[k].strings, l.Labels[i])
+				}
+				for j := 0; j < dim; j++ {
+					cols[k+j].floats = append(cols[k+j].floats, l.Z[i*dim+j])
+				}
+			}
+		}
+		name := PartName(shard, fn.Shards, ".parquet")
+		if err := writeRaw(ctx, fn.Out.Temp+"/"+name, func(w io.Writer) error { return writeParquet(w, cols) }); err != nil {
+			return err
+		}
+		emit(Written{Name: name})
+		return nil
 	}
 	head := []string{"file", "row"}
 	if idName != "" {

@@ -31,12 +31,14 @@ func fileJobFlags(fs *flag.FlagSet, featureJob bool) func(ctx context.Context, s
 		what, outUsage = "features", "output directory: part files (file,row[,ID],z1,…,zr; with --format npy part-….npy and part-….rows.csv), or with --ordered one CSV file per input"
 	}
 	model := fs.String("model", "", "pipeline file written by arbor classify --save-model (any Beam filesystem: local, gs://, s3://)")
-	data := fs.String("data", "", "files of points: comma-separated globs on any Beam filesystem (CSV/TSV as arbor predict reads them; .gz read whole)")
+	data := fs.String("data", "", "files of points: comma-separated globs on any Beam filesystem (CSV/TSV as arbor predict reads them; .gz read whole; .parquet by row groups, columns by name)")
 	out := fs.String("out", "", outUsage)
 	ordered := fs.Bool("ordered", false, "write one file per input, NAME.predictions.csv (NAME.features.csv), in arbor predict's format and row order (one worker holds a whole file's "+what+")")
 	format := "csv"
 	if featureJob {
-		fs.StringVar(&format, "format", "csv", "part files: csv or npy (float64 rows × r, the rows' file,row[,ID] in part-….rows.csv)")
+		fs.StringVar(&format, "format", "csv", "part files: csv, parquet (file,row[,ID],z1,…,zr; DOUBLE features) or npy (float64 rows × r, the rows' file,row[,ID] in part-….rows.csv)")
+	} else {
+		fs.StringVar(&format, "format", "csv", "part files: csv or parquet (file,row[,ID],label)")
 	}
 	shards := fs.Int("shards", 16, "number of part files")
 	chunk := fs.Int("chunk", arborbeam.DefaultChunk, "rows read and labelled together: one Beam element")
@@ -64,11 +66,13 @@ func fileJobFlags(fs *flag.FlagSet, featureJob bool) func(ctx context.Context, s
 		if err != nil {
 			return err
 		}
-		if format != "csv" && format != "npy" {
-			return usagef("--format %q: csv or npy", format)
-		}
-		if format == "npy" && *ordered {
-			return usagef("--ordered writes CSV: leave out --format npy")
+		switch {
+		case format == "npy" && !featureJob:
+			return usagef("--format %q: csv or parquet", format)
+		case format != "csv" && format != "npy" && format != "parquet":
+			return usagef("--format %q: csv, parquet or npy", format)
+		case format != "csv" && *ordered:
+			return usagef("--ordered writes CSV: leave out --format %s", format)
 		}
 		p, err := arborbeam.LoadModel(ctx, *model)
 		if err != nil {
@@ -94,6 +98,8 @@ func fileJobFlags(fs *flag.FlagSet, featureJob bool) func(ctx context.Context, s
 		var written beam.PCollection
 		if *ordered {
 			written = arborbeam.WriteOrdered(s, labels, o)
+		} else if format == "parquet" {
+			written = arborbeam.WriteParquetParts(s, labels, o, *shards)
 		} else {
 			written = arborbeam.WriteParts(s, labels, o, *shards, format == "npy")
 		}
