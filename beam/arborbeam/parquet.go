@@ -418,7 +418,7 @@ func ReadParquet(ctx context.Context, r *file.Reader, g RowGroup, opt dataset.CS
 }
 
 // parquetError words a reader's error on a chunk of g whose first row is
-// first (the chunk's text: the header on line 1, its rows from line 2):
+// first (the chunk's rows are its lines 1, 2, … after the header):
 // the file, the row group, the row in the file and the column.
 func parquetError(err error, g RowGroup, first int64) error {
 	var pe *dataset.ParseError
@@ -426,8 +426,8 @@ func parquetError(err error, g RowGroup, first int64) error {
 		return err
 	}
 	where := fmt.Sprintf("%s: row group %d", g.Path, g.Index)
-	if pe.Line >= 2 {
-		where += fmt.Sprintf(", row %d (counting from 0 in the file)", first+int64(pe.Line-2))
+	if pe.Line >= 1 {
+		where += fmt.Sprintf(", row %d (counting from 0 in the file)", first+int64(pe.Line-1))
 	}
 	if pe.Column != "" {
 		where += fmt.Sprintf(", column %q", pe.Column)
@@ -440,8 +440,8 @@ func parquetError(err error, g RowGroup, first int64) error {
 func missingError(ds *dataset.Dataset, g RowGroup, first int64) error {
 	m := ds.Missing[0]
 	row := first + int64(m.Row)
-	if m.Line >= 2 {
-		row = first + int64(m.Line-2)
+	if m.Line >= 1 {
+		row = first + int64(m.Line-1)
 	}
 	col := ""
 	if m.Col < len(ds.Features) {

@@ -108,6 +108,7 @@ func TestParquetPredictEqualsArborPredict(t *testing.T) {
 	want := filepath.Join(dir, "want.csv")
 	arbor(t, "predict", "--model", model, "--data", filepath.Join(in, "points.csv"), "--out", want, "--quiet")
 	opt := arborbeam.ReadOptions{Chunk: 37, SplitBytes: 3000}
+	opt.CSV.AllowMissing, opt.CSV.LabelOptional = true, true // as arbor-beam predict reads
 	run := func(name string, features bool, src string, write func(s beam.Scope, c beam.PCollection, o arborbeam.Output) beam.PCollection) string {
 		out := filepath.Join(dir, name)
 		o := arborbeam.NewOutput(out)
