@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/internal/memory"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/ssl"
@@ -136,7 +137,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	set := pipeline.Settings{Scaler: d.scaler, Learner: lf.learner, Landmarks: lmf.m, LandmarkMethod: lmf.method, Seed: lmf.seed,
-		Rule: *extension, Float32: *f32, Log: e.stderr, Hold: holdHeapNear, Proba: *proba, Decision: *decision}
+		Rule: *extension, Float32: *f32, Log: e.stderr, Hold: memory.HoldHeapNear, Proba: *proba, Decision: *decision}
 	if err := mf.settings(&set); err != nil {
 		return err
 	}

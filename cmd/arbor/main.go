@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/arbor-ml/arbor/internal/progress"
 )
 
 // command is one arbor sub-command. Each lives in its own file and adds
@@ -57,7 +59,7 @@ func forceExit(code int) {
 // after the work's last cancellation check. A second signal calls
 // hardExit at once.
 func mainExit(args []string, stdout, stderr io.Writer, sigc chan os.Signal, hardExit func(int)) int {
-	errw := newLineWriter(stderr)
+	errw := progress.NewLines(stderr)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var (
@@ -81,7 +83,7 @@ func mainExit(args []string, stdout, stderr io.Writer, sigc chan os.Signal, hard
 		}
 		select {
 		case s := <-sigc:
-			errw.endLine()
+			errw.EndLine()
 			hardExit(signalCode(s))
 		case <-done:
 		}
@@ -104,7 +106,7 @@ func mainExit(args []string, stdout, stderr io.Writer, sigc chan os.Signal, hard
 	}
 	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
-			errw.endLine()
+			errw.EndLine()
 			fmt.Fprintln(errw, "arbor:", err)
 		}
 		return exitCode(err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/internal/atomicfile"
+	"github.com/arbor-ml/arbor/internal/quote"
 	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/pipeline"
 )
@@ -100,9 +101,9 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	if err := p.CheckWant(want); err != nil {
 		return fmt.Errorf("%s: %w", *model, err)
 	}
-	opt, err := d.options()
+	opt, err := d.options().CSV()
 	if err != nil {
-		return err
+		return dataError(err)
 	}
 	opt.LabelOptional = d.label == "" || d.label == "none"
 	in, err := dataset.Open(d.path)
@@ -228,13 +229,13 @@ func predictReadError(d *dataFlags, p *pipeline.Pipeline, err error) error {
 	}
 	var roles []string
 	if p.IDName != "" && d.id == "" {
-		roles = append(roles, "--id "+shellWord(p.IDName))
+		roles = append(roles, "--id "+quote.Shell(p.IDName))
 	}
 	if p.LabelName != "" && d.label == "" && !dataset.IsAutoLabel(p.LabelName) {
-		roles = append(roles, "--label "+shellWord(p.LabelName))
+		roles = append(roles, "--label "+quote.Shell(p.LabelName))
 	}
 	if len(roles) > 0 && (pe.Column == p.IDName || pe.Column == p.LabelName || slices.Contains(pe.TextColumns, p.IDName) || slices.Contains(pe.TextColumns, p.LabelName)) {
 		return fmt.Errorf("%w (the model was fitted with %s: give the same here)", err, strings.Join(roles, " "))
 	}
-	return d.explainReadError(err)
+	return d.options().Explain(err)
 }

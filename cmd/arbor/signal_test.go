@@ -61,39 +61,3 @@ func TestSecondSignalForces(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
-
-// On a terminal progress is redrawn in place with rate and time left; in
-// a log it is one line per stage and never a carriage return; an error
-// after an open progress line starts a line of its own.
-func TestProgressLines(t *testing.T) {
-	var log bytes.Buffer
-	clock := time.Unix(0, 0)
-	p := &progressPrinter{w: &log, now: func() time.Time { return clock }}
-	for i := 0; i <= 10; i++ {
-		p.report("paths", i, 10)
-		clock = clock.Add(time.Second)
-	}
-	p.report("linkage", 0, 0)
-	if got := log.String(); got != "paths: 10 steps…\nlinkage…\n" {
-		t.Errorf("log progress %q", got)
-	}
-	var tty bytes.Buffer
-	clock = time.Unix(0, 0)
-	p = &progressPrinter{w: &tty, tty: true, now: func() time.Time { return clock }}
-	for i := 0; i <= 4; i++ {
-		p.report("paths", i, 4)
-		clock = clock.Add(time.Second)
-	}
-	got := tty.String()
-	if !strings.Contains(got, "\rpaths: 1/4 (1/s, 3.0s left)") || !strings.HasSuffix(got, "\rpaths: 4/4 (1/s, 4.0s)\x1b[K\n") {
-		t.Errorf("terminal progress %q", got)
-	}
-	var both bytes.Buffer
-	lw := newLineWriter(&both)
-	lw.Write([]byte("\rpaths: 1/4"))
-	lw.endLine()
-	lw.Write([]byte("arbor: disk full\n"))
-	if both.String() != "\rpaths: 1/4\narbor: disk full\n" {
-		t.Errorf("error shares the progress line: %q", both.String())
-	}
-}

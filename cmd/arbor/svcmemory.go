@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"time"
+
+	"github.com/arbor-ml/arbor/internal/progress"
 )
 
 // svcAnnounceRows is the number of fitted rows from which svc says how
@@ -23,7 +25,7 @@ func (e *env) announceSVC(quiet bool, pairTime func() float64, n int, hint func(
 	}
 	per := pairTime()
 	pass := func(m int) string {
-		return fmtDuration(time.Duration(per * float64(m) * float64(m-1) / 2))
+		return progress.Duration(time.Duration(per * float64(m) * float64(m-1) / 2))
 	}
 	m := min(2000, n/4)
 	fmt.Fprintf(e.stderr, "svc: support vector clustering of %d rows is O(N²): the SVDD's kernel columns and the labelling's pair tests come to about N²/2 = %.2g kernel values per pass over the pairs, about %s a pass on this machine; %s (about %s a pass)\n",

@@ -2,6 +2,8 @@ package memory
 
 import (
 	"errors"
+	"math"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -47,5 +49,27 @@ func TestHuman(t *testing.T) {
 		if got := Human(b); got != want {
 			t.Errorf("Human(%v) = %q, want %q", b, got, want)
 		}
+	}
+}
+
+// The held limit is the live heap plus a quarter, at least 256 MiB more,
+// never above the limit already set; HoldHeapNear leaves a limit of at
+// least the live heap.
+func TestHeapLimit(t *testing.T) {
+	const mi, gi = 1 << 20, 1 << 30
+	for _, tc := range []struct{ live, cur, want int64 }{
+		{4 * gi, math.MaxInt64, 5 * gi},
+		{100 * mi, math.MaxInt64, 356 * mi},
+		{4 * gi, 4*gi + mi, 4*gi + mi},
+	} {
+		if got := heapLimit(tc.live, tc.cur); got != tc.want {
+			t.Errorf("heapLimit(%d, %d) = %d, want %d", tc.live, tc.cur, got, tc.want)
+		}
+	}
+	old := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(old)
+	HoldHeapNear()
+	if got := debug.SetMemoryLimit(-1); got < liveHeap() || got > old {
+		t.Errorf("limit %d after HoldHeapNear (live %d, before %d)", got, liveHeap(), old)
 	}
 }

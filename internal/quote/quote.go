@@ -1,10 +1,11 @@
-// Package quote quotes file content for error messages: short text in
-// full, long text cut to its start with the length, so that a 20 MB cell
-// makes a one-line message.
+// Package quote quotes text for messages: file content (Cell) short in
+// full, long cut to its start with the length, so that a 20 MB cell makes
+// a one-line message; and words of a suggested command line (Shell).
 package quote
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -28,4 +29,15 @@ func Cell(s string) string {
 		k--
 	}
 	return strconv.Quote(s[:k]) + "… (" + strconv.Itoa(len(s)) + " bytes)"
+}
+
+// Shell returns s as one word of a POSIX shell command line: as it is
+// when it holds no blank or character the shell treats specially, else
+// in single quotes (a quote inside closes them, is escaped with a
+// backslash and opens them again).
+func Shell(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t'\"$`\\|&;()<>*?[]#~!") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -1,0 +1,240 @@
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/arbor-ml/arbor/internal/quote"
+)
+
+// ErrFileOption: an option that applies to data files only (ID, Ignore,
+// Features, NoHeader, Sep) given with an embedded set.
+var ErrFileOption = errors.New("option for data files only")
+
+// Options read and prepare a data set as arbor's commands do from their
+// data flags. Lists are comma-separated text as on the command line, and
+// each field is the flag of its name (Unlabeled is --unlabeled-marker):
+// the remedies that Load's errors and Warnings suggest name those flags.
+type Options struct {
+	// Path is a data file (Load's formats) or, when no such file exists,
+	// the name of an embedded set ("iris" or "embedded:iris").
+	Path string
+	// Label is the label column's name or 1-based position; "" finds it
+	// (CSVOptions.Label), "none" reads no labels.
+	Label string
+	// LabelOptional: with Label "", a file with no label column found is
+	// read with no labels.
+	LabelOptional bool
+	// ID names the column of row identifiers, Ignore the columns to skip,
+	// Features the feature columns (names, positions or ranges A..B).
+	ID, Ignore, Features string
+	// NoHeader: the first row is data. Sep is the separator (ParseSep).
+	NoHeader bool
+	Sep      string
+	// Unlabeled lists the label cells that mark an unlabelled row, "empty"
+	// for the empty cell; "" means DefaultUnlabeled.
+	Unlabeled string
+	// Prep is what is done to the data once read; a Method of "" is
+	// named "this command" in the missing-values error.
+	Prep Prep
+}
+
+// CSV returns the reader's options for o. Missing values are kept (Prep
+// decides about them). An unknown Sep is ErrBadSep.
+func (o Options) CSV() (CSVOptions, error) {
+	opt := CSVOptions{
+		Label:         o.Label,
+		NoLabel:       o.Label == "none",
+		ID:            o.ID,
+		NoHeader:      o.NoHeader,
+		Sep:           o.Sep,
+		LabelOptional: o.LabelOptional && o.Label == "",
+		AllowMissing:  true,
+		Ignore:        splitList(o.Ignore),
+		Features:      splitList(o.Features),
+		Unlabeled:     splitList(o.Unlabeled),
+	}
+	for i, m := range opt.Unlabeled {
+		if strings.EqualFold(strings.TrimSpace(m), "empty") {
+			opt.Unlabeled[i] = ""
+		}
+	}
+	_, err := ParseSep(o.Sep)
+	return opt, err
+}
+
+// splitList splits a comma-separated list; "" is nil.
+func splitList(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}
+
+// IsEmbedded reports whether name ("iris" or "embedded:iris") names an
+// embedded set.
+func IsEmbedded(name string) bool {
+	return slices.Contains(embeddedNames, strings.TrimPrefix(name, "embedded:"))
+}
+
+// Report says how Load read and prepared the data.
+type Report struct {
+	Prepared
+	// Description is the data's Describe as read (before missing values
+	// were filled), "" for an embedded set.
+	Description string
+	// Warnings are the data's Warnings.
+	Warnings []string
+	// Imputation is a line like Description's that says how missing
+	// values were filled, "" when none were.
+	Imputation string
+}
+
+// Load reads the data at o.Path and prepares them with o.Prep. Errors:
+// ErrBadSep; ErrFileOption; a missing Path that names no embedded set;
+// the reader's errors with what to do about them (a text column among
+// the features wants a role); Prep.Apply's, ErrMagnitude with what to do.
+// The Report tells what was done before an error.
+func (o Options) Load() (*Dataset, Report, error) {
+	var rep Report
+	opt, err := o.CSV()
+	if err != nil {
+		return nil, rep, err
+	}
+	var d *Dataset
+	_, statErr := os.Stat(o.Path)
+	switch {
+	case statErr == nil:
+		if d, err = Load(o.Path, opt); err != nil {
+			return nil, rep, o.Explain(err)
+		}
+	case errors.Is(statErr, fs.ErrNotExist) && IsEmbedded(o.Path):
+		if f := o.fileOption(); f != "" {
+			return nil, rep, sentinel{fmt.Sprintf("%s applies to data files, not the embedded set %s", f, o.Path), ErrFileOption}
+		}
+		if d, err = Embedded(strings.TrimPrefix(o.Path, "embedded:")); err != nil {
+			return nil, rep, err
+		}
+	default:
+		return nil, rep, fmt.Errorf("--data %s: %w (embedded sets: %s)", o.Path, statErr, strings.Join(embeddedNames, ", "))
+	}
+	rep.Description, rep.Warnings = d.Describe(), d.Warnings()
+	rep.Prepared, err = o.prep().Apply(d)
+	if rep.Imputed > 0 {
+		by := map[string]string{"mean": "each column's mean", "median": "each column's median", "most_frequent": "each column's most frequent value", "zero": "0"}[o.Prep.Impute]
+		rep.Imputation = fmt.Sprintf("  imputed   %d missing values in %d columns by %s (--impute %s)\n", rep.Imputed, rep.ImputedColumns, by, o.Prep.Impute)
+	}
+	if err != nil {
+		return nil, rep, magnitudeHint(err)
+	}
+	return d, rep, nil
+}
+
+// fileOption names the first option given that applies to files only.
+func (o Options) fileOption() string {
+	switch {
+	case o.ID != "":
+		return "--id"
+	case o.Ignore != "":
+		return "--ignore"
+	case o.Features != "":
+		return "--features"
+	case o.NoHeader:
+		return "--no-header"
+	case o.Sep != "":
+		return "--sep"
+	}
+	return ""
+}
+
+func (o Options) prep() Prep {
+	p := o.Prep
+	if p.Method == "" {
+		p.Method = "this command"
+	}
+	return p
+}
+
+// LoadNew reads new points at path with train's column roles (the
+// function LoadNew; their labels are optional) and holds them to
+// Prep.CheckNew with sc, the data's scaling. Errors are Load's.
+func (o Options) LoadNew(path string, train *Dataset, sc *Scaler) (*Dataset, error) {
+	opt, err := o.CSV()
+	if err != nil {
+		return nil, err
+	}
+	d, err := LoadNew(path, train, opt)
+	if err != nil {
+		return nil, o.Explain(err)
+	}
+	if err := o.prep().CheckNew(d, sc); err != nil {
+		return nil, magnitudeHint(err)
+	}
+	return d, nil
+}
+
+// Explain adds what to do to a reader's error: a text column among the
+// features wants a role (every text column of the row is named at once);
+// a label column not found wants --label.
+func (o Options) Explain(err error) error {
+	var pe *ParseError
+	if errors.As(err, &pe) && errors.Is(err, ErrNotNumber) && pe.Column != "" && pe.Column != "label" {
+		if len(pe.TextColumns) > 0 {
+			return textColumnsError(err, pe, o.ID == "", o.Label == "" && pe.LabelColumn == "")
+		}
+		c := quote.Shell(pe.Column)
+		return fmt.Errorf("%w (if column %q is not a feature: --id %s keeps it as row IDs, --ignore %s skips it, --label %s makes it the classes)",
+			err, pe.Column, c, c, c)
+	}
+	if errors.Is(err, ErrNoLabelColumn) {
+		return fmt.Errorf("%w; name it with --label NAME", err)
+	}
+	return err
+}
+
+// textColumnsError names every text column of the row at once (a file
+// with an ID, a date, a note and a class column would otherwise take four
+// runs to learn them), with an example of roles: the first as IDs, the
+// last as the classes, the others ignored. An ID or label column the
+// options name is not suggested again.
+func textColumnsError(err error, pe *ParseError, suggestID, suggestLabel bool) error {
+	cols := append([]string{pe.Column}, pe.TextColumns...)
+	q := make([]string, len(cols))
+	for i, c := range cols {
+		q[i] = strconv.Quote(c)
+	}
+	list := strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+	var eg []string
+	rest := cols
+	if suggestID {
+		eg = append(eg, "--id "+quote.Shell(rest[0]))
+		rest = rest[1:]
+	}
+	var label string
+	if suggestLabel && len(rest) > 0 {
+		label = "--label " + quote.Shell(rest[len(rest)-1])
+		rest = rest[:len(rest)-1]
+	}
+	if len(rest) > 0 {
+		eg = append(eg, "--ignore "+quote.Shell(strings.Join(rest, ",")))
+	}
+	if label != "" {
+		eg = append(eg, label)
+	}
+	return fmt.Errorf("%w; columns %s hold text on that line: give each a role (--id NAME keeps one as row IDs, --ignore A,B skips columns, --label NAME makes one the classes), e.g. %s",
+		err, list, strings.Join(eg, " "))
+}
+
+// magnitudeHint adds the remedy to an ErrMagnitude error.
+func magnitudeHint(err error) error {
+	var pe *ParseError
+	if !errors.As(err, &pe) || !errors.Is(err, ErrMagnitude) {
+		return err
+	}
+	return fmt.Errorf("%w; rescale that column (e.g. to other units) or drop it (--ignore %s)", err, quote.Shell(pe.Column))
+}

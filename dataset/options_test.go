@@ -1,0 +1,136 @@
+package dataset
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// writeText writes text to a file name in a temporary directory.
+func writeText(t *testing.T, name, text string) string {
+	return writeTemp(t, name, []byte(text))
+}
+
+// Load reports how the file was read (before filling: the missing cell
+// is counted), how it was filled, and prepares the data: the filled value
+// is the column's mean of the other rows, and std scaling leaves each
+// column with mean 0.
+func TestOptionsLoadReport(t *testing.T) {
+	path := writeText(t, "d.csv", "id,a,b,label\nr1,1,10,x\nr2,,20,y\nr3,3,30,?\nr4,5,40,x\n")
+	d, rep, err := Options{Path: path, ID: "id", Prep: Prep{Impute: "mean", Scale: "std"}}.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "data: " + path + ": separator comma (found; --sep to set), a header row, 4 rows\n" +
+		`  label     column "label": 2 classes ("x", "y"); unlabelled rows marked by an empty cell, "?" or "NA": 1` + "\n" +
+		`  id        column "id" (in every output file)` + "\n" +
+		`  features  2: "a", "b"` + "\n" +
+		"  missing   1 values (empty, NA, ? or NaN) in 1 columns\n"
+	if rep.Description != want {
+		t.Errorf("description\n%s\nwant\n%s", rep.Description, want)
+	}
+	if w := "  imputed   1 missing values in 1 columns by each column's mean (--impute mean)\n"; rep.Imputation != w {
+		t.Errorf("imputation %q, want %q", rep.Imputation, w)
+	}
+	if rep.Imputed != 1 || rep.Scaler == nil || len(d.Missing) != 0 {
+		t.Errorf("prepared %+v, missing %v", rep.Prepared, d.Missing)
+	}
+	// Column a is 1, 3, 3, 5 once filled (mean of 1, 3, 5): scaled, the
+	// filled row equals row 3 and the column sums to 0.
+	var sum float64
+	for i := 0; i < 4; i++ {
+		sum += d.X.At(i, 0)
+	}
+	if d.X.At(1, 0) != d.X.At(2, 0) || sum > 1e-12 || sum < -1e-12 {
+		t.Errorf("column a scaled %v %v %v %v", d.X.At(0, 0), d.X.At(1, 0), d.X.At(2, 0), d.X.At(3, 0))
+	}
+	// The scaler fills and scales new points as the data: a new point
+	// with a missing a lands where the filled row did.
+	newPath := writeText(t, "new.csv", "id,a,b\nn1,,20\n")
+	o := Options{Path: path, ID: "id", Prep: Prep{Impute: "mean", Scale: "std"}}
+	nd, err := o.LoadNew(newPath, d, rep.Scaler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rep.Scaler.Transform(nd.X, nd.X); err != nil {
+		t.Fatal(err)
+	}
+	if nd.X.At(0, 0) != d.X.At(1, 0) || nd.X.At(0, 1) != d.X.At(1, 1) {
+		t.Errorf("new point %v %v, want row 2's %v %v", nd.X.At(0, 0), nd.X.At(0, 1), d.X.At(1, 0), d.X.At(1, 1))
+	}
+}
+
+// Without imputation, missing values are refused naming the method and
+// the remedy; the report still describes the file.
+func TestOptionsLoadMissing(t *testing.T) {
+	path := writeText(t, "d.csv", "a,b,label\n1,,x\n2,3,y\n4,5,x\n")
+	_, rep, err := Options{Path: path, Prep: Prep{Scale: "none", MissingHint: "fill them"}}.Load()
+	if !errors.Is(err, ErrMissing) || !strings.Contains(err.Error(), "this command") || !strings.Contains(err.Error(), "fill them") {
+		t.Errorf("error %v", err)
+	}
+	if !strings.Contains(rep.Description, "  missing   1 values") || rep.Imputation != "" {
+		t.Errorf("report %+v", rep)
+	}
+}
+
+// The options' mistakes are sentinel errors, and a reader's error gets
+// the remedy naming every text column.
+func TestOptionsLoadErrors(t *testing.T) {
+	if _, _, err := (Options{Path: "iris", Sep: "colon"}).Load(); !errors.Is(err, ErrBadSep) {
+		t.Errorf("sep: %v", err)
+	}
+	if _, _, err := (Options{Path: "iris", ID: "x"}).Load(); !errors.Is(err, ErrFileOption) || err.Error() != "--id applies to data files, not the embedded set iris" {
+		t.Errorf("embedded with --id: %v", err)
+	}
+	if _, _, err := (Options{Path: filepath.Join(t.TempDir(), "none.csv")}).Load(); !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "embedded sets: ") {
+		t.Errorf("no file: %v", err)
+	}
+	if _, _, err := (Options{Path: "embedded:iris", Prep: Prep{Scale: "log"}}).Load(); !errors.Is(err, ErrUnknownScale) {
+		t.Errorf("scale: %v", err)
+	}
+	path := writeText(t, "t.csv", "pid,date,a,note,dx\np1,2020-01-01,1,ok,sick\np2,2020-01-02,2,ok,well\n")
+	_, _, err := Options{Path: path, LabelOptional: true, Prep: Prep{Scale: "none"}}.Load()
+	want := `columns "pid", "date", "note" and "dx" hold text on that line: give each a role (--id NAME keeps one as row IDs, --ignore A,B skips columns, --label NAME makes one the classes), e.g. --id pid --ignore date,note --label dx`
+	if !errors.Is(err, ErrNotNumber) || !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("text columns: %v\nwant suffix %s", err, want)
+	}
+	_, _, err = Options{Path: path, ID: "pid", Ignore: "date,note", Label: "dx", Prep: Prep{Scale: "none"}}.Load()
+	if err != nil {
+		t.Errorf("with the suggested roles: %v", err)
+	}
+}
+
+// An embedded set is read as the file it ships as.
+func TestOptionsLoadEmbedded(t *testing.T) {
+	d, rep, err := Options{Path: "iris", Prep: Prep{Scale: "none"}}.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := Embedded("iris")
+	if !strings.HasPrefix(rep.Description, "data: iris: separator comma") || rep.Warnings != nil || d.Len() != e.Len() || d.X.At(7, 2) != e.X.At(7, 2) {
+		t.Errorf("iris: %+v", rep)
+	}
+}
+
+// Warnings word each column hint with the flags acting on it.
+func TestWarnings(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("n,x,label\n")
+	for i := 0; i < 30; i++ {
+		b.WriteString(strings.Join([]string{strconv.Itoa(i), strconv.Itoa(i % 3 * 7), []string{"-1", "0", "1"}[i%3]}, ",") + "\n")
+	}
+	d, rep, err := Options{Path: writeText(t, "w.csv", b.String()), Prep: Prep{Scale: "none"}}.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`feature column "n" looks like a row ID (30 distinct integers, one per row): --id n keeps it as IDs, --ignore n drops it`,
+		`class "-1" is taken as a class; if it marks unlabelled rows (scikit-learn's convention), add --unlabeled-marker -1`,
+	}
+	if strings.Join(rep.Warnings, "\n") != strings.Join(want, "\n") || len(d.Warnings()) != 2 {
+		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(rep.Warnings, "\n"), strings.Join(want, "\n"))
+	}
+}
