@@ -134,3 +134,21 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(rep.Warnings, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// WriteLabels writes row[,ID],column with the IDs quoted as CSV needs,
+// and reads back.
+func TestWriteLabels(t *testing.T) {
+	d := &Dataset{IDName: "patient id", IDs: []string{"a", "b,c"}}
+	var b strings.Builder
+	if err := d.WriteLabels(&b, "cluster", []int{1, 0}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "row,patient id,cluster\n0,a,1\n1,\"b,c\",0\n"; b.String() != want {
+		t.Errorf("%q, want %q", b.String(), want)
+	}
+	b.Reset()
+	(&Dataset{}).WriteLabels(&b, "label", []int{2})
+	if b.String() != "row,label\n0,2\n" {
+		t.Errorf("no IDs: %q", b.String())
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/arbor-ml/arbor/internal/atomicfile"
 	"github.com/arbor-ml/arbor/internal/progress"
 )
 
@@ -49,7 +50,7 @@ func main() {
 // forceExit ends the process at a second signal, removing the temporary
 // files of outputs being written.
 func forceExit(code int) {
-	removeTemps()
+	atomicfile.RemovePending()
 	os.Exit(code)
 }
 

@@ -1,15 +1,10 @@
 package main
 
 import (
-	"bufio"
-	"encoding/csv"
 	"errors"
-	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/arbor-ml/arbor/dataset"
@@ -23,109 +18,35 @@ func writeAtomic(path string, write func(f *os.File) error) error {
 	return atomicfile.Write(path, write)
 }
 
-// outputBatch writes several outputs all or none (atomicfile.Batch).
-type outputBatch struct {
-	b      atomicfile.Batch
-	stdout []func() error // outputs to standard output, written at commit
-}
+// outputBatch writes several outputs all or none (atomicfile.Batch);
+// writeOut's "-" is standard output, written once every file is.
+type outputBatch struct{ b atomicfile.Batch }
 
 func (o *outputBatch) write(path string, write func(f *os.File) error) error {
 	return o.b.Write(path, write)
 }
-
-// writeOut is write for an output that may be "-", standard output: that
-// one is written once every file of the batch has been (standard output
-// cannot be taken back).
 func (o *outputBatch) writeOut(path string, stdout io.Writer, write func(w io.Writer) error) error {
-	if path == "-" {
-		o.stdout = append(o.stdout, func() error { return write(stdout) })
-		return nil
-	}
-	return o.b.Write(path, func(f *os.File) error { return write(f) })
+	return o.b.WriteOut(path, stdout, write)
 }
-
-func (o *outputBatch) commit() error {
-	if err := o.b.Commit(); err != nil {
-		return err
-	}
-	for _, w := range o.stdout {
-		if err := w(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-func (o *outputBatch) abort() { o.b.Abort() }
+func (o *outputBatch) commit() error { return o.b.Commit() }
+func (o *outputBatch) abort()        { o.b.Abort() }
 
 // checkOutputs fails before any work is done when an output could not be
-// written: its directory is missing or not a directory, or the path is a
-// directory (or a block device or socket), or two outputs (or an output
-// and an input) name the same file. Outputs are written by
-// internal/atomicfile: a regular file (or a symbolic link's target) is
-// replaced when complete, a character device, FIFO or /dev/stdout written
-// in place; in-place outputs may be named twice (--out /dev/null
-// --newick /dev/null). Its arguments are pairs flag name, path, inputs
-// first under the names "data", "test" and "model"; empty paths (outputs
-// not asked for) are skipped.
+// written (atomicfile.Check; its mistakes in naming are usage errors). Its
+// arguments are pairs flag name, path, inputs first under the names
+// "data", "test" and "model"; empty paths (outputs not asked for) are
+// skipped.
 func checkOutputs(flagPaths ...string) error {
-	seen := map[string]string{}
+	var paths []atomicfile.Path
 	for i := 0; i+1 < len(flagPaths); i += 2 {
-		flag, path := flagPaths[i], flagPaths[i+1]
-		if path == "" {
-			continue
-		}
-		if flag == "data" || flag == "test" || flag == "model" {
-			seen[fileKey(path)] = flag
-			continue
-		}
-		file, inPlace, err := atomicfile.Resolve(path)
-		switch {
-		case errors.Is(err, atomicfile.ErrNotFile):
-			return usageError("--%s %v", flag, err)
-		case err != nil:
-			return fmt.Errorf("--%s %s: %w", flag, path, err)
-		case inPlace:
-			if err := atomicfile.Probe(path); err != nil {
-				return fmt.Errorf("--%s %s: cannot write: %w", flag, path, errors.Unwrap(err))
-			}
-			continue
-		}
-		key := fileKey(file)
-		if other, dup := seen[key]; dup {
-			if other == "data" || other == "test" || other == "model" {
-				return usageError("--%s %s would overwrite the --%s input", flag, path, other)
-			}
-			return usageError("--%s and --%s both write %s", other, flag, path)
-		}
-		seen[key] = flag
-		dir := filepath.Dir(file)
-		st, err := os.Stat(dir)
-		switch {
-		case err != nil && errors.Is(err, fs.ErrNotExist):
-			return usageError("--%s %s: directory %s does not exist", flag, path, dir)
-		case err != nil:
-			return usageError("--%s %s: %v", flag, path, err)
-		case !st.IsDir():
-			return usageError("--%s %s: %s is not a directory", flag, path, dir)
-		}
-		// Can a file be made there? Better to know before hours of work.
-		if err := atomicfile.Probe(path); err != nil {
-			return fmt.Errorf("--%s %s: cannot write in %s: %w", flag, path, dir, errors.Unwrap(err))
-		}
+		name := flagPaths[i]
+		paths = append(paths, atomicfile.Path{Name: "--" + name, Path: flagPaths[i+1], Input: name == "data" || name == "test" || name == "model"})
 	}
-	return nil
-}
-
-// fileKey names a file for comparing paths: absolute, its symbolic links
-// followed where it exists.
-func fileKey(path string) string {
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
+	err := atomicfile.Check(paths...)
+	if errors.Is(err, atomicfile.ErrPaths) {
+		return usageError("%v", err)
 	}
-	if abs, err := filepath.Abs(path); err == nil {
-		return abs
-	}
-	return filepath.Clean(path)
+	return err
 }
 
 // checkPictureExt fails unless path ends in .png or .svg (any case), the
@@ -141,28 +62,9 @@ func checkPictureExt(flag, path string) error {
 	return usageError("--%s %s: pictures must end in .png or .svg", flag, path)
 }
 
-// writeClusterLabels writes row[,id],cluster, the ID column named as in
-// the input when the data have one.
+// writeClusterLabels writes row[,id],cluster (dataset.WriteLabels).
 func writeClusterLabels(dst io.Writer, ds *dataset.Dataset, labels []int) error {
-	w := bufio.NewWriter(dst)
-	cw := csv.NewWriter(w)
-	if ds.IDName != "" {
-		cw.Write([]string{"row", ds.IDName, "cluster"})
-	} else {
-		cw.Write([]string{"row", "cluster"})
-	}
-	for i, c := range labels {
-		if ds.IDName != "" {
-			cw.Write([]string{strconv.Itoa(i), ds.IDs[i], strconv.Itoa(c)})
-		} else {
-			cw.Write([]string{strconv.Itoa(i), strconv.Itoa(c)})
-		}
-	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return err
-	}
-	return w.Flush()
+	return ds.WriteLabels(dst, "cluster", labels)
 }
 
 // stdoutIsEmpty maps "-" (standard output) to "" for checkOutputs.
@@ -172,6 +74,3 @@ func stdoutIsEmpty(path string) string {
 	}
 	return path
 }
-
-// removeTemps deletes the temporary files still being written.
-func removeTemps() { atomicfile.RemovePending() }

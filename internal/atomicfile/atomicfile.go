@@ -131,6 +131,7 @@ type Batch struct {
 	tmps, paths []string // temporary files and the files they replace
 	names       []string // the paths as given, for messages
 	inPlace     []inPlaceWrite
+	stdout      []func() error // outputs to standard output (WriteOut)
 }
 
 // inPlaceWrite is an output written at Commit.
@@ -177,7 +178,7 @@ func (b *Batch) Write(path string, write func(f *os.File) error) (err error) {
 }
 
 // Commit writes the outputs written in place, then renames every
-// temporary file into place. Should an output written in place fail, no
+// temporary file into place, then writes standard output (WriteOut). Should an output written in place fail, no
 // file is renamed; should a rename fail, the outputs already renamed are
 // removed again: none of the files stays.
 func (b *Batch) Commit() error {
@@ -198,6 +199,12 @@ func (b *Batch) Commit() error {
 		b.tmps[i] = ""
 	}
 	b.tmps, b.paths, b.names = nil, nil, nil
+	for _, w := range b.stdout {
+		if err := w(); err != nil {
+			return err
+		}
+	}
+	b.stdout = nil
 	return nil
 }
 
@@ -231,7 +238,7 @@ func (b *Batch) Abort() {
 			dropTemp(tmp)
 		}
 	}
-	b.tmps, b.paths, b.names, b.inPlace = nil, nil, nil, nil
+	b.tmps, b.paths, b.names, b.inPlace, b.stdout = nil, nil, nil, nil, nil
 }
 
 // tempPrefix is how Arbor names the temporary file of an output: hidden,
