@@ -12,9 +12,38 @@ import (
 	"github.com/arbor-ml/arbor/internal/quote"
 )
 
+// ErrOption is wrapped by the errors of Options that cannot be used: an
+// unknown Sep (ErrBadSep), Prep.Impute (ErrUnknownImpute) or Prep.Scale
+// (ErrUnknownScale), named by their flag ("--sep: unknown separator …"),
+// and ErrFileOption.
+var ErrOption = errors.New("bad data option")
+
 // ErrFileOption: an option that applies to data files only (ID, Ignore,
 // Features, NoHeader, Sep) given with an embedded set.
 var ErrFileOption = errors.New("option for data files only")
+
+// optionError is an error of ErrOption that says msg and wraps err.
+type optionError struct {
+	msg string
+	err error
+}
+
+func (e optionError) Error() string        { return e.msg }
+func (e optionError) Unwrap() error        { return e.err }
+func (e optionError) Is(target error) bool { return target == ErrOption }
+
+// optionErr names the flag of an option error.
+func optionErr(err error) error {
+	for _, o := range []struct {
+		flag string
+		err  error
+	}{{"--sep", ErrBadSep}, {"--impute", ErrUnknownImpute}, {"--scale", ErrUnknownScale}} {
+		if errors.Is(err, o.err) {
+			return optionError{o.flag + ": " + err.Error(), err}
+		}
+	}
+	return err
+}
 
 // Options read and prepare a data set as arbor's commands do from their
 // data flags. Lists are comma-separated text as on the command line, and
@@ -45,7 +74,7 @@ type Options struct {
 }
 
 // CSV returns the reader's options for o. Missing values are kept (Prep
-// decides about them). An unknown Sep is ErrBadSep.
+// decides about them). An unknown Sep is ErrBadSep (and ErrOption).
 func (o Options) CSV() (CSVOptions, error) {
 	opt := CSVOptions{
 		Label:         o.Label,
@@ -65,7 +94,7 @@ func (o Options) CSV() (CSVOptions, error) {
 		}
 	}
 	_, err := ParseSep(o.Sep)
-	return opt, err
+	return opt, optionErr(err)
 }
 
 // splitList splits a comma-separated list; "" is nil.
@@ -95,8 +124,25 @@ type Report struct {
 	Imputation string
 }
 
+// Notices is the report as arbor's commands print it on standard error:
+// the Description, each warning on a line "warning: …", the Imputation;
+// quiet keeps the warnings only.
+func (r Report) Notices(quiet bool) string {
+	var b strings.Builder
+	if !quiet {
+		b.WriteString(r.Description)
+	}
+	for _, w := range r.Warnings {
+		b.WriteString("warning: " + w + "\n")
+	}
+	if !quiet {
+		b.WriteString(r.Imputation)
+	}
+	return b.String()
+}
+
 // Load reads the data at o.Path and prepares them with o.Prep. Errors:
-// ErrBadSep; ErrFileOption; a missing Path that names no embedded set;
+// ErrOption; a missing Path that names no embedded set;
 // the reader's errors with what to do about them (a text column among
 // the features wants a role); Prep.Apply's, ErrMagnitude with what to do.
 // The Report tells what was done before an error.
@@ -115,7 +161,7 @@ func (o Options) Load() (*Dataset, Report, error) {
 		}
 	case errors.Is(statErr, fs.ErrNotExist) && IsEmbedded(o.Path):
 		if f := o.fileOption(); f != "" {
-			return nil, rep, sentinel{fmt.Sprintf("%s applies to data files, not the embedded set %s", f, o.Path), ErrFileOption}
+			return nil, rep, optionError{f + " applies to data files, not the embedded set " + o.Path, ErrFileOption}
 		}
 		if d, err = Embedded(strings.TrimPrefix(o.Path, "embedded:")); err != nil {
 			return nil, rep, err
@@ -130,7 +176,7 @@ func (o Options) Load() (*Dataset, Report, error) {
 		rep.Imputation = fmt.Sprintf("  imputed   %d missing values in %d columns by %s (--impute %s)\n", rep.Imputed, rep.ImputedColumns, by, o.Prep.Impute)
 	}
 	if err != nil {
-		return nil, rep, magnitudeHint(err)
+		return nil, rep, optionErr(magnitudeHint(err))
 	}
 	return d, rep, nil
 }

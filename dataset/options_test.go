@@ -35,6 +35,9 @@ func TestOptionsLoadReport(t *testing.T) {
 	if w := "  imputed   1 missing values in 1 columns by each column's mean (--impute mean)\n"; rep.Imputation != w {
 		t.Errorf("imputation %q, want %q", rep.Imputation, w)
 	}
+	if rep.Notices(false) != want+rep.Imputation || rep.Notices(true) != "" {
+		t.Errorf("notices %q, quiet %q", rep.Notices(false), rep.Notices(true))
+	}
 	if rep.Imputed != 1 || rep.Scaler == nil || len(d.Missing) != 0 {
 		t.Errorf("prepared %+v, missing %v", rep.Prepared, d.Missing)
 	}
@@ -79,17 +82,20 @@ func TestOptionsLoadMissing(t *testing.T) {
 // The options' mistakes are sentinel errors, and a reader's error gets
 // the remedy naming every text column.
 func TestOptionsLoadErrors(t *testing.T) {
-	if _, _, err := (Options{Path: "iris", Sep: "colon"}).Load(); !errors.Is(err, ErrBadSep) {
+	if _, _, err := (Options{Path: "iris", Sep: "colon"}).Load(); !errors.Is(err, ErrBadSep) || !errors.Is(err, ErrOption) || !strings.HasPrefix(err.Error(), "--sep: ") {
 		t.Errorf("sep: %v", err)
 	}
-	if _, _, err := (Options{Path: "iris", ID: "x"}).Load(); !errors.Is(err, ErrFileOption) || err.Error() != "--id applies to data files, not the embedded set iris" {
+	if _, _, err := (Options{Path: "iris", ID: "x"}).Load(); !errors.Is(err, ErrFileOption) || !errors.Is(err, ErrOption) || err.Error() != "--id applies to data files, not the embedded set iris" {
 		t.Errorf("embedded with --id: %v", err)
 	}
 	if _, _, err := (Options{Path: filepath.Join(t.TempDir(), "none.csv")}).Load(); !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "embedded sets: ") {
 		t.Errorf("no file: %v", err)
 	}
-	if _, _, err := (Options{Path: "embedded:iris", Prep: Prep{Scale: "log"}}).Load(); !errors.Is(err, ErrUnknownScale) {
+	if _, _, err := (Options{Path: "embedded:iris", Prep: Prep{Scale: "log"}}).Load(); !errors.Is(err, ErrUnknownScale) || !errors.Is(err, ErrOption) || !strings.HasPrefix(err.Error(), "--scale: ") {
 		t.Errorf("scale: %v", err)
+	}
+	if _, _, err := (Options{Path: "iris", Prep: Prep{Impute: "mode"}}).Load(); !errors.Is(err, ErrUnknownImpute) || !errors.Is(err, ErrOption) || !strings.HasPrefix(err.Error(), "--impute: ") {
+		t.Errorf("impute: %v", err)
 	}
 	path := writeText(t, "t.csv", "pid,date,a,note,dx\np1,2020-01-01,1,ok,sick\np2,2020-01-02,2,ok,well\n")
 	_, _, err := Options{Path: path, LabelOptional: true, Prep: Prep{Scale: "none"}}.Load()
@@ -129,6 +135,9 @@ func TestWarnings(t *testing.T) {
 	want := []string{
 		`feature column "n" looks like a row ID (30 distinct integers, one per row): --id n keeps it as IDs, --ignore n drops it`,
 		`class "-1" is taken as a class; if it marks unlabelled rows (scikit-learn's convention), add --unlabeled-marker -1`,
+	}
+	if quiet := rep.Notices(true); quiet != "warning: "+want[0]+"\nwarning: "+want[1]+"\n" {
+		t.Errorf("quiet notices %q", quiet)
 	}
 	if strings.Join(rep.Warnings, "\n") != strings.Join(want, "\n") || len(d.Warnings()) != 2 {
 		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(rep.Warnings, "\n"), strings.Join(want, "\n"))

@@ -80,15 +80,7 @@ func (d *dataFlags) load(e *env) (*dataset.Dataset, error) {
 		return nil, usageError("--data is required")
 	}
 	ds, rep, err := d.options().Load()
-	if !d.quiet() {
-		fmt.Fprint(e.stderr, rep.Description)
-	}
-	for _, w := range rep.Warnings {
-		fmt.Fprintf(e.stderr, "warning: %s\n", w)
-	}
-	if !d.quiet() {
-		fmt.Fprint(e.stderr, rep.Imputation)
-	}
+	fmt.Fprint(e.stderr, rep.Notices(d.quiet()))
 	d.scaler = rep.Scaler
 	return ds, dataError(err)
 }
@@ -97,14 +89,8 @@ func (d *dataFlags) load(e *env) (*dataset.Dataset, error) {
 // and says which commands take multi-label data.
 func dataError(err error) error {
 	switch {
-	case errors.Is(err, dataset.ErrBadSep):
-		return usageError("--sep: %v", err)
-	case errors.Is(err, dataset.ErrFileOption):
+	case errors.Is(err, dataset.ErrOption):
 		return usageError("%v", err)
-	case errors.Is(err, dataset.ErrUnknownImpute):
-		return usageError("--impute: %v", err)
-	case errors.Is(err, dataset.ErrUnknownScale):
-		return usageError("--scale: %v", err)
 	case errors.Is(err, dataset.ErrMultiLabel):
 		return fmt.Errorf("%w: `arbor eval --metric bep` evaluates it (knn and lp learners); this command needs one class per row", err)
 	}

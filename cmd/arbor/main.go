@@ -63,20 +63,14 @@ func mainExit(args []string, stdout, stderr io.Writer, sigc chan os.Signal, hard
 	errw := progress.NewLines(stderr)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var (
-		mu  sync.Mutex
-		got os.Signal
-	)
+	var got os.Signal // written by the goroutine, read after wg.Wait
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		select {
-		case s := <-sigc:
-			mu.Lock()
-			got = s
-			mu.Unlock()
+		case got = <-sigc:
 			cancel()
 			fmt.Fprintln(errw, "arbor: interrupted; stopping (send the signal again to stop at once)")
 		case <-done:
@@ -92,27 +86,21 @@ func mainExit(args []string, stdout, stderr io.Writer, sigc chan os.Signal, hard
 	err := run(ctx, args, stdout, errw)
 	close(done)
 	wg.Wait()
-	mu.Lock()
-	s := got
-	mu.Unlock()
-	if s == nil {
+	if got == nil {
 		select { // a signal that came after the run's last look
-		case s = <-sigc:
+		case got = <-sigc:
 			fmt.Fprintln(errw, "arbor: interrupted")
 		default:
 		}
 	}
-	if s != nil {
-		return signalCode(s)
+	if got != nil {
+		return signalCode(got)
 	}
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			errw.EndLine()
-			fmt.Fprintln(errw, "arbor:", err)
-		}
-		return exitCode(err)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		errw.EndLine()
+		fmt.Fprintln(errw, "arbor:", err)
 	}
-	return 0
+	return exitCode(err)
 }
 
 // signalCode is the shell's exit status for a process ended by s: 128 + the
@@ -124,11 +112,13 @@ func signalCode(s os.Signal) int {
 	return 130
 }
 
+// exitCode is the exit status of a run ending in err: 0 (nil or help), 2
+// (a usage error) or 1.
 func exitCode(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
-	}
-	if errors.Is(err, errUsage) {
+	case errors.Is(err, errUsage):
 		return 2
 	}
 	return 1
