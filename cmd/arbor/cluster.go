@@ -16,6 +16,7 @@ import (
 	"github.com/arbor-ml/arbor/figure"
 	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/hclust"
+	"github.com/arbor-ml/arbor/internal/atomicfile"
 	"github.com/arbor-ml/arbor/metrics"
 )
 
@@ -94,7 +95,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if err := pf.check(); err != nil {
 		return err
 	}
-	if err := checkOutputs("data", d.path, "out", stdoutIsEmpty(*out), "linkage-out", *zOut, "newick", *newick, "dendrogram", *dendro, "plot", pf.path); err != nil {
+	if err := checkOutputs("data", d.path, "out", *out, "linkage-out", *zOut, "newick", *newick, "dendrogram", *dendro, "plot", pf.path); err != nil {
 		return err
 	}
 	if *f32 && lmf.m > 0 {
@@ -209,20 +210,20 @@ type treeOutputs struct {
 // write writes the outputs asked for, all or none, and says which on info.
 // Leaf i of tree is row leafRows[i] of ds (nil: row i).
 func (o treeOutputs) write(ctx context.Context, e *env, info io.Writer, ds *dataset.Dataset, tree *hclust.Tree, labels, leafRows []int) error {
-	var batch outputBatch // all outputs or none
-	defer batch.abort()
+	var batch atomicfile.Batch // all outputs or none
+	defer batch.Abort()
 	if o.out != "" {
-		if err := batch.writeOut(o.out, e.stdout, func(w io.Writer) error { return writeClusterLabels(w, ds, labels) }); err != nil {
+		if err := batch.WriteOut(o.out, e.stdout, func(w io.Writer) error { return ds.WriteLabels(w, "cluster", labels) }); err != nil {
 			return err
 		}
 	}
 	if o.zOut != "" {
-		if err := batch.write(o.zOut, func(f *os.File) error { return dataset.WriteMatrix(ctx, f, tree.Matrix(), dataset.MatrixCSV) }); err != nil {
+		if err := batch.Write(o.zOut, func(f *os.File) error { return dataset.WriteMatrix(ctx, f, tree.Matrix(), dataset.MatrixCSV) }); err != nil {
 			return err
 		}
 	}
 	if o.newick != "" {
-		if err := batch.write(o.newick, func(f *os.File) error {
+		if err := batch.Write(o.newick, func(f *os.File) error {
 			_, err := fmt.Fprintln(f, tree.Newick(leafIDs(ds, leafRows)))
 			return err
 		}); err != nil {
@@ -241,14 +242,14 @@ func (o treeOutputs) write(ctx context.Context, e *env, info io.Writer, ds *data
 		if err != nil {
 			return err
 		}
-		if err := batch.write(o.dendro, func(f *os.File) error { return fig.WriteTo(f, filepath.Ext(o.dendro)) }); err != nil {
+		if err := batch.Write(o.dendro, func(f *os.File) error { return fig.WriteTo(f, filepath.Ext(o.dendro)) }); err != nil {
 			return err
 		}
 	}
 	if err := o.plot.writeClusters(&batch, ds, labels, o.plotTitle); err != nil {
 		return err
 	}
-	if err := batch.commit(); err != nil {
+	if err := batch.Commit(); err != nil {
 		return err
 	}
 	printWrote(info, o.out, o.zOut, o.newick, o.dendro, o.plot.path)

@@ -43,7 +43,7 @@ func TestClusterLibraryEqualsCommandLine(t *testing.T) {
 			t.Fatal(err)
 		}
 		var want strings.Builder
-		if err := writeClusterLabels(&want, ds, r.Labels); err != nil {
+		if err := ds.WriteLabels(&want, "cluster", r.Labels); err != nil {
 			t.Fatal(err)
 		}
 		got, _ := os.ReadFile(lab)

@@ -72,7 +72,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	say("   average linkage on shortest paths of the symmetrised 7-NN graph (%d component joins);\n", cl.Joins)
-	say("   cut into 2 clusters: sizes %v, adjusted Rand index vs the true moons %.3f.\n", clusterSizes(cl.Labels), ari)
+	say("   cut into 2 clusters: sizes %v, adjusted Rand index vs the true moons %.3f.\n", clustering.Sizes(cl.Labels), ari)
 	say("   Without labels the bridge between the noisy moons fools every linkage: labels help.\n")
 	fig, err := figure.Dendrogram(cl.Tree, figure.DendrogramOptions{Title: "two moons: average linkage, 7-NN graph distances", K: 2})
 	if err := save(fig, err, "two_moons_dendrogram", "\n"); err != nil {

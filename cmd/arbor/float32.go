@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/internal/atomicfile"
 	"github.com/arbor-ml/arbor/kernel"
 )
 
@@ -47,12 +48,12 @@ func kernelFloat32(ctx context.Context, e *env, mf memFlags, ds *dataset.Dataset
 		fmt.Fprintf(e.stdout, " (gamma %.6g)", b.Gamma)
 	}
 	fmt.Fprintf(e.stdout, "\nsize    %d×%d float32, built in %.2fs\n", n, n, time.Since(start).Seconds())
-	var batch outputBatch
-	defer batch.abort()
-	if err := batch.write(out, matrixWriter(ctx, out, K)); err != nil {
+	var batch atomicfile.Batch
+	defer batch.Abort()
+	if err := batch.Write(out, matrixWriter(ctx, out, K)); err != nil {
 		return err
 	}
-	if err := batch.commit(); err != nil {
+	if err := batch.Commit(); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "wrote   %s\n", out)

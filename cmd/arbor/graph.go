@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/arbor-ml/arbor/graph"
+	"github.com/arbor-ml/arbor/internal/atomicfile"
 )
 
 func init() {
@@ -41,7 +42,7 @@ func runGraph(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(*out, func(f *os.File) error { return nb.WriteCSV(f) }); err != nil {
+	if err := atomicfile.Write(*out, func(f *os.File) error { return nb.WriteCSV(f) }); err != nil {
 		return err
 	}
 	if !d.quiet() {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/arbor-ml/arbor/figure"
 	"github.com/arbor-ml/arbor/hibust"
+	"github.com/arbor-ml/arbor/internal/atomicfile"
 	"github.com/arbor-ml/arbor/learner"
 )
 
@@ -52,7 +53,7 @@ func (t *treeFlags) write(info io.Writer, m learner.Model, classes []string) err
 		return err
 	}
 	if t.tree != "" {
-		if err := writeAtomic(t.tree, func(f *os.File) error { return hm.Save(f) }); err != nil {
+		if err := atomicfile.Write(t.tree, func(f *os.File) error { return hm.Save(f) }); err != nil {
 			return err
 		}
 		fmt.Fprintf(info, "wrote    %s\n", t.tree)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/internal/atomicfile"
 	"github.com/arbor-ml/arbor/kernel"
 )
 
@@ -106,9 +107,9 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "data    %s (%d rows, %d features)\n", ds.Name, n, ds.Dim())
 	fmt.Fprintf(e.stdout, "kernel  %s", b.Describe())
 	fmt.Fprintf(e.stdout, "\nsize    %d×%d, built in %.2fs\n", n, n, time.Since(start).Seconds())
-	var batch outputBatch // all outputs or none
-	defer batch.abort()
-	if err := batch.write(*out, matrixWriter(ctx, *out, b.K)); err != nil {
+	var batch atomicfile.Batch // all outputs or none
+	defer batch.Abort()
+	if err := batch.Write(*out, matrixWriter(ctx, *out, b.K)); err != nil {
 		return err
 	}
 	if *embed > 0 {
@@ -119,11 +120,11 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if err := batch.write(*embedOut, matrixWriter(ctx, *embedOut, Z)); err != nil {
+		if err := batch.Write(*embedOut, matrixWriter(ctx, *embedOut, Z)); err != nil {
 			return err
 		}
 	}
-	if err := batch.commit(); err != nil {
+	if err := batch.Commit(); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "wrote   %s\n", *out)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/internal/atomicfile"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/landmark"
 	"github.com/arbor-ml/arbor/pipeline"
@@ -77,12 +78,12 @@ func kernelLandmarks(ctx context.Context, e *env, l landmarkFlags, mf memFlags, 
 	}
 	fmt.Fprintf(e.stdout, "\n%s\nsize    %d×%d features Z, K ≈ Z·Zᵀ\n", desc, n, r)
 	format, _ := dataset.MatrixFormatOf(out, false) // checkMatrixExt: .csv or .npy
-	var batch outputBatch
-	defer batch.abort()
-	if err := batch.write(out, func(f *os.File) error { return pipeline.WriteFeatures(ctx, f, tr, format) }); err != nil {
+	var batch atomicfile.Batch
+	defer batch.Abort()
+	if err := batch.Write(out, func(f *os.File) error { return pipeline.WriteFeatures(ctx, f, tr, format) }); err != nil {
 		return err
 	}
-	if err := batch.commit(); err != nil {
+	if err := batch.Commit(); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "wrote   %s\n", out)

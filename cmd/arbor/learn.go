@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/arbor-ml/arbor/internal/atomicfile"
 	"github.com/arbor-ml/arbor/pipeline"
 	"os"
 	"strconv"
@@ -87,7 +88,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if err := pf.check(); err != nil {
 		return err
 	}
-	if err := checkOutputs("data", d.path, "test", *test, "out", stdoutIsEmpty(*out), "tree", tf.tree, "dendrogram", tf.dendrogram, "save-model", *saveModel, "plot", pf.path); err != nil {
+	if err := checkOutputs("data", d.path, "test", *test, "out", *out, "tree", tf.tree, "dendrogram", tf.dendrogram, "save-model", *saveModel, "plot", pf.path); err != nil {
 		return err
 	}
 	if err := checkSaveModel(*saveModel, lmf, ln); err != nil {
@@ -202,7 +203,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	} else {
-		if err := writeAtomic(*out, func(f *os.File) error { return fit.WriteCSV(f, Xt) }); err != nil {
+		if err := atomicfile.Write(*out, func(f *os.File) error { return fit.WriteCSV(f, Xt) }); err != nil {
 			return err
 		}
 		fmt.Fprintf(info, "wrote    %s\n", *out)

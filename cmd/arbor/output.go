@@ -2,34 +2,11 @@ package main
 
 import (
 	"errors"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/internal/atomicfile"
 )
-
-// writeAtomic writes an output: a regular file through a temporary file in
-// the same directory renamed into place, so a failed run never leaves half
-// a file; a device, FIFO or /dev/stdout in place (internal/atomicfile).
-func writeAtomic(path string, write func(f *os.File) error) error {
-	return atomicfile.Write(path, write)
-}
-
-// outputBatch writes several outputs all or none (atomicfile.Batch);
-// writeOut's "-" is standard output, written once every file is.
-type outputBatch struct{ b atomicfile.Batch }
-
-func (o *outputBatch) write(path string, write func(f *os.File) error) error {
-	return o.b.Write(path, write)
-}
-func (o *outputBatch) writeOut(path string, stdout io.Writer, write func(w io.Writer) error) error {
-	return o.b.WriteOut(path, stdout, write)
-}
-func (o *outputBatch) commit() error { return o.b.Commit() }
-func (o *outputBatch) abort()        { o.b.Abort() }
 
 // checkOutputs fails before any work is done when an output could not be
 // written (atomicfile.Check; its mistakes in naming are usage errors). Its
@@ -60,17 +37,4 @@ func checkPictureExt(flag, path string) error {
 		return nil
 	}
 	return usageError("--%s %s: pictures must end in .png or .svg", flag, path)
-}
-
-// writeClusterLabels writes row[,id],cluster (dataset.WriteLabels).
-func writeClusterLabels(dst io.Writer, ds *dataset.Dataset, labels []int) error {
-	return ds.WriteLabels(dst, "cluster", labels)
-}
-
-// stdoutIsEmpty maps "-" (standard output) to "" for checkOutputs.
-func stdoutIsEmpty(path string) string {
-	if path == "-" {
-		return ""
-	}
-	return path
 }

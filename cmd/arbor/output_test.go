@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/arbor-ml/arbor/internal/atomicfile"
 )
 
 // Several outputs are written all or none: when a later one fails, the
@@ -16,22 +18,22 @@ import (
 func TestOutputBatchAllOrNone(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")
-	var batch outputBatch
-	if err := batch.write(a, func(f *os.File) error { _, err := f.WriteString("1\n"); return err }); err != nil {
+	var batch atomicfile.Batch
+	if err := batch.Write(a, func(f *os.File) error { _, err := f.WriteString("1\n"); return err }); err != nil {
 		t.Fatal(err)
 	}
-	if err := batch.write(b, func(f *os.File) error { return errors.New("disk full") }); err == nil {
+	if err := batch.Write(b, func(f *os.File) error { return errors.New("disk full") }); err == nil {
 		t.Fatal("no error")
 	}
-	batch.abort()
+	batch.Abort()
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Errorf("left %v", ents)
 	}
 	// a rename that fails takes back the outputs already in place (b
 	// becomes a directory while the batch is written)
-	batch = outputBatch{}
+	batch = atomicfile.Batch{}
 	for _, p := range []string{a, b} {
-		if err := batch.write(p, func(f *os.File) error { _, err := f.WriteString("1\n"); return err }); err != nil {
+		if err := batch.Write(p, func(f *os.File) error { _, err := f.WriteString("1\n"); return err }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -39,10 +41,10 @@ func TestOutputBatchAllOrNone(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(b, "x"), nil, 0o666)
-	if err := batch.commit(); err == nil {
+	if err := batch.Commit(); err == nil {
 		t.Fatal("commit onto a directory succeeded")
 	}
-	batch.abort()
+	batch.Abort()
 	if _, err := os.Stat(a); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a.csv stayed: %v", err)
 	}

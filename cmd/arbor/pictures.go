@@ -11,6 +11,7 @@ import (
 	"github.com/arbor-ml/arbor/clustering"
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/figure"
+	"github.com/arbor-ml/arbor/internal/atomicfile"
 )
 
 // displayName is a data set's name as a picture's title shows it: the file
@@ -70,7 +71,7 @@ func (p *plotFlags) project(ds *dataset.Dataset) (*figure.Projection, error) {
 // writeClusters draws the clusters of ds's rows (colour) and, when the file
 // has labels, their classes (shape) to --plot through batch, titled
 // "what, K clusters".
-func (p *plotFlags) writeClusters(batch *outputBatch, ds *dataset.Dataset, labels []int, what string) error {
+func (p *plotFlags) writeClusters(batch *atomicfile.Batch, ds *dataset.Dataset, labels []int, what string) error {
 	if p.path == "" {
 		return nil
 	}
@@ -89,7 +90,7 @@ func (p *plotFlags) writeClusters(batch *outputBatch, ds *dataset.Dataset, label
 	if err != nil {
 		return err
 	}
-	return batch.write(p.path, func(f *os.File) error { return fig.WriteTo(f, filepath.Ext(p.path)) })
+	return batch.Write(p.path, func(f *os.File) error { return fig.WriteTo(f, filepath.Ext(p.path)) })
 }
 
 // writeLabels draws the training rows of ds coloured by their label after
@@ -108,7 +109,7 @@ func (p *plotFlags) writeLabels(info io.Writer, ds *dataset.Dataset, pred []int,
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(p.path, func(f *os.File) error { return fig.WriteTo(f, filepath.Ext(p.path)) }); err != nil {
+	if err := atomicfile.Write(p.path, func(f *os.File) error { return fig.WriteTo(f, filepath.Ext(p.path)) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(info, "wrote    %s\n", p.path)

@@ -45,7 +45,7 @@ func savePipeline(info io.Writer, path string, fit *pipeline.Result) error {
 	if err != nil {
 		return fmt.Errorf("--save-model %s: %w", path, err)
 	}
-	if err := writeAtomic(path, func(f *os.File) error { return p.Save(f) }); err != nil {
+	if err := atomicfile.Write(path, func(f *os.File) error { return p.Save(f) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(info, "model    %s\n", path)
@@ -85,7 +85,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	if *chunk < 1 {
 		return usageError("--chunk must be ≥ 1, got %d", *chunk)
 	}
-	if err := checkOutputs("model", *model, "data", d.path, "out", stdoutIsEmpty(*out)); err != nil {
+	if err := checkOutputs("model", *model, "data", d.path, "out", *out); err != nil {
 		return err
 	}
 	mf, err := os.Open(*model)
@@ -183,7 +183,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	if *out == "-" || *out == "" {
 		return write(e.stdout)
 	}
-	if err := writeAtomic(*out, func(f *os.File) error { return write(f) }); err != nil {
+	if err := atomicfile.Write(*out, func(f *os.File) error { return write(f) }); err != nil {
 		if readErr != nil {
 			return readErr
 		}

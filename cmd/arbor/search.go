@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arbor-ml/arbor/internal/atomicfile"
 	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/modelselect"
 )
@@ -133,7 +134,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if *saveFolds != "" {
-		if err := writeAtomic(*saveFolds, func(f *os.File) error { return folds.Write(f) }); err != nil {
+		if err := atomicfile.Write(*saveFolds, func(f *os.File) error { return folds.Write(f) }); err != nil {
 			return err
 		}
 	}
@@ -156,7 +157,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return fmt.Errorf("--save-model %s: %w", *saveModel, err)
 		}
-		if err := writeAtomic(*saveModel, func(f *os.File) error { return p.Save(f) }); err != nil {
+		if err := atomicfile.Write(*saveModel, func(f *os.File) error { return p.Save(f) }); err != nil {
 			return err
 		}
 	}

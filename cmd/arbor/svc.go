@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/arbor-ml/arbor/figure/svcfig"
+	"github.com/arbor-ml/arbor/internal/atomicfile"
 	"github.com/arbor-ml/arbor/metrics"
 	"github.com/arbor-ml/arbor/svcluster"
 )
@@ -73,7 +74,7 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	if err := checkPictureExt("plot", *plot); err != nil {
 		return err
 	}
-	if err := checkOutputs("data", d.path, "out", stdoutIsEmpty(*out), "tree", *tree, "plot", *plot); err != nil {
+	if err := checkOutputs("data", d.path, "out", *out, "tree", *tree, "plot", *plot); err != nil {
 		return err
 	}
 	switch {
@@ -183,13 +184,13 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	for _, w := range res.Warnings {
 		fmt.Fprintf(e.stderr, "warning: %v\n", w)
 	}
-	var batch outputBatch // all outputs or none
-	defer batch.abort()
-	if err := batch.writeOut(*out, e.stdout, func(w io.Writer) error { return writeClusterLabels(w, ds, res.Labels) }); err != nil {
+	var batch atomicfile.Batch // all outputs or none
+	defer batch.Abort()
+	if err := batch.WriteOut(*out, e.stdout, func(w io.Writer) error { return ds.WriteLabels(w, "cluster", res.Labels) }); err != nil {
 		return err
 	}
 	if *tree != "" {
-		if err := batch.write(*tree, func(f *os.File) error { return h.WriteJSON(f) }); err != nil {
+		if err := batch.Write(*tree, func(f *os.File) error { return h.WriteJSON(f) }); err != nil {
 			return err
 		}
 	}
@@ -208,11 +209,11 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if err := batch.write(*plot, func(f *os.File) error { return fig.WriteTo(f, filepath.Ext(*plot)) }); err != nil {
+		if err := batch.Write(*plot, func(f *os.File) error { return fig.WriteTo(f, filepath.Ext(*plot)) }); err != nil {
 			return err
 		}
 	}
-	if err := batch.commit(); err != nil {
+	if err := batch.Commit(); err != nil {
 		return err
 	}
 	printWrote(info, *out, *tree, *plot)

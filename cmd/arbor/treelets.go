@@ -11,6 +11,7 @@ import (
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/figure"
 	"github.com/arbor-ml/arbor/hclust"
+	"github.com/arbor-ml/arbor/internal/atomicfile"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/metrics"
 	"github.com/arbor-ml/arbor/treelets"
@@ -85,7 +86,7 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	if input == "" {
 		input = *edges
 	}
-	if err := checkOutputs("data", input, "out", stdoutIsEmpty(*out), "linkage-out", *zOut, "newick", *newick, "dendrogram", *dendro, "levels-out", *levelsOut, "roc", *roc); err != nil {
+	if err := checkOutputs("data", input, "out", *out, "linkage-out", *zOut, "newick", *newick, "dendrogram", *dendro, "levels-out", *levelsOut, "roc", *roc); err != nil {
 		return err
 	}
 	progress := e.progress(*quiet)
@@ -160,29 +161,29 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	}
 	writeLabels := func(dst io.Writer) error {
 		if ds != nil {
-			return writeClusterLabels(dst, ds, res.Labels)
+			return ds.WriteLabels(dst, "cluster", res.Labels)
 		}
 		return graph.WriteLabels(dst, res.Labels)
 	}
 	if *out != "" && *out != "-" {
-		if err := writeAtomic(*out, func(f *os.File) error { return writeLabels(f) }); err != nil {
+		if err := atomicfile.Write(*out, func(f *os.File) error { return writeLabels(f) }); err != nil {
 			return err
 		}
 	}
 	if *zOut != "" {
-		if err := writeAtomic(*zOut, func(f *os.File) error { return dataset.WriteMatrix(ctx, f, tree.Matrix(), dataset.MatrixCSV) }); err != nil {
+		if err := atomicfile.Write(*zOut, func(f *os.File) error { return dataset.WriteMatrix(ctx, f, tree.Matrix(), dataset.MatrixCSV) }); err != nil {
 			return err
 		}
 	}
 	if *levelsOut != "" {
-		if err := writeAtomic(*levelsOut, func(f *os.File) error {
+		if err := atomicfile.Write(*levelsOut, func(f *os.File) error {
 			return model.WriteLevels(f, func(i int) int64 { return id(res.Rows[i]) })
 		}); err != nil {
 			return err
 		}
 	}
 	if *newick != "" {
-		if err := writeAtomic(*newick, func(f *os.File) error {
+		if err := atomicfile.Write(*newick, func(f *os.File) error {
 			var nm []string // leaves named by --id, else by row or node id where those are not 0..m−1
 			if ds != nil && ds.IDName != "" {
 				nm = res.LeafNames(func(r int) string { return ds.IDs[r] })

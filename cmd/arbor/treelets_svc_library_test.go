@@ -40,7 +40,7 @@ func TestTreeletsLibraryEqualsCommandLine(t *testing.T) {
 			t.Fatal(err)
 		}
 		var want, wantLev strings.Builder
-		writeClusterLabels(&want, ds, r.Labels)
+		ds.WriteLabels(&want, "cluster", r.Labels)
 		r.Model.WriteLevels(&wantLev, func(i int) int64 { return int64(r.Rows[i]) })
 		got, _ := os.ReadFile(lab)
 		gotLev, _ := os.ReadFile(lev)
@@ -82,7 +82,7 @@ func TestSVCLibraryEqualsCommandLine(t *testing.T) {
 			t.Fatal(err)
 		}
 		var want strings.Builder
-		writeClusterLabels(&want, ds, all.Labels)
+		ds.WriteLabels(&want, "cluster", all.Labels)
 		if got, _ := os.ReadFile(lab); string(got) != want.String() {
 			t.Errorf("--noise %v: labels differ from svcluster.Extend", noise)
 		}
