@@ -32,8 +32,8 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	mf.register(fs)
 	var lmf landmarkFlags
 	lmf.register(fs)
-	d.labelOptional = true
-	d.command = "arbor cluster"
+	d.LabelOptional = true
+	d.Prep.Method = "arbor cluster"
 	linkage := fs.String("linkage", "average", clusterLinkageUsage)
 	dist := fs.String("distance", "euclidean", "pointwise distance: euclidean or graph (shortest paths on --graph)")
 	graphSpec := fs.String("graph", "knn:7", "neighbourhood graph for --distance graph: knn:K (symmetrised) or eps:E")
@@ -86,7 +86,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if cut != nil && (cut.Criterion != hclust.NClusters && cut.Criterion != hclust.Distance) && tf.method == "treelets" {
 		return usageError("--criterion %s cuts a linkage tree: give --clusters or --height with --method treelets", cut.Criterion)
 	}
-	if d.path != "" && cut == nil && *zOut == "" && *newick == "" && *dendro == "" {
+	if d.Path != "" && cut == nil && *zOut == "" && *newick == "" && *dendro == "" {
 		return usageError("give --clusters N or --height H to cut the tree into clusters (or ask for the tree itself: --linkage-out, --newick, --dendrogram)")
 	}
 	if err := checkPictureExt("dendrogram", *dendro); err != nil {
@@ -95,7 +95,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if err := pf.check(); err != nil {
 		return err
 	}
-	if err := checkOutputs("data", d.path, "out", *out, "linkage-out", *zOut, "newick", *newick, "dendrogram", *dendro, "plot", pf.path); err != nil {
+	if err := checkOutputs("data", d.Path, "out", *out, "linkage-out", *zOut, "newick", *newick, "dendrogram", *dendro, "plot", pf.path); err != nil {
 		return err
 	}
 	if *f32 && lmf.m > 0 {

@@ -9,37 +9,16 @@ import (
 	"github.com/arbor-ml/arbor/dataset"
 )
 
-// dataFlags are the data-loading flags shared by every command.
+// dataFlags are the data-loading flags shared by every command, read into
+// dataset.Options; a command sets the options no flag gives (Prep.Method
+// names it in messages; LabelOptional, Prep.AllowMissing, Prep.MultiLabel:
+// what its method takes).
 type dataFlags struct {
-	path     string
-	label    string
-	id       string
-	ignore   string
-	features string
-	noHeader bool
-	sep      string
-	markers  string
-	scale    string
-	impute   string
-
+	dataset.Options
 	scaler *dataset.Scaler // the scaling fitted on the data, for new points
-
 	// flags is the command's flag set (when register got one): load reads
 	// its --quiet, which silences the reading notice but not its warnings.
 	flags *flag.FlagSet
-
-	// labelOptional (unsupervised commands): a file without a label
-	// column found by name is read as features only; an explicit
-	// --label NAME must still exist.
-	labelOptional bool
-	// missingOK: the command's method uses missing values (NaN); without
-	// it a file with missing values is an error naming the cells.
-	missingOK bool
-	// command names the command in messages.
-	command string
-	// multiLabel: the command reads multi-label data (dataset.Sets);
-	// others refuse it rather than take each row's first class.
-	multiLabel bool
 }
 
 // missingHint says which methods take missing values.
@@ -52,23 +31,17 @@ func (d *dataFlags) register(fsFlags interface {
 	if fs, ok := fsFlags.(*flag.FlagSet); ok {
 		d.flags = fs
 	}
-	fsFlags.StringVar(&d.path, "data", "", "data file (delimited text: comma, tab, semicolon or blank separated, header optional; or LIBSVM text; .gz ok), or an embedded set: "+strings.Join(dataset.EmbeddedNames(), ", "))
-	fsFlags.StringVar(&d.label, "label", "", "label column: a header name or 1-based position, or none (default: a column named label, class, target or y, any case)")
-	fsFlags.StringVar(&d.id, "id", "", "ID column (name or position): never a feature, carried into every output file")
-	fsFlags.StringVar(&d.ignore, "ignore", "", "columns to skip, comma-separated names or positions (text columns such as sample descriptions)")
-	fsFlags.StringVar(&d.features, "features", "", "feature columns, comma-separated names, positions or ranges A..B (default: every column but the label, ID and ignored ones)")
-	fsFlags.BoolVar(&d.noHeader, "no-header", false, "the first row is data, not column names (columns are then c1, c2, … or positions)")
-	fsFlags.StringVar(&d.sep, "sep", "", "separator: comma, tab, semicolon, pipe or whitespace (default: found from the first lines)")
-	fsFlags.StringVar(&d.markers, "unlabeled-marker", "", `label cells that mark an unlabelled row, comma-separated, e.g. -1 (scikit-learn) or NA; an empty cell always does (default "?,NA")`)
-	fsFlags.StringVar(&d.scale, "scale", defaultScale, "feature scaling: none, std (z-score over all rows) or minmax")
-	fsFlags.StringVar(&d.impute, "impute", "none", "fill missing feature values (empty, NA, ?, NaN cells) before scaling: none (missing values are an error, except for rbf-missing), mean, median, most_frequent (each column's, over all rows, as scikit-learn's SimpleImputer) or zero; new points and saved models use the same values")
-}
-
-// options are the flags as dataset options.
-func (d *dataFlags) options() dataset.Options {
-	return dataset.Options{Path: d.path, Label: d.label, LabelOptional: d.labelOptional, ID: d.id, Ignore: d.ignore,
-		Features: d.features, NoHeader: d.noHeader, Sep: d.sep, Unlabeled: d.markers,
-		Prep: dataset.Prep{Impute: d.impute, Scale: d.scale, AllowMissing: d.missingOK, MultiLabel: d.multiLabel, Method: d.command, MissingHint: missingHint}}
+	d.Prep.MissingHint = missingHint
+	fsFlags.StringVar(&d.Path, "data", "", "data file (delimited text: comma, tab, semicolon or blank separated, header optional; or LIBSVM text; .gz ok), or an embedded set: "+strings.Join(dataset.EmbeddedNames(), ", "))
+	fsFlags.StringVar(&d.Label, "label", "", "label column: a header name or 1-based position, or none (default: a column named label, class, target or y, any case)")
+	fsFlags.StringVar(&d.ID, "id", "", "ID column (name or position): never a feature, carried into every output file")
+	fsFlags.StringVar(&d.Ignore, "ignore", "", "columns to skip, comma-separated names or positions (text columns such as sample descriptions)")
+	fsFlags.StringVar(&d.Features, "features", "", "feature columns, comma-separated names, positions or ranges A..B (default: every column but the label, ID and ignored ones)")
+	fsFlags.BoolVar(&d.NoHeader, "no-header", false, "the first row is data, not column names (columns are then c1, c2, … or positions)")
+	fsFlags.StringVar(&d.Sep, "sep", "", "separator: comma, tab, semicolon, pipe or whitespace (default: found from the first lines)")
+	fsFlags.StringVar(&d.Unlabeled, "unlabeled-marker", "", `label cells that mark an unlabelled row, comma-separated, e.g. -1 (scikit-learn) or NA; an empty cell always does (default "?,NA")`)
+	fsFlags.StringVar(&d.Prep.Scale, "scale", defaultScale, "feature scaling: none, std (z-score over all rows) or minmax")
+	fsFlags.StringVar(&d.Prep.Impute, "impute", "none", "fill missing feature values (empty, NA, ?, NaN cells) before scaling: none (missing values are an error, except for rbf-missing), mean, median, most_frequent (each column's, over all rows, as scikit-learn's SimpleImputer) or zero; new points and saved models use the same values")
 }
 
 // load reads the data set (dataset.Options.Load: a file, or an embedded
@@ -76,10 +49,10 @@ func (d *dataFlags) options() dataset.Options {
 // are features, the label, IDs, missing values; with --quiet only the
 // warnings) and applies the imputation and scaling.
 func (d *dataFlags) load(e *env) (*dataset.Dataset, error) {
-	if d.path == "" {
+	if d.Path == "" {
 		return nil, usageError("--data is required")
 	}
-	ds, rep, err := d.options().Load()
+	ds, rep, err := d.Options.Load()
 	fmt.Fprint(e.stderr, rep.Notices(d.quiet()))
 	d.scaler = rep.Scaler
 	return ds, dataError(err)
@@ -109,7 +82,7 @@ func (d *dataFlags) quiet() bool {
 // loadTest reads a file of new points with the data's column roles
 // (dataset.Options.LoadNew); its labels are optional.
 func (d *dataFlags) loadTest(path string, train *dataset.Dataset) (*dataset.Dataset, error) {
-	ds, err := d.options().LoadNew(path, train, d.scaler)
+	ds, err := d.Options.LoadNew(path, train, d.scaler)
 	return ds, dataError(err)
 }
 

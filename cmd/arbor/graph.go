@@ -17,8 +17,8 @@ func runGraph(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "graph", "--data X.csv --k K --out edges.csv")
 	var d dataFlags
 	d.register(fs, "none")
-	d.labelOptional = true
-	d.command = "arbor graph"
+	d.LabelOptional = true
+	d.Prep.Method = "arbor graph"
 	k := fs.Int("k", 0, "neighbours of each row (the row itself not counted), 1 ≤ k < rows")
 	fs.Bool("quiet", false, "no progress on stderr")
 	out := fs.String("out", "", "edges file (CSV: row,neighbour,distance; 0-based rows of --data, k lines a row, nearest first, ties to the lower row)")
@@ -31,7 +31,7 @@ func runGraph(ctx context.Context, e *env, args []string) error {
 	if *k < 1 {
 		return usageError("--k is required: the number of neighbours, at least 1")
 	}
-	if err := checkOutputs("data", d.path, "out", *out); err != nil {
+	if err := checkOutputs("data", d.Path, "out", *out); err != nil {
 		return err
 	}
 	ds, err := d.load(e)

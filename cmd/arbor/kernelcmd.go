@@ -23,8 +23,8 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 	d.register(fs, "none")
 	var mf memFlags
 	mf.register(fs)
-	d.labelOptional = true
-	d.command = "arbor kernel"
+	d.LabelOptional = true
+	d.Prep.Method = "arbor kernel"
 	var kf kernelFlags
 	kf.register(fs, "linear")
 	var lmf landmarkFlags
@@ -54,7 +54,7 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	if err := checkOutputs("data", d.path, "out", *out, "embed-out", *embedOut); err != nil {
+	if err := checkOutputs("data", d.Path, "out", *out, "embed-out", *embedOut); err != nil {
 		return err
 	}
 	specs, err := kf.specs()

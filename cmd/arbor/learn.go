@@ -29,7 +29,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	d.register(fs, "std")
 	var mf memFlags
 	mf.register(fs)
-	d.command = "arbor classify"
+	d.Prep.Method = "arbor classify"
 	var kf kernelFlags
 	kf.register(fs, "linear")
 	var lf learnerFlags
@@ -88,7 +88,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if err := pf.check(); err != nil {
 		return err
 	}
-	if err := checkOutputs("data", d.path, "test", *test, "out", *out, "tree", tf.tree, "dendrogram", tf.dendrogram, "save-model", *saveModel, "plot", pf.path); err != nil {
+	if err := checkOutputs("data", d.Path, "test", *test, "out", *out, "tree", tf.tree, "dendrogram", tf.dendrogram, "save-model", *saveModel, "plot", pf.path); err != nil {
 		return err
 	}
 	if err := checkSaveModel(*saveModel, lmf, ln); err != nil {
@@ -231,7 +231,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	mf.register(fs)
 	lmf := landmarkFlags{sharedSeed: true}
 	lmf.register(fs)
-	d.command = "arbor eval"
+	d.Prep.Method = "arbor eval"
 	var kf kernelFlags
 	kf.register(fs, "linear")
 	var lf learnerFlags
@@ -253,7 +253,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	switch *metric {
 	case "accuracy":
 	case "bep":
-		d.multiLabel = true
+		d.Prep.MultiLabel = true
 		if _, err := ssl.SetScorers(lf.learner, lf.values()); err != nil {
 			return settingsError(err)
 		}
@@ -311,7 +311,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		if set.Scorers, err = ssl.SetScorers(lf.learner, lf.values()); err != nil {
 			return settingsError(err)
 		}
-		return runEvalBEP(ctx, e, set, ds, splits, protocol, d.scale, *asJSON, *quiet)
+		return runEvalBEP(ctx, e, set, ds, splits, protocol, d.Prep.Scale, *asJSON, *quiet)
 	}
 	start := time.Now()
 	e.announceSpecs(*quiet, specs, ds.Len())
@@ -331,14 +331,14 @@ func runEval(ctx context.Context, e *env, args []string) error {
 				Scale    string `json:"scale"`
 				Method   string `json:"method"`
 				ssl.Result
-			}{ds.Name, protocol, d.scale, r.Method(), r}
+			}{ds.Name, protocol, d.Prep.Scale, r.Method(), r}
 			if err := enc.Encode(rec); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "data: %s (%d rows, %d features, %d classes), scale %s\n", ds.Name, ds.Len(), ds.Dim(), len(ds.Classes), d.scale)
+	fmt.Fprintf(e.stdout, "data: %s (%d rows, %d features, %d classes), scale %s\n", ds.Name, ds.Len(), ds.Dim(), len(ds.Classes), d.Prep.Scale)
 	fmt.Fprintf(e.stdout, "protocol: %s (%d splits); accuracy (%%) on the unlabelled rows\n\n", protocol, len(splits))
 	printTable(e, res, lf.values().String("unreachable"))
 	if !*quiet {

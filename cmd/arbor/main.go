@@ -8,9 +8,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -165,12 +166,7 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "Arbor: kernel methods for hierarchical clustering and semi-supervised learning.")
 	fmt.Fprintln(w, "\nUsage: arbor <command> [flags]   (arbor <command> --help for its flags; arbor --version)")
 	fmt.Fprintln(w, "\nCommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(commands)) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 }

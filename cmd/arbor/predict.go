@@ -79,13 +79,13 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	if *model == "" {
 		return usageError("--model is required")
 	}
-	if d.path == "" {
+	if d.Path == "" {
 		return usageError("--data is required")
 	}
 	if *chunk < 1 {
 		return usageError("--chunk must be ≥ 1, got %d", *chunk)
 	}
-	if err := checkOutputs("model", *model, "data", d.path, "out", *out); err != nil {
+	if err := checkOutputs("model", *model, "data", d.Path, "out", *out); err != nil {
 		return err
 	}
 	mf, err := os.Open(*model)
@@ -101,12 +101,12 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	if err := p.CheckWant(want); err != nil {
 		return fmt.Errorf("%s: %w", *model, err)
 	}
-	opt, err := d.options().CSV()
+	opt, err := d.CSV()
 	if err != nil {
 		return dataError(err)
 	}
-	opt.LabelOptional = d.label == "" || d.label == "none"
-	in, err := dataset.Open(d.path)
+	opt.LabelOptional = d.Label == "" || d.Label == "none"
+	in, err := dataset.Open(d.Path)
 	if err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 		pw := p.NewPredictionWriter(bw)
 		row := 0
 		var outErr error
-		err := p.Stream(ctx, in, d.path, opt, *chunk, func(ds *dataset.Dataset) error {
+		err := p.Stream(ctx, in, d.Path, opt, *chunk, func(ds *dataset.Dataset) error {
 			if p.Scaler == nil || p.Scaler.Impute == nil {
 				if err := ds.MissingError("arbor predict", "fill or drop those cells, or refit the model with --impute"); err != nil {
 					return err
@@ -228,14 +228,14 @@ func predictReadError(d *dataFlags, p *pipeline.Pipeline, err error) error {
 		return err // a bad cell of a model feature wants no role
 	}
 	var roles []string
-	if p.IDName != "" && d.id == "" {
+	if p.IDName != "" && d.ID == "" {
 		roles = append(roles, "--id "+quote.Shell(p.IDName))
 	}
-	if p.LabelName != "" && d.label == "" && !dataset.IsAutoLabel(p.LabelName) {
+	if p.LabelName != "" && d.Label == "" && !dataset.IsAutoLabel(p.LabelName) {
 		roles = append(roles, "--label "+quote.Shell(p.LabelName))
 	}
 	if len(roles) > 0 && (pe.Column == p.IDName || pe.Column == p.LabelName || slices.Contains(pe.TextColumns, p.IDName) || slices.Contains(pe.TextColumns, p.LabelName)) {
 		return fmt.Errorf("%w (the model was fitted with %s: give the same here)", err, strings.Join(roles, " "))
 	}
-	return d.options().Explain(err)
+	return d.Explain(err)
 }

@@ -35,7 +35,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "search", "--data F --kernel K1,K2,... --learner svm,knn [--C 0.1,1,10] [--k 1-15] [--cv 5 | --folds FILE] [--scoring accuracy] [--save-model m.arbor] [--json]")
 	var d dataFlags
 	d.register(fs, "std")
-	d.command = "arbor search"
+	d.Prep.Method = "arbor search"
 	var mf memFlags
 	mf.register(fs)
 	var kf kernelFlags
@@ -110,10 +110,10 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 			grids[i].Kernels = append(grids[i].Kernels, s.String())
 		}
 	}
-	if err := checkOutputs("data", d.path, "save-model", *saveModel, "save-folds", *saveFolds); err != nil {
+	if err := checkOutputs("data", d.Path, "save-model", *saveModel, "save-folds", *saveFolds); err != nil {
 		return err
 	}
-	d.multiLabel = *scoring != modelselect.Accuracy
+	d.Prep.MultiLabel = *scoring != modelselect.Accuracy
 	ds, err := d.load(e)
 	if err != nil {
 		return err
@@ -171,7 +171,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		}
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "data: %s (%d rows, %d labelled, %d features, %d classes), scale %s\n", displayName(ds.Name), ds.Len(), len(ds.Labeled()), ds.Dim(), len(ds.Classes), d.scale)
+	fmt.Fprintf(e.stdout, "data: %s (%d rows, %d labelled, %d features, %d classes), scale %s\n", displayName(ds.Name), ds.Len(), len(ds.Labeled()), ds.Dim(), len(ds.Classes), d.Prep.Scale)
 	fmt.Fprintf(e.stdout, "cv: %s (%d folds); %s on the held-out rows: mean and population std over the folds\n\n", cvText, len(folds), res.Scoring)
 	settingText := make([]string, len(rows))
 	w := len("setting")

@@ -15,14 +15,5 @@ func sizesText(sizes []int) string {
 	}
 	s := slices.Clone(sizes)
 	slices.SortFunc(s, func(a, b int) int { return b - a })
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, v := range s[:10] {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		fmt.Fprint(&b, v)
-	}
-	fmt.Fprintf(&b, " … %d more]", len(s)-10)
-	return b.String()
+	return fmt.Sprintf("%s … %d more]", strings.TrimSuffix(fmt.Sprint(s[:10]), "]"), len(s)-10)
 }

@@ -30,8 +30,8 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	mf.register(fs)
 	var lmf landmarkFlags
 	lmf.register(fs)
-	d.labelOptional = true
-	d.command = "arbor svc"
+	d.LabelOptional = true
+	d.Prep.Method = "arbor svc"
 	pca := fs.Int("pca", 0, "project the (scaled) data on its first N principal components first (0: no)")
 	kern := fs.String("kernel", "gaussian", "gaussian exp(-q‖x−y‖²) (eq. 6) or exponential exp(-q‖x−y‖) (eq. 7, the paper's \"laplacian\", also accepted)")
 	q := fs.Float64("q", math.NaN(), "kernel width q (single clustering)")
@@ -74,7 +74,7 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	if err := checkPictureExt("plot", *plot); err != nil {
 		return err
 	}
-	if err := checkOutputs("data", d.path, "out", *out, "tree", *tree, "plot", *plot); err != nil {
+	if err := checkOutputs("data", d.Path, "out", *out, "tree", *tree, "plot", *plot); err != nil {
 		return err
 	}
 	switch {
@@ -143,7 +143,7 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	}
 	start := time.Now()
 	info := e.summary(*out) // stderr when the labels take stdout
-	fmt.Fprintf(info, "data       %s (%d rows, %d features, scale %s", ds.Name, ds.Len(), ds.Dim(), d.scale)
+	fmt.Fprintf(info, "data       %s (%d rows, %d features, scale %s", ds.Name, ds.Len(), ds.Dim(), d.Prep.Scale)
 	if *pca > 0 {
 		fmt.Fprintf(info, ", first %d principal components", *pca)
 	}

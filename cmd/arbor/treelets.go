@@ -27,8 +27,8 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	d.register(fs, "none")
 	var mf memFlags
 	mf.register(fs)
-	d.labelOptional = true
-	d.command = "arbor treelets"
+	d.LabelOptional = true
+	d.Prep.Method = "arbor treelets"
 	kspec := fs.String("kernel", "", "kernel on the rows of --data: linear, poly:A:B:D, rbf:GAMMA, rbf:scale, laplacian:G, exponential:G, or rbf-missing:GAMMA (paper §4.3: columns z-scored over observed cells, exp(−γ·mean squared difference over the columns both rows have); empty, NA and ? cells are missing)")
 	edges := fs.String("graph-edges", "", "edge list \"u v\" per line (integer node ids ≥ 0; the nodes are the ids on some edge, in increasing order, named by id in every output): cluster the nodes with the graph kernel of paper §4.2 (largest degree on the diagonal, 1 per edge)")
 	lambda := fs.Float64("lambda", 0, "λ ≥ 0: weight of |A_ij| in the similarity (the paper uses 0)")
@@ -56,9 +56,9 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 		return usageError("--clusters must be positive, got %d", *clusters)
 	}
 	switch {
-	case *edges != "" && (*kspec != "" || d.path != ""):
+	case *edges != "" && (*kspec != "" || d.Path != ""):
 		return usageError("--graph-edges clusters graph nodes: it takes neither --data nor --kernel")
-	case *edges == "" && d.path == "":
+	case *edges == "" && d.Path == "":
 		return usageError("give --data F --kernel SPEC, or --graph-edges F")
 	case *edges == "" && *kspec == "":
 		return usageError("--data needs --kernel SPEC (e.g. rbf:scale, rbf-missing:32)")
@@ -82,7 +82,7 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	input := d.path
+	input := d.Path
 	if input == "" {
 		input = *edges
 	}
@@ -232,7 +232,7 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 // missing cells) or a point kernel. what describes both for stdout.
 func treeletsData(e *env, d *dataFlags, kspec string) (g treelets.Gram, ds *dataset.Dataset, what string, err error) {
 	k, kerr := treelets.ParseKernel(kspec)
-	d.missingOK = k.Missing()
+	d.Prep.AllowMissing = k.Missing()
 	if ds, err = d.load(e); err != nil {
 		return nil, nil, "", err
 	}
@@ -241,7 +241,7 @@ func treeletsData(e *env, d *dataFlags, kspec string) (g treelets.Gram, ds *data
 	}
 	g, desc, err := k.Gram(ds.X)
 	if err != nil {
-		return nil, nil, "", fmt.Errorf("%s: %w", d.path, err)
+		return nil, nil, "", fmt.Errorf("%s: %w", d.Path, err)
 	}
 	what = fmt.Sprintf("data       %s (%d rows, %d features)\nkernel     %s", ds.Name, ds.Len(), ds.Dim(), desc)
 	if k.Missing() {

@@ -10,30 +10,22 @@ import (
 // printVersion writes "arbor VERSION (commit C[, modified], GOVERSION
 // OS/ARCH)" from the build information Go records in the binary.
 func printVersion(w io.Writer) {
-	version, commit, modified := "(devel)", "", false
+	version, commit, modified := "(devel)", "", ""
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if v := bi.Main.Version; v != "" {
 			version = v
 		}
 		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				commit = s.Value
-			case "vcs.modified":
-				modified = s.Value == "true"
+			switch {
+			case s.Key == "vcs.revision":
+				commit = "commit " + s.Value[:min(12, len(s.Value))]
+			case s.Key == "vcs.modified" && s.Value == "true":
+				modified = ", modified"
 			}
 		}
 	}
-	fmt.Fprintf(w, "arbor %s (", version)
 	if commit != "" {
-		if len(commit) > 12 {
-			commit = commit[:12]
-		}
-		fmt.Fprintf(w, "commit %s", commit)
-		if modified {
-			fmt.Fprint(w, ", modified")
-		}
-		fmt.Fprint(w, ", ")
+		commit += modified + ", "
 	}
-	fmt.Fprintf(w, "%s %s/%s)\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(w, "arbor %s (%s%s %s/%s)\n", version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
