@@ -40,4 +40,14 @@
 // as one product of stacked blocks), about half as many. The packed copies
 // take kc·min(n, 4096) + workers·mc·kc floats (pooled between calls).
 // Products with fewer than 2¹⁵ flops run on the calling goroutine.
+//
+// # Symmetric matrix–vector products
+//
+// DotAxpy4 is the inner loop of a symmetric matrix–vector product read from
+// the upper triangle (internal/lanczos): one pass over four stored rows
+// gives their four dot products with x and adds their combination to y, so
+// each row, used as a row and as a column, is read from memory once. With
+// AVX2 and FMA it runs as an assembly loop over eight columns at a time;
+// its arithmetic is defined operation by operation (see DotAxpy4) and the
+// Go loop used elsewhere gives the same bits (tested).
 package gemm

@@ -14,15 +14,18 @@
 // the l best Ritz vectors, for which T becomes an arrowhead matrix
 // diag(θ_1..θ_l) coupled to f/‖f‖ by ‖f‖·y_i[m−1], and continues the
 // recurrence from f/‖f‖. Every new Lanczos vector is orthogonalised against the
-// whole basis twice (classical Gram–Schmidt with one re-orthogonalisation,
-// "CGS2"), so no spurious copies of converged eigenvalues appear.
+// whole basis by classical Gram–Schmidt, and a second time when the first
+// projection removed most of it (the DGKS criterion, as ARPACK), so no
+// spurious copies of converged eigenvalues appear.
 //
 // Costs: each step is one product A·x (O(n²) for a dense matrix) plus O(n·m)
 // for the orthogonalisation; each restart costs O(m³) for the eigensolution
 // of T and O(n·m·l) to rotate the basis. Memory is O(n·m), m = NCV.
 //
 // Sym is the dense operator: a parallel symmetric matrix–vector product that
-// reads only the upper triangle of a *mat.SymDense, partitioned into row
+// reads only the upper triangle of a *mat.SymDense, once, four rows at a time
+// (each row used as a row and as a column in one pass, gemm.DotAxpy4 with
+// AVX2 on amd64), partitioned into row
 // blocks whose number depends on n only and reduced in block order, so results
 // are bit-identical for any GOMAXPROCS. Any other linear operator enters
 // through the Operator interface.

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/arbor-ml/arbor/internal/gemm"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
@@ -228,8 +229,12 @@ func (r *run) basis(rows int) blas64.General {
 	return blas64.General{Rows: rows, Cols: r.n, Stride: r.n, Data: r.v[:rows*r.n]}
 }
 
-// orth orthogonalises x against the first rows basis vectors twice (CGS2),
-// accumulating the coefficients in h[:rows].
+// orth orthogonalises x against the first rows basis vectors by classical
+// Gram–Schmidt, accumulating the coefficients in h[:rows], and repeats the
+// projection once when the first one removed most of x (‖x‖ fell below
+// η·‖x‖ before, η = 1/√2: the DGKS criterion of Daniel, Gragg, Kaufman &
+// Stewart 1976, as ARPACK's dsaitr), when cancellation may have left x
+// visibly non-orthogonal to the basis.
 func (r *run) orth(x []float64, rows int, h []float64) {
 	if rows == 0 {
 		return
@@ -238,12 +243,19 @@ func (r *run) orth(x []float64, rows int, h []float64) {
 	xv := blas64.Vector{N: r.n, Inc: 1, Data: x}
 	hv := blas64.Vector{N: rows, Inc: 1, Data: h[:rows]}
 	h2 := blas64.Vector{N: rows, Inc: 1, Data: r.h2[:rows]}
+	before := floats.Norm(x, 2)
 	blas64.Gemv(blas.NoTrans, 1, V, xv, 0, hv)
 	blas64.Gemv(blas.Trans, -1, V, hv, 1, xv)
+	if floats.Norm(x, 2) > dgks*before {
+		return
+	}
 	blas64.Gemv(blas.NoTrans, 1, V, xv, 0, h2)
 	blas64.Gemv(blas.Trans, -1, V, h2, 1, xv)
 	floats.Add(h[:rows], r.h2[:rows])
 }
+
+// dgks is the DGKS threshold 1/√2 of orth.
+const dgks = 0.7071067811865476
 
 // step adds basis vector j and column j of T.
 func (r *run) step() error {
@@ -373,9 +385,7 @@ func (r *run) restart(rz ritz, l int) {
 	if len(r.vtmp) < l*n {
 		r.vtmp = make([]float64, m*n)
 	}
-	y := blas64.General{Rows: j, Cols: l, Stride: j, Data: rz.y}
-	out := blas64.General{Rows: l, Cols: n, Stride: n, Data: r.vtmp[:l*n]}
-	blas64.Gemm(blas.Trans, blas.NoTrans, 1, y, r.basis(j), 0, out)
+	gemm.Dgemm(blas.Trans, blas.NoTrans, l, n, j, 1, rz.y, j, r.v, n, 0, r.vtmp, n)
 	copy(r.v[:l*n], r.vtmp[:l*n])
 	clear(r.t)
 	for i := 0; i < l; i++ {
@@ -398,9 +408,8 @@ func (r *run) result(rz ritz, k int, conv bool) *Result {
 		return res
 	}
 	vec := mat.NewDense(n, k, nil)
-	y := blas64.General{Rows: j, Cols: k, Stride: j, Data: rz.y}
-	blas64.Gemm(blas.Trans, blas.NoTrans, 1, r.basis(j), y, 0, vec.RawMatrix())
 	raw := vec.RawMatrix()
+	gemm.Dgemm(blas.Trans, blas.NoTrans, n, k, j, 1, r.v, n, rz.y, j, 0, raw.Data, raw.Stride)
 	for c := 0; c < k; c++ {
 		big, at := -1.0, 0
 		for i := 0; i < n; i++ {
