@@ -216,7 +216,13 @@ func (s *symv) mul(a []float64, n, j0, m int, v, y []float64) {
 			r0, r1 := bound(p), bound(p+1)
 			yb := s.buf[p][:m]
 			clear(yb[r0:])
-			for r := r0; r < r1; r++ {
+			r := r0
+			// Four rows per pass over the matrix, with the operations of
+			// the Ddot and Daxpy below (gemm.SymvPanel).
+			for ; r+4 <= r1 && m-r >= 8; r += 4 {
+				gemm.SymvPanel(m-r, a[(j0+r)*n+j0+r:], n, v[r:m], yb[r:m])
+			}
+			for ; r < r1; r++ {
 				row := a[(j0+r)*n+j0+r : (j0+r)*n+j0+m]
 				yb[r] += bl.Ddot(m-r, row, 1, v[r:], 1)
 				if vr := v[r]; vr != 0 && r+1 < m {

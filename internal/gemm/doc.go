@@ -43,11 +43,11 @@
 //
 // # Symmetric matrix–vector products
 //
-// DotAxpy4 is the inner loop of a symmetric matrix–vector product read from
-// the upper triangle (internal/lanczos): one pass over four stored rows
-// gives their four dot products with x and adds their combination to y, so
-// each row, used as a row and as a column, is read from memory once. With
-// AVX2 and FMA it runs as an assembly loop over eight columns at a time;
-// its arithmetic is defined operation by operation (see DotAxpy4) and the
-// Go loop used elsewhere gives the same bits (tested).
+// SymvPanel is the inner loop of a symmetric matrix–vector product read from
+// the upper triangle (internal/eigen's tridiagonalisation, internal/lanczos):
+// one pass over four stored rows gives their dot products with x and adds
+// their combination to y, so each row, used as a row and as a column, is
+// read from memory once. It performs the operations of gonum's Ddot and
+// Daxpy row after row, to the bit (tested); with AVX2 its vector pass is an
+// assembly loop over four columns at a time.
 package gemm

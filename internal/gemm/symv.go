@@ -1,63 +1,104 @@
 package gemm
 
-import "math"
-
-// DotAxpy4 makes one pass over four rows a_r = a[r·lda : r·lda+n]
-// (r = 0..3) for a symmetric matrix–vector product from the upper
-// triangle, where each stored row serves as a row and as a column: it
-// returns d_r = Σ_j a_r[j]·x[j] and adds Σ_r a_r[j]·s[r] to y[j] for every
-// j < n. It panics if a, x or y is too short.
+// SymvPanel performs, for the four rows p = 0..3 of a panel of the upper
+// triangle of a symmetric m×m matrix (row p starts at a[p·lda], column 0 of
+// the panel), exactly the operations of
 //
-// Arithmetic (the same bits on every kernel and GOMAXPROCS):
-// y_j ← fma(a_3j, s_3, fma(a_2j, s_2, fma(a_1j, s_1, fma(a_0j, s_0, y_j))));
-// d_r is formed over the first n₈ = 8⌊n/8⌋ columns in eight partial sums
-// p_l = fma(a_rj, x_j, p_l), j ≡ l (mod 8), in increasing j from p_l = 0,
-// combined as ((p_0+p_4)+(p_2+p_6)) + ((p_1+p_5)+(p_3+p_7)), then the
-// remaining columns are added in order, d_r = fma(a_rj, x_j, d_r).
-func DotAxpy4(n int, a []float64, lda int, x, y []float64, s [4]float64) [4]float64 {
-	if n <= 0 {
-		return [4]float64{}
+//	for p := 0; p < 4; p++ {
+//		y[p] += floats.Dot(a_p[p:m], x[p:m])
+//		floats.AddScaled(y[p+1:m], x[p], a_p[p+1:m])
+//	}
+//
+// with gonum's kernels (DotUnitary: products rounded, summed in four lanes
+// by index mod 4 from the row's first entry, the last len mod 4 products
+// added to lane 0, then (l₀+l₂)+(l₁+l₃); AxpyUnitary: y_j + x_p·a_pj, the
+// product rounded), so the result is the same to the bit, while the four
+// rows right of the panel's diagonal block are read once, in one pass (the
+// memory-bound half of a symmetric matrix–vector product: internal/eigen's
+// tridiagonalisation and internal/lanczos). With AVX2 that pass is an
+// assembly loop. It panics if m < 8 or a, x or y is too short.
+func SymvPanel(m int, a []float64, lda int, x, y []float64) {
+	if m < 8 {
+		panic("gemm: SymvPanel needs m ≥ 8")
 	}
-	_, _, _ = a[3*lda+n-1], x[n-1], y[n-1]
-	n8 := n &^ 7
-	var d [4]float64
-	if n8 > 0 {
-		if haveDotAxpy4 {
-			dotAxpy4Asm(n8, &a[0], lda, &x[0], &y[0], &s, &d)
-		} else {
-			d = dotAxpy4Go(n8, a, lda, x, y, s)
+	_, _, _ = a[3*lda+m-1], x[m-1], y[m-1]
+	row := func(p int) []float64 { return a[p*lda : p*lda+m] }
+	// The axpys inside the 4×4 diagonal block, in row order.
+	for p := range 3 {
+		if xp := x[p]; xp != 0 {
+			ap := row(p)
+			for c := p + 1; c < 4; c++ {
+				y[c] += float64(xp * ap[c])
+			}
 		}
 	}
-	for j := n8; j < n; j++ {
-		a0, a1, a2, a3 := a[j], a[lda+j], a[2*lda+j], a[3*lda+j]
-		d[0] = math.FMA(a0, x[j], d[0])
-		d[1] = math.FMA(a1, x[j], d[1])
-		d[2] = math.FMA(a2, x[j], d[2])
-		d[3] = math.FMA(a3, x[j], d[3])
-		y[j] = math.FMA(a3, s[3], math.FMA(a2, s[2], math.FMA(a1, s[1], math.FMA(a0, s[0], y[j]))))
+	// acc[p][q] is lane (q−p) mod 4 of row p (columns ≡ q mod 4), started
+	// with the diagonal block's products.
+	var acc [4][4]float64
+	for p := range 4 {
+		ap := row(p)
+		for q := p; q < 4; q++ {
+			z := 0.0
+			z += float64(ap[q] * x[q])
+			acc[p][q] = z
+		}
 	}
-	return d
+	// Row p's lanes hold its relative indices below 4⌊(m−p)/4⌋, i.e. the
+	// columns below e_p = p + 4⌊(m−p)/4⌋ ≥ m − 3; the shared vector pass
+	// covers [4, 4+nk) with 4+nk ≤ min_p e_p.
+	lo := m
+	for p := range 4 {
+		lo = min(lo, p+4*((m-p)/4))
+	}
+	nk := (lo - 4) &^ 3
+	s := [4]float64{x[0], x[1], x[2], x[3]}
+	if nk > 0 {
+		if haveSymvPanel {
+			symvRows4Asm(nk, &a[4], lda, &x[4], &y[4], &s, &acc)
+		} else {
+			symvRows4Go(nk, a[4:], lda, x[4:], y[4:], s, &acc)
+		}
+	}
+	for j := 4 + nk; j < m; j++ {
+		yj := y[j]
+		for p := range 4 {
+			if s[p] != 0 {
+				yj += float64(s[p] * a[p*lda+j])
+			}
+		}
+		y[j] = yj
+	}
+	for p := range 4 {
+		ap := row(p)
+		e := p + 4*((m-p)/4)
+		for j := 4 + nk; j < e; j++ {
+			acc[p][j&3] += float64(ap[j] * x[j])
+		}
+		l := func(lane int) float64 { return acc[p][(lane+p)&3] }
+		l0 := l(0)
+		for j := e; j < m; j++ {
+			l0 += float64(ap[j] * x[j])
+		}
+		y[p] += (l0 + l(2)) + (l(1) + l(3))
+	}
 }
 
-// dotAxpy4Go is DotAxpy4's vector part (n a multiple of 8) in Go.
-func dotAxpy4Go(n int, a []float64, lda int, x, y []float64, s [4]float64) [4]float64 {
-	var p [4][8]float64
-	for j0 := 0; j0 < n; j0 += 8 {
-		for l := range 8 {
-			j := j0 + l
+// Products are converted with float64(·) so that the compiler rounds them
+// before the addition (it may otherwise fuse them into one FMA).
+
+// symvRows4Go is the vector pass of SymvPanel in Go: n (a multiple of 4)
+// columns from column 0 of a, x and y.
+func symvRows4Go(n int, a []float64, lda int, x, y []float64, s [4]float64, acc *[4][4]float64) {
+	for j0 := 0; j0 < n; j0 += 4 {
+		for q := range 4 {
+			j := j0 + q
 			yj := y[j]
-			for r := range 4 {
-				arj := a[r*lda+j]
-				p[r][l] = math.FMA(arj, x[j], p[r][l])
-				yj = math.FMA(arj, s[r], yj)
+			for p := range 4 {
+				apj := a[p*lda+j]
+				acc[p][q] += float64(apj * x[j])
+				yj += float64(s[p] * apj)
 			}
 			y[j] = yj
 		}
 	}
-	var d [4]float64
-	for r := range 4 {
-		q := &p[r]
-		d[r] = ((q[0] + q[4]) + (q[2] + q[6])) + ((q[1] + q[5]) + (q[3] + q[7]))
-	}
-	return d
 }

@@ -2,11 +2,10 @@
 
 package gemm
 
-// haveDotAxpy4 selects the AVX2 kernel of DotAxpy4.
-var haveDotAxpy4 = hasAVX2FMA()
+// haveSymvPanel selects the AVX2 vector pass of SymvPanel.
+var haveSymvPanel = hasAVX2FMA()
 
-// dotAxpy4Asm is DotAxpy4's vector part for n a positive multiple of 8
-// (symv_amd64.s).
+// symvRows4Asm is symvRows4Go in assembly (symv_amd64.s).
 //
 //go:noescape
-func dotAxpy4Asm(n int, a *float64, lda int, x, y *float64, s, d *[4]float64)
+func symvRows4Asm(n int, a *float64, lda int, x, y *float64, s *[4]float64, acc *[4][4]float64)

@@ -2,13 +2,13 @@
 
 #include "textflag.h"
 
-// func dotAxpy4Asm(n int, a *float64, lda int, x, y *float64, s, d *[4]float64)
+// func symvRows4Asm(n int, a *float64, lda int, x, y *float64, s *[4]float64, acc *[4][4]float64)
 //
-// Four columns at a time in two halves of eight: Y0–Y3 hold the partial
-// sums p_0..p_3 of rows 0..3 (j ≡ 0..3 mod 8), Y4–Y7 p_4..p_7; Y8–Y11 the
-// broadcast s_r; Y12 x, Y13 the row values, Y14 y. VFMADD231PD r, x, acc
-// sets acc = x·r + acc with one rounding.
-TEXT ·dotAxpy4Asm(SB), NOSPLIT, $0-56
+// symvRows4Go four columns at a time: Y0–Y3 hold acc[0..3] (lane q of
+// register p is acc[p][q]), Y8–Y11 the broadcast s_p, Y12 x, Y13 a row's
+// values, Y14 y, Y15 a product. Every product is rounded (VMULPD) before
+// it is added (VADDPD), as in gonum's DotUnitary and AxpyUnitary.
+TEXT ·symvRows4Asm(SB), NOSPLIT, $0-56
 	MOVQ n+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ lda+16(FP), R8
@@ -23,14 +23,11 @@ TEXT ·dotAxpy4Asm(SB), NOSPLIT, $0-56
 	VBROADCASTSD 8(AX), Y9
 	VBROADCASTSD 16(AX), Y10
 	VBROADCASTSD 24(AX), Y11
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
+	MOVQ acc+48(FP), AX
+	VMOVUPD 0(AX), Y0
+	VMOVUPD 32(AX), Y1
+	VMOVUPD 64(AX), Y2
+	VMOVUPD 96(AX), Y3
 	SHLQ $3, CX
 	XORQ BX, BX
 
@@ -38,65 +35,33 @@ loop:
 	VMOVUPD (DI)(BX*1), Y12
 	VMOVUPD (DX)(BX*1), Y14
 	VMOVUPD (SI)(BX*1), Y13
-	VFMADD231PD Y13, Y12, Y0
-	VFMADD231PD Y13, Y8, Y14
+	VMULPD Y13, Y12, Y15
+	VADDPD Y15, Y0, Y0
+	VMULPD Y13, Y8, Y13
+	VADDPD Y13, Y14, Y14
 	VMOVUPD (R9)(BX*1), Y13
-	VFMADD231PD Y13, Y12, Y1
-	VFMADD231PD Y13, Y9, Y14
+	VMULPD Y13, Y12, Y15
+	VADDPD Y15, Y1, Y1
+	VMULPD Y13, Y9, Y13
+	VADDPD Y13, Y14, Y14
 	VMOVUPD (R10)(BX*1), Y13
-	VFMADD231PD Y13, Y12, Y2
-	VFMADD231PD Y13, Y10, Y14
+	VMULPD Y13, Y12, Y15
+	VADDPD Y15, Y2, Y2
+	VMULPD Y13, Y10, Y13
+	VADDPD Y13, Y14, Y14
 	VMOVUPD (R11)(BX*1), Y13
-	VFMADD231PD Y13, Y12, Y3
-	VFMADD231PD Y13, Y11, Y14
+	VMULPD Y13, Y12, Y15
+	VADDPD Y15, Y3, Y3
+	VMULPD Y13, Y11, Y13
+	VADDPD Y13, Y14, Y14
 	VMOVUPD Y14, (DX)(BX*1)
-
-	VMOVUPD 32(DI)(BX*1), Y12
-	VMOVUPD 32(DX)(BX*1), Y14
-	VMOVUPD 32(SI)(BX*1), Y13
-	VFMADD231PD Y13, Y12, Y4
-	VFMADD231PD Y13, Y8, Y14
-	VMOVUPD 32(R9)(BX*1), Y13
-	VFMADD231PD Y13, Y12, Y5
-	VFMADD231PD Y13, Y9, Y14
-	VMOVUPD 32(R10)(BX*1), Y13
-	VFMADD231PD Y13, Y12, Y6
-	VFMADD231PD Y13, Y10, Y14
-	VMOVUPD 32(R11)(BX*1), Y13
-	VFMADD231PD Y13, Y12, Y7
-	VFMADD231PD Y13, Y11, Y14
-	VMOVUPD Y14, 32(DX)(BX*1)
-
-	ADDQ $64, BX
+	ADDQ $32, BX
 	CMPQ BX, CX
 	JLT loop
 
-	// d_r = ((p0+p4)+(p2+p6)) + ((p1+p5)+(p3+p7)): t = p_lo + p_hi lane by
-	// lane, then (t0+t2, t1+t3), then their sum.
-	MOVQ d+48(FP), AX
-	VADDPD Y4, Y0, Y0
-	VEXTRACTF128 $1, Y0, X12
-	VADDPD X12, X0, X0
-	VUNPCKHPD X0, X0, X12
-	VADDSD X12, X0, X0
-	VMOVSD X0, 0(AX)
-	VADDPD Y5, Y1, Y1
-	VEXTRACTF128 $1, Y1, X12
-	VADDPD X12, X1, X1
-	VUNPCKHPD X1, X1, X12
-	VADDSD X12, X1, X1
-	VMOVSD X1, 8(AX)
-	VADDPD Y6, Y2, Y2
-	VEXTRACTF128 $1, Y2, X12
-	VADDPD X12, X2, X2
-	VUNPCKHPD X2, X2, X12
-	VADDSD X12, X2, X2
-	VMOVSD X2, 16(AX)
-	VADDPD Y7, Y3, Y3
-	VEXTRACTF128 $1, Y3, X12
-	VADDPD X12, X3, X3
-	VUNPCKHPD X3, X3, X12
-	VADDSD X12, X3, X3
-	VMOVSD X3, 24(AX)
+	VMOVUPD Y0, 0(AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
 	VZEROUPPER
 	RET

@@ -2,8 +2,8 @@
 
 package gemm
 
-const haveDotAxpy4 = false
+const haveSymvPanel = false
 
-func dotAxpy4Asm(n int, a *float64, lda int, x, y *float64, s, d *[4]float64) {
-	panic("gemm: no DotAxpy4 kernel")
+func symvRows4Asm(n int, a *float64, lda int, x, y *float64, s *[4]float64, acc *[4][4]float64) {
+	panic("gemm: no SymvPanel kernel")
 }

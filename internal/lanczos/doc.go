@@ -24,7 +24,7 @@
 //
 // Sym is the dense operator: a parallel symmetric matrix–vector product that
 // reads only the upper triangle of a *mat.SymDense, once, four rows at a time
-// (each row used as a row and as a column in one pass, gemm.DotAxpy4 with
+// (each row used as a row and as a column in one pass, gemm.SymvPanel with
 // AVX2 on amd64), partitioned into row
 // blocks whose number depends on n only and reduced in block order, so results
 // are bit-identical for any GOMAXPROCS. Any other linear operator enters

@@ -27,7 +27,7 @@ type Operator interface {
 // area (the number depends on n only). Block b computes, for its rows i,
 // the dot product of row i (columns ≥ i) with x and scatters A_ij·x_i into a
 // private accumulator for j > i, four rows per pass over the matrix
-// (gemm.DotAxpy4); y_i is then the sum of the accumulators in block order. Every floating-point sum therefore has the same order whatever
+// (gemm.SymvPanel); y_i is then the sum of the accumulators in block order. Every floating-point sum therefore has the same order whatever
 // the number of workers (runtime.GOMAXPROCS(0)). Cost: n²/2 multiply–adds
 // twice over, with the matrix read once (half of a general gemv's traffic).
 type Sym struct {
@@ -93,25 +93,10 @@ func (s *Sym) MulVec(dst, x []float64) {
 		r0, r1 := s.bounds[b], s.bounds[b+1]
 		clear(acc[r0:])
 		i := r0
-		// Panels of four rows: the 4×4 triangle on the diagonal, then one
-		// pass over the four rows right of it (gemm.DotAxpy4).
-		for ; i+4 <= r1; i += 4 {
-			var tri [4]float64
-			for p := range 4 {
-				r := i + p
-				row := s.data[r*s.stride : r*s.stride+n]
-				xr := x[r]
-				t := row[r] * xr
-				for c := r + 1; c < i+4; c++ {
-					t += row[c] * x[c]
-					acc[c] += row[c] * xr
-				}
-				tri[p] = t
-			}
-			d := gemm.DotAxpy4(n-i-4, s.data[i*s.stride+i+4:], s.stride, x[i+4:], acc[i+4:], [4]float64{x[i], x[i+1], x[i+2], x[i+3]})
-			for p := range 4 {
-				acc[i+p] += tri[p] + d[p]
-			}
+		// Four rows per pass over the matrix, with the operations of the
+		// Dot and AddScaled below (gemm.SymvPanel).
+		for ; i+4 <= r1 && n-i >= 8; i += 4 {
+			gemm.SymvPanel(n-i, s.data[i*s.stride+i:], s.stride, x[i:], acc[i:])
 		}
 		for ; i < r1; i++ {
 			row := s.data[i*s.stride+i : i*s.stride+n]
