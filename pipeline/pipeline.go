@@ -10,6 +10,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/hclust"
+	"github.com/arbor-ml/arbor/internal/atomicfile"
 	"github.com/arbor-ml/arbor/internal/neighbors"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/learner"
@@ -193,6 +195,13 @@ func (p *Pipeline) Save(w io.Writer) error {
 		Selection: p.Selection, Tree: p.savedTree(),
 	}
 	return write(w, m, nil, payload.Bytes())
+}
+
+// SaveFile saves p (Save) to the file path: a regular file is written to
+// a temporary file beside it and renamed into place once whole, never
+// left half written; a device or FIFO is written in place.
+func (p *Pipeline) SaveFile(path string) error {
+	return atomicfile.Write(path, func(f *os.File) error { return p.Save(f) })
 }
 
 // saveLandmarks writes a version 2 file: manifest, map, learner payload.

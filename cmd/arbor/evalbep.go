@@ -45,21 +45,8 @@ func runEvalBEP(ctx context.Context, e *env, set pipeline.EvalSettings, ds *data
 	fmt.Fprintf(e.stdout, "data: %s (%d rows, %d features, %d classes, %s), scale %s\n", displayName(ds.Name), ds.Len(), ds.Dim(), len(ds.Classes), kind, scale)
 	fmt.Fprintf(e.stdout, "protocol: %s (%d splits); precision–recall breakeven (%%) on the hidden rows,\n", protocol, len(splits))
 	fmt.Fprintf(e.stdout, "micro (all row–class pairs pooled) and macro (mean over classes); lp scores z-scored per class\n\n")
-	sum := ssl.SummarizeBEP(res)
-	wl, wk := len("learner"), len("kernel")
-	for _, m := range sum {
-		wl, wk = max(wl, len(m.Learner)), max(wk, len(m.Kernel))
-	}
-	fmt.Fprintf(e.stdout, "%-*s  %-*s  %9s  %9s\n", wl, "learner", wk, "kernel", "micro BEP", "macro BEP")
-	for _, m := range sum {
-		fmt.Fprintf(e.stdout, "%-*s  %-*s  %9.2f  %9.2f\n", wl, m.Learner, wk, m.Kernel, m.Micro, m.Macro)
-	}
-	if len(sum) > 1 {
-		var best ssl.BEPSummary
-		if i := ssl.BestBEP(sum); i >= 0 {
-			best = sum[i]
-		}
-		fmt.Fprintf(e.stdout, "\nbest (mean of micro and macro): %s on %s\n", best.Learner, best.Kernel)
+	if err := ssl.WriteBEPTable(e.stdout, ssl.SummarizeBEP(res)); err != nil {
+		return err
 	}
 	if !quiet {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())

@@ -7,8 +7,6 @@ import (
 	"github.com/arbor-ml/arbor/internal/atomicfile"
 	"github.com/arbor-ml/arbor/pipeline"
 	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/arbor-ml/arbor/dataset"
@@ -115,23 +113,8 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if Xt.Dim() < ds.Dim() && dataset.SparseName(*test) {
-			// LIBSVM rows omit zeros: a test file whose largest index is
-			// below the training data's has zeros in the missing features.
-			Xt.PadFeatures(ds)
-		}
-		if Xt.Dim() != ds.Dim() {
-			return fmt.Errorf("%s: %d features, but %s has %d", *test, Xt.Dim(), ds.Name, ds.Dim())
-		}
-		if ds.AlignFeatures(Xt) { // by name, as predict
-			fmt.Fprintf(e.stderr, "test: %s: feature columns matched to %s by name (they are in another order)\n", Xt.Name, ds.Name)
-		}
-		if err := ds.CheckColumns(Xt); err != nil {
+		if err := ds.MatchNew(Xt, *test, e.stderr); err != nil {
 			return err
-		}
-		if unknown := quoteAll(ds.UnknownClasses(Xt)); len(unknown) > 0 {
-			fmt.Fprintf(e.stderr, "warning: %s: test labels %s are not classes of %s (%s); those rows count as wrong\n",
-				Xt.Name, strings.Join(unknown, ", "), ds.Name, strings.Join(quoteAll(ds.Classes), ", "))
 		}
 		if err := d.scaleNew(Xt); err != nil {
 			return err
@@ -340,44 +323,11 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "data: %s (%d rows, %d features, %d classes), scale %s\n", ds.Name, ds.Len(), ds.Dim(), len(ds.Classes), d.Prep.Scale)
 	fmt.Fprintf(e.stdout, "protocol: %s (%d splits); accuracy (%%) on the unlabelled rows\n\n", protocol, len(splits))
-	printTable(e, res, lf.values().String("unreachable"))
+	if err := ssl.WriteTable(e.stdout, ssl.Summarize(res), lf.values().String("unreachable")); err != nil {
+		return err
+	}
 	if !*quiet {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
 	}
 	return nil
-}
-
-// printTable prints mean ± std accuracy per (learner, kernel), in the order
-// the methods first appear.
-func printTable(e *env, res []ssl.Result, unreachable string) {
-	sum := ssl.Summarize(res)
-	wl, wk := len("learner"), len("kernel")
-	for _, m := range sum {
-		wl, wk = max(wl, len(m.Learner)), max(wk, len(m.Kernel))
-	}
-	fmt.Fprintf(e.stdout, "%-*s  %-*s  %8s  %6s  %s\n", wl, "learner", wk, "kernel", "accuracy", "± std", "fit s")
-	marked := false
-	for _, m := range sum {
-		mark := ""
-		if m.Unreached > 0 {
-			mark = fmt.Sprintf("  * %d unreached", m.Unreached)
-			marked = true
-		}
-		fmt.Fprintf(e.stdout, "%-*s  %-*s  %8.2f  %6.2f  %.3f%s\n", wl, m.Learner, wk, m.Kernel, m.Mean, m.Std, m.FitS, mark)
-	}
-	if marked {
-		how := "left unlabelled and counted as errors (--unreachable unlabeled)"
-		if unreachable == "first" {
-			how = "given the first class as scikit-learn does (--unreachable first): their labels are forced, not learnt"
-		}
-		fmt.Fprintf(e.stdout, "\n* rows no labelled point reaches on the affinity graph (summed over the splits): %s; a wider affinity (knn:K with a larger K) reaches them\n", how)
-	}
-}
-
-func quoteAll(s []string) []string {
-	out := make([]string, len(s))
-	for i, v := range s {
-		out[i] = strconv.Quote(v)
-	}
-	return out
 }

@@ -45,7 +45,7 @@ func savePipeline(info io.Writer, path string, fit *pipeline.Result) error {
 	if err != nil {
 		return fmt.Errorf("--save-model %s: %w", path, err)
 	}
-	if err := atomicfile.Write(path, func(f *os.File) error { return p.Save(f) }); err != nil {
+	if err := p.SaveFile(path); err != nil {
 		return err
 	}
 	fmt.Fprintf(info, "model    %s\n", path)

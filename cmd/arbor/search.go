@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/arbor-ml/arbor/internal/atomicfile"
@@ -62,44 +60,20 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	for _, f := range []string{"cv", "fold-method", "shuffle"} {
-		if given[f] && *foldsPath != "" {
+		if flagGiven(fs, f) && *foldsPath != "" {
 			return usageError("--%s and --folds are mutually exclusive (the file gives the folds)", f)
 		}
 	}
-	var grids []modelselect.Grid
-	read := map[string]bool{}
-	for _, name := range strings.Split(*fams, ",") {
-		if strings.TrimSpace(name) == "" {
-			continue
-		}
-		ent, ok := learner.Lookup(name)
-		if !ok || ent.LandmarksOnly {
-			return usageError("--learner: unknown learner %q (%s)", name, exact)
-		}
-		g := modelselect.Grid{Learner: ent.Name, Params: map[string][]string{}}
-		for _, f := range ent.Flags {
-			if l := settings[f.Name]; l.present {
-				vals, err := modelselect.ParseValues(l.text)
-				if err != nil {
-					return usageError("--%s: %v", f.Name, err)
-				}
-				g.Params[f.Name] = vals
-				read[f.Name] = true
-			}
-		}
-		grids = append(grids, g)
-	}
-	if len(grids) == 0 {
-		return usageError("--learner is empty")
-	}
+	given := map[string]string{}
 	for name, l := range settings {
-		if l.present && !read[name] {
-			_, users := learner.Flags()
-			return usageError("--%s has no effect on --learner %s (it is for %s)", name, *fams, strings.Join(users[name], ", "))
+		if l.present {
+			given[name] = l.text
 		}
+	}
+	grids, err := modelselect.Grids(*fams, given)
+	if err != nil {
+		return settingsError(err)
 	}
 	specs, err := kf.specs()
 	if err != nil {
@@ -157,14 +131,13 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return fmt.Errorf("--save-model %s: %w", *saveModel, err)
 		}
-		if err := atomicfile.Write(*saveModel, func(f *os.File) error { return p.Save(f) }); err != nil {
+		if err := p.SaveFile(*saveModel); err != nil {
 			return err
 		}
 	}
-	rows := res.Rows()
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
-		for _, r := range rows {
+		for _, r := range res.Rows() {
 			if err := enc.Encode(r); err != nil {
 				return err
 			}
@@ -173,18 +146,9 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "data: %s (%d rows, %d labelled, %d features, %d classes), scale %s\n", displayName(ds.Name), ds.Len(), len(ds.Labeled()), ds.Dim(), len(ds.Classes), d.Prep.Scale)
 	fmt.Fprintf(e.stdout, "cv: %s (%d folds); %s on the held-out rows: mean and population std over the folds\n\n", cvText, len(folds), res.Scoring)
-	settingText := make([]string, len(rows))
-	w := len("setting")
-	for i, r := range rows {
-		settingText[i] = r.Candidate.String()
-		w = max(w, len(settingText[i]))
+	if err := res.WriteTable(e.stdout); err != nil {
+		return err
 	}
-	fmt.Fprintf(e.stdout, "%4s  %-*s  %8s  %8s\n", "rank", w, "setting", "mean", "std")
-	for i, r := range rows {
-		fmt.Fprintf(e.stdout, "%4d  %-*s  %8.4f  %8.4f\n", r.Rank, w, settingText[i], float64(r.Mean), float64(r.Std))
-	}
-	b := rows[res.Best]
-	fmt.Fprintf(e.stdout, "\nbest: %s (mean %.4f, std %.4f; the first of rank 1 in grid order)\n", settingText[res.Best], float64(b.Mean), float64(b.Std))
 	if *saveModel != "" {
 		fmt.Fprintf(e.stdout, "model: %s (the best setting refit with all %d labelled rows)\n", *saveModel, len(ds.Labeled()))
 	}

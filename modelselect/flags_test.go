@@ -1,0 +1,75 @@
+package modelselect
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/learner"
+)
+
+// TestGrids: each family takes the settings it reads, as lists; unknown
+// families, no family, bad lists and settings no family reads are
+// settings errors naming the flag.
+func TestGrids(t *testing.T) {
+	g, err := Grids("svm, ,KNN", map[string]string{"C": "0.1,1", "k": "1-3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Grid{
+		{Learner: "svm", Params: map[string][]string{"C": {"0.1", "1"}}},
+		{Learner: "knn", Params: map[string][]string{"k": {"1", "2", "3"}}},
+	}
+	if !reflect.DeepEqual(g, want) {
+		t.Errorf("Grids = %+v, want %+v", g, want)
+	}
+	for _, c := range []struct {
+		learners string
+		settings map[string]string
+		want     string
+	}{
+		{"svm,nosuch", nil, `--learner: unknown learner "nosuch" (`},
+		{"linsvm", nil, `--learner: unknown learner "linsvm" (`},
+		{" , ", nil, "--learner is empty"},
+		{"knn", map[string]string{"k": "3-1"}, "--k: "},
+		{"svm", map[string]string{"C": "1", "k": "3"}, "--k has no effect on --learner svm (it is for knn"},
+	} {
+		_, err := Grids(c.learners, c.settings)
+		if !errors.Is(err, learner.ErrSettings) || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("Grids(%q, %v): %v, want %q…", c.learners, c.settings, err, c.want)
+		}
+	}
+}
+
+// TestWriteTable: a line per candidate in grid order with its rank,
+// setting, mean and std, then the best candidate.
+func TestWriteTable(t *testing.T) {
+	ds, _ := dataset.Embedded("wine")
+	folds, _ := StratifiedKFold(ds.Y, 3, false, 0)
+	res, err := Search{Grids: []Grid{{Learner: "knn", Params: map[string][]string{"k": {"1", "15"}}, Kernels: []string{"linear"}}}, Folds: folds}.Run(context.Background(), ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := res.WriteTable(&buf); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(buf.String(), "\n")
+	if len(lines) != 6 || lines[3] != "" || lines[5] != "" {
+		t.Fatalf("table:\n%s", buf.String())
+	}
+	for i, r := range res.Rows() {
+		f := strings.Fields(lines[1+i])
+		if want := []string{fmt.Sprint(r.Rank), r.Learner, "k=" + r.Params["k"], "kernel=linear", fmt.Sprintf("%.4f", float64(r.Mean)), fmt.Sprintf("%.4f", float64(r.Std))}; !reflect.DeepEqual(f, want) {
+			t.Errorf("line %d: %q, want %q", 1+i, f, want)
+		}
+	}
+	if b := res.Candidates[res.Best]; !strings.HasPrefix(lines[4], "best: "+b.String()+" (mean ") {
+		t.Errorf("best line %q, want %s", lines[4], b)
+	}
+}
