@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bufio"
+	"context"
 	"encoding/csv"
 	"io"
 	"strconv"
@@ -180,3 +181,78 @@ func (pw *PredictionWriter) Write(ds *dataset.Dataset, got *Prediction) error {
 
 // Rows is the number of rows written.
 func (pw *PredictionWriter) Rows() int { return pw.rows }
+
+// PredictStream says how WritePredictions labels a file of new points.
+type PredictStream struct {
+	// Want says what to write besides the labels.
+	Want Want
+	// Chunk is the number of rows read and labelled at a time (≤ 0:
+	// DefaultChunk).
+	Chunk int
+	// Flush writes each chunk's records through to the writer before the
+	// next chunk is read (a stream to standard output, a device or a
+	// pipe: an error in a later chunk leaves the earlier rows written).
+	Flush bool
+	// Check, if not nil, is called with each chunk before it is
+	// labelled; its error stops the stream.
+	Check func(ds *dataset.Dataset) error
+	// Progress, if not nil, is called after each chunk with the rows
+	// written so far, and with done set once every row is labelled
+	// (before the last records are flushed).
+	Progress func(rows int, done bool)
+}
+
+// WriteError is an error writing the predictions (not one of the new
+// points): it reads as Err.
+type WriteError struct{ Err error }
+
+func (e *WriteError) Error() string { return e.Err.Error() }
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// WritePredictions labels the new points of r, named name, read as
+// p.Stream reads them with opt, and writes their predictions to w as CSV
+// (PredictionWriter), chunk by chunk as s says. It returns the number of
+// rows written and the first error: one writing w is a *WriteError; the
+// others are those of the points (reading, columns, values, s.Check,
+// labelling).
+func (p *Pipeline) WritePredictions(ctx context.Context, w io.Writer, r io.Reader, name string, opt dataset.CSVOptions, s PredictStream) (int, error) {
+	bw := bufio.NewWriter(w)
+	pw := p.NewPredictionWriter(bw)
+	err := p.Stream(ctx, r, name, opt, s.Chunk, func(ds *dataset.Dataset) error {
+		if s.Check != nil {
+			if err := s.Check(ds); err != nil {
+				return err
+			}
+		}
+		X, err := p.Columns(ds)
+		if err != nil {
+			return err
+		}
+		got, err := p.PredictWant(ctx, X, s.Want)
+		if err != nil {
+			return err
+		}
+		if err := pw.Write(ds, got); err != nil {
+			return &WriteError{err}
+		}
+		if s.Flush {
+			if err := bw.Flush(); err != nil {
+				return &WriteError{err}
+			}
+		}
+		if s.Progress != nil {
+			s.Progress(pw.Rows(), false)
+		}
+		return nil
+	})
+	if err != nil {
+		return pw.Rows(), err
+	}
+	if s.Progress != nil {
+		s.Progress(pw.Rows(), true)
+	}
+	if err := bw.Flush(); err != nil {
+		return pw.Rows(), &WriteError{err}
+	}
+	return pw.Rows(), nil
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -167,5 +168,55 @@ func TestPredictionWriter(t *testing.T) {
 		if w := []string{strconv.Itoa(i), "p" + strconv.Itoa(i), p.Classes[want[i]]}; !slices.Equal(rec, w) {
 			t.Errorf("record %d: %q, want %q", i, rec, w)
 		}
+	}
+}
+
+// failWriter fails every write.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// TestWritePredictions: the file's predictions as PredictionWriter writes
+// them with progress after each chunk and once done; a bad row in a later
+// chunk stops the stream with the earlier chunks' rows written (Flush) and
+// counted; an error of the writer is a *WriteError.
+func TestWritePredictions(t *testing.T) {
+	ctx := context.Background()
+	ds, err := dataset.Embedded("iris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := pipeline.Fit(ctx, pipeline.Settings{Learner: "knn"}, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := res.Pipeline()
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := strings.Join(p.Features, ",") + "\n"
+	for i := range 7 {
+		file += strings.Trim(strings.Join(strings.Fields(fmt.Sprint(ds.X.RawRowView(20*i))), ","), "[]") + "\n"
+	}
+	var progress []string
+	s := pipeline.PredictStream{Chunk: 3, Flush: true, Progress: func(rows int, done bool) { progress = append(progress, fmt.Sprint(rows, done)) }}
+	var buf bytes.Buffer
+	rows, err := p.WritePredictions(ctx, &buf, strings.NewReader(file), "new.csv", dataset.CSVOptions{}, s)
+	if err != nil || rows != 7 || strings.Count(buf.String(), "\n") != 8 {
+		t.Fatalf("%d rows, %v:\n%s", rows, err, buf.String())
+	}
+	if want := []string{"3 false", "6 false", "7 false", "7 true"}; !slices.Equal(progress, want) {
+		t.Errorf("progress %q, want %q", progress, want)
+	}
+	lines := strings.SplitAfter(file, "\n")
+	bad := strings.Join(lines[:5], "") + "x,1,2,3\n" + strings.Join(lines[5:], "") // line 6: the second chunk
+	buf.Reset()
+	rows, err = p.WritePredictions(ctx, &buf, strings.NewReader(bad), "new.csv", dataset.CSVOptions{}, s)
+	var we *pipeline.WriteError
+	if err == nil || errors.As(err, &we) || rows != 3 || strings.Count(buf.String(), "\n") != 4 {
+		t.Errorf("bad row: %d rows, %v:\n%s", rows, err, buf.String())
+	}
+	if _, err := p.WritePredictions(ctx, failWriter{}, strings.NewReader(file), "new.csv", dataset.CSVOptions{}, s); !errors.As(err, &we) || err.Error() != "disk full" {
+		t.Errorf("failing writer: %v, want a WriteError", err)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -127,58 +126,32 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 		streamTo = *out
 	}
 	write := func(w io.Writer) error {
-		bw := bufio.NewWriter(w)
-		pw := p.NewPredictionWriter(bw)
-		row := 0
-		var outErr error
-		err := p.Stream(ctx, in, d.Path, opt, *chunk, func(ds *dataset.Dataset) error {
-			if p.Scaler == nil || p.Scaler.Impute == nil {
-				if err := ds.MissingError("arbor predict", "fill or drop those cells, or refit the model with --impute"); err != nil {
-					return err
+		rows, err := p.WritePredictions(ctx, w, in, d.Path, opt, pipeline.PredictStream{Want: want, Chunk: *chunk, Flush: streamTo != "",
+			Check: func(ds *dataset.Dataset) error {
+				if p.Scaler == nil || p.Scaler.Impute == nil {
+					return ds.MissingError("arbor predict", "fill or drop those cells, or refit the model with --impute")
 				}
-			}
-			X, err := p.Columns(ds)
-			if err != nil {
-				return err
-			}
-			got, err := p.PredictWant(ctx, X, want)
-			if err != nil {
-				return err
-			}
-			if err := pw.Write(ds, got); err != nil {
-				outErr = err
-				return err
-			}
-			row = pw.Rows()
-			if streamTo != "" {
-				// every labelled row out, so that the count an error gives is exact
-				if err := bw.Flush(); err != nil {
-					outErr = err
-					return err
+				return nil
+			},
+			Progress: func(rows int, done bool) {
+				if now := time.Now(); !*quiet && done {
+					el := now.Sub(start).Seconds()
+					fmt.Fprintf(e.stderr, "predict: %d rows labelled in %.1fs (%.0f rows/s)\n", rows, el, float64(rows)/math.Max(el, 1e-9))
+				} else if !*quiet && now.Sub(last) >= time.Second {
+					last = now
+					el := now.Sub(start).Seconds()
+					fmt.Fprintf(e.stderr, "predict: %d rows labelled (%.1fs, %.0f rows/s)\n", rows, el, float64(rows)/el)
 				}
-			}
-			if now := time.Now(); !*quiet && now.Sub(last) >= time.Second {
-				last = now
-				el := now.Sub(start).Seconds()
-				fmt.Fprintf(e.stderr, "predict: %d rows labelled (%.1fs, %.0f rows/s)\n", row, el, float64(row)/el)
-			}
-			return nil
-		})
-		if err != nil {
-			if err == outErr {
-				return err
-			}
+			}})
+		var we *pipeline.WriteError
+		if err != nil && !errors.As(err, &we) {
 			readErr = predictReadError(&d, p, err)
-			if streamTo != "" && row > 0 {
-				readErr = fmt.Errorf("%w; %d rows were already written to %s", readErr, row, streamTo)
+			if streamTo != "" && rows > 0 {
+				readErr = fmt.Errorf("%w; %d rows were already written to %s", readErr, rows, streamTo)
 			}
 			return readErr
 		}
-		if !*quiet {
-			el := time.Since(start).Seconds()
-			fmt.Fprintf(e.stderr, "predict: %d rows labelled in %.1fs (%.0f rows/s)\n", row, el, float64(row)/math.Max(el, 1e-9))
-		}
-		return bw.Flush()
+		return err
 	}
 	if *out == "-" || *out == "" {
 		return write(e.stdout)
