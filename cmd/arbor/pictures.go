@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/arbor-ml/arbor/clustering"
 	"github.com/arbor-ml/arbor/dataset"
@@ -14,27 +13,9 @@ import (
 	"github.com/arbor-ml/arbor/internal/atomicfile"
 )
 
-// displayName is a data set's name as a picture's title shows it: the file
-// name without its directory and its extensions (".csv", ".svm.gz"), so
-// that titles never carry a path.
-func displayName(name string) string {
-	base := filepath.Base(strings.TrimPrefix(name, "embedded:"))
-	if base == "." || base == string(filepath.Separator) {
-		return name
-	}
-	for {
-		ext := filepath.Ext(base)
-		if ext == "" || ext == base || len(ext) > 6 {
-			return base
-		}
-		switch strings.ToLower(ext) {
-		case ".gz", ".csv", ".tsv", ".txt", ".svm", ".libsvm", ".svmlight", ".dat", ".data":
-			base = strings.TrimSuffix(base, ext)
-		default:
-			return base
-		}
-	}
-}
+// displayName is a data set's name as a picture's title shows it
+// (dataset.DisplayName).
+func displayName(name string) string { return dataset.DisplayName(name) }
 
 // plotFlags are --plot and --plot-features of the commands that draw
 // their rows coloured by label (cluster, classify).

@@ -24,17 +24,6 @@ func svgTexts(t *testing.T, path string) []string {
 	return out
 }
 
-func TestDisplayName(t *testing.T) {
-	for in, want := range map[string]string{
-		"/home/me/data/vehicle.csv": "vehicle", "../shared/data/reuters10.svm.gz": "reuters10",
-		"iris": "iris", "two_moons": "two_moons", "embedded:usps": "usps", "data/v1.2.csv": "v1.2", "C:notes.txt": "C:notes",
-	} {
-		if got := displayName(in); got != want {
-			t.Errorf("displayName(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestDendrogramPicture: a dendrogram of a file given by path has a title
 // without the path, leaf names and axis labels, and is truncated (SciPy's
 // lastp) when the data has many rows, as --dendrogram-leaves says.

@@ -3,8 +3,6 @@ package main
 import (
 	"compress/gzip"
 	"errors"
-	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,8 +11,6 @@ import (
 	"testing"
 
 	"github.com/arbor-ml/arbor/dataset"
-	"github.com/arbor-ml/arbor/svcluster"
-	"gonum.org/v1/gonum/mat"
 )
 
 // The landmark cluster kernels on a file of 40 rows (fewer than the 40
@@ -173,32 +169,4 @@ func TestClusterFloat32RefusedFirst(t *testing.T) {
 		t.Errorf("labels.csv written: %v", err)
 	}
 	mustArbor(t, append(args, "--quiet")...)
-}
-
-// svc on many rows says before the fit that its work is O(N²), with the
-// time of one pass over the pairs and the --landmarks M that fits (its
-// own time); nothing on fewer than svcAnnounceRows rows or with --quiet.
-func TestAnnounceSVC(t *testing.T) {
-	X := mat.NewDense(600, 3, nil)
-	for i := range 600 {
-		X.SetRow(i, []float64{math.Sin(float64(i)), math.Cos(float64(i)), float64(i%7) / 7})
-	}
-	hint := func(m int) string { return fmt.Sprintf("--landmarks %d fits", m) }
-	for _, c := range []struct {
-		n     int
-		quiet bool
-		want  string
-	}{
-		{200000, false, "svc: support vector clustering of 200000 rows is O(N²): the SVDD's kernel columns and the labelling's pair tests come to about N²/2 = 2e+10 kernel values per pass over the pairs, about "},
-		{200000, true, ""},
-		{svcAnnounceRows - 1, false, ""},
-	} {
-		var stderr strings.Builder
-		e := &env{stdout: io.Discard, stderr: &stderr}
-		e.announceSVC(c.quiet, func() float64 { return svcluster.PairTime(X) }, c.n, hint)
-		got := stderr.String()
-		if c.want == "" && got != "" || c.want != "" && (!strings.HasPrefix(got, c.want) || !strings.Contains(got, "; --landmarks 2000 fits (about ") || strings.Count(got, "\n") != 1) {
-			t.Errorf("n=%d quiet=%v: %q", c.n, c.quiet, got)
-		}
-	}
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/arbor-ml/arbor/figure/svcfig"
 	"github.com/arbor-ml/arbor/internal/atomicfile"
-	"github.com/arbor-ml/arbor/metrics"
 	"github.com/arbor-ml/arbor/svcluster"
 )
 
@@ -114,12 +113,16 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	if err := mf.check(svcluster.Bytes(fitRows, ds.Dim()), fmt.Sprintf("support vector clustering of %d rows", fitRows), hint); err != nil {
 		return err
 	}
-	e.announceSVC(*quiet, func() float64 { return svcluster.PairTime(ds.X) }, fitRows, func(m int) string {
-		if lmf.m > 0 {
-			return "fewer --landmarks fit fewer rows"
+	if !*quiet {
+		if note := svcluster.WorkNotice(fitRows, func() float64 { return svcluster.PairTime(ds.X) }, func(m int) string {
+			if lmf.m > 0 {
+				return "fewer --landmarks fit fewer rows"
+			}
+			return fmt.Sprintf("--landmarks %d fits the sphere and clusters on %d sampled rows", m, m)
+		}); note != "" {
+			fmt.Fprintln(e.stderr, note)
 		}
-		return fmt.Sprintf("--landmarks %d fits the sphere and clusters on %d sampled rows", m, m)
-	})
+	}
 	progress := e.progress(*quiet)
 	s := svcluster.Settings{PCA: *pca, Landmarks: lmf.m, LandmarkMethod: lmf.method, Seed: lmf.seed, Log: e.stderr}
 	if *sweep {
@@ -143,46 +146,16 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	}
 	start := time.Now()
 	info := e.summary(*out) // stderr when the labels take stdout
-	fmt.Fprintf(info, "data       %s (%d rows, %d features, scale %s", ds.Name, ds.Len(), ds.Dim(), d.Prep.Scale)
-	if *pca > 0 {
-		fmt.Fprintf(info, ", first %d principal components", *pca)
+	if err := s.WriteHeader(info, ds.Name, ds.Len(), ds.Dim(), d.Prep.Scale); err != nil {
+		return err
 	}
-	fmt.Fprintf(info, ")\nkernel     %s, labelling %s, %d samples per segment\n", kind, lab, *samples)
 	fit, err := in.Fit(ctx)
 	if err != nil {
 		return err
 	}
 	res, h := fit.Clustering, fit.Hierarchy
-	if h != nil {
-		if err := h.WriteTable(info); err != nil {
-			return err
-		}
-		fmt.Fprintf(info, "stopped    %s after %d SVDD fits\n", h.Stop, h.Fits)
-		if l := h.Levels[fit.Level]; *clusters > 0 {
-			if fit.Closest {
-				fmt.Fprintln(e.stderr, "warning:", closestLevel(h, fit.Level, *clusters, *qfactor, *maxErr, *pmax))
-			}
-			fmt.Fprintf(info, "chosen     level %d: q = %.6g, C = %.6g (1/(N·C) = %.4g), %d clusters\n", fit.Level, l.Q, l.C, l.P, l.NClusters)
-		} else {
-			fmt.Fprintf(info, "labels of  the last level (%d)\n", fit.Level)
-		}
-	}
-	if in.Sample != nil {
-		fmt.Fprintf(info, "landmarks  %d sampled rows fitted; %d other rows outside the sphere\n", len(in.Sample), fit.Outside)
-	}
-	if err := res.WriteSummary(info, sizesText); err != nil {
+	if err := in.WriteReport(info, e.stderr, fit, ds.Y, sizesText); err != nil {
 		return err
-	}
-	if t, p := metrics.Labelled(ds.Y, res.Labels); len(t) > 1 {
-		ari, err1 := metrics.ARI(t, p)
-		nmi, err2 := metrics.NMI(t, p)
-		mis, _, err3 := metrics.Misclassified(t, p)
-		if err1 == nil && err2 == nil && err3 == nil {
-			fmt.Fprintf(info, "vs labels  ARI %.4f, NMI %.4f, misclassified %d of %d (best one-to-one matching)\n", ari, nmi, mis, len(t))
-		}
-	}
-	for _, w := range res.Warnings {
-		fmt.Fprintf(e.stderr, "warning: %v\n", w)
 	}
 	var batch atomicfile.Batch // all outputs or none
 	defer batch.Abort()
