@@ -96,6 +96,9 @@ func CostLearner(s Settings, spec kernel.Spec, ln learner.Learner, family string
 			// lp and spreading on a kNN graph: sparse; with landmarks too
 			// for spreading on the kNN graph of all rows.
 			e.Bytes, e.What = b, what
+			if s.Landmarks > 0 {
+				e.Bytes += landmarkOutputBytes(s, family, sh.Rows+sh.Test, sh.Classes, sh.Labeled, s.Landmarks)
+			}
 			return e, nil
 		}
 	}
@@ -112,6 +115,7 @@ func CostLearner(s Settings, spec kernel.Spec, ln learner.Learner, family string
 			return Estimate{}, learner.Settingsf("--float32 and --landmarks: the landmark features are N×M, not an N×N matrix; leave out --float32")
 		}
 		e.Bytes, e.What, e.Hint = LandmarkRunBytes(spec, family, sh, s.Landmarks), fmt.Sprintf("%d landmarks for %d rows", s.Landmarks, n), "use fewer --landmarks"
+		e.Bytes += landmarkOutputBytes(s, family, n, sh.Classes, sh.Labeled, s.Landmarks)
 		return e, nil
 	}
 	need, need32 := kernel.Bytes(spec, sh.Rows), kernel.Bytes32(spec, sh.Rows)

@@ -66,7 +66,7 @@ type Settings struct {
 	// Proba asks for class probabilities of every row (Result.Proba): the
 	// SVM then fits its Platt sigmoids (svm.Classifier.Probability, the
 	// folds as its platt-folds setting says); Decision for decision values
-	// (Result.Decision; the SVM). Not with Landmarks.
+	// (Result.Decision; the SVM, and linsvm with Landmarks).
 	Proba, Decision bool
 	// MemoryBudget, when > 0, is the memory in bytes the fit may take:
 	// Fit refuses settings whose Cost is above it, before the work, with
@@ -242,9 +242,6 @@ func FitLearner(ctx context.Context, s Settings, spec kernel.Spec, ln learner.Le
 	if err := est.Err(); err != nil {
 		return nil, err
 	}
-	if (s.Proba || s.Decision) && s.method(spec, ln, family) == methodLandmarks {
-		return nil, learner.Settingsf("probabilities and decision values are not available with landmarks (fit without --landmarks)")
-	}
 	if err := outputsBeforeFit(ln, s); err != nil {
 		return nil, err
 	}
@@ -321,7 +318,7 @@ func FitLearner(ctx context.Context, s Settings, spec kernel.Spec, ln learner.Le
 		model = m
 	case methodLandmarks:
 		built.Spec = spec
-		pred, res.lm, err = classifyLandmarks(ctx, log, lmc, ds, test, spec, withGraphProgress(ln, s.Progress), family, s.Hold)
+		pred, res.lm, err = classifyLandmarks(ctx, log, lmc, ds, test, spec, withGraphProgress(ln, s.Progress), family, s.Hold, Want{Proba: s.Proba, Decision: s.Decision})
 		if err != nil {
 			return nil, err
 		}
@@ -390,7 +387,9 @@ func FitLearner(ctx context.Context, s Settings, spec kernel.Spec, ln learner.Le
 		pred = append(pred[:ds.Len():ds.Len()], out.Labels...)
 	}
 	res.Labels, res.Model, res.built, res.Gamma = pred, model, built, built.Gamma
-	if s.Proba || s.Decision {
+	if (s.Proba || s.Decision) && res.lm != nil {
+		res.landmarkOutputs()
+	} else if s.Proba || s.Decision {
 		if err := res.outputs(ctx, s, method, p, ds, test); err != nil {
 			return nil, err
 		}

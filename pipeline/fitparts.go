@@ -130,6 +130,9 @@ type landmarkFit struct {
 	gamma float64
 	fm    landmark.Map // nil for the anchor graph
 	model learner.Saver
+	// out holds the probabilities and decision values (model classes'
+	// columns) of the training rows, then the test rows, when asked.
+	out *Prediction
 }
 
 // anchorFit is label propagation (lp) or spreading on the anchor graph of
@@ -233,6 +236,15 @@ func LabelBlockRows(family string) int {
 // for knn; rows independent of the block for svm and linsvm). hold, if not
 // nil, is called once the block's buffer is allocated.
 func PredictTraining(ctx context.Context, t *landmark.Training, block int, predict func(dst []int, Zb *mat.Dense) ([]int, error), pred []int, hold func()) error {
+	return labelTraining(ctx, t, block, func(lo, hi int, Zb *mat.Dense) error {
+		_, err := predict(pred[lo:hi], Zb)
+		return err
+	}, hold)
+}
+
+// labelTraining calls label with the features Zb of the training rows
+// lo..hi of t, block rows at a time in row order (PredictTraining).
+func labelTraining(ctx context.Context, t *landmark.Training, block int, label func(lo, hi int, Zb *mat.Dense) error, hold func()) error {
 	n, r := t.Len(), t.Rank()
 	if block%landmark.BlockRows != 0 || block <= 0 {
 		return fmt.Errorf("pipeline: block of %d rows, want a multiple of %d", block, landmark.BlockRows)
@@ -247,7 +259,7 @@ func PredictTraining(ctx context.Context, t *landmark.Training, block int, predi
 		if err != nil {
 			return err
 		}
-		if _, err := predict(pred[lo:hi], Zb); err != nil {
+		if err := label(lo, hi, Zb); err != nil {
 			return err
 		}
 	}
@@ -268,10 +280,14 @@ func labelledRows(y []int) []int {
 // landmark features: "svm" → the C-SVC with the linear kernel on the
 // features (landmarkSVM), "knn" → kNN on the
 // features (knn.Classifier), "lp"/"spreading" → the anchor graph.
-func classifyLandmarks(ctx context.Context, log io.Writer, l LandmarkChoice, ds, test *dataset.Dataset, spec kernel.Spec, ln learner.Learner, family string, hold func()) ([]int, *landmarkFit, error) {
+func classifyLandmarks(ctx context.Context, log io.Writer, l LandmarkChoice, ds, test *dataset.Dataset, spec kernel.Spec, ln learner.Learner, family string, hold func(), w Want) ([]int, *landmarkFit, error) {
 	switch family {
 	case "lp", "spreading":
-		return anchorFit(ctx, log, l, ds, test, ln)
+		pred, fit, err := anchorFit(ctx, log, l, ds, test, ln)
+		if err == nil && w.Proba {
+			err = fit.pointOutputs(ctx, ds, test)
+		}
+		return pred, fit, err
 	case "svm", "knn", "linsvm":
 	default:
 		return nil, nil, learner.Settingsf("--landmarks works with --learner svm, linsvm, knn, lp or spreading, not %s", family)
@@ -296,7 +312,7 @@ func classifyLandmarks(ctx context.Context, log io.Writer, l LandmarkChoice, ds,
 	switch family {
 	case "svm":
 		c, _ := learner.As[svm.Classifier](ln)
-		m, err := LandmarkSVM(ctx, Zl, yl, c.C)
+		m, err := LandmarkSVMWith(ctx, Zl, yl, c)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -327,19 +343,72 @@ func classifyLandmarks(ctx context.Context, log io.Writer, l LandmarkChoice, ds,
 	}
 	n := ds.Len()
 	pred := make([]int, n)
+	var testOut *Prediction
 	if test != nil {
 		// As a saved pipeline labels new points (arbor predict).
-		pt, err := (&Landmarks{Map: fm, Model: fit.model}).Predict(ctx, test.X)
+		testOut, err = (&Landmarks{Map: fm, Model: fit.model}).PredictWant(ctx, test.X, w)
 		if err != nil {
 			return nil, nil, err
 		}
-		pred = append(pred, pt...)
+		pred = append(pred, testOut.Labels...)
 	}
-	if err := PredictTraining(ctx, tr, LabelBlockRows(family), predict, pred[:n], hold); err != nil {
+	label := func(lo, hi int, Zb *mat.Dense) error {
+		_, err := predict(pred[lo:hi], Zb)
+		return err
+	}
+	if w.Proba || w.Decision {
+		// The outputs of each block of training rows from its features,
+		// as its labels.
+		fit.out = &Prediction{}
+		var parts []*Prediction
+		label = func(lo, hi int, Zb *mat.Dense) error {
+			if _, err := predict(pred[lo:hi], Zb); err != nil {
+				return err
+			}
+			o := &Prediction{}
+			parts = append(parts, o)
+			return featureOutputs(ctx, fit.model, o, w, Zb, false)
+		}
+		defer func() {
+			if testOut != nil {
+				parts = append(parts, testOut)
+			}
+			fit.out.Proba = stack(parts, func(q *Prediction) *mat.Dense { return q.Proba })
+			fit.out.Decision = stack(parts, func(q *Prediction) *mat.Dense { return q.Decision })
+		}()
+	}
+	if err := labelTraining(ctx, tr, LabelBlockRows(family), label, hold); err != nil {
 		return nil, nil, err
 	}
 	keepGiven(pred[:n], ds.Y)
 	return pred, fit, nil
+}
+
+// pointOutputs sets the probabilities of a model on the points (the anchor
+// graph, the kNN graph) for the training rows of ds, then the test rows.
+func (f *landmarkFit) pointOutputs(ctx context.Context, ds, test *dataset.Dataset) error {
+	var parts []*Prediction
+	switch m := f.model.(type) {
+	case *propagate.AnchorModel:
+		P, err := m.Proba(ctx, nil, ds.X)
+		if err != nil {
+			return err
+		}
+		parts = append(parts, &Prediction{Proba: P})
+	case *propagate.KNNModel:
+		parts = append(parts, &Prediction{Proba: m.TransductionProba()})
+	default:
+		return fmt.Errorf("%w: %T on the points", ErrLearner, f.model)
+	}
+	if test != nil {
+		o, err := (&Landmarks{Model: f.model}).PredictWant(ctx, test.X, Want{Proba: true})
+		if err != nil {
+			return err
+		}
+		parts = append(parts, o)
+	}
+	f.out = &Prediction{Proba: stack(parts, func(q *Prediction) *mat.Dense { return q.Proba })}
+	return nil
 }
 
 // keepGiven gives labelled rows their own labels (as ssl.Transduce does).
@@ -749,9 +818,18 @@ func rowsOf(X *mat.Dense, lm []int) *mat.Dense {
 // labelled rows of Z (the landmark SVM: with exact features, Z·Zᵀ = K, it
 // predicts as the exact SVM does).
 func LandmarkSVM(ctx context.Context, Z *mat.Dense, y []int, C float64) (*svm.Model, error) {
+	return LandmarkSVMWith(ctx, Z, y, svm.Classifier{C: C})
+}
+
+// LandmarkSVMWith is LandmarkSVM with C and the probability settings of c
+// (Probability: Platt sigmoids by svm-train -b 1's internal 5-fold
+// cross-validation on the labelled rows' features, the folds drawn as
+// Shuffle and Seed say); c's other settings are not read.
+func LandmarkSVMWith(ctx context.Context, Z *mat.Dense, y []int, c svm.Classifier) (*svm.Model, error) {
 	Zl, yl := LabelledFeatures(Z, y)
 	if len(yl) == 0 {
 		return nil, fmt.Errorf("%w: no labelled rows", svm.ErrEmpty)
 	}
-	return svm.Classifier{C: C, Kernel: kernel.Linear{}, AllowSingleton: true}.Fit(ctx, Zl, yl)
+	return svm.Classifier{C: c.C, Kernel: kernel.Linear{}, AllowSingleton: true,
+		Probability: c.Probability, Shuffle: c.Shuffle, Seed: c.Seed}.Fit(ctx, Zl, yl)
 }

@@ -158,51 +158,11 @@ func loadLandmarks(mapKind string, mapBytes []byte, learnerName string, payload 
 // instead of M·r; labels equal those from z(Xt) but for decision values
 // within rounding of a tie).
 func (lm *Landmarks) Predict(ctx context.Context, Xt *mat.Dense) ([]int, error) {
-	if am, ok := lm.Model.(*propagate.AnchorModel); ok {
-		return am.Predict(ctx, nil, Xt)
-	}
-	if km, ok := lm.Model.(*propagate.KNNModel); ok {
-		return km.Predict(ctx, nil, Xt)
-	}
-	if sv, ok := lm.Model.(*svm.Model); ok {
-		if lin, ok := lm.Map.(linearMap); ok {
-			lm.once.Do(func() { lm.svmFolded, lm.err = sv.Compose(lin.Projection()) })
-			if lm.err != nil {
-				return nil, lm.err
-			}
-			B, err := lin.Base(ctx, Xt)
-			if err != nil {
-				return nil, err
-			}
-			return lm.svmFolded.PredictPoints(ctx, nil, B)
-		}
-	}
-	if sv, ok := lm.Model.(*linsvm.Model); ok {
-		if lin, ok := lm.Map.(linearMap); ok {
-			lm.once.Do(func() { lm.folded, lm.err = sv.Compose(lin.Projection()) })
-			if lm.err != nil {
-				return nil, lm.err
-			}
-			B, err := lin.Base(ctx, Xt)
-			if err != nil {
-				return nil, err
-			}
-			return lm.folded.Predict(ctx, nil, B)
-		}
-	}
-	Z, err := lm.Map.Features(ctx, Xt)
+	out, err := lm.PredictWant(ctx, Xt, Want{})
 	if err != nil {
 		return nil, err
 	}
-	switch m := lm.Model.(type) {
-	case *svm.Model:
-		return m.PredictPoints(ctx, nil, Z)
-	case *linsvm.Model:
-		return m.Predict(ctx, nil, Z)
-	case *knn.Model:
-		return m.PredictPoints(ctx, nil, Z)
-	}
-	return nil, fmt.Errorf("%w: %T on landmark features", ErrLearner, lm.Model)
+	return out.Labels, nil
 }
 
 // FitMap fits the landmark feature map of spec on the rows landmarks of X

@@ -12,13 +12,14 @@ import (
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/knn"
 	"github.com/arbor-ml/arbor/learner"
+	"github.com/arbor-ml/arbor/linsvm"
 	"github.com/arbor-ml/arbor/propagate"
 	"github.com/arbor-ml/arbor/ssl"
 	"github.com/arbor-ml/arbor/svm"
 )
 
 // ErrOutput: the model cannot give the output asked for (probabilities
-// or decision values from a learner that has none, or with landmarks).
+// or decision values from a learner that has none).
 var ErrOutput = errors.New("output not available for this model")
 
 // Want says what a prediction returns besides the labels.
@@ -55,7 +56,10 @@ type Prediction struct {
 // learner.Unlabeled for one class against the rest. nil when the model
 // has no decision values.
 func (p *Pipeline) DecisionColumns() []learner.Pair {
-	if d, ok := p.Model.(learner.Decider); ok && p.Landmarks == nil {
+	if p.Landmarks != nil {
+		return p.Landmarks.DecisionColumns()
+	}
+	if d, ok := p.Model.(learner.Decider); ok {
 		return d.DecisionColumns()
 	}
 	return nil
@@ -75,13 +79,7 @@ func (p *Pipeline) checkWant(w Want) (learner.Model, error) {
 		return nil, fmt.Errorf("%w: unreachable policy %q (want %s or %s)", ErrOutput, w.Unreachable, propagate.UnreachableUnlabeled, propagate.UnreachableFirst)
 	}
 	if p.Landmarks != nil {
-		if w.Proba || w.Decision {
-			return nil, fmt.Errorf("%w: probabilities and decision values are not available for a landmark pipeline", ErrOutput)
-		}
-		if w.Unreachable != "" {
-			return nil, fmt.Errorf("%w: the unreachable policy of a landmark pipeline is fixed when it is fitted", ErrOutput)
-		}
-		return nil, nil
+		return nil, p.Landmarks.checkWant(w)
 	}
 	m := p.Model
 	if w.Unreachable != "" {
@@ -109,12 +107,22 @@ func (p *Pipeline) checkWant(w Want) (learner.Model, error) {
 
 // outputsBeforeFit refuses, before the fit, probabilities or decision
 // values from a learner whose models have none (the SVM has both, kNN,
-// label propagation and spreading probabilities).
+// label propagation and spreading probabilities; with landmarks, linsvm
+// decision values).
 func outputsBeforeFit(ln learner.Learner, s Settings) error {
 	_, isSVM := learner.As[svm.Classifier](ln)
 	_, isKNN := learner.As[knn.Classifier](ln)
 	_, isProp := propagationAffinity(ln)
+	if _, isLin := learner.As[linsvm.Classifier](ln); isLin && s.Landmarks > 0 {
+		if s.Proba {
+			return fmt.Errorf("%w: linsvm gives no class probabilities (LIBLINEAR's L2-loss SVM, like scikit-learn's LinearSVC, has no probability model; ask for --decision, or use --learner svm)", ErrOutput)
+		}
+		return nil
+	}
 	if s.Decision && !isSVM {
+		if s.Landmarks > 0 {
+			return fmt.Errorf("%w: %s gives no decision values (svm and linsvm do)", ErrOutput, ln.Name())
+		}
 		return fmt.Errorf("%w: %s gives no decision values (only the SVM does)", ErrOutput, ln.Name())
 	}
 	if s.Proba && !isSVM && !isKNN && !isProp {
@@ -167,8 +175,13 @@ func (p *Pipeline) predictScaled(ctx context.Context, m learner.Model, Xt *mat.D
 	var err error
 	out := &Prediction{}
 	if p.Landmarks != nil {
-		out.Labels, err = p.Landmarks.Predict(ctx, Xt)
-		return out, err
+		if out, err = p.Landmarks.PredictWant(ctx, Xt, w); err != nil {
+			return nil, err
+		}
+		if out.Proba != nil {
+			out.Proba = spreadClasses(p.Landmarks.classes(), len(p.Classes), out.Proba)
+		}
+		return out, nil
 	}
 	if p.Affinity != "" {
 		a, err := propagate.ParseAffinity(p.Affinity)

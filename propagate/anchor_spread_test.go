@@ -59,7 +59,8 @@ func denseAnchorZ(X, anchors *mat.Dense, s int) *mat.Dense {
 // transduction; the same anchor scores B = Λ⁻¹ Zᵀ F̂ as a dense LU solve
 // of (I − αS)F = (1−α)Y (to 1e-11: two orders of rounding in N = 90
 // unknowns, condition ≤ (1+α)/(1−α)); the same labels of new points from their affinity
-// rows — with every row an anchor and with a subset of anchors; and
+// rows, and their probabilities those of LabelSpreading.predict_proba's
+// rule on them (Proba) — with every row an anchor and with a subset of anchors; and
 // save → load predicts the same.
 func TestAnchorSpreadingDense(t *testing.T) {
 	ctx := context.Background()
@@ -207,6 +208,25 @@ func TestAnchorSpreadingDense(t *testing.T) {
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Fatalf("new points\n got %v\nwant %v", got, want)
 			}
+			// Their probabilities: LabelSpreading.predict_proba's rule from
+			// the same affinity rows, Wt·F̂ with F̂ the dense solve's,
+			// normalised (to 1e-10: B agrees to 1e-11 relative).
+			var wantP mat.Dense
+			wantP.Mul(Wt, &F)
+			for i := range 40 {
+				row := wantP.RawRowView(i)
+				tot := row[0] + row[1] + row[2]
+				for c := range row {
+					row[c] /= tot
+				}
+			}
+			gotP, err := am.Proba(ctx, nil, Xt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !mat.EqualApprox(gotP, &wantP, 1e-10) {
+				t.Fatalf("new points' probabilities\n got %v\nwant %v", mat.Formatted(gotP), mat.Formatted(&wantP))
+			}
 			var buf bytes.Buffer
 			if err := am.Save(&buf); err != nil {
 				t.Fatal(err)
@@ -218,6 +238,9 @@ func TestAnchorSpreadingDense(t *testing.T) {
 			got2, err := q.Predict(ctx, nil, Xt)
 			if err != nil || fmt.Sprint(got2) != fmt.Sprint(want) || fmt.Sprint(q.Transduction()) != fmt.Sprint(am.Transduction()) {
 				t.Fatalf("after save → load: %v %v", got2, err)
+			}
+			if P2, err := q.Proba(ctx, nil, Xt); err != nil || !mat.Equal(P2, gotP) {
+				t.Fatalf("after save → load: probabilities differ (%v)", err)
 			}
 		})
 	}

@@ -83,29 +83,43 @@ func (m *KNNModel) Predict(ctx context.Context, dst []int, Xt *mat.Dense) ([]int
 	if Xt == nil {
 		return nil, fmt.Errorf("%w: nil Xt", ErrShape)
 	}
-	t, d := Xt.Dims()
-	n, dm := m.x.Dims()
-	if d != dm {
-		return nil, fmt.Errorf("%w: Xt has %d columns, the model %d", ErrShape, d, dm)
-	}
+	t, _ := Xt.Dims()
 	if dst == nil {
 		dst = make([]int, t)
 	} else if len(dst) != t {
 		return nil, fmt.Errorf("%w: dst has length %d, Xt has %d rows", ErrShape, len(dst), t)
 	}
+	idx, k, err := m.nearest(ctx, Xt)
+	if err != nil {
+		return nil, err
+	}
+	return m.Model.PredictNeighbors(ctx, dst, idx, k)
+}
+
+// nearest returns the k nearest fitted rows of each row of Xt (t×k, in
+// (d², index) order) and k.
+func (m *KNNModel) nearest(ctx context.Context, Xt *mat.Dense) ([]int32, int, error) {
+	if Xt == nil {
+		return nil, 0, fmt.Errorf("%w: nil Xt", ErrShape)
+	}
+	t, d := Xt.Dims()
+	n, dm := m.x.Dims()
+	if d != dm {
+		return nil, 0, fmt.Errorf("%w: Xt has %d columns, the model %d", ErrShape, d, dm)
+	}
 	q := denseData(Xt)
 	for i, v := range q {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%w: Xt[%d,%d] = %v", ErrNonFinite, i/d, i%d, v)
+			return nil, 0, fmt.Errorf("%w: Xt[%d,%d] = %v", ErrNonFinite, i/d, i%d, v)
 		}
 	}
 	m.once.Do(func() { m.ix = neighbors.New(m.x.RawMatrix().Data, n, d) })
 	k := min(m.k, n)
 	idx := make([]int32, t*k)
 	if err := m.ix.Search(ctx, q, k, idx, nil); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return m.Model.PredictNeighbors(ctx, dst, idx, k)
+	return idx, k, nil
 }
 
 // PredictNeighbors labels t new points from their k nearest fitted rows,

@@ -15,7 +15,9 @@ import (
 // (A·w_p)·u − Rho_p: the returned model holds one pseudo support vector
 // A·w_p (coefficient 1) per machine, and PredictPoints on u votes as m does
 // on u·A (up to rounding: the sums are taken in another order) with d'·P
-// instead of d'·d + d·nSV work per point. Landmark features z = k_L(x)·W
+// instead of d'·d + d·nSV work per point; its Decision and, for a model
+// fitted with Probability (the same Platt sigmoids and coupling order),
+// Probabilities are m's on u·A up to that rounding. Landmark features z = k_L(x)·W
 // are labelled this way from the kernel rows k_L(x) (package pipeline).
 // The result is for prediction only (no training rows, not saved).
 // Errors: ErrNoKernel (a FitGram model), ErrBadParam (another kernel),
@@ -35,6 +37,7 @@ func (m *Model) Compose(A mat.Matrix) (*Model, error) {
 	}
 	P := len(m.Machines)
 	out := &Model{classes: m.classes, Kernel: kernel.Linear{}, OneVsRest: m.OneVsRest, NTrain: P,
+		Probability: m.Probability, CouplingOrder: m.CouplingOrder,
 		Iter: m.Iter, Converged: m.Converged, svX: mat.NewDense(max(P, 1), r, nil)}
 	w := mat.NewVecDense(c, nil)
 	v := mat.NewVecDense(r, nil)
@@ -47,7 +50,7 @@ func (m *Model) Compose(A mat.Matrix) (*Model, error) {
 		copy(out.svX.RawRowView(p), v.RawVector().Data)
 		out.SV = append(out.SV, p)
 		out.Machines = append(out.Machines, Machine{Pos: mc.Pos, Neg: mc.Neg, SV: []int{p}, Coef: []float64{1}, Rho: mc.Rho,
-			Iter: mc.Iter, Converged: mc.Converged})
+			Iter: mc.Iter, Converged: mc.Converged, ProbA: mc.ProbA, ProbB: mc.ProbB})
 	}
 	out.NSV = []int{P}
 	return out, nil
