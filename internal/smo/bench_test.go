@@ -113,21 +113,13 @@ func passInput(n int) (g []float64, fl []uint8, qd []float64, ki, kj []float32) 
 	return
 }
 
-// benchKernels runs f with the AVX2 kernels (when the CPU has them) and
-// with the Go loops.
+// benchKernels runs f with each kernel level the CPU has (the Go loops,
+// AVX2, AVX-512).
 func benchKernels(b *testing.B, f func(b *testing.B)) {
-	for _, asm := range []bool{true, false} {
-		name := "go"
-		if asm {
-			if !useAVX2 {
-				continue
-			}
-			name = "avx2"
-		}
-		b.Run(name, func(b *testing.B) {
-			if !asm {
-				defer setAVX2(setAVX2(false))
-			}
+	levels, names := kernelLevels()
+	for k, level := range levels {
+		b.Run(names[k], func(b *testing.B) {
+			defer setKernels(setKernels(level))
 			f(b)
 		})
 	}

@@ -6,8 +6,26 @@ import "math"
 
 // useAVX2 reports whether the CPU and the operating system support AVX2
 // (CPUID leaf 7 EBX bit 5, AVX and OSXSAVE in leaf 1 ECX, XMM and YMM
-// state enabled in XCR0). Tests switch it off to run the Go loops.
-var useAVX2 = hasAVX2()
+// state enabled in XCR0); useAVX512 whether they also support AVX-512 F,
+// DQ, BW and VL (leaf 7 EBX bits 16, 17, 30, 31; opmask and ZMM state
+// enabled in XCR0). The passes use the widest kernels available. Tests
+// switch them off (setKernels) to compare with the Go loops.
+var (
+	useAVX2   = hasAVX2()
+	useAVX512 = hasAVX512()
+)
+
+func hasAVX512() bool {
+	if !hasAVX2() {
+		return false
+	}
+	if xcr0, _ := xgetbv(); xcr0&0xe6 != 0xe6 {
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	const f, dq, bw, vl = 1 << 16, 1 << 17, 1 << 30, 1 << 31
+	return ebx7&(f|dq|bw|vl) == f|dq|bw|vl
+}
 
 func hasAVX2() bool {
 	maxLeaf, _, _, _ := cpuid(0, 0)
@@ -52,55 +70,53 @@ func selectAVX2(grad *float64, fl *uint8, qd *float64, ki *float32, n int, qdi, 
 //go:noescape
 func axpyAVX2(dst *float64, x *float32, n int, a float64)
 
-type lanes8 struct {
-	v   [8]float64
-	idx [8]int64
+// updateAVX512, selectAVX512 and axpyAVX512 are the AVX2 kernels in
+// sixteen lanes (lane t takes the positions ≡ t mod 16; n a multiple of
+// 16), in passes512_amd64.s.
+//
+//go:noescape
+func updateAVX512(grad *float64, fl *uint8, ki, kj *float32, n int, di, dj float64, out *lanes16)
+
+//go:noescape
+func selectAVX512(grad *float64, fl *uint8, qd *float64, ki *float32, n int, qdi, gmax, tau, thrFactor float64, out *selLanes16)
+
+//go:noescape
+func axpyAVX512(dst *float64, x *float32, n int, a float64)
+
+type lanes16 struct {
+	v   [16]float64
+	idx [16]int64
 }
 
-type selLanes struct {
-	max2   [8]float64
-	obj    [8]float64
-	objIdx [8]int64
+type selLanes16 struct {
+	max2   [16]float64
+	obj    [16]float64
+	objIdx [16]int64
 }
 
-// updatePass is updateTail over all of g from (−Inf, −1): the AVX2 kernel
-// on the first multiple of 8 entries, the lanes combined (largest −g, the
-// last position on ties: the serial pass's pick, with its bits), then the
-// Go loop on the rest.
-func updatePass(g []float64, fl []uint8, ki, kj []float32, di, dj float64) (float64, int) {
+// minLanes combines updateAVX2/512's lanes: the largest −v over the lanes
+// that hold a position, the last position on ties (the serial pass's pick,
+// with its bits), or (−Inf, −1).
+func minLanes(v []float64, idx []int64) (float64, int) {
 	gmax, gidx := math.Inf(-1), -1
-	n := len(g) &^ 7
-	if !useAVX2 || n == 0 {
-		return updateTail(g, fl, ki, kj, di, dj, 0, gmax, gidx)
-	}
-	fl, ki, kj = fl[:len(g)], ki[:len(g)], kj[:len(g)]
-	var r lanes8
-	updateAVX2(&g[0], &fl[0], &ki[0], &kj[0], n, di, dj, &r)
-	for t, i := range r.idx {
+	for t, i := range idx {
 		if i < 0 {
 			continue
 		}
-		if v := -r.v[t]; gidx < 0 || v > gmax || (v == gmax && int(i) > gidx) {
+		if v := -v[t]; gidx < 0 || v > gmax || (v == gmax && int(i) > gidx) {
 			gmax, gidx = v, int(i)
 		}
 	}
-	return updateTail(g[n:], fl[n:], ki[n:], kj[n:], di, dj, n, gmax, gidx)
+	return gmax, gidx
 }
 
-// selectPass is selectTail over all of g from (−Inf, +Inf, −1): the AVX2
-// kernel on the first multiple of 8 entries, the lanes combined in the
-// serial pass's order (largest g; smallest od, the last position on ties),
-// then the Go loop on the rest.
-func selectPass(g []float64, fl []uint8, qd []float64, ki []float32, qdi, gmax float64) (float64, float64, int) {
+// selLanesResult combines selectAVX2/512's lanes over g[:n] in the serial
+// pass's order: the largest g over I_low (with the bits of the last zero
+// when the maximum is zero), and the smallest od, the last position on
+// ties.
+func selLanesResult(g []float64, fl []uint8, n int, max2, obj []float64, objIdx []int64) (float64, float64, int) {
 	gmax2, objMin, idx := math.Inf(-1), math.Inf(1), -1
-	n := len(g) &^ 7
-	if !useAVX2 || n == 0 {
-		return selectTail(g, fl, qd, ki, qdi, gmax, 0, gmax2, objMin, idx)
-	}
-	fl, qd, ki = fl[:len(g)], qd[:len(g)], ki[:len(g)]
-	var r selLanes
-	selectAVX2(&g[0], &fl[0], &qd[0], &ki[0], n, qdi, gmax, tau, thrFactor, &r)
-	for _, v := range r.max2 {
+	for _, v := range max2 {
 		gmax2 = max(gmax2, v)
 	}
 	if gmax2 == 0 {
@@ -112,32 +128,102 @@ func selectPass(g []float64, fl []uint8, qd []float64, ki []float32, qdi, gmax f
 			}
 		}
 	}
-	for t, i := range r.objIdx {
+	for t, i := range objIdx {
 		if i < 0 {
 			continue
 		}
-		if v := r.obj[t]; idx < 0 || v < objMin || (v == objMin && int(i) > idx) {
+		if v := obj[t]; idx < 0 || v < objMin || (v == objMin && int(i) > idx) {
 			objMin, idx = v, int(i)
 		}
 	}
-	return selectTail(g[n:], fl[n:], qd[n:], ki[n:], qdi, gmax, n, gmax2, objMin, idx)
+	return gmax2, objMin, idx
+}
+
+type lanes8 struct {
+	v   [8]float64
+	idx [8]int64
+}
+
+type selLanes struct {
+	max2   [8]float64
+	obj    [8]float64
+	objIdx [8]int64
+}
+
+// updatePass is updateTail over all of g from (−Inf, −1): the widest
+// kernel on the first multiple of its lane count, the lanes combined, then
+// the Go loop on the rest.
+func updatePass(g []float64, fl []uint8, ki, kj []float32, di, dj float64) (float64, int) {
+	fl, ki, kj = fl[:len(g)], ki[:len(g)], kj[:len(g)]
+	if n := len(g) &^ 15; useAVX512 && n > 0 {
+		var r lanes16
+		updateAVX512(&g[0], &fl[0], &ki[0], &kj[0], n, di, dj, &r)
+		gmax, gidx := minLanes(r.v[:], r.idx[:])
+		return updateTail(g[n:], fl[n:], ki[n:], kj[n:], di, dj, n, gmax, gidx)
+	}
+	if n := len(g) &^ 7; useAVX2 && n > 0 {
+		var r lanes8
+		updateAVX2(&g[0], &fl[0], &ki[0], &kj[0], n, di, dj, &r)
+		gmax, gidx := minLanes(r.v[:], r.idx[:])
+		return updateTail(g[n:], fl[n:], ki[n:], kj[n:], di, dj, n, gmax, gidx)
+	}
+	return updateTail(g, fl, ki, kj, di, dj, 0, math.Inf(-1), -1)
+}
+
+// selectPass is selectTail over all of g from (−Inf, +Inf, −1): the widest
+// kernel on the first multiple of its lane count, the lanes combined in
+// the serial pass's order, then the Go loop on the rest.
+func selectPass(g []float64, fl []uint8, qd []float64, ki []float32, qdi, gmax float64) (float64, float64, int) {
+	fl, qd, ki = fl[:len(g)], qd[:len(g)], ki[:len(g)]
+	if n := len(g) &^ 15; useAVX512 && n > 0 {
+		var r selLanes16
+		selectAVX512(&g[0], &fl[0], &qd[0], &ki[0], n, qdi, gmax, tau, thrFactor, &r)
+		gmax2, objMin, idx := selLanesResult(g, fl, n, r.max2[:], r.obj[:], r.objIdx[:])
+		return selectTail(g[n:], fl[n:], qd[n:], ki[n:], qdi, gmax, n, gmax2, objMin, idx)
+	}
+	if n := len(g) &^ 7; useAVX2 && n > 0 {
+		var r selLanes
+		selectAVX2(&g[0], &fl[0], &qd[0], &ki[0], n, qdi, gmax, tau, thrFactor, &r)
+		gmax2, objMin, idx := selLanesResult(g, fl, n, r.max2[:], r.obj[:], r.objIdx[:])
+		return selectTail(g[n:], fl[n:], qd[n:], ki[n:], qdi, gmax, n, gmax2, objMin, idx)
+	}
+	return selectTail(g, fl, qd, ki, qdi, gmax, 0, math.Inf(-1), math.Inf(1), -1)
 }
 
 // axpy32 adds a·float64(x[j]) to dst[j].
 func axpy32(dst []float64, a float64, x []float32) {
-	n := len(dst) &^ 7
-	if !useAVX2 || n == 0 {
-		axpyTail(dst, a, x)
+	x = x[:len(dst)]
+	if n := len(dst) &^ 15; useAVX512 && n > 0 {
+		axpyAVX512(&dst[0], &x[0], n, a)
+		axpyTail(dst[n:], a, x[n:])
 		return
 	}
-	x = x[:len(dst)]
-	axpyAVX2(&dst[0], &x[0], n, a)
-	axpyTail(dst[n:], a, x[n:])
+	if n := len(dst) &^ 7; useAVX2 && n > 0 {
+		axpyAVX2(&dst[0], &x[0], n, a)
+		axpyTail(dst[n:], a, x[n:])
+		return
+	}
+	axpyTail(dst, a, x)
 }
 
-// setAVX2 sets useAVX2 (for tests and benchmarks) and returns the old value.
-func setAVX2(on bool) bool {
-	old := useAVX2
-	useAVX2 = on && hasAVX2()
+// Kernel levels for setKernels.
+const (
+	goLoops = iota
+	avx2Kernels
+	avx512Kernels
+)
+
+// setKernels lets the passes use kernels up to level (as far as the CPU
+// has them; for tests and benchmarks) and returns the previous level.
+func setKernels(level int) int {
+	old := goLoops
+	switch {
+	case useAVX512:
+		old = avx512Kernels
+	case useAVX2:
+		old = avx2Kernels
+	}
+	useAVX2 = level >= avx2Kernels && hasAVX2()
+	useAVX512 = level >= avx512Kernels && hasAVX512()
 	return old
 }

@@ -4,9 +4,12 @@ package smo
 
 import "math"
 
-// useAVX2 is false without the assembly kernels (other architectures, or
-// the purego build tag).
-const useAVX2 = false
+// useAVX2 and useAVX512 are false without the assembly kernels (other
+// architectures, or the purego build tag).
+const (
+	useAVX2   = false
+	useAVX512 = false
+)
 
 // updatePass is updateTail over all of g from (−Inf, −1).
 func updatePass(g []float64, fl []uint8, ki, kj []float32, di, dj float64) (float64, int) {
@@ -21,5 +24,12 @@ func selectPass(g []float64, fl []uint8, qd []float64, ki []float32, qdi, gmax f
 // axpy32 adds a·float64(x[j]) to dst[j].
 func axpy32(dst []float64, a float64, x []float32) { axpyTail(dst, a, x) }
 
-// setAVX2 is a no-op without the kernels.
-func setAVX2(bool) bool { return false }
+// Kernel levels for setKernels.
+const (
+	goLoops = iota
+	avx2Kernels
+	avx512Kernels
+)
+
+// setKernels is a no-op without the kernels.
+func setKernels(int) int { return goLoops }

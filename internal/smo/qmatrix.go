@@ -587,16 +587,21 @@ func (c *Cache) Release() [][]float32 {
 // memory budget; it returns the buffers it did not take. Buffer contents
 // are never read before being overwritten.
 func (c *Cache) Adopt(bufs [][]float32) [][]float32 {
-	for len(bufs) > 0 {
-		b := bufs[len(bufs)-1]
-		if cap(b) > c.budget {
-			break
-		}
-		c.budget -= cap(b)
-		c.free = append(c.free, b[:0])
-		bufs = bufs[:len(bufs)-1]
+	k := len(bufs) // bufs[k:] are taken
+	for k > 0 && cap(bufs[k-1]) <= c.budget {
+		k--
+		c.budget -= cap(bufs[k])
+		bufs[k] = bufs[k][:0]
 	}
-	return bufs
+	if len(c.free) == 0 {
+		// The taken tail becomes the free list as it is (no copy); the
+		// rest is returned with its capacity cut so that appending to it
+		// cannot overwrite the free list.
+		c.free = bufs[k:]
+		return bufs[:k:k]
+	}
+	c.free = append(c.free, bufs[k:]...)
+	return bufs[:k]
 }
 
 // Diag returns K_ii for every variable i, in variable order.
