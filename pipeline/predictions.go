@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/csv"
+	"fmt"
 	"io"
 	"strconv"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/learner"
+	"github.com/arbor-ml/arbor/ssl"
 )
 
 // OutputColumns names the columns of the probabilities and decision
@@ -255,4 +257,40 @@ func (p *Pipeline) WritePredictions(ctx context.Context, w io.Writer, r io.Reade
 		return pw.Rows(), &WriteError{err}
 	}
 	return pw.Rows(), nil
+}
+
+// WriteSummary writes the summary of the fit arbor classify prints: the
+// data (rows, labelled rows, features, classes), the kernel (with the
+// gamma rbf:scale resolved to) when the learner uses one, the learner,
+// the labels given to the unlabelled rows per class (Tally) and, with
+// test (the test rows passed to Fit, their labels if any), the accuracy
+// on the labelled test rows (TestCorrect).
+func (r *Result) WriteSummary(w io.Writer, test *dataset.Dataset) error {
+	ds := r.ds
+	fmt.Fprintf(w, "data     %s (%d rows, %d labelled, %d features, %d classes)\n", ds.Name, ds.Len(), len(ds.Labeled()), ds.Dim(), len(ds.Classes))
+	if ssl.UsesKernel(r.Learner) {
+		fmt.Fprintf(w, "kernel   %s", r.Spec)
+		if r.Gamma > 0 {
+			fmt.Fprintf(w, " (gamma %.6g)", r.Gamma)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "learner  %s\n", r.Learner.Name())
+	counts, left := r.Tally()
+	fmt.Fprintf(w, "predicted %d unlabelled rows:", len(ds.UnlabeledRows()))
+	for c, k := range counts {
+		fmt.Fprintf(w, " %s=%d", ds.Classes[c], k)
+	}
+	if left > 0 {
+		fmt.Fprintf(w, ", left unlabelled (?)=%d", left)
+	}
+	_, err := fmt.Fprintln(w)
+	if test != nil {
+		if correct, labelled := r.TestCorrect(test); labelled > 0 {
+			_, err = fmt.Fprintf(w, "test     %d points, accuracy %.2f%% on the %d with labels\n", test.Len(), 100*float64(correct)/float64(labelled), labelled)
+		} else {
+			_, err = fmt.Fprintf(w, "test     %d points labelled\n", test.Len())
+		}
+	}
+	return err
 }

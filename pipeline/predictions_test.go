@@ -220,3 +220,30 @@ func TestWritePredictions(t *testing.T) {
 		t.Errorf("failing writer: %v, want a WriteError", err)
 	}
 }
+
+// TestWriteSummary: the data's sizes, the kernel with the gamma rbf:scale
+// resolved to, the learner, the labels per class (Tally) and the test
+// accuracy (TestCorrect).
+func TestWriteSummary(t *testing.T) {
+	ds := &dataset.Dataset{Name: "d", X: mat.NewDense(6, 1, []float64{0, 0.1, 0.2, 5, 5.1, 5.2}), Y: []int{0, -1, -1, 1, -1, -1}, Features: []string{"x"}, Classes: []string{"a", "b"}}
+	test := &dataset.Dataset{X: mat.NewDense(3, 1, []float64{0.05, 5.05, 4.9}), Y: []int{0, 0, 1}, Classes: []string{"a", "b"}}
+	res, err := pipeline.Fit(context.Background(), pipeline.Settings{Kernel: "rbf:scale", Scale: "none"}, ds, test.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := res.WriteSummary(&buf, test); err != nil {
+		t.Fatal(err)
+	}
+	want := "data     d (6 rows, 2 labelled, 1 features, 2 classes)\n" +
+		fmt.Sprintf("kernel   rbf:scale (gamma %.6g)\n", res.Gamma) +
+		"learner  svm\n" +
+		"predicted 4 unlabelled rows: a=2 b=2\n" +
+		"test     3 points, accuracy 66.67% on the 3 with labels\n"
+	if buf.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
+	}
+	if res.Gamma <= 0 {
+		t.Errorf("gamma %v: rbf:scale not resolved", res.Gamma)
+	}
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"strconv"
@@ -25,34 +24,22 @@ type landmarkFlags struct {
 	sharedSeed bool
 }
 
-// landmarkCount is the value of --landmarks: a count ≥ 0 (0 = exact).
-type landmarkCount struct{ p *int }
-
-func (c landmarkCount) String() string {
-	if c.p == nil {
-		return "0"
-	}
-	return strconv.Itoa(*c.p)
-}
-
-func (c landmarkCount) Set(s string) error {
-	v, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil {
-		return fmt.Errorf("%q is not a whole number", s)
-	}
-	if v < 0 {
-		return fmt.Errorf("%d: want a number of landmark rows ≥ 1, or 0 for the exact method", v)
-	}
-	*c.p = v
-	return nil
-}
-
 func (l *landmarkFlags) register(fs interface {
-	Var(value flag.Value, name, usage string)
+	Func(name, usage string, fn func(string) error)
 	StringVar(p *string, name, value, usage string)
 	Uint64Var(p *uint64, name string, value uint64, usage string)
 }) {
-	fs.Var(landmarkCount{&l.m}, "landmarks", "use M landmark points instead of the N×N kernel matrix: Nyström features (point kernels; cluster kernels through the tree on the landmarks) and a learner on them in O(N·M) memory (svm: the C-SVC with the linear kernel on the features; knn: kNN on the features; lp: label propagation on the anchor graph of the landmarks; spreading: on the kNN graph of all rows with --affinity knn:K, which needs no N×N matrix, else on the anchor graph); 0 = exact")
+	fs.Func("landmarks", "use M landmark points instead of the N×N kernel matrix: Nyström features (point kernels; cluster kernels through the tree on the landmarks) and a learner on them in O(N·M) memory (svm: the C-SVC with the linear kernel on the features; knn: kNN on the features; lp: label propagation on the anchor graph of the landmarks; spreading: on the kNN graph of all rows with --affinity knn:K, which needs no N×N matrix, else on the anchor graph); 0 = exact", func(s string) error {
+		v, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil {
+			return fmt.Errorf("%q is not a whole number", s)
+		}
+		if v < 0 {
+			return fmt.Errorf("%d: want a number of landmark rows ≥ 1, or 0 for the exact method", v)
+		}
+		l.m = v
+		return nil
+	})
 	fs.StringVar(&l.method, "landmark-method", landmark.KMeans, "how --landmarks are chosen besides the labelled rows (which are landmarks when fewer than M): random or kmeans (rows nearest the k-means centres)")
 	if l.sharedSeed {
 		return // the command's own --seed sets l.seed

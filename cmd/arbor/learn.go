@@ -122,7 +122,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	}
 	set := pipeline.Settings{Scaler: d.scaler, Learner: lf.learner, Landmarks: lmf.m, LandmarkMethod: lmf.method, Seed: lmf.seed,
 		Rule: *extension, Float32: *f32, Log: e.stderr, Hold: memory.HoldHeapNear, Proba: *proba, Decision: *decision}
-	if err := mf.settings(&set); err != nil {
+	if set.MemoryBudget, set.MemoryBudgetSource, err = mf.budget(); err != nil {
 		return err
 	}
 	est, err := pipeline.CostLearner(set, specs[0], ln, learner.Family(lf.learner), pipeline.ShapeOf(ds, Xt))
@@ -155,31 +155,8 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		return settingsError(err)
 	}
 	pred, model := fit.Labels, fit.Model
-	built := kernel.Built{Spec: fit.Spec, Gamma: fit.Gamma}
-	fmt.Fprintf(info, "data     %s (%d rows, %d labelled, %d features, %d classes)\n", ds.Name, ds.Len(), len(lab), ds.Dim(), len(ds.Classes))
-	if ssl.UsesKernel(ln) {
-		fmt.Fprintf(info, "kernel   %s", built.Spec)
-		if built.Gamma > 0 {
-			fmt.Fprintf(info, " (gamma %.6g)", built.Gamma)
-		}
-		fmt.Fprintln(info)
-	}
-	fmt.Fprintf(info, "learner  %s\n", ln.Name())
-	counts, left := fit.Tally()
-	fmt.Fprintf(info, "predicted %d unlabelled rows:", len(ds.UnlabeledRows()))
-	for c, k := range counts {
-		fmt.Fprintf(info, " %s=%d", ds.Classes[c], k)
-	}
-	if left > 0 {
-		fmt.Fprintf(info, ", left unlabelled (?)=%d", left)
-	}
-	fmt.Fprintln(info)
-	if Xt != nil {
-		if correct, labelled := fit.TestCorrect(Xt); labelled > 0 {
-			fmt.Fprintf(info, "test     %d points, accuracy %.2f%% on the %d with labels\n", Xt.Len(), 100*float64(correct)/float64(labelled), labelled)
-		} else {
-			fmt.Fprintf(info, "test     %d points labelled\n", Xt.Len())
-		}
+	if err := fit.WriteSummary(info, Xt); err != nil {
+		return err
 	}
 	if *out == "-" || *out == "" {
 		if err := fit.WriteCSV(e.stdout, Xt); err != nil {
@@ -273,7 +250,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if err := ds.CheckTwoClasses(); err != nil {
 		return err
 	}
-	if err := mf.evalSettings(&set); err != nil {
+	if set.MemoryBudget, set.MemoryBudgetSource, err = mf.budget(); err != nil {
 		return err
 	}
 	est, err := pipeline.EvalCost(set, pipeline.EvalShape(ds, *perClass))

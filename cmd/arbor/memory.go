@@ -48,20 +48,6 @@ func (m memFlags) check(need float64, what, hint string) error {
 	return memory.Estimate{Bytes: need, What: what, Hint: hint, Budget: b, Source: src}.Err()
 }
 
-// settings puts the budget into s (pipeline.Settings.MemoryBudget).
-func (m memFlags) settings(s *pipeline.Settings) error {
-	b, src, err := m.budget()
-	s.MemoryBudget, s.MemoryBudgetSource = b, src
-	return err
-}
-
-// evalSettings puts the budget into s (pipeline.EvalSettings.MemoryBudget).
-func (m memFlags) evalSettings(s *pipeline.EvalSettings) error {
-	b, src, err := m.budget()
-	s.MemoryBudget, s.MemoryBudgetSource = b, src
-	return err
-}
-
 // landmarkHint names the --landmarks M that fits the budget, if any.
 func (m memFlags) landmarkHint(spec kernel.Spec, n, d int) string {
 	b, _, _ := m.budget()
