@@ -1,6 +1,7 @@
 package modelselect
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -73,4 +74,16 @@ func (r *Result) WriteTable(w io.Writer) error {
 	b := rows[r.Best]
 	_, err := fmt.Fprintf(w, "\nbest: %s (mean %.4f, std %.4f; the first of rank 1 in grid order)\n", text[r.Best], float64(b.Mean), float64(b.Std))
 	return err
+}
+
+// WriteJSON writes one JSON object per candidate to w, in grid order:
+// its Row (scikit-learn's cv_results_ names).
+func (r *Result) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	for _, row := range r.Rows() {
+		if err := enc.Encode(row); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package modelselect
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -71,5 +72,23 @@ func TestWriteTable(t *testing.T) {
 	}
 	if b := res.Candidates[res.Best]; !strings.HasPrefix(lines[4], "best: "+b.String()+" (mean ") {
 		t.Errorf("best line %q, want %s", lines[4], b)
+	}
+	buf.Reset()
+	if err := res.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(&buf)
+	for i, r := range res.Rows() {
+		var got struct {
+			Learner string            `json:"learner"`
+			Params  map[string]string `json:"params"`
+			Rank    int               `json:"rank_test_score"`
+		}
+		if err := dec.Decode(&got); err != nil || got.Learner != r.Learner || got.Params["k"] != r.Params["k"] || got.Rank != r.Rank {
+			t.Errorf("JSON object %d: %+v %v, want %+v", i, got, err, r)
+		}
+	}
+	if dec.More() {
+		t.Error("more JSON objects than candidates")
 	}
 }

@@ -204,6 +204,17 @@ func (p *Pipeline) SaveFile(path string) error {
 	return atomicfile.Write(path, func(f *os.File) error { return p.Save(f) })
 }
 
+// LoadFile reads the pipeline saved in the file path (Load; errors name
+// the file).
+func LoadFile(path string) (*Pipeline, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Load(f, path)
+}
+
 // saveLandmarks writes a version 2 file: manifest, map, learner payload.
 func (p *Pipeline) saveLandmarks(w io.Writer) error {
 	name, err := landmarkLearner(p.Landmarks.Model)

@@ -1,6 +1,7 @@
 package ssl
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 )
@@ -61,4 +62,48 @@ func WriteBEPTable(w io.Writer, sum []BEPSummary) error {
 	}
 	_, err := fmt.Fprintf(w, "\nbest (mean of micro and macro): %s on %s\n", best.Learner, best.Kernel)
 	return err
+}
+
+// Report names an evaluation in its JSON records: the data set, the
+// protocol (how the labelled rows were chosen) and the feature scaling.
+type Report struct{ Dataset, Protocol, Scale string }
+
+// WriteJSON writes one JSON object per result to w (arbor eval --json):
+// the report's names, the method (Result.Method) and the result's
+// fields.
+func (r Report) WriteJSON(w io.Writer, res []Result) error {
+	enc := json.NewEncoder(w)
+	for _, x := range res {
+		rec := struct {
+			Dataset  string `json:"dataset"`
+			Protocol string `json:"protocol"`
+			Scale    string `json:"scale"`
+			Method   string `json:"method"`
+			Result
+		}{r.Dataset, r.Protocol, r.Scale, x.Method(), x}
+		if err := enc.Encode(rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteBEPJSON writes one JSON object per result to w (arbor eval
+// --metric bep --json): the report's names, the metric "bep" and the
+// result's fields.
+func (r Report) WriteBEPJSON(w io.Writer, res []BEPResult) error {
+	enc := json.NewEncoder(w)
+	for _, x := range res {
+		rec := struct {
+			Dataset  string `json:"dataset"`
+			Protocol string `json:"protocol"`
+			Scale    string `json:"scale"`
+			Metric   string `json:"metric"`
+			BEPResult
+		}{r.Dataset, r.Protocol, r.Scale, "bep", x}
+		if err := enc.Encode(rec); err != nil {
+			return err
+		}
+	}
+	return nil
 }

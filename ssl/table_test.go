@@ -49,3 +49,26 @@ func TestWriteBEPTable(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
 	}
 }
+
+// TestReportJSON: one object per result, the report's names first, then
+// the method (peers' name) or the metric, then the result's fields.
+func TestReportJSON(t *testing.T) {
+	r := Report{Dataset: "iris", Protocol: "splits s.txt", Scale: "std"}
+	var buf bytes.Buffer
+	if err := r.WriteJSON(&buf, []Result{{Kernel: "linear", Learner: "svm", Split: 1, Labeled: 6, Correct: 3, Total: 4, Accuracy: 0.75}}); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"dataset":"iris","protocol":"splits s.txt","scale":"std","method":"` + PeerMethod("svm", "linear") +
+		`","kernel":"linear","learner":"svm","split":1,"n_labeled":6,"correct":3,"total":4,"accuracy":0.75,"fit_s":0,"kernel_s":0}` + "\n"
+	if buf.String() != want {
+		t.Errorf("got  %s\nwant %s", buf.String(), want)
+	}
+	buf.Reset()
+	if err := r.WriteBEPJSON(&buf, []BEPResult{{Kernel: "-", Learner: "lp", Total: 9, MicroBEP: 0.5, MacroBEP: 0.25, PerClass: []float64{1}}}); err != nil {
+		t.Fatal(err)
+	}
+	want = `{"dataset":"iris","protocol":"splits s.txt","scale":"std","metric":"bep","kernel":"-","learner":"lp","split":0,"n_labeled":0,"total":9,"micro_bep":0.5,"macro_bep":0.25,"fit_s":0,"kernel_s":0}` + "\n"
+	if buf.String() != want {
+		t.Errorf("got  %s\nwant %s", buf.String(), want)
+	}
+}

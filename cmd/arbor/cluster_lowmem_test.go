@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/arbor-ml/arbor/pipeline"
 )
 
 // TestClusterLowMemory: with a --max-memory below the N×N matrix, single,
@@ -58,7 +60,7 @@ func TestClusterLowMemory(t *testing.T) {
 	// A budget below even the low-memory paths: the memory error stays.
 	for _, c := range [][]string{{"--linkage", "average", "--max-memory", "20K"}, {"--linkage", "ward", "--max-memory", "20K"}} {
 		_, _, err := arbor(t, append([]string{"cluster", "--data", train, "--clusters", "2"}, c...)...)
-		if !errors.Is(err, errMemory) {
+		if !errors.Is(err, pipeline.ErrMemory) {
 			t.Errorf("%v: err = %v, want the memory error", c, err)
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/arbor-ml/arbor/pipeline"
 )
 
 // TestFloat32ClusterKernels: classify with the cluster kernels in float32
@@ -232,7 +234,7 @@ func TestFloat32MemoryErrors(t *testing.T) {
 	} {
 		args := append(c.args, "--max-memory", c.budget, "--quiet")
 		_, _, err := arbor(t, args...)
-		if !errors.Is(err, errMemory) {
+		if !errors.Is(err, pipeline.ErrMemory) {
 			t.Errorf("%v: err = %v, want the memory error", c.args, err)
 			continue
 		}

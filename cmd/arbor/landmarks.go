@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/arbor-ml/arbor/dataset"
-	"github.com/arbor-ml/arbor/internal/atomicfile"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/landmark"
 	"github.com/arbor-ml/arbor/pipeline"
@@ -57,24 +56,11 @@ func kernelLandmarks(ctx context.Context, e *env, l landmarkFlags, mf memFlags, 
 	if err != nil {
 		return err
 	}
-	n, r := tr.Len(), tr.Rank()
-	fmt.Fprintf(e.stdout, "data    %s (%d rows, %d features)\n", ds.Name, n, ds.Dim())
-	fmt.Fprintf(e.stdout, "kernel  %s", spec)
-	if gamma > 0 {
-		fmt.Fprintf(e.stdout, " (gamma %.6g)", gamma)
-	}
-	fmt.Fprintf(e.stdout, "\n%s\nsize    %d×%d features Z, K ≈ Z·Zᵀ\n", desc, n, r)
 	format, _ := dataset.MatrixFormatOf(out, false) // checkMatrixExt: .csv or .npy
-	var batch atomicfile.Batch
-	defer batch.Abort()
-	if err := batch.Write(out, func(f *os.File) error { return pipeline.WriteFeatures(ctx, f, tr, format) }); err != nil {
-		return err
-	}
-	if err := batch.Commit(); err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "wrote   %s\n", out)
-	return nil
+	what := fmt.Sprintf("%s\nsize    %d×%d features Z, K ≈ Z·Zᵀ", desc, tr.Len(), tr.Rank())
+	return writeKernelOutput(e, ds, kernel.Built{Spec: spec, Gamma: gamma}, what, out, func(f *os.File) error {
+		return pipeline.WriteFeatures(ctx, f, tr, format)
+	})
 }
 
 // choice is the landmark choice of the flags.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"github.com/arbor-ml/arbor/internal/atomicfile"
 	"github.com/arbor-ml/arbor/pipeline"
@@ -52,20 +51,11 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	lf.seed = lmf.seed // --seed also seeds s4vm's draws
-	learners, err := lf.learners()
+	learners, err := lf.learners(true, lmf.m)
 	if err != nil {
 		return err
 	}
-	if len(learners) != 1 {
-		return usageError("classify runs one learner; got %d (use arbor eval to compare)", len(learners))
-	}
 	ln := learners[0]
-	if err := checkLearnerFlags(fs, lf.learner, learners); err != nil {
-		return err
-	}
-	if err := pipeline.NeedLandmarks(learners, lmf.m); err != nil {
-		return settingsError(err)
-	}
 	if err := tf.check(ln); err != nil {
 		return err
 	}
@@ -89,8 +79,8 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if err := checkOutputs("data", d.Path, "test", *test, "out", *out, "tree", tf.tree, "dendrogram", tf.dendrogram, "save-model", *saveModel, "plot", pf.path); err != nil {
 		return err
 	}
-	if err := checkSaveModel(*saveModel, lmf, ln); err != nil {
-		return err
+	if err := pipeline.Savable(ln, lmf.m); err != nil && *saveModel != "" {
+		return usageError("--save-model: %v", err)
 	}
 	ds, err := d.load(e)
 	if err != nil {
@@ -224,14 +214,8 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	var learners []learner.Learner
 	if *metric != "bep" {
 		var err error
-		if learners, err = lf.learners(); err != nil {
+		if learners, err = lf.learners(false, lmf.m); err != nil {
 			return err
-		}
-		if err := checkLearnerFlags(fs, lf.learner, learners); err != nil {
-			return err
-		}
-		if err := pipeline.NeedLandmarks(learners, lmf.m); err != nil {
-			return settingsError(err)
 		}
 	}
 	specs, err := kf.specs()
@@ -267,41 +251,49 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return settingsError(err)
 	}
+	report := ssl.Report{Dataset: ds.Name, Protocol: protocol, Scale: d.Prep.Scale}
+	start := time.Now()
 	if *metric == "bep" {
+		// Micro- and macro-averaged precision–recall breakeven points over
+		// the hidden rows (paper 002 Table 2), for multi-label data (every
+		// row's classes) or single-label data (each row's class).
 		if set.Scorers, err = ssl.SetScorers(lf.learner, lf.values()); err != nil {
 			return settingsError(err)
 		}
-		return runEvalBEP(ctx, e, set, ds, splits, protocol, d.Prep.Scale, *asJSON, *quiet)
-	}
-	start := time.Now()
-	e.announceSpecs(*quiet, specs, ds.Len())
-	res, err := pipeline.Eval(ctx, set, ds, splits)
-	if lmf.m > 0 {
-		err = settingsError(err)
-	}
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		for _, r := range res {
-			rec := struct {
-				Dataset  string `json:"dataset"`
-				Protocol string `json:"protocol"`
-				Scale    string `json:"scale"`
-				Method   string `json:"method"`
-				ssl.Result
-			}{ds.Name, protocol, d.Prep.Scale, r.Method(), r}
-			if err := enc.Encode(rec); err != nil {
-				return err
-			}
+		res, err := pipeline.EvalBEP(ctx, set, ds, splits)
+		if err != nil {
+			return err
 		}
-		return nil
-	}
-	fmt.Fprintf(e.stdout, "data: %s (%d rows, %d features, %d classes), scale %s\n", ds.Name, ds.Len(), ds.Dim(), len(ds.Classes), d.Prep.Scale)
-	fmt.Fprintf(e.stdout, "protocol: %s (%d splits); accuracy (%%) on the unlabelled rows\n\n", protocol, len(splits))
-	if err := ssl.WriteTable(e.stdout, ssl.Summarize(res), lf.values().String("unreachable")); err != nil {
-		return err
+		if *asJSON {
+			return report.WriteBEPJSON(e.stdout, res)
+		}
+		kind := "single-label"
+		if ds.MultiLabel() {
+			kind = "multi-label"
+		}
+		fmt.Fprintf(e.stdout, "data: %s (%d rows, %d features, %d classes, %s), scale %s\n", displayName(ds.Name), ds.Len(), ds.Dim(), len(ds.Classes), kind, d.Prep.Scale)
+		fmt.Fprintf(e.stdout, "protocol: %s (%d splits); precision–recall breakeven (%%) on the hidden rows,\n", protocol, len(splits))
+		fmt.Fprintf(e.stdout, "micro (all row–class pairs pooled) and macro (mean over classes); lp scores z-scored per class\n\n")
+		if err := ssl.WriteBEPTable(e.stdout, ssl.SummarizeBEP(res)); err != nil {
+			return err
+		}
+	} else {
+		e.announceSpecs(*quiet, specs, ds.Len())
+		res, err := pipeline.Eval(ctx, set, ds, splits)
+		if lmf.m > 0 {
+			err = settingsError(err)
+		}
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return report.WriteJSON(e.stdout, res)
+		}
+		fmt.Fprintf(e.stdout, "data: %s (%d rows, %d features, %d classes), scale %s\n", ds.Name, ds.Len(), ds.Dim(), len(ds.Classes), d.Prep.Scale)
+		fmt.Fprintf(e.stdout, "protocol: %s (%d splits); accuracy (%%) on the unlabelled rows\n\n", protocol, len(splits))
+		if err := ssl.WriteTable(e.stdout, ssl.Summarize(res), lf.values().String("unreachable")); err != nil {
+			return err
+		}
 	}
 	if !*quiet {
 		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())

@@ -26,18 +26,25 @@ func (l *learnerFlags) register(fs *flag.FlagSet) {
 // values are the learner settings of the flags.
 func (l *learnerFlags) values() learner.Values { return learner.FlagValues(l.fs, l.seed) }
 
-// learners builds the learners the flags name through the registry.
-func (l *learnerFlags) learners() ([]learner.Learner, error) {
+// learners builds the learners the flags name through the registry and
+// refuses, in this order: other than one learner when one is set
+// (classify), flags given that they would ignore (pipeline.CheckGiven;
+// tree and dendrogram are hibust's output flags), and learners that need
+// landmarks when there are none (landmarks: --landmarks M).
+func (l *learnerFlags) learners(one bool, landmarks int) ([]learner.Learner, error) {
 	ls, err := learner.Build(l.learner, l.values())
-	return ls, settingsError(err)
-}
-
-// checkLearnerFlags refuses flags given that the learners would ignore
-// (pipeline.CheckGiven); tree and dendrogram are hibust's output flags.
-func checkLearnerFlags(fs *flag.FlagSet, names string, ls []learner.Learner) error {
+	if err != nil {
+		return nil, settingsError(err)
+	}
+	if one && len(ls) != 1 {
+		return nil, usageError("classify runs one learner; got %d (use arbor eval to compare)", len(ls))
+	}
 	var given []string
-	fs.Visit(func(f *flag.Flag) { given = append(given, f.Name) })
-	return settingsError(pipeline.CheckGiven(names, ls, given, map[string][]string{"tree": {"hibust"}, "dendrogram": {"hibust"}}))
+	l.fs.Visit(func(f *flag.Flag) { given = append(given, f.Name) })
+	if err := pipeline.CheckGiven(l.learner, ls, given, map[string][]string{"tree": {"hibust"}, "dendrogram": {"hibust"}}); err != nil {
+		return nil, settingsError(err)
+	}
+	return ls, settingsError(pipeline.NeedLandmarks(ls, landmarks))
 }
 
 // settingsError makes a learner settings error (learner.ErrSettings) a

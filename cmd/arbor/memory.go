@@ -6,10 +6,6 @@ import (
 	"github.com/arbor-ml/arbor/pipeline"
 )
 
-// errMemory is wrapped by the one-line error of a run that would not fit in
-// the memory budget (exit status 1, not a usage error).
-var errMemory = memory.ErrMemory
-
 // memFlags is --max-memory SIZE, the budget every large allocation is
 // checked against before it is made.
 type memFlags struct {

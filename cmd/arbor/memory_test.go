@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/arbor-ml/arbor/pipeline"
 )
 
 // TestMaxMemory: a run over the budget stops before the work with one line
@@ -26,7 +28,7 @@ func TestMaxMemory(t *testing.T) {
 		{[]string{"eval", "--data", "iris", "--labeled-per-class", "5", "--kernel", "hck:average", "--max-memory", "10K"}, "--landmarks cannot help with 150 rows: raise --max-memory"},
 	} {
 		_, _, err := arbor(t, c.args...)
-		if !errors.Is(err, errMemory) {
+		if !errors.Is(err, pipeline.ErrMemory) {
 			t.Errorf("%v: err = %v, want the memory error", c.args, err)
 			continue
 		}

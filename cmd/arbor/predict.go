@@ -15,24 +15,11 @@ import (
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/internal/atomicfile"
 	"github.com/arbor-ml/arbor/internal/quote"
-	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/pipeline"
 )
 
 func init() {
 	register(command{name: "predict", summary: "label new points with a pipeline saved by classify --save-model, streaming", run: runPredict})
-}
-
-// checkSaveModel refuses --save-model where the pipeline cannot label new
-// points.
-func checkSaveModel(path string, lmf landmarkFlags, ln learner.Learner) error {
-	if path == "" {
-		return nil
-	}
-	if err := pipeline.Savable(ln, lmf.m); err != nil {
-		return usageError("--save-model: %v", err)
-	}
-	return nil
 }
 
 // savePipeline writes the fitted pipeline to path (atomically).
@@ -87,12 +74,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	if err := checkOutputs("model", *model, "data", d.Path, "out", *out); err != nil {
 		return err
 	}
-	mf, err := os.Open(*model)
-	if err != nil {
-		return err
-	}
-	p, err := pipeline.Load(mf, *model)
-	mf.Close()
+	p, err := pipeline.LoadFile(*model)
 	if err != nil {
 		return err
 	}

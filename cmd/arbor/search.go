@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -18,15 +17,16 @@ func init() {
 }
 
 // listFlag is a learner setting's list of values (modelselect.ParseValues
-// reads it); a bool setting given alone (--soft) is "true".
+// reads it), recorded in given when set; a bool setting given alone
+// (--soft) is "true".
 type listFlag struct {
-	text    string
-	isBool  bool
-	present bool
+	name, text string
+	isBool     bool
+	given      map[string]string
 }
 
 func (l *listFlag) String() string     { return l.text }
-func (l *listFlag) Set(s string) error { l.text, l.present = s, true; return nil }
+func (l *listFlag) Set(s string) error { l.text, l.given[l.name] = s, s; return nil }
 func (l *listFlag) IsBoolFlag() bool   { return l.isBool }
 
 func runSearch(ctx context.Context, e *env, args []string) error {
@@ -40,12 +40,10 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	kf.register(fs, "linear")
 	exact, _ := learner.List(false, ", ")
 	fams := fs.String("learner", "svm", "learner families to search, comma-separated: "+exact+"; each searches the settings it reads")
-	settings := map[string]*listFlag{}
+	given := map[string]string{}
 	flags, _ := learner.Flags()
 	for _, f := range flags {
-		l := &listFlag{text: f.Default, isBool: f.Kind == learner.Bool}
-		settings[f.Name] = l
-		fs.Var(l, f.Name, f.Usage+"; a comma-separated list (integer ranges a-b) searches each value")
+		fs.Var(&listFlag{name: f.Name, text: f.Default, isBool: f.Kind == learner.Bool, given: given}, f.Name, f.Usage+"; a comma-separated list (integer ranges a-b) searches each value")
 	}
 	cv := fs.Int("cv", 5, "number of folds over the labelled rows")
 	method := fs.String("fold-method", modelselect.Stratified, "folds: stratified (scikit-learn's StratifiedKFold: class proportions kept) or kfold (KFold: consecutive labelled rows)")
@@ -63,12 +61,6 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	for _, f := range []string{"cv", "fold-method", "shuffle"} {
 		if flagGiven(fs, f) && *foldsPath != "" {
 			return usageError("--%s and --folds are mutually exclusive (the file gives the folds)", f)
-		}
-	}
-	given := map[string]string{}
-	for name, l := range settings {
-		if l.present {
-			given[name] = l.text
 		}
 	}
 	grids, err := modelselect.Grids(*fams, given)
@@ -136,13 +128,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		for _, r := range res.Rows() {
-			if err := enc.Encode(r); err != nil {
-				return err
-			}
-		}
-		return nil
+		return res.WriteJSON(e.stdout)
 	}
 	fmt.Fprintf(e.stdout, "data: %s (%d rows, %d labelled, %d features, %d classes), scale %s\n", displayName(ds.Name), ds.Len(), len(ds.Labeled()), ds.Dim(), len(ds.Classes), d.Prep.Scale)
 	fmt.Fprintf(e.stdout, "cv: %s (%d folds); %s on the held-out rows: mean and population std over the folds\n\n", cvText, len(folds), res.Scoring)

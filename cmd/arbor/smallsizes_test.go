@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/pipeline"
 )
 
 // The landmark cluster kernels on a file of 40 rows (fewer than the 40
@@ -62,7 +63,7 @@ func TestMaxMemoryOddSizes(t *testing.T) {
 		}
 	}
 	_, _, err := arbor(t, "kernel", "--data", base, "--kernel", "rbf", "--max-memory", "1.5", "--out", out)
-	if !errors.Is(err, errMemory) || !strings.Contains(err.Error(), "budget of 1 KiB") {
+	if !errors.Is(err, pipeline.ErrMemory) || !strings.Contains(err.Error(), "budget of 1 KiB") {
 		t.Errorf("--max-memory 1.5: %v", err)
 	}
 	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
@@ -158,7 +159,7 @@ func TestClusterFloat32RefusedFirst(t *testing.T) {
 	out := filepath.Join(dir, "labels.csv")
 	args := []string{"cluster", "--data", data, "--clusters", "2", "--max-memory", "2M", "--out", out}
 	_, stderr, err := arbor(t, append(args, "--float32")...)
-	if !errors.Is(err, errMemory) || !strings.Contains(err.Error(), "(--float32) needs about") ||
+	if !errors.Is(err, pipeline.ErrMemory) || !strings.Contains(err.Error(), "(--float32) needs about") ||
 		!strings.Contains(err.Error(), "without --float32, average linkage clusters without the N×N matrix") {
 		t.Errorf("err = %v", err)
 	}
