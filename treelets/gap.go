@@ -7,6 +7,8 @@ import (
 	"io"
 	"math"
 	"strconv"
+
+	"github.com/arbor-ml/arbor/internal/memory"
 )
 
 // FitGap is Fit that, when s.Clusters is 0, chooses the number of clusters
@@ -77,6 +79,21 @@ func LargestSample(budget int64, m int) int {
 		s = min(s, int(math.Sqrt(float64(budget)/16)))
 	}
 	return s
+}
+
+// MemoryAdvice names a run on a sample of m of n items for a memory
+// error, and the advice when its Bytes exceed budget: the largest sample
+// that fits (LargestSample) with its memory, in arbor's flags.
+func MemoryAdvice(n, m int, budget int64) (what, hint string) {
+	what = fmt.Sprintf("kernel treelets on %d rows", m)
+	if m < n {
+		what = fmt.Sprintf("kernel treelets on a sample of %d of %d rows", m, n)
+	}
+	hint = "even a sample of 2 rows does not fit"
+	if s := LargestSample(budget, m); s >= 2 {
+		hint = fmt.Sprintf("use --sample %d --clusters K (about %s; the other rows labelled by --extend)", s, memory.Human(Bytes(n, s)))
+	}
+	return what, hint
 }
 
 // WriteLevels writes the levels of m as CSV: a header

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/arbor-ml/arbor/clustering"
@@ -16,8 +13,7 @@ import (
 	"github.com/arbor-ml/arbor/figure"
 	"github.com/arbor-ml/arbor/graph"
 	"github.com/arbor-ml/arbor/hclust"
-	"github.com/arbor-ml/arbor/internal/atomicfile"
-	"github.com/arbor-ml/arbor/metrics"
+	"github.com/arbor-ml/arbor/internal/progress"
 )
 
 func init() {
@@ -135,27 +131,10 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	hint := "cluster a sample of the rows"
-	if m := min(2000, n/4); m >= 2 {
-		hint = fmt.Sprintf("use --landmarks %d (the tree on %d landmarks, every row in its nearest landmark's cluster)", m, m)
-	}
-	what := fmt.Sprintf("clustering %d rows", n)
-	switch {
-	case lmf.m > 0:
-		hint = "use fewer --landmarks"
-	case *f32:
-		what += " (--float32)"
-	default:
-		hint = joinHints(mf.float32Hint(c.Float32), hint)
-	}
-	if c.Float32Dropped {
-		hint = joinHints(fmt.Sprintf("without --float32, %s linkage clusters without the N×N matrix (O(N·k + K²) memory for the K clusters of the exact tree, checked once K is known)", method), hint)
-	}
+	what, hint := s.Advice(n, c)
 	if c.LowMemory {
-		b, src, _ := mf.budget()
-		fmt.Fprintf(e.stderr, "%s linkage: the N×N matrix needs about %s, more than the budget of %s (%s); %s\n",
-			method, humanBytes(c.Matrix), humanBytes(float64(b)), src, clustering.LowMemoryNote(method))
-		what += " without the N×N matrix"
+		_, src, _ := mf.budget()
+		fmt.Fprintln(e.stderr, s.LowMemoryNotice(c, src))
 	}
 	if err := mf.check(c.Bytes, what, hint); err != nil {
 		return err
@@ -179,16 +158,16 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 
 	labels := res.Labels
 	if labels != nil {
-		if err := printClusters(info, ds, labels); err != nil {
+		if err := clustering.WriteClusters(info, ds.Y, labels, sizesText); err != nil {
 			return err
 		}
 	} else if *out != "" {
 		return usageError("--out needs a cut: --clusters, --height or --threshold")
 	}
-	o := treeOutputs{out: *out, zOut: *zOut, newick: *newick, dendro: *dendro, height: *height, dendroOpt: figure.DendrogramOptions{
-		Title: fmt.Sprintf("%s: %s linkage, %s distances", displayName(ds.Name), method, *dist), K: *k, Leaves: *dendroLeaves},
-		plot: pf, plotTitle: fmt.Sprintf("%s: %s linkage", displayName(ds.Name), method)}
-	if err := o.write(ctx, e, info, ds, tree, labels, lm); err != nil {
+	o := clustering.Outputs{Labels: *out, Stdout: e.stdout, Linkage: *zOut, Newick: *newick, Dendrogram: *dendro, Height: *height,
+		Plot: pf.path, PlotFeatures: pf.features, PlotTitle: fmt.Sprintf("%s: %s linkage", displayName(ds.Name), method),
+		DendrogramOptions: figure.DendrogramOptions{Title: fmt.Sprintf("%s: %s linkage, %s distances", displayName(ds.Name), method, *dist), K: *k, Leaves: *dendroLeaves}}
+	if err := writeTreeOutputs(ctx, o, info, ds, tree, labels, lm); err != nil {
 		return err
 	}
 	if s.Progress != nil {
@@ -197,62 +176,19 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// treeOutputs are the files of arbor cluster (both methods): the labels,
-// the linkage matrix, the Newick tree, the dendrogram and the plot.
-type treeOutputs struct {
-	out, zOut, newick, dendro string
-	height                    float64 // --height, drawn as the cut (NaN: none)
-	dendroOpt                 figure.DendrogramOptions
-	plot                      plotFlags
-	plotTitle                 string
-}
-
-// write writes the outputs asked for, all or none, and says which on info.
-// Leaf i of tree is row leafRows[i] of ds (nil: row i).
-func (o treeOutputs) write(ctx context.Context, e *env, info io.Writer, ds *dataset.Dataset, tree *hclust.Tree, labels, leafRows []int) error {
-	var batch atomicfile.Batch // all outputs or none
-	defer batch.Abort()
-	if o.out != "" {
-		if err := batch.WriteOut(o.out, e.stdout, func(w io.Writer) error { return ds.WriteLabels(w, "cluster", labels) }); err != nil {
-			return err
-		}
-	}
-	if o.zOut != "" {
-		if err := batch.Write(o.zOut, func(f *os.File) error { return dataset.WriteMatrix(ctx, f, tree.Matrix(), dataset.MatrixCSV) }); err != nil {
-			return err
-		}
-	}
-	if o.newick != "" {
-		if err := batch.Write(o.newick, func(f *os.File) error {
-			_, err := fmt.Fprintln(f, tree.Newick(leafIDs(ds, leafRows)))
-			return err
-		}); err != nil {
-			return err
-		}
-	}
-	if o.dendro != "" {
-		opt := o.dendroOpt
-		if !math.IsNaN(o.height) {
-			opt.Cut = o.height
-		}
-		if ds.IDs != nil && len(ds.IDs) == tree.N { // leaves named by --id
-			opt.Labels = ds.IDs
-		}
-		fig, err := figure.Dendrogram(tree, opt)
-		if err != nil {
-			return err
-		}
-		if err := batch.Write(o.dendro, func(f *os.File) error { return fig.WriteTo(f, filepath.Ext(o.dendro)) }); err != nil {
-			return err
-		}
-	}
-	if err := o.plot.writeClusters(&batch, ds, labels, o.plotTitle); err != nil {
+// writeTreeOutputs writes the files of arbor cluster (both methods) and
+// says which on info; its mistakes are usage errors.
+func writeTreeOutputs(ctx context.Context, o clustering.Outputs, info io.Writer, ds *dataset.Dataset, tree *hclust.Tree, labels, leafRows []int) error {
+	err := o.Write(ctx, ds, tree, labels, leafRows)
+	switch {
+	case errors.Is(err, clustering.ErrNoCut):
+		return usageError("--plot draws the clusters: give a cut (--clusters, --height or --threshold)")
+	case errors.Is(err, clustering.ErrOutput):
+		return usageError("%v", err)
+	case err != nil:
 		return err
 	}
-	if err := batch.Commit(); err != nil {
-		return err
-	}
-	printWrote(info, o.out, o.zOut, o.newick, o.dendro, o.plot.path)
+	printWrote(info, o.Labels, o.Linkage, o.Newick, o.Dendrogram, o.Plot)
 	return nil
 }
 
@@ -261,52 +197,15 @@ const (
 	clusterFloat32Usage = "hold the linkage's N×N working matrix in float32 (half the memory; distances and updates computed in float64 and rounded once: heights within a few 2⁻²⁴ relative, the same tree unless candidate distances are that close) and compute the cophenetic correlation without a distance matrix"
 )
 
-// clusterSizes is clustering.Sizes.
-func clusterSizes(labels []int) []int { return clustering.Sizes(labels) }
-
-// leafIDs names the tree's leaves by the --id column: the rows' IDs, or
-// the landmark rows' IDs when the tree is on landmarks; nil without IDs.
-func leafIDs(ds *dataset.Dataset, lm []int) []string {
-	if ds.IDs == nil {
-		return nil
-	}
-	if lm == nil {
-		return ds.IDs
-	}
-	out := make([]string, len(lm))
-	for i, r := range lm {
-		out[i] = ds.IDs[r]
-	}
-	return out
-}
-
 // summary is where cluster, treelets and svc print their summary:
 // stdout, or stderr when --out - writes the labels there (as classify
 // does), line by line so that stderr's lineWriter never breaks a line
 // printed in pieces.
 func (e *env) summary(out string) io.Writer {
 	if out == "-" {
-		return &wholeLines{w: e.stderr}
+		return &progress.WholeLines{W: e.stderr}
 	}
 	return e.stdout
-}
-
-// wholeLines passes only complete lines on to w.
-type wholeLines struct {
-	w   io.Writer
-	buf []byte
-}
-
-func (l *wholeLines) Write(p []byte) (int, error) {
-	l.buf = append(l.buf, p...)
-	if i := bytes.LastIndexByte(l.buf, '\n'); i >= 0 {
-		_, err := l.w.Write(l.buf[:i+1])
-		l.buf = append(l.buf[:0], l.buf[i+1:]...)
-		if err != nil {
-			return 0, err
-		}
-	}
-	return len(p), nil
 }
 
 // printWrote says on w which files were written: the paths not empty and
@@ -317,28 +216,6 @@ func printWrote(w io.Writer, paths ...string) {
 			fmt.Fprintf(w, "wrote      %s\n", p)
 		}
 	}
-}
-
-// printClusters prints on w the cluster count and sizes of labels and,
-// when the file has two or more labelled rows, the ARI and NMI against
-// them.
-func printClusters(w io.Writer, ds *dataset.Dataset, labels []int) error {
-	sizes := clustering.Sizes(labels)
-	fmt.Fprintf(w, "clusters   %d, sizes %s\n", len(sizes), sizesText(sizes))
-	truth, pred := metrics.Labelled(ds.Y, labels)
-	if len(truth) < 2 {
-		return nil
-	}
-	ari, err := metrics.ARI(truth, pred)
-	if err != nil {
-		return err
-	}
-	nmi, err := metrics.NMI(truth, pred)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "vs labels  ARI %.4f, NMI %.4f (%d labelled rows)\n", ari, nmi, len(truth))
-	return nil
 }
 
 const clusterCriterionUsage = "how the tree is cut into flat clusters, as SciPy's fcluster criterion: " +

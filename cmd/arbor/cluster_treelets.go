@@ -7,6 +7,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/arbor-ml/arbor/clustering"
 	"github.com/arbor-ml/arbor/figure"
 	"github.com/arbor-ml/arbor/treelets"
 )
@@ -117,17 +118,17 @@ func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags
 	fmt.Fprintln(info, what)
 	fmt.Fprintf(info, "%s\nheights    %.6g … %.6g (running max of 1 − similarity)\n", res.Summary(smp, n), tree.Merges[0].Height, tree.Merges[len(tree.Merges)-1].Height)
 	if labels != nil {
-		if err := printClusters(info, ds, labels); err != nil {
+		if err := clustering.WriteClusters(info, ds.Y, labels, sizesText); err != nil {
 			return err
 		}
 	} else if out != "" {
 		return usageError("--out needs --clusters or --height to cut the tree")
 	}
-	o := treeOutputs{out: out, zOut: zOut, newick: newick, dendro: dendro, height: height, dendroOpt: figure.DendrogramOptions{
-		Title:  fmt.Sprintf("%s: kernel treelets (%s)", displayName(ds.Name), smp.Similarity),
-		YLabel: "height (running max of 1 − similarity)", K: min(k, m), Leaves: leaves},
-		plot: c.plot, plotTitle: fmt.Sprintf("%s: kernel treelets (%s)", displayName(ds.Name), smp.Similarity)}
-	if err := o.write(ctx, e, info, ds, tree, labels, sampledRows(res.Rows, n)); err != nil {
+	title := fmt.Sprintf("%s: kernel treelets (%s)", displayName(ds.Name), smp.Similarity)
+	o := clustering.Outputs{Labels: out, Stdout: e.stdout, Linkage: zOut, Newick: newick, Dendrogram: dendro, Height: height,
+		Plot: c.plot.path, PlotFeatures: c.plot.features, PlotTitle: title,
+		DendrogramOptions: figure.DendrogramOptions{Title: title, YLabel: treelets.HeightLabel, K: min(k, m), Leaves: leaves}}
+	if err := writeTreeOutputs(ctx, o, info, ds, tree, labels, sampledRows(res.Rows, n)); err != nil {
 		return err
 	}
 	if progress != nil {

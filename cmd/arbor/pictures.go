@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/arbor-ml/arbor/clustering"
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/figure"
 	"github.com/arbor-ml/arbor/internal/atomicfile"
@@ -47,31 +46,6 @@ func (p *plotFlags) project(ds *dataset.Dataset) (*figure.Projection, error) {
 		return nil, fmt.Errorf("--plot: %w", err)
 	}
 	return pr, nil
-}
-
-// writeClusters draws the clusters of ds's rows (colour) and, when the file
-// has labels, their classes (shape) to --plot through batch, titled
-// "what, K clusters".
-func (p *plotFlags) writeClusters(batch *atomicfile.Batch, ds *dataset.Dataset, labels []int, what string) error {
-	if p.path == "" {
-		return nil
-	}
-	if labels == nil {
-		return usageError("--plot draws the clusters: give a cut (--clusters, --height or --threshold)")
-	}
-	pr, err := p.project(ds)
-	if err != nil {
-		return err
-	}
-	opt := figure.ClusterOptions{Title: fmt.Sprintf("%s, %d clusters", what, len(clustering.Sizes(labels))), XLabel: pr.XLabel, YLabel: pr.YLabel}
-	if len(ds.Labeled()) > 0 {
-		opt.Truth, opt.Classes = ds.Y, ds.Classes
-	}
-	fig, err := figure.Clusters(pr.Z, labels, opt)
-	if err != nil {
-		return err
-	}
-	return batch.Write(p.path, func(f *os.File) error { return fig.WriteTo(f, filepath.Ext(p.path)) })
 }
 
 // writeLabels draws the training rows of ds coloured by their label after

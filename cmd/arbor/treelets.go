@@ -2,18 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"io"
-	"os"
-	"strconv"
 	"time"
 
 	"github.com/arbor-ml/arbor/dataset"
-	"github.com/arbor-ml/arbor/figure"
-	"github.com/arbor-ml/arbor/hclust"
-	"github.com/arbor-ml/arbor/internal/atomicfile"
 	"github.com/arbor-ml/arbor/kernel"
-	"github.com/arbor-ml/arbor/metrics"
 	"github.com/arbor-ml/arbor/treelets"
 )
 
@@ -126,99 +120,16 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	model := res.Model
-	tree := model.Tree()
+	run := &treelets.Run{SampleModel: res, Sample: smp, Data: ds, Graph: graph, K: k}
 	info := e.summary(*out) // stderr when the labels take stdout
 	fmt.Fprintln(info, what)
-	fmt.Fprintln(info, res.Summary(smp, n))
-	fmt.Fprintf(info, "clusters   %d", k)
-	if *clusters == 0 {
-		fmt.Fprint(info, " (largest height gap; --clusters K to choose)")
+	if err := run.WriteReport(info, *clusters != 0, *rocAgainst, sizesText); err != nil {
+		return treeletsROCError(err)
 	}
-	fmt.Fprintf(info, ", sizes %s\n", sizesText(clusterSizes(res.Labels)))
-	if t, p := metrics.Labelled(datasetY(ds), res.Labels); len(t) > 1 {
-		ari, err := metrics.ARI(t, p)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(info, "vs labels  ARI %.4f (%d labelled rows)\n", ari, len(t))
-	}
-	var curve metrics.ROC
-	if *rocAgainst != "" {
-		if curve, err = treeletsROC(*rocAgainst, tree, res.Rows, ds, graph); err != nil {
-			return err
-		}
-		scope := ""
-		if m < n {
-			scope = fmt.Sprintf(" (over the %d sampled rows)", m)
-		}
-		fmt.Fprintf(info, "AUC %.3f%s: pairwise ROC through all %d levels against %s (%d positive, %d negative pairs)\n",
-			curve.AUC(), scope, len(model.Levels), *rocAgainst, curve.Positive, curve.Negative)
-	}
-	id := func(item int) int64 { return int64(item) }
-	if graph != nil {
-		id = graph.ID
-	}
-	writeLabels := func(dst io.Writer) error {
-		if ds != nil {
-			return ds.WriteLabels(dst, "cluster", res.Labels)
-		}
-		return graph.WriteLabels(dst, res.Labels)
-	}
-	if *out != "" && *out != "-" {
-		if err := atomicfile.Write(*out, func(f *os.File) error { return writeLabels(f) }); err != nil {
-			return err
-		}
-	}
-	if *zOut != "" {
-		if err := atomicfile.Write(*zOut, func(f *os.File) error { return dataset.WriteMatrix(ctx, f, tree.Matrix(), dataset.MatrixCSV) }); err != nil {
-			return err
-		}
-	}
-	if *levelsOut != "" {
-		if err := atomicfile.Write(*levelsOut, func(f *os.File) error {
-			return model.WriteLevels(f, func(i int) int64 { return id(res.Rows[i]) })
-		}); err != nil {
-			return err
-		}
-	}
-	if *newick != "" {
-		if err := atomicfile.Write(*newick, func(f *os.File) error {
-			var nm []string // leaves named by --id, else by row or node id where those are not 0..m−1
-			if ds != nil && ds.IDName != "" {
-				nm = res.LeafNames(func(r int) string { return ds.IDs[r] })
-			} else if m < n || (graph != nil && !graph.Dense()) {
-				nm = res.LeafNames(func(r int) string { return strconv.FormatInt(id(r), 10) })
-			}
-			_, err := fmt.Fprintln(f, tree.Newick(nm))
-			return err
-		}); err != nil {
-			return err
-		}
-	}
-	if *dendro != "" {
-		title := fmt.Sprintf("%s: kernel treelets (%s)", displayName(input), smp.Similarity)
-		fig, err := figure.Dendrogram(tree, figure.DendrogramOptions{Title: title, YLabel: "height (running max of 1 − similarity)", K: min(k, m)})
-		if err != nil {
-			return err
-		}
-		if err := fig.Save(*dendro); err != nil {
-			return err
-		}
-	}
-	if *roc != "" {
-		fig, err := figure.ROC(curve.FPR, curve.TPR, fmt.Sprintf("kernel treelets, AUC %.3f", curve.AUC()), fmt.Sprintf("%s: pairwise ROC through the hierarchy", displayName(input)))
-		if err != nil {
-			return err
-		}
-		if err := fig.Save(*roc); err != nil {
-			return err
-		}
-	}
-	if *out == "-" {
-		if err := writeLabels(e.stdout); err != nil {
-			return err
-		}
+	o := treelets.Outputs{Labels: *out, Stdout: e.stdout, Linkage: *zOut, Levels: *levelsOut, Newick: *newick,
+		Dendrogram: *dendro, ROC: *roc, Title: displayName(input)}
+	if err := run.Write(ctx, o); err != nil {
+		return err
 	}
 	printWrote(info, *out, *zOut, *levelsOut, *newick, *dendro, *roc)
 	if progress != nil {
@@ -250,51 +161,25 @@ func treeletsData(e *env, d *dataFlags, kspec string) (g treelets.Gram, ds *data
 	return g, ds, what, nil
 }
 
-// datasetY is the labels of ds, nil for none.
-func datasetY(ds *dataset.Dataset) []int {
-	if ds == nil {
-		return nil
+// treeletsROCError words a *treelets.LabelError as a usage error.
+func treeletsROCError(err error) error {
+	var le *treelets.LabelError
+	switch {
+	case !errors.As(err, &le):
+		return err
+	case le.Row < 0:
+		return usageError("--roc-against labels: the data have no label column (--label NAME)")
 	}
-	return ds.Y
-}
-
-// treeletsROC is the pairwise ROC of the hierarchy over the rows it covers.
-func treeletsROC(against string, t *hclust.Tree, rows []int, ds *dataset.Dataset, g *kernel.GraphKernel) (metrics.ROC, error) {
-	switch against {
-	case "labels":
-		if ds == nil || len(ds.Labeled()) == 0 {
-			return metrics.ROC{}, usageError("--roc-against labels: the data have no label column (--label NAME)")
-		}
-		y := make([]int, len(rows))
-		for i, r := range rows {
-			if ds.Y[r] < 0 {
-				return metrics.ROC{}, usageError("--roc-against labels: row %d has no label (every row needs one)", r)
-			}
-			y[i] = ds.Y[r]
-		}
-		return metrics.HierarchyROCLabels(t, y)
-	default:
-		if len(rows) == g.Len() {
-			return metrics.HierarchyROCGraph(t, g.Len(), g.Neighbors)
-		}
-		return metrics.HierarchyROCSubgraph(t, rows, g.Neighbors)
-	}
+	return usageError("--roc-against labels: row %d has no label (every row needs one)", le.Row)
 }
 
 // treeletsCheck stops a treelets run on a sample of m of n rows whose
 // matrices exceed the budget, with the --sample that fits.
 func (mf memFlags) treeletsCheck(n, m int) error {
-	what := fmt.Sprintf("kernel treelets on %d rows", m)
-	if m < n {
-		what = fmt.Sprintf("kernel treelets on a sample of %d of %d rows", m, n)
-	}
 	b, _, err := mf.budget()
 	if err != nil {
 		return err
 	}
-	hint := "even a sample of 2 rows does not fit"
-	if s := treelets.LargestSample(b, m); s >= 2 {
-		hint = fmt.Sprintf("use --sample %d --clusters K (about %s; the other rows labelled by --extend)", s, humanBytes(treelets.Bytes(n, s)))
-	}
+	what, hint := treelets.MemoryAdvice(n, m, b)
 	return mf.check(treelets.Bytes(n, m), what, hint)
 }

@@ -7,6 +7,7 @@
 package progress
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -155,4 +156,24 @@ func (l *Lines) EndLine() {
 		l.w.Write([]byte{'\n'})
 		l.midLine = false
 	}
+}
+
+// WholeLines passes only complete lines on to W, keeping the rest of a
+// write until its line ends, so that a line printed in pieces reaches a
+// stream shared with progress (Lines) in one write.
+type WholeLines struct {
+	W   io.Writer
+	buf []byte
+}
+
+func (l *WholeLines) Write(p []byte) (int, error) {
+	l.buf = append(l.buf, p...)
+	if i := bytes.LastIndexByte(l.buf, '\n'); i >= 0 {
+		_, err := l.W.Write(l.buf[:i+1])
+		l.buf = append(l.buf[:0], l.buf[i+1:]...)
+		if err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
 }

@@ -72,3 +72,23 @@ func TestDuration(t *testing.T) {
 		}
 	}
 }
+
+// WholeLines writes complete lines only, each write's lines at once, and
+// keeps the rest for the next write.
+func TestWholeLines(t *testing.T) {
+	var writes []string
+	l := &WholeLines{W: writerFunc(func(p []byte) { writes = append(writes, string(p)) })}
+	for _, p := range []string{"clusters   3", ", sizes [50 50 50]\n", "vs labels\nwrote ", "a.csv\n", "tail"} {
+		if n, err := l.Write([]byte(p)); n != len(p) || err != nil {
+			t.Fatalf("Write(%q) = %d, %v", p, n, err)
+		}
+	}
+	want := []string{"clusters   3, sizes [50 50 50]\n", "vs labels\n", "wrote a.csv\n"}
+	if strings.Join(writes, "|") != strings.Join(want, "|") {
+		t.Errorf("writes %q, want %q", writes, want)
+	}
+}
+
+type writerFunc func(p []byte)
+
+func (f writerFunc) Write(p []byte) (int, error) { f(p); return len(p), nil }
