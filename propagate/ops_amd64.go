@@ -2,32 +2,11 @@
 
 package propagate
 
+import "github.com/arbor-ml/arbor/internal/cpu"
+
 // useAVX2 reports whether the CPU and the operating system support AVX2
-// (CPUID leaf 7 EBX bit 5, AVX and OSXSAVE in leaf 1 ECX, XMM and YMM
-// state enabled in XCR0). Tests switch it off to run the Go loops.
-var useAVX2 = hasAVX2()
-
-func hasAVX2() bool {
-	maxLeaf, _, _, _ := cpuid(0, 0)
-	if maxLeaf < 7 {
-		return false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	const osxsave, avx = 1 << 27, 1 << 28
-	if ecx1&osxsave == 0 || ecx1&avx == 0 {
-		return false
-	}
-	if xcr0, _ := xgetbv(); xcr0&6 != 6 {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<5) != 0
-}
-
-// Implemented in ops_amd64.s.
-
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-func xgetbv() (eax, edx uint32)
+// (cpu.AVX2). Tests switch it off to run the Go loops.
+var useAVX2 = cpu.AVX2()
 
 // symCols3AVX2 sets acc[c][r] = Σ_{j<nj} w[j·stride+r]·x[3j+c] (r < 16,
 // c < 3), each sum in increasing j from +0 with every product and sum
@@ -68,6 +47,6 @@ func symCols4(w []float64, n, i int, x []float64, acc *[4][8]float64) bool {
 // setAVX2 sets useAVX2 (for tests) and returns the old value.
 func setAVX2(on bool) bool {
 	old := useAVX2
-	useAVX2 = on && hasAVX2()
+	useAVX2 = on && cpu.AVX2()
 	return old
 }

@@ -7,27 +7,6 @@
 // from s_ij = 0 for p = 0..k−1. Go operand order is Intel's reversed:
 // VFMADD231PD x, y, d sets d = y·x + d with one rounding.
 
-// func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-TEXT ·cpuid(SB), NOSPLIT, $0-24
-	MOVL eaxArg+0(FP), AX
-	MOVL ecxArg+4(FP), CX
-	CPUID
-	MOVL AX, eax+8(FP)
-	MOVL BX, ebx+12(FP)
-	MOVL CX, ecx+16(FP)
-	MOVL DX, edx+20(FP)
-	RET
-
-// func xgetbv() (eax, edx uint32)
-TEXT ·xgetbv(SB), NOSPLIT, $0-8
-	MOVL $0, CX
-	XGETBV
-	MOVL AX, eax+0(FP)
-	MOVL DX, edx+4(FP)
-	RET
-
-
-
 // func kern6x8AVX2(k int, a, b, c *float64, ldc int, alpha float64, load bool)
 //
 // 6×8: 12 accumulators Y4–Y15 (row r in 2 registers), the packed row of B in Y0–Y1.

@@ -2,52 +2,27 @@
 
 package smo
 
-import "math"
+import (
+	"math"
+
+	"github.com/arbor-ml/arbor/internal/cpu"
+)
 
 // useAVX2 reports whether the CPU and the operating system support AVX2
-// (CPUID leaf 7 EBX bit 5, AVX and OSXSAVE in leaf 1 ECX, XMM and YMM
-// state enabled in XCR0); useAVX512 whether they also support AVX-512 F,
-// DQ, BW and VL (leaf 7 EBX bits 16, 17, 30, 31; opmask and ZMM state
-// enabled in XCR0). The passes use the widest kernels available. Tests
-// switch them off (setKernels) to compare with the Go loops.
+// (cpu.AVX2); useAVX512 whether they also support AVX-512 F, DQ, BW and
+// VL (cpu.AVX512F, AVX512DQ, AVX512BW, AVX512VL). The passes use the
+// widest kernels available. Tests switch them off (setKernels) to compare
+// with the Go loops.
 var (
 	useAVX2   = hasAVX2()
 	useAVX512 = hasAVX512()
 )
 
+func hasAVX2() bool { return cpu.AVX2() }
+
 func hasAVX512() bool {
-	if !hasAVX2() {
-		return false
-	}
-	if xcr0, _ := xgetbv(); xcr0&0xe6 != 0xe6 {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	const f, dq, bw, vl = 1 << 16, 1 << 17, 1 << 30, 1 << 31
-	return ebx7&(f|dq|bw|vl) == f|dq|bw|vl
+	return cpu.AVX2() && cpu.AVX512F() && cpu.AVX512DQ() && cpu.AVX512BW() && cpu.AVX512VL()
 }
-
-func hasAVX2() bool {
-	maxLeaf, _, _, _ := cpuid(0, 0)
-	if maxLeaf < 7 {
-		return false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	const osxsave, avx = 1 << 27, 1 << 28
-	if ecx1&osxsave == 0 || ecx1&avx == 0 {
-		return false
-	}
-	if xcr0, _ := xgetbv(); xcr0&6 != 6 {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<5) != 0
-}
-
-// Implemented in passes_amd64.s.
-
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-func xgetbv() (eax, edx uint32)
 
 // updateAVX2 runs updateTail's loop over the first n entries (n a multiple
 // of 8) in eight lanes (lane t takes the positions ≡ t mod 8): each lane's
