@@ -10,7 +10,6 @@ import (
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
-	"github.com/arbor-ml/arbor/linsvm"
 	"github.com/arbor-ml/arbor/pipeline"
 	"github.com/arbor-ml/arbor/ssl"
 )
@@ -24,17 +23,8 @@ import (
 // all rows, hck:average has its features from grafts, isomap dense.
 func TestEvalLandmarksBlocksEqualDense(t *testing.T) {
 	ctx := context.Background()
-	n, classes := pipeline.LabelBlockRows("svm")+900, 3
-	rng := rand.New(rand.NewPCG(7, 2))
-	X := mat.NewDense(n, 2, nil)
-	y := make([]int, n)
-	for i := range y {
-		c := i % classes
-		X.Set(i, 0, 1.5*float64(c)+rng.NormFloat64())
-		X.Set(i, 1, float64(c%2)+rng.NormFloat64())
-		y[i] = c
-	}
-	ds := &dataset.Dataset{X: X, Y: y, Features: []string{"a", "b"}, Classes: []string{"p", "q", "r"}}
+	ds := blocksData(2)
+	X, y, n := ds.X, ds.Y, ds.Len()
 	splits, err := ssl.PerClassSplits(y, 4, 2, 5)
 	if err != nil {
 		t.Fatal(err)
@@ -75,27 +65,7 @@ func TestEvalLandmarksBlocksEqualDense(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var predict func(dst []int, Zb *mat.Dense) ([]int, error)
-				switch family {
-				case "svm":
-					m, err := pipeline.LandmarkSVM(ctx, Z, ys, 1)
-					if err != nil {
-						t.Fatal(err)
-					}
-					predict = func(dst []int, Zb *mat.Dense) ([]int, error) { return m.PredictPoints(ctx, dst, Zb) }
-				case "linsvm":
-					m, err := pipeline.LandmarkLinSVM(ctx, Z, ys, linsvm.Classifier{C: 1})
-					if err != nil {
-						t.Fatal(err)
-					}
-					predict = func(dst []int, Zb *mat.Dense) ([]int, error) { return m.Predict(ctx, dst, Zb) }
-				case "knn":
-					m, err := pipeline.LandmarkKNN(ctx, Z, ys, 1, spec)
-					if err != nil {
-						t.Fatal(err)
-					}
-					predict = func(dst []int, Zb *mat.Dense) ([]int, error) { return m.PredictPoints(ctx, dst, Zb) }
-				}
+				predict := denseLearner(t, family, Z, ys, spec)
 				pred, err := pipeline.PredictBlocks(Z, predict, nil)
 				if err != nil {
 					t.Fatal(err)

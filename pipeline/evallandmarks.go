@@ -147,71 +147,131 @@ func EvalLandmarks(ctx context.Context, l LandmarkChoice, ds *dataset.Dataset, s
 				}
 				return trs[i], kts[i], nil
 			}
+			// The learners on one map fit on its labelled rows' features,
+			// then label every row in one pass over the map's blocks of
+			// features (PredictTraining): the features are computed once per
+			// map, not once per learner. The block is kNN's when kNN is among
+			// them (its labels depend on the block, PredictBlocks); the SVMs
+			// label each block in their own smaller blocks, their rows being
+			// independent of the block.
+			cells := make([]landmarkCell, 0, len(learners))
 			for _, ln := range learners {
 				name := landmarkFamily(ln)
 				if name != "svm" && name != "knn" && name != "linsvm" {
 					continue
 				}
-				tr, kt, err := feat(name != "knn")
+				cells = append(cells, landmarkCell{ln: ln, family: name})
+			}
+			var maps [2][]*landmarkCell
+			for i := range cells {
+				c := &cells[i]
+				tr, kt, err := feat(c.family != "knn")
 				if err != nil {
 					return nil, err
 				}
-				// Each learner fits on the labelled rows' features and
-				// labels every row a block at a time (PredictTraining);
-				// one result per fitted model.
 				Zl, err := tr.Rows(ctx, lab)
 				if err != nil {
 					return nil, err
 				}
-				result := func(learner string, t1 time.Time, predict func(dst []int, Zb *mat.Dense) ([]int, error)) error {
-					pred := make([]int, n)
-					if err := PredictTraining(ctx, tr, LabelBlockRows(name), predict, pred, nil); err != nil {
-						return err
-					}
-					res := ssl.Result{Kernel: kname, Learner: learner, Split: si, KernelS: kt, FitS: time.Since(t1).Seconds()}
-					score(&res, pred, split)
-					out = append(out, res)
-					return nil
+				t1 := time.Now()
+				if err := c.fit(ctx, Zl, yl, spec, si, log); err != nil {
+					return nil, err
 				}
-				switch name {
-				case "svm":
-					t1 := time.Now()
-					c, _ := learner.As[svm.Classifier](ln)
-					m, err := LandmarkSVM(ctx, Zl, yl, c.C)
-					if err != nil {
-						return nil, fmt.Errorf("split %d: %w", si, err)
-					}
-					if err := result("svm (linear kernel on Z)", t1, func(dst []int, Zb *mat.Dense) ([]int, error) { return m.PredictPoints(ctx, dst, Zb) }); err != nil {
-						return nil, err
-					}
-				case "linsvm":
-					t1 := time.Now()
-					c, _ := learner.As[linsvm.Classifier](ln)
-					m, err := LandmarkLinSVM(ctx, Zl, yl, c)
-					if err != nil {
-						return nil, fmt.Errorf("split %d: %w", si, err)
-					}
-					if w := LinsvmWarning(m); w != "" && si == 0 {
-						fmt.Fprintln(log, "warning:", w)
-					}
-					if err := result("linsvm (LinearSVC on Z)", t1, func(dst []int, Zb *mat.Dense) ([]int, error) { return m.Predict(ctx, dst, Zb) }); err != nil {
-						return nil, err
-					}
-				case "knn":
-					c, _ := learner.As[knn.Classifier](ln)
-					t1 := time.Now()
-					m, err := LandmarkKNN(ctx, Zl, yl, c.K, spec)
-					if err != nil {
-						return nil, err
-					}
-					if err := result(fmt.Sprintf("knn k=%d (on Z)", c.K), t1, func(dst []int, Zb *mat.Dense) ([]int, error) { return m.PredictPoints(ctx, dst, Zb) }); err != nil {
-						return nil, err
-					}
+				c.tr, c.kt, c.took, c.pred = tr, kt, time.Since(t1), make([]int, n)
+				m := 0
+				if tr != trs[0] {
+					m = 1
 				}
+				maps[m] = append(maps[m], c)
+			}
+			for _, these := range maps {
+				if len(these) == 0 {
+					continue
+				}
+				block := 0
+				for _, c := range these {
+					block = max(block, LabelBlockRows(c.family))
+				}
+				lo := 0
+				err := PredictTraining(ctx, these[0].tr, block, func(dst []int, Zb *mat.Dense) ([]int, error) {
+					rows, r := len(dst), Zb.RawMatrix().Cols
+					for _, c := range these {
+						t1 := time.Now()
+						step := LabelBlockRows(c.family)
+						for a := 0; a < rows; a += step {
+							b := min(a+step, rows)
+							if _, err := c.predict(c.pred[lo+a:lo+b], Zb.Slice(a, b, 0, r).(*mat.Dense)); err != nil {
+								return nil, err
+							}
+						}
+						c.took += time.Since(t1)
+					}
+					lo += rows
+					return dst, nil
+				}, make([]int, n), nil)
+				if err != nil {
+					return nil, err
+				}
+			}
+			// One result per fitted model, in the order of the learners.
+			for i := range cells {
+				c := &cells[i]
+				res := ssl.Result{Kernel: kname, Learner: c.label, Split: si, KernelS: c.kt, FitS: c.took.Seconds()}
+				score(&res, c.pred, split)
+				out = append(out, res)
 			}
 		}
 	}
 	return out, nil
+}
+
+// landmarkCell is one learner on landmark features in one split of
+// EvalLandmarks: its fitted model's predict, the labels it gives every row
+// and the seconds it took.
+type landmarkCell struct {
+	ln      learner.Learner
+	family  string
+	label   string
+	tr      *landmark.Training
+	predict func(dst []int, Zb *mat.Dense) ([]int, error)
+	pred    []int
+	kt      float64
+	took    time.Duration
+}
+
+// fit fits the cell's learner on the labelled rows' features Zl with
+// labels yl.
+func (c *landmarkCell) fit(ctx context.Context, Zl *mat.Dense, yl []int, spec kernel.Spec, si int, log io.Writer) error {
+	switch c.family {
+	case "svm":
+		p, _ := learner.As[svm.Classifier](c.ln)
+		m, err := LandmarkSVM(ctx, Zl, yl, p.C)
+		if err != nil {
+			return fmt.Errorf("split %d: %w", si, err)
+		}
+		c.label = "svm (linear kernel on Z)"
+		c.predict = func(dst []int, Zb *mat.Dense) ([]int, error) { return m.PredictPoints(ctx, dst, Zb) }
+	case "linsvm":
+		p, _ := learner.As[linsvm.Classifier](c.ln)
+		m, err := LandmarkLinSVM(ctx, Zl, yl, p)
+		if err != nil {
+			return fmt.Errorf("split %d: %w", si, err)
+		}
+		if w := LinsvmWarning(m); w != "" && si == 0 {
+			fmt.Fprintln(log, "warning:", w)
+		}
+		c.label = "linsvm (LinearSVC on Z)"
+		c.predict = func(dst []int, Zb *mat.Dense) ([]int, error) { return m.Predict(ctx, dst, Zb) }
+	case "knn":
+		p, _ := learner.As[knn.Classifier](c.ln)
+		m, err := LandmarkKNN(ctx, Zl, yl, p.K, spec)
+		if err != nil {
+			return err
+		}
+		c.label = fmt.Sprintf("knn k=%d (on Z)", p.K)
+		c.predict = func(dst []int, Zb *mat.Dense) ([]int, error) { return m.PredictPoints(ctx, dst, Zb) }
+	}
+	return nil
 }
 
 // landmarkFamily names the learner family a landmark run treats ln as:
