@@ -3,7 +3,6 @@ package propagate
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -80,155 +79,35 @@ func (g AnchorSpreading) Fit(ctx context.Context, X, anchors *mat.Dense, y []int
 		return nil, err
 	}
 	am.method = "spreading"
-	alpha := g.alpha()
 	// Λ, the system and B are sums over the rows, summed by blocks of
-	// parallel.BlockRows rows added in block order (as AnchorGraph's).
-	lam := make([]float64, m)
-	for b := 0; b < parallel.Blocks(n); b++ {
+	// parallel.BlockRows rows added in block order (as AnchorGraph's), by
+	// the same steps as a fit in parts (SpreadParts).
+	sp := spread{alpha: g.alpha(), m: m, classes: classes, s: s}
+	nb := parallel.Blocks(n)
+	lams := make([][]float64, nb)
+	for b := range lams {
 		lo, hi := parallel.Block(b, n)
-		part := make([]float64, m)
-		for i := lo * s; i < hi*s; i++ {
-			part[idx[i]] += z[i]
-		}
-		for k, v := range part {
-			lam[k] += v
-		}
+		lams[b] = sp.lambda(idx[lo*s:hi*s], z[lo*s:hi*s])
 	}
-	// Per row: w_i, D_i, E_i, and the scale c_i = 1/(√D_i·E_i) of U's row
-	// in UᵀE⁻¹ (so UᵀE⁻¹U = Σ_i z_iᵀz_i / (D_i·E_i)).
-	dinv := make([]float64, n) // 1/√D_i
-	einv := make([]float64, n) // 1/E_i
-	for i := 0; i < n; i++ {
-		w := 0.0
-		for a := 0; a < s; a++ {
-			k := idx[i*s+a]
-			w += z[i*s+a] * z[i*s+a] / lam[k]
-		}
-		deg := 1 - w
-		if !(deg > 1e-12) {
-			deg = 1 // isolated in W₀ (scipy's csgraph.laplacian convention)
-		}
-		dinv[i] = 1 / math.Sqrt(deg)
-		einv[i] = 1 / (1 + alpha*w/deg)
-	}
-	sys := make([]float64, m*m)
-	rhs := mat.NewDense(m, classes, nil)
-	psys := make([]float64, m*m)
-	prhs := make([]float64, m*classes)
-	for blk := 0; blk < parallel.Blocks(n); blk++ {
+	lam := sp.sumLambda(lams)
+	sums := sp.newSums()
+	for b := 0; b < nb; b++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		lo, hi := parallel.Block(blk, n)
-		clear(psys)
-		clear(prhs)
-		for i := lo; i < hi; i++ {
-			ki, zi := idx[i*s:i*s+s], z[i*s:i*s+s]
-			c := dinv[i] * dinv[i] * einv[i]
-			for a, ka := range ki {
-				for b, kb := range ki {
-					psys[int(ka)*m+int(kb)] -= c * zi[a] * zi[b]
-				}
-			}
-			if y[i] >= 0 {
-				r := (1 - alpha) * dinv[i] * einv[i]
-				for a, ka := range ki {
-					prhs[int(ka)*classes+y[i]] += r * zi[a]
-				}
-			}
-		}
-		for k, v := range psys {
-			sys[k] += v
-		}
-		raw := rhs.RawMatrix().Data
-		for k, v := range prhs {
-			raw[k] += v
-		}
+		lo, hi := parallel.Block(b, n)
+		sums.Merge(sp.sums(idx[lo*s:hi*s], z[lo*s:hi*s], y[lo:hi], lam))
 	}
-	S := mat.NewSymDense(m, nil)
-	for k := 0; k < m; k++ {
-		for j := k; j < m; j++ {
-			v := 0.5 * (sys[k*m+j] + sys[j*m+k])
-			if k == j {
-				v += lam[k] / alpha
-				if lam[k] == 0 {
-					v = 1 // an anchor no point uses
-				}
-			}
-			S.SetSym(k, j, v)
-		}
-	}
-	var ch mat.Cholesky
-	if !ch.Factorize(S) {
-		return nil, fmt.Errorf("%w: anchor spreading system is not positive definite", ErrNonFinite)
-	}
-	sol := mat.NewDense(m, classes, nil)
-	if err := ch.SolveTo(sol, rhs); err != nil {
-		return nil, fmt.Errorf("%w: anchor spreading solve: %v", ErrNonFinite, err)
-	}
-	// The Woodbury form above, row by row: F_i = E_i⁻¹·(R_i + (z_i/√D_i)·X),
-	// X the solution; then B accumulates z_iᵀ F̂_i.
-	am.labels = make([]int, n)
-	reached := make([]bool, n)
-	am.a = mat.NewDense(m, classes, nil) // B = Λ⁻¹ Zᵀ F̂
-	bsum := am.a.RawMatrix().Data
-	part := make([]float64, m*classes) // the block's part of Zᵀ F̂
-	f := make([]float64, classes)
-	for i := 0; i < n; i++ {
-		if i%parallel.BlockRows == 0 && i > 0 {
-			for k, v := range part {
-				bsum[k] += v
-			}
-			clear(part)
-		}
-		ki, zi := idx[i*s:i*s+s], z[i*s:i*s+s]
-		for c := range f {
-			f[c] = 0
-			if y[i] == c {
-				f[c] = 1 - alpha
-			}
-			for a, ka := range ki {
-				f[c] += dinv[i] * zi[a] * sol.At(int(ka), c)
-			}
-			f[c] *= einv[i]
-		}
-		if err := checkScores(f, classes); err != nil {
-			return nil, err
-		}
-		tot, best := 0.0, 0
-		for c, v := range f {
-			tot += v
-			if v > f[best] {
-				best = c
-			}
-		}
-		if tot == 0 {
-			continue // no label reaches row i (applyUnreachable)
-		}
-		reached[i] = true
-		am.labels[i] = best
-		for a, ka := range ki {
-			for c, v := range f {
-				part[int(ka)*classes+c] += zi[a] * v / tot
-			}
-		}
-	}
-	for k, v := range part {
-		bsum[k] += v
-	}
-	for k := 0; k < m; k++ {
-		if lam[k] > 0 {
-			for c := 0; c < classes; c++ {
-				am.a.Set(k, c, am.a.At(k, c)/lam[k])
-			}
-		}
-	}
-	am.lambda = make([]float64, classes)
-	for c := range am.lambda {
-		am.lambda[c] = 1
-	}
-	if err := am.applyUnreachable(reached, y, g.Unreachable); err != nil {
+	sol, err := sp.solve(lam, sums)
+	if err != nil {
 		return nil, err
 	}
-	return am, nil
+	blocks := make([]*SpreadBlock, nb)
+	for b := range blocks {
+		lo, hi := parallel.Block(b, n)
+		if blocks[b], err = sp.transduce(idx[lo*s:hi*s], z[lo*s:hi*s], y[lo:hi], sol); err != nil {
+			return nil, err
+		}
+	}
+	return sp.model(am, sol, blocks, y, g.Unreachable)
 }

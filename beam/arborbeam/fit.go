@@ -63,11 +63,8 @@ func (f FitSettings) method() string {
 	return f.LandmarkMethod
 }
 
-// Plan checks the settings and returns the anchor-graph plan they give
-// (pipeline.AnchorPlanOf). Only label propagation on the anchor graph is
-// fitted in parts: spreading's sums depend on Λ, a sum over all rows
-// (three passes), and the learners on landmark features fit on the
-// features of the labelled rows.
+// Plan checks the settings of a learner on the anchor graph (lp or
+// spreading) and returns the plan they give (pipeline.AnchorPlanOf).
 func (f FitSettings) Plan() (pipeline.AnchorPlan, error) {
 	if f.Landmarks < 1 {
 		return pipeline.AnchorPlan{}, fmt.Errorf("fit: --landmarks M is required (the anchors of the anchor graph)")
@@ -82,8 +79,8 @@ func (f FitSettings) Plan() (pipeline.AnchorPlan, error) {
 	if err != nil {
 		return pipeline.AnchorPlan{}, fmt.Errorf("fit: %w", err)
 	}
-	if family != "lp" {
-		return pipeline.AnchorPlan{}, fmt.Errorf("fit: --learner %s: arbor-beam fit fits label propagation on the anchor graph (--learner lp)", family)
+	if family != "lp" && family != "spreading" {
+		return pipeline.AnchorPlan{}, fmt.Errorf("fit: --learner %s: arbor-beam fit fits lp and spreading on the anchor graph", family)
 	}
 	return pipeline.AnchorPlanOf(ln)
 }
@@ -209,8 +206,9 @@ func init() {
 	beam.RegisterFunction(assembleBlock)
 }
 
-// Fit fits label propagation on the anchor graph (arbor classify
-// --landmarks M --learner lp) from the training files matched by the globs
+// Fit fits label propagation or spreading on the anchor graph (arbor
+// classify --landmarks M --learner lp or spreading) from the training
+// files matched by the globs
 // in files (read in byte ranges as Predict reads files; several files are
 // one data set, in the order of their names), and writes the pipeline to
 // out.Temp/name (see Finalize): the file arbor classify --save-model
@@ -218,8 +216,10 @@ func init() {
 //
 // Every sum over rows is summed by blocks of BlockRows rows (one task a
 // block) and the blocks' sums added in block order, as the core sums them:
-// the scaler's, the anchor graph's ZᵀZ, Λ, Z_lᵀZ_l, Z_lᵀY_l and its
-// width. The landmarks are chosen as the core chooses them
+// the scaler's, the anchor graph's width and, for lp, ZᵀZ, Λ, Z_lᵀZ_l,
+// Z_lᵀY_l (propagate.AnchorParts); for spreading Λ, then the system's
+// sums, which need each row's degree from Λ, then the transduction's part
+// of B (propagate.SpreadParts). The landmarks are chosen as the core chooses them
 // (landmark.ChooseRows) by one worker that reads the rows it needs (k-means'
 // sample, then the landmarks) from the blocks; the M×M system is solved
 // by one worker.
@@ -256,6 +256,9 @@ func Fit(s beam.Scope, files beam.PCollection, opt ReadOptions, set FitSettings,
 		w = beam.ParDo(s, &widthFn{Set: set}, gather(s, beam.Create(s, blockVec{Index: -1})), beam.SideInput{Input: stats})
 	}
 	sides := []beam.SideInput{{Input: stats}, {Input: scaler}, {Input: input}, {Input: w}}
+	if plan.Spreading {
+		return fitSpreading(s, set, blocks, sides, out, name), nil
+	}
 	sums := beam.ParDo(s, &sumsFn{Set: set}, blocks, sides[0], sides[1], sides[2], sides[3])
 	model := beam.ParDo(s, &solveFn{Set: set}, gather(s, sums), sides[0], sides[2], sides[3])
 	trans := beam.ParDo(s, &transFn{}, blocks, sides[0], sides[1], beam.SideInput{Input: model})
@@ -588,6 +591,9 @@ type chooseFn struct {
 func (fn *chooseFn) ProcessElement(ctx context.Context, st Stats, sc dataset.Scaler, blocks func() func(*Block) bool) (anchorInput, error) {
 	if fn.Set.Landmarks > st.N {
 		return anchorInput{}, fmt.Errorf("--landmarks %d: more than the %d rows", fn.Set.Landmarks, st.N)
+	}
+	if err := fn.Set.anchorGraph(st.N, st.D); err != nil {
+		return anchorInput{}, err
 	}
 	fetch := func(idx []int) (*mat.Dense, error) { return fetchRows(blocks, &sc, idx, st.D) }
 	lm, _, err := landmark.ChooseRows(ctx, st.N, fn.Set.Landmarks, fn.Set.method(), fn.Set.Seed, st.Labelled, fetch)

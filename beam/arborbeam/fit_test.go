@@ -55,18 +55,23 @@ func TestFitEqualsArborClassify(t *testing.T) {
 		args []string
 	}{
 		{"knn-kmeans-std", arborbeam.FitSettings{Learner: "lp", Landmarks: 60, Seed: 5},
-			[]string{"--landmarks", "60", "--seed", "5"}},
+			[]string{"--learner", "lp", "--landmarks", "60", "--seed", "5"}},
 		{"rbf-random-minmax", arborbeam.FitSettings{Learner: "lp", Landmarks: 50, LandmarkMethod: "random", Seed: 2, Scale: "minmax",
 			Params: map[string]string{"affinity": "rbf:30"}},
-			[]string{"--landmarks", "50", "--landmark-method", "random", "--seed", "2", "--scale", "minmax", "--affinity", "rbf:30"}},
+			[]string{"--learner", "lp", "--landmarks", "50", "--landmark-method", "random", "--seed", "2", "--scale", "minmax", "--affinity", "rbf:30"}},
 		{"paper-width-none", arborbeam.FitSettings{Learner: "lp", Landmarks: 40, Scale: "none", Params: map[string]string{"affinity": "kernel"}},
-			[]string{"--landmarks", "40", "--scale", "none", "--affinity", "kernel"}},
+			[]string{"--learner", "lp", "--landmarks", "40", "--scale", "none", "--affinity", "kernel"}},
+		{"spreading-rbf-kmeans-std", arborbeam.FitSettings{Learner: "spreading", Landmarks: 60, Seed: 5, Params: map[string]string{"affinity": "rbf:30"}},
+			[]string{"--learner", "spreading", "--landmarks", "60", "--seed", "5", "--affinity", "rbf:30"}},
+		{"spreading-paper-width-minmax", arborbeam.FitSettings{Learner: "spreading", Landmarks: 45, LandmarkMethod: "random", Seed: 1, Scale: "minmax",
+			Params: map[string]string{"affinity": "kernel", "alpha": "0.6"}},
+			[]string{"--learner", "spreading", "--landmarks", "45", "--landmark-method", "random", "--seed", "1", "--scale", "minmax", "--affinity", "kernel", "--alpha", "0.6"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			mdir := filepath.Join(dir, c.name)
 			os.MkdirAll(mdir, 0o755)
 			want := filepath.Join(mdir, "classify.arbor")
-			arbor(t, append([]string{"classify", "--data", whole, "--id", "name", "--label", "label", "--learner", "lp",
+			arbor(t, append([]string{"classify", "--data", whole, "--id", "name", "--label", "label",
 				"--save-model", want, "--quiet", "--out", filepath.Join(mdir, "c.csv")}, c.args...)...)
 			got := filepath.Join(mdir, "beam.arbor")
 			out, name := arborbeam.ModelOutput(got)
@@ -134,5 +139,40 @@ func TestFitMagnitude(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "m", "m.arbor")); err == nil {
 		t.Fatal("a failed fit left a model file")
+	}
+}
+
+// TestFitSpreadingKNNGraph: spreading with a knn affinity, which arbor
+// classify --landmarks fits on the exact kNN graph of all rows at this
+// size, is refused with a message that says so, and writes no model.
+func TestFitSpreadingKNNGraph(t *testing.T) {
+	dir := t.TempDir()
+	var a strings.Builder
+	a.WriteString("f1,f2,label\n")
+	for i := 0; i < 200; i++ {
+		v := point(i)
+		label := "?"
+		if i%10 == 0 {
+			label = fmt.Sprintf("c%d", i%3)
+		}
+		fmt.Fprintf(&a, "%.4f,%.4f,%s\n", v[0], v[1], label)
+	}
+	os.WriteFile(filepath.Join(dir, "a.csv"), []byte(a.String()), 0o644)
+	out, name := arborbeam.ModelOutput(filepath.Join(dir, "m", "m.arbor"))
+	opt := arborbeam.ReadOptions{Chunk: 50, SplitBytes: 2000}
+	opt.CSV.Label = "label"
+	err := runPipeline(t, func(s beam.Scope) {
+		written, err := arborbeam.Fit(s, beam.Create(s, filepath.Join(dir, "a.csv")), opt,
+			arborbeam.FitSettings{Learner: "spreading", Landmarks: 20, Params: map[string]string{"affinity": "knn:5"}}, out, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		arborbeam.Finalize(s, written, out)
+	})
+	if err == nil || !strings.Contains(err.Error(), "exact kNN graph") {
+		t.Fatalf("error %v, want one saying spreading runs on the exact kNN graph", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "m", "m.arbor")); err == nil {
+		t.Fatal("a refused fit left a model file")
 	}
 }

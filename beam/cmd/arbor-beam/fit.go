@@ -13,7 +13,7 @@ import (
 
 func init() {
 	jobs["fit"] = job{
-		summary: "fit label propagation on the anchor graph from training files (arbor classify --landmarks M --learner lp --save-model, byte for byte)",
+		summary: "fit label propagation or spreading on the anchor graph from training files (arbor classify --landmarks M --learner lp|spreading --save-model, byte for byte)",
 		flags:   fitFlags,
 	}
 }
@@ -21,12 +21,13 @@ func init() {
 func fitFlags(fs *flag.FlagSet) func(ctx context.Context, s beam.Scope) error {
 	data := fs.String("data", "", "training files: comma-separated globs on any Beam filesystem (CSV/TSV as arbor classify reads --data; several files are one data set, in the order of their names)")
 	save := fs.String("save-model", "", "the pipeline file to write (any Beam filesystem), as arbor classify --save-model writes it")
-	learnerName := fs.String("learner", "lp", "learner: lp (label propagation on the anchor graph of the landmarks)")
+	learnerName := fs.String("learner", "lp", "learner on the anchor graph of the landmarks: lp (label propagation) or spreading (label spreading)")
 	landmarks := fs.Int("landmarks", 0, "M, the number of landmark rows: the anchors of the anchor graph")
 	method := fs.String("landmark-method", "kmeans", "how landmarks are chosen: kmeans (k-means on a sample of 100·M rows) or random; labelled rows first when fewer than M")
 	seed := fs.Uint64("seed", 0, "seed of the landmark choice (as arbor classify's)")
 	scale := fs.String("scale", "std", "feature scaling fitted on the rows: std, minmax or none")
-	affinity := fs.String("affinity", "", "lp affinity whose scale the anchor graph takes: knn:K or rbf:GAMMA (default: arbor classify's, knn:10)")
+	affinity := fs.String("affinity", "", "lp/spreading affinity whose scale the anchor graph takes: knn:K (lp; spreading where arbor classify uses the anchor graph), rbf:GAMMA or kernel (the paper's width) (default: arbor classify's, knn:10)")
+	alpha := fs.String("alpha", "", "spreading: clamping factor α (default: arbor classify's, 0.2)")
 	unreachable := fs.String("unreachable", "", "rows no label reaches: unlabeled, first or error (default: arbor classify's)")
 	chunk := fs.Int("chunk", arborbeam.DefaultChunk, "rows read together: one Beam element")
 	split := fs.Int64("split-bytes", arborbeam.DefaultSplitBytes, "size of the byte ranges files are first split into")
@@ -52,6 +53,9 @@ func fitFlags(fs *flag.FlagSet) func(ctx context.Context, s beam.Scope) error {
 		params := map[string]string{}
 		if *affinity != "" {
 			params["affinity"] = *affinity
+		}
+		if *alpha != "" {
+			params["alpha"] = *alpha
 		}
 		if *unreachable != "" {
 			params["unreachable"] = *unreachable
