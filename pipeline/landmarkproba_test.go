@@ -374,3 +374,42 @@ func maxDiff(A, B mat.Matrix) float64 {
 	}
 	return w
 }
+
+// TestLandmarkProbaCost: Cost counts a landmark run's outputs, a float64
+// per row (training and test) and column — k probabilities, k(k−1)/2
+// one-vs-one decision values for the SVM, k for linsvm — and, for the
+// SVM's Platt sigmoids, the cross-validation folds' copies of the l
+// labelled rows' M features; nothing when neither is asked for.
+func TestLandmarkProbaCost(t *testing.T) {
+	sh := pipeline.Shape{Rows: 10000, Labeled: 300, Features: 8, Classes: 4, Test: 2000}
+	const M = 200
+	n, k, l := 12000.0, 4.0, 300.0
+	for _, c := range []struct {
+		learner, kernel string
+		params          map[string]string
+		proba, decision bool
+		want            float64
+	}{
+		{"svm", "rbf:1", nil, true, true, 8*n*(k+k*(k-1)/2) + 8*l*M},
+		{"svm", "rbf:1", nil, false, true, 8 * n * k * (k - 1) / 2},
+		{"linsvm", "rbf:1", nil, false, true, 8 * n * k},
+		{"knn", "rbf:1", nil, true, false, 8 * n * k},
+		{"lp", "", nil, true, false, 8 * n * k},
+		{"spreading", "", nil, true, false, 8 * n * k},
+		{"spreading", "", map[string]string{"affinity": "knn:7"}, true, false, 8 * n * k}, // the kNN graph of all rows
+	} {
+		s := pipeline.Settings{Learner: c.learner, Kernel: c.kernel, Params: c.params, Landmarks: M}
+		base, err := pipeline.Cost(s, sh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Proba, s.Decision = c.proba, c.decision
+		with, err := pipeline.Cost(s, sh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := with.Bytes - base.Bytes; math.Abs(got-c.want) > 1e-6*c.want {
+			t.Errorf("%s proba %v decision %v: %.0f more bytes, want %.0f", c.learner, c.proba, c.decision, got, c.want)
+		}
+	}
+}
