@@ -362,12 +362,14 @@ func classifyLandmarks(ctx context.Context, log io.Writer, l LandmarkChoice, ds,
 		fit.out = &Prediction{}
 		var parts []*Prediction
 		label = func(lo, hi int, Zb *mat.Dense) error {
-			if _, err := predict(pred[lo:hi], Zb); err != nil {
-				return err
-			}
 			o := &Prediction{}
 			parts = append(parts, o)
-			return featureOutputs(ctx, fit.model, o, w, Zb, false)
+			if err := featureOutputs(ctx, fit.model, o, w, Zb, true); err != nil {
+				return err
+			}
+			copy(pred[lo:hi], o.Labels)
+			o.Labels = nil
+			return nil
 		}
 		defer func() {
 			if testOut != nil {

@@ -148,18 +148,10 @@ func featureOutputs(ctx context.Context, m any, out *Prediction, w Want, Z *mat.
 	var err error
 	switch m := m.(type) {
 	case *svm.Model:
+		var lab []int
+		lab, out.Decision, out.Proba, err = m.Outputs(ctx, Z, w.Decision, w.Proba)
 		if labels {
-			if out.Labels, err = m.PredictPoints(ctx, nil, Z); err != nil {
-				return err
-			}
-		}
-		if w.Decision {
-			if out.Decision, err = m.Decision(nil, Z); err != nil {
-				return err
-			}
-		}
-		if w.Proba {
-			out.Proba, err = m.Probabilities(nil, Z)
+			out.Labels = lab
 		}
 	case *linsvm.Model:
 		if labels {

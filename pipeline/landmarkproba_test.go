@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -215,6 +216,16 @@ func TestLandmarkProbaRoundTrip(t *testing.T) {
 		res, err := pipeline.Fit(ctx, s, &ds, newX)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
+		}
+		// The labels are those of the fit without the outputs.
+		s0 := s
+		s0.Proba, s0.Decision = false, false
+		res0, err := pipeline.Fit(ctx, s0, &ds, newX)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !slices.Equal(res.Labels, res0.Labels) {
+			t.Errorf("%s: the labels change with the outputs", name)
 		}
 		rows := n + 30
 		if c.proba {

@@ -293,3 +293,28 @@ func (m *Model) ProbabilitiesGram(dst *mat.Dense, Kt mat.Matrix) (*mat.Dense, er
 	}
 	return m.probabilities(dst, dec), nil
 }
+
+// Outputs labels the rows of X as PredictPoints does and gives, from the
+// same decision values (one pass over the kernel values), those values
+// when decision is true and the probabilities when proba is true (nil
+// otherwise): PredictPoints, Decision and Probabilities for the cost of
+// one. Errors: those of Decision, ErrNoProbability (proba for a model
+// fitted without Probability).
+func (m *Model) Outputs(ctx context.Context, X mat.Matrix, decision, proba bool) ([]int, *mat.Dense, *mat.Dense, error) {
+	if proba && !m.Probability {
+		return nil, nil, nil, ErrNoProbability
+	}
+	dec, err := m.decisionPoints(ctx, X)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	labels := m.vote(dec)
+	var P *mat.Dense
+	if proba {
+		P = m.probabilities(nil, dec)
+	}
+	if !decision {
+		dec = nil
+	}
+	return labels, dec, P, nil
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -128,6 +129,19 @@ func testProbabilityLIBSVM(t *testing.T, file string) {
 					if d := math.Abs(P.At(r, c) - f.PredictProba[r][i]); d > 5e-6*max(f.PredictProba[r][i], 1e-3) && d > 5e-9 {
 						t.Errorf("row %d class %d: P = %.9g, svm-predict %g", r, c, P.At(r, c), f.PredictProba[r][i])
 					}
+				}
+			}
+			if f.K == nil {
+				// Outputs: the same labels, decision values and
+				// probabilities from one pass.
+				lab, D, P3, err := m.Outputs(context.Background(), dense(f.Xt), true, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, _ := m.PredictPoints(context.Background(), nil, dense(f.Xt))
+				wantD, _ := m.Decision(nil, dense(f.Xt))
+				if !slices.Equal(lab, want) || !mat.Equal(D, wantD) || !mat.Equal(P3, P) {
+					t.Errorf("Outputs differ from PredictPoints, Decision and Probabilities")
 				}
 			}
 			if worst > tol {
