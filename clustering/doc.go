@@ -44,9 +44,19 @@
 // before anything is allocated; Fit returns a *MemoryError (wrapping
 // ErrMemory) instead of exceeding Budget.
 //
+// # Reports and files
+//
+// What arbor cluster prints and writes is a library call too:
+// Result.WriteSummary and WriteClusters print the summary, Settings.Advice
+// and LowMemoryNotice say what fits the memory budget (in the command's
+// flags), and Outputs.Write writes the labels, linkage matrix, Newick tree,
+// dendrogram and plot of the clusters, all of them or none.
+//
 // # Errors
 //
 // ErrSettings for invalid settings, ErrMemory (as *MemoryError), and the
 // errors of the packages doing the work: distance.ErrNonFinite, graph.ErrSpec,
-// hclust.ErrK, landmark.ErrBadParam, ctx.Err().
+// hclust.ErrK, landmark.ErrBadParam, ctx.Err(). Outputs.Write returns
+// ErrNoCut for a plot without a cut, an ErrOutput for plot features the
+// data do not have and a *PlotError for rows it cannot project.
 package clustering

@@ -82,7 +82,14 @@ var (
 	ErrNoCut  = fmt.Errorf("%w: no cut", ErrOutput)
 )
 
-// outputError is an ErrOutput with the text of Err.
+// PlotError is the failure to project the rows for the plot of the
+// clusters (figure.Project).
+type PlotError struct{ Err error }
+
+func (e *PlotError) Error() string { return "plot: " + e.Err.Error() }
+func (e *PlotError) Unwrap() error { return e.Err }
+
+// outputError is an ErrOutput with the text of its error.
 type outputError struct{ error }
 
 func (e outputError) Is(target error) bool { return target == ErrOutput }
@@ -113,8 +120,8 @@ type Outputs struct {
 // Write writes the outputs o asks for, all or none. Leaf i of tree is row
 // leafRows[i] of ds (nil: row i); labels are the flat clusters of ds's
 // rows (nil without a cut). Errors: ErrNoCut for a plot without labels,
-// an ErrOutput for features the data do not have, the errors of drawing
-// and writing.
+// an ErrOutput for features the data do not have, a *PlotError when the
+// rows cannot be projected, the errors of drawing and writing.
 func (o Outputs) Write(ctx context.Context, ds *dataset.Dataset, tree *hclust.Tree, labels, leafRows []int) error {
 	var batch atomicfile.Batch // all outputs or none
 	defer batch.Abort()
@@ -172,7 +179,7 @@ func (o Outputs) plot(batch *atomicfile.Batch, ds *dataset.Dataset, labels []int
 	}
 	pr, err := figure.Project(ds.X, feats, ds.Features)
 	if err != nil {
-		return fmt.Errorf("--plot: %w", err)
+		return &PlotError{Err: err}
 	}
 	opt := figure.ClusterOptions{Title: fmt.Sprintf("%s, %d clusters", o.PlotTitle, len(Sizes(labels))), XLabel: pr.XLabel, YLabel: pr.YLabel}
 	if len(ds.Labeled()) > 0 {

@@ -11,7 +11,9 @@ import (
 	"testing"
 
 	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/figure"
 	"github.com/arbor-ml/arbor/hclust"
+	"gonum.org/v1/gonum/mat"
 )
 
 func sizesText(s []int) string { return fmt.Sprint(s) }
@@ -80,7 +82,8 @@ func TestAdvice(t *testing.T) {
 // Outputs.Write writes every file asked for or none: labels on standard
 // output, the linkage matrix of N−1 rows, a Newick tree naming the
 // landmark rows by ID; a plot without a cut or of features the data do
-// not have is an ErrOutput and leaves no file behind.
+// not have is an ErrOutput, one of data it cannot project a *PlotError,
+// and none leaves a file behind.
 func TestOutputsWrite(t *testing.T) {
 	ctx := context.Background()
 	ds, err := dataset.Embedded("iris")
@@ -139,6 +142,16 @@ func TestOutputsWrite(t *testing.T) {
 		if err := c.o.Write(ctx, ds, tree, c.labels, lm); !errors.Is(err, c.is) {
 			t.Errorf("%+v: %v, want %v", c.o, err, c.is)
 		}
+	}
+	one := &dataset.Dataset{Name: "one", X: mat.NewDense(3, 1, []float64{0, 1, 5}), Y: []int{-1, -1, -1}}
+	oneTree, err := hclust.FromPoints(ctx, one.X, hclust.Average)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pe *PlotError
+	err = Outputs{Linkage: filepath.Join(bad, "Z.csv"), Plot: filepath.Join(bad, "p.svg")}.Write(ctx, one, oneTree, []int{0, 0, 1}, nil)
+	if !errors.As(err, &pe) || !errors.Is(err, figure.ErrInput) {
+		t.Errorf("a plot of one feature: %v, want a *PlotError of figure.ErrInput", err)
 	}
 	if left, _ := os.ReadDir(bad); len(left) != 0 {
 		t.Errorf("files left after a failed Write: %v", left)

@@ -89,6 +89,15 @@
 // actually tested (between-cluster pairs usually stop at the first sample)
 // plus O(N·m·n_c) for the tables; SVGraph O(N·n_sv·m·n_c); KNNGraph
 // O(N²d) for the neighbours plus O(N·K·m·n_c); Cone O(n_sv² + N·n_sv)·d.
+// Bytes bounds the memory beforehand; WorkNotice, from NoticeRows rows,
+// says how long a pass over the N²/2 pairs takes (PairTime).
+//
+// # Reports
+//
+// Settings.WriteHeader and Input.WriteReport print what arbor svc prints
+// before and after the fit: the data and kernel, the sweep's levels and
+// chosen level (Hierarchy.MissNote when none has Sweep.Clusters
+// clusters), the sample, the clustering and its agreement with the labels.
 //
 // # Errors
 //

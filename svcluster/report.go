@@ -33,6 +33,21 @@ func WorkNotice(n int, pairTime func() float64, hint func(m int) string) string 
 		n, float64(n)*float64(n-1)/2, pass(n), hint(m), pass(m))
 }
 
+// MemoryAdvice returns the number of rows a fit on n rows works on (a
+// sample of landmarks of them when landmarks is positive), its name for a
+// memory error over Bytes(rows, d), and what fits instead in arbor svc's
+// flags: a sample of a quarter of the rows (at most 2000), or fewer.
+func MemoryAdvice(n, landmarks int) (rows int, what, hint string) {
+	rows, hint = n, "cluster a sample of the rows"
+	if m := min(2000, n/4); m >= 2 {
+		hint = fmt.Sprintf("use --landmarks %d (the sphere and clusters of %d sampled rows, every row labelled by them)", m, m)
+	}
+	if landmarks > 0 {
+		rows, hint = landmarks, "use fewer --landmarks"
+	}
+	return rows, fmt.Sprintf("support vector clustering of %d rows", rows), hint
+}
+
 // WriteHeader writes the two lines arbor svc prints before the fit: the
 // data set called name (n rows, d features, scaled by scale before s
 // projects them) and the kernel, labelling and samples per segment.

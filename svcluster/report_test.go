@@ -109,3 +109,22 @@ func TestWriteReport(t *testing.T) {
 		t.Errorf("warnings: %q", warn.String())
 	}
 }
+
+// MemoryAdvice: a quarter of the rows, at most 2000, as landmarks; fewer
+// landmarks when there are some; a sample when a quarter is under 2.
+func TestMemoryAdvice(t *testing.T) {
+	for _, c := range []struct {
+		n, landmarks, rows int
+		hint               string
+	}{
+		{100000, 0, 100000, "use --landmarks 2000 (the sphere and clusters of 2000 sampled rows, every row labelled by them)"},
+		{4000, 0, 4000, "use --landmarks 1000 (the sphere and clusters of 1000 sampled rows, every row labelled by them)"},
+		{7, 0, 7, "cluster a sample of the rows"},
+		{100000, 5000, 5000, "use fewer --landmarks"},
+	} {
+		rows, what, hint := MemoryAdvice(c.n, c.landmarks)
+		if rows != c.rows || what != fmt.Sprintf("support vector clustering of %d rows", c.rows) || hint != c.hint {
+			t.Errorf("n=%d landmarks=%d: %d, %q, %q", c.n, c.landmarks, rows, what, hint)
+		}
+	}
+}

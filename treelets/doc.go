@@ -99,5 +99,15 @@
 // context's error on cancellation. A need not be positive semi-definite:
 // the sum variable of a 2 × 2 block takes its larger eigenvalue, which is
 // at least both diagonals, so active diagonals stay positive; for kernel
-// treelets A is PSD by construction.
+// treelets A is PSD by construction. Run.WriteReport returns a *LabelError
+// for a ROC against labels on a sampled row without one.
+//
+// # Reports and files
+//
+// Run is a fitted Sample on a data set or a graph as arbor treelets
+// reports it: WriteReport prints the summary, clusters, agreement with the
+// labels and the AUC of the pairwise ROC through the levels (PairROC);
+// Write writes the labels, linkage matrix, levels, Newick tree, dendrogram
+// and ROC picture. MemoryAdvice names a run for a memory error with the
+// sample that fits.
 package treelets

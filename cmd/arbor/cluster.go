@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -22,14 +23,8 @@ func init() {
 
 func runCluster(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "cluster", "--data F (--linkage average [--distance euclidean|graph --graph knn:7] | --method treelets --kernel SPEC [--lambda L --similarity abs|signed|raw --sample M --extend svm|knn --seed S]) (--clusters N | --height H) [outputs]")
-	var d dataFlags
-	d.register(fs, "none")
-	var mf memFlags
-	mf.register(fs)
 	var lmf landmarkFlags
-	lmf.register(fs)
-	d.LabelOptional = true
-	d.Prep.Method = "arbor cluster"
+	d, mf := clusterInputs(fs, "arbor cluster", &lmf)
 	linkage := fs.String("linkage", "average", clusterLinkageUsage)
 	dist := fs.String("distance", "euclidean", "pointwise distance: euclidean or graph (shortest paths on --graph)")
 	graphSpec := fs.String("graph", "knn:7", "neighbourhood graph for --distance graph: knn:K (symmetrised) or eps:E")
@@ -101,8 +96,8 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 		return usageError("--float32 is not available with --method treelets")
 	}
 	if tf.method == "treelets" {
-		tf.mem, tf.plot = mf, pf
-		return clusterTreelets(ctx, e, fs, &d, &tf, lmf.seed, *k, *height, *out, *zOut, *newick, *dendro, *dendroLeaves, *quiet)
+		tf.mem, tf.plot = *mf, pf
+		return clusterTreelets(ctx, e, fs, d, &tf, lmf.seed, *k, *height, *out, *zOut, *newick, *dendro, *dendroLeaves, *quiet)
 	}
 	s := clustering.Settings{Linkage: method, Distance: *dist, Graph: *graphSpec, Float32: *f32,
 		Landmarks: lmf.m, LandmarkMethod: lmf.method, Seed: lmf.seed, Cophenetic: *cophenetic, Cut: cut, Log: e.stderr}
@@ -170,9 +165,7 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if err := writeTreeOutputs(ctx, o, info, ds, tree, labels, lm); err != nil {
 		return err
 	}
-	if s.Progress != nil {
-		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
-	}
+	e.done(s.Progress, start)
 	return nil
 }
 
@@ -180,7 +173,10 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 // says which on info; its mistakes are usage errors.
 func writeTreeOutputs(ctx context.Context, o clustering.Outputs, info io.Writer, ds *dataset.Dataset, tree *hclust.Tree, labels, leafRows []int) error {
 	err := o.Write(ctx, ds, tree, labels, leafRows)
+	var pe *clustering.PlotError
 	switch {
+	case errors.As(err, &pe):
+		return fmt.Errorf("--plot: %w", pe.Err)
 	case errors.Is(err, clustering.ErrNoCut):
 		return usageError("--plot draws the clusters: give a cut (--clusters, --height or --threshold)")
 	case errors.Is(err, clustering.ErrOutput):
@@ -196,6 +192,29 @@ const (
 	clusterLinkageUsage = "single, complete, average, weighted, ward, centroid or median; when the N×N matrix does not fit --max-memory, single, ward, centroid and median switch to an O(N·d)-memory algorithm on the points, and complete, average and weighted to the exact tree on clusters certified on the 40-NN graph (O(N·k + K²) memory for K clusters) — no N×N matrix; heights within a few ulps of the matrix path's, the same tree unless two candidate distances tie within rounding"
 	clusterFloat32Usage = "hold the linkage's N×N working matrix in float32 (half the memory; distances and updates computed in float64 and rounded once: heights within a few 2⁻²⁴ relative, the same tree unless candidate distances are that close) and compute the cophenetic correlation without a distance matrix"
 )
+
+// clusterInputs registers the flags the clustering commands share: --data
+// and its columns (labels optional, no scaling unless asked),
+// --max-memory and, when lmf is not nil, --landmarks.
+func clusterInputs(fs *flag.FlagSet, method string, lmf *landmarkFlags) (*dataFlags, *memFlags) {
+	d, mf := &dataFlags{}, &memFlags{}
+	d.register(fs, "none")
+	mf.register(fs)
+	if lmf != nil {
+		lmf.register(fs)
+	}
+	d.LabelOptional = true
+	d.Prep.Method = method
+	return d, mf
+}
+
+// done says on stderr how long the work since start took when progress is
+// shown (progress not nil: no --quiet).
+func (e *env) done(progress func(string, int, int), start time.Time) {
+	if progress != nil {
+		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
+	}
+}
 
 // summary is where cluster, treelets and svc print their summary:
 // stdout, or stderr when --out - writes the labels there (as classify

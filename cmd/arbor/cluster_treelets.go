@@ -131,9 +131,7 @@ func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags
 	if err := writeTreeOutputs(ctx, o, info, ds, tree, labels, sampledRows(res.Rows, n)); err != nil {
 		return err
 	}
-	if progress != nil {
-		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
-	}
+	e.done(progress, start)
 	return nil
 }
 

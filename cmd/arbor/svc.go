@@ -23,14 +23,8 @@ func init() {
 func runSVC(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "svc", "--data F [--label NAME] [--scale std|minmax|none] [--pca N] [--kernel gaussian|exponential] "+
 		"(--q Q --C C | --sweep [--clusters K]) [--labelling complete|sv|knn|cone] --out labels.csv [--tree T.json] [--plot P.png]")
-	var d dataFlags
-	d.register(fs, "none")
-	var mf memFlags
-	mf.register(fs)
 	var lmf landmarkFlags
-	lmf.register(fs)
-	d.LabelOptional = true
-	d.Prep.Method = "arbor svc"
+	d, mf := clusterInputs(fs, "arbor svc", &lmf)
 	pca := fs.Int("pca", 0, "project the (scaled) data on its first N principal components first (0: no)")
 	kern := fs.String("kernel", "gaussian", "gaussian exp(-q‖x−y‖²) (eq. 6) or exponential exp(-q‖x−y‖) (eq. 7, the paper's \"laplacian\", also accepted)")
 	q := fs.Float64("q", math.NaN(), "kernel width q (single clustering)")
@@ -94,23 +88,16 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if lmf.m > ds.Len() {
+		return usageError("--landmarks %d: more than the %d rows", lmf.m, ds.Len())
+	}
+	if lmf.m > 0 && *plot != "" {
+		return usageError("--plot draws the fitted rows; it does not go with --landmarks")
+	}
 	// The SVDD's column cache and the labelling's capped tables, no N×N
-	// matrix (svcluster.Bytes; a sample of --landmarks M rows fits M).
-	fitRows := ds.Len()
-	hint := "cluster a sample of the rows"
-	if m := min(2000, ds.Len()/4); m >= 2 {
-		hint = fmt.Sprintf("use --landmarks %d (the sphere and clusters of %d sampled rows, every row labelled by them)", m, m)
-	}
-	if lmf.m > 0 {
-		if lmf.m > ds.Len() {
-			return usageError("--landmarks %d: more than the %d rows", lmf.m, ds.Len())
-		}
-		if *plot != "" {
-			return usageError("--plot draws the fitted rows; it does not go with --landmarks")
-		}
-		fitRows, hint = lmf.m, "use fewer --landmarks"
-	}
-	if err := mf.check(svcluster.Bytes(fitRows, ds.Dim()), fmt.Sprintf("support vector clustering of %d rows", fitRows), hint); err != nil {
+	// matrix (a sample of --landmarks M rows fits M).
+	fitRows, what, hint := svcluster.MemoryAdvice(ds.Len(), lmf.m)
+	if err := mf.check(svcluster.Bytes(fitRows, ds.Dim()), what, hint); err != nil {
 		return err
 	}
 	if !*quiet {
@@ -168,13 +155,7 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if *plot != "" {
-		axes := [2]string{"feature 1", "feature 2"}
-		if *pca > 0 {
-			axes = [2]string{"principal component 1", "principal component 2"}
-		} else if len(ds.Features) >= 2 {
-			axes = [2]string{ds.Features[0], ds.Features[1]}
-		}
-		fig, err := svcfig.Clustering(in.X, res, h, displayName(ds.Name), axes)
+		fig, err := svcfig.Clustering(in.X, res, h, displayName(ds.Name), svcfig.Axes(*pca > 0, ds.Features))
 		if errors.Is(err, svcfig.ErrNot2D) {
 			_, d := in.X.Dims()
 			return usageError("--plot: contour pictures need 2-D data (%d features; try --pca 2)", d)
@@ -190,8 +171,6 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	printWrote(info, *out, *tree, *plot)
-	if progress != nil {
-		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
-	}
+	e.done(progress, start)
 	return nil
 }

@@ -17,12 +17,7 @@ func init() {
 
 func runTreelets(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "treelets", "(--data F --kernel SPEC | --graph-edges F) [--lambda L] [--similarity abs|signed|raw] [--sample M --extend svm|knn --seed S] [--clusters K] --out labels.csv [--linkage-out Z.csv] [--newick T] [--dendrogram P] [--roc roc.png --roc-against labels|graph]")
-	var d dataFlags
-	d.register(fs, "none")
-	var mf memFlags
-	mf.register(fs)
-	d.LabelOptional = true
-	d.Prep.Method = "arbor treelets"
+	d, mf := clusterInputs(fs, "arbor treelets", nil)
 	kspec := fs.String("kernel", "", "kernel on the rows of --data: linear, poly:A:B:D, rbf:GAMMA, rbf:scale, laplacian:G, exponential:G, or rbf-missing:GAMMA (paper §4.3: columns z-scored over observed cells, exp(−γ·mean squared difference over the columns both rows have); empty, NA and ? cells are missing)")
 	edges := fs.String("graph-edges", "", "edge list \"u v\" per line (integer node ids ≥ 0; the nodes are the ids on some edge, in increasing order, named by id in every output): cluster the nodes with the graph kernel of paper §4.2 (largest degree on the diagonal, 1 per edge)")
 	lambda := fs.Float64("lambda", 0, "λ ≥ 0: weight of |A_ij| in the similarity (the paper uses 0)")
@@ -98,7 +93,7 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		g, what = graph, fmt.Sprintf("graph      %s (%s)", displayName(*edges), graph.Summary())
-	} else if g, ds, what, err = treeletsData(e, &d, *kspec); err != nil {
+	} else if g, ds, what, err = treeletsData(e, d, *kspec); err != nil {
 		return err
 	}
 	n := g.Len()
@@ -132,9 +127,7 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	printWrote(info, *out, *zOut, *levelsOut, *newick, *dendro, *roc)
-	if progress != nil {
-		fmt.Fprintf(e.stderr, "done in %.2fs\n", time.Since(start).Seconds())
-	}
+	e.done(progress, start)
 	return nil
 }
 

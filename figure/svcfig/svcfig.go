@@ -96,6 +96,19 @@ func Clustering(X *mat.Dense, res *svcluster.Clustering, h *svcluster.Hierarchy,
 	return &figure.Figure{Plots: rows, Width: width, Height: vg.Length(len(rows)) * 4 * vg.Inch}, nil
 }
 
+// Axes names the two axes of a picture of the points clustered: the
+// principal components after a projection (pca), else the first two of
+// the data's feature names, else "feature 1" and "feature 2".
+func Axes(pca bool, features []string) [2]string {
+	switch {
+	case pca:
+		return [2]string{"principal component 1", "principal component 2"}
+	case len(features) >= 2:
+		return [2]string{features[0], features[1]}
+	}
+	return [2]string{"feature 1", "feature 2"}
+}
+
 // rows0 returns the first row of a panel grid (nil for none).
 func rows0(rows [][]*plot.Plot) []*plot.Plot {
 	if len(rows) == 0 {

@@ -82,3 +82,20 @@ func TestClusteringDeterministic(t *testing.T) {
 		}
 	}
 }
+
+func TestAxes(t *testing.T) {
+	for _, c := range []struct {
+		pca      bool
+		features []string
+		want     [2]string
+	}{
+		{true, []string{"a", "b"}, [2]string{"principal component 1", "principal component 2"}},
+		{false, []string{"a", "b", "c"}, [2]string{"a", "b"}},
+		{false, []string{"a"}, [2]string{"feature 1", "feature 2"}},
+		{false, nil, [2]string{"feature 1", "feature 2"}},
+	} {
+		if got := Axes(c.pca, c.features); got != c.want {
+			t.Errorf("Axes(%v, %q) = %q, want %q", c.pca, c.features, got, c.want)
+		}
+	}
+}
