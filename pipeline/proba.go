@@ -230,21 +230,14 @@ func (p *Pipeline) predictScaled(ctx context.Context, m learner.Model, Xt *mat.D
 
 // svmPoints fills out from an SVM with its point kernel.
 func (p *Pipeline) svmPoints(ctx context.Context, sm *svm.Model, out *Prediction, w Want, Xt *mat.Dense) (*Prediction, error) {
-	var err error
-	if out.Labels, err = sm.PredictPoints(ctx, nil, Xt); err != nil {
+	// One pass over the kernel values for the labels and the outputs.
+	labels, D, P, err := sm.Outputs(ctx, Xt, w.Decision, w.Proba)
+	if err != nil {
 		return nil, err
 	}
-	if w.Proba {
-		P, err := sm.Probabilities(nil, Xt)
-		if err != nil {
-			return nil, err
-		}
+	out.Labels, out.Decision = labels, D
+	if P != nil {
 		out.Proba = p.classColumns(sm, P)
-	}
-	if w.Decision {
-		if out.Decision, err = sm.Decision(nil, Xt); err != nil {
-			return nil, err
-		}
 	}
 	return out, nil
 }
