@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/arbor-ml/arbor/internal/hugepage"
 	"github.com/arbor-ml/arbor/internal/parallel"
 	"github.com/arbor-ml/arbor/internal/smo"
 	"github.com/arbor-ml/arbor/kernel"
@@ -436,9 +437,11 @@ type gramBlock struct {
 }
 
 // newGramBlock fills the block in parallel by rows (each row by one
-// worker).
+// worker). The block is asked of the OS in huge pages where it offers them
+// (internal/hugepage): column fills read its rows at random, and 4 KiB
+// pages would cost a TLB miss on most of them.
 func newGramBlock(ctx context.Context, src smo.Source, n int) (*gramBlock, error) {
-	m := make([]float32, n*n)
+	m := hugepage.Float32s(n * n)
 	const rowsPer = 64
 	err := parallel.For(ctx, (n+rowsPer-1)/rowsPer, func(k int) {
 		cols := identity(n)

@@ -1,7 +1,6 @@
 package smo
 
 import (
-	"math"
 	"runtime"
 	"sync"
 
@@ -193,7 +192,10 @@ func (p *Points) fillSerial(dst []float64, r int, cols []int) {
 // with columns kept in the solver's permuted variable order. Column i may be
 // cached with any length; a longer request computes only the missing tail.
 // swap(i, j) exchanges entries i and j of every cached column and drops the
-// columns that hold i but not j (as LIBSVM does). Memory used by columns is
+// columns that hold i but not j (as LIBSVM does); the entries of a column
+// are exchanged when it is next read (swaps are logged, and each column
+// knows how much of the log it has seen), so a column not read again costs
+// nothing. Memory used by columns is
 // bounded by budget float32 values (at least three full columns: two
 // pinned by the caller and one being extended).
 type Cache struct {
@@ -212,7 +214,9 @@ type Cache struct {
 	slabs    [][]float32 // the full-size slabs carved so far (for Free)
 	budget0  int         // the initial budget (for Free)
 
-	norm []int32 // swapMany's scratch
+	// log holds the swaps (i < j) of swapMany in order; a cached column
+	// has had log[:seq] applied to it (see catchUp).
+	log []int32
 
 	team *parallel.Team // set by Solve while it runs (nil: Source.Fill)
 	// serial: the solver found the machine too busy for helpers (see
@@ -224,6 +228,7 @@ type cacheHead struct {
 	prev, next int32 // positions in heads; -1 = lru sentinel
 	data       []float32
 	cached     bool
+	seq        int32 // len(log) when data was last brought up to date
 }
 
 const sentinel = -1
@@ -393,6 +398,9 @@ func (c *Cache) Free() {
 
 func (c *Cache) column(i, n int) []float32 {
 	h := &c.heads[i]
+	if h.cached && int(h.seq) != len(c.log) {
+		c.catchUp(int32(i))
+	}
 	if h.cached {
 		c.unlink(int32(i))
 		have := len(h.data)
@@ -413,7 +421,7 @@ func (c *Cache) column(i, n int) []float32 {
 		return h.data
 	}
 	h.data = c.alloc(n)
-	h.cached = true
+	h.cached, h.seq = true, int32(len(c.log))
 	c.fill(h.data, c.pos[i], c.pos[:n])
 	c.pushBack(int32(i))
 	return h.data
@@ -438,54 +446,50 @@ func (c *Cache) fill(dst []float32, r int, cols []int) {
 	c.src.Fill(dst, r, cols)
 }
 
-func (c *Cache) swap(i, j int) {
-	if i == j {
-		return
-	}
-	if i > j {
-		i, j = j, i
-	}
-	c.pos[i], c.pos[j] = c.pos[j], c.pos[i]
-	c.vars[i], c.vars[j] = c.vars[j], c.vars[i]
-	c.qd[i], c.qd[j] = c.qd[j], c.qd[i]
-	hi, hj := &c.heads[i], &c.heads[j]
-	if hi.cached {
-		c.unlink(int32(i))
-	}
-	if hj.cached {
-		c.unlink(int32(j))
-	}
-	hi.data, hj.data = hj.data, hi.data
-	hi.cached, hj.cached = hj.cached, hi.cached
-	if hi.cached {
-		c.pushBack(int32(i))
-	}
-	if hj.cached {
-		c.pushBack(int32(j))
-	}
-	for h := c.lru.next; h != sentinel; {
-		e := &c.heads[h]
-		next := e.next
-		if len(e.data) > i {
-			if len(e.data) > j {
-				e.data[i], e.data[j] = e.data[j], e.data[i]
-			} else {
-				c.unlink(h)
-				c.free = append(c.free, e.data[:0])
-				e.data, e.cached = nil, false
-			}
+func (c *Cache) swap(i, j int) { c.swapMany([]int32{int32(i), int32(j)}) }
+
+// catchUp applies the swaps logged since column h was last brought up to
+// date, in order, with LIBSVM's rule per swap: entries i and j exchanged
+// when the column holds both, the column dropped when it holds i but not j.
+func (c *Cache) catchUp(h int32) {
+	e := &c.heads[h]
+	d := e.data
+	n := int32(len(d))
+	for k := int(e.seq); k+1 < len(c.log); k += 2 {
+		i, j := c.log[k], c.log[k+1]
+		if n > j {
+			d[i], d[j] = d[j], d[i]
+		} else if n > i {
+			c.unlink(h)
+			c.free = append(c.free, e.data[:0])
+			e.data, e.cached = nil, false
+			return
 		}
-		h = next
 	}
+	e.seq = int32(len(c.log))
 }
 
+// maxLog bounds the swap log (entries): beyond it (and beyond 8l) every
+// cached column is brought up to date and the log restarts.
+const maxLog = 1 << 16
+
+// swapMany applies the swaps (pairs of positions, in order): the entries
+// of the cached columns through the log (see catchUp), the columns
+// themselves and the variable order at once.
 func (c *Cache) swapMany(pairs []int32) {
-	if len(pairs) == 0 {
-		return
+	if len(c.log)+len(pairs) > max(maxLog, 8*c.l) {
+		for h := c.lru.next; h != sentinel; {
+			next := c.heads[h].next
+			if int(c.heads[h].seq) != len(c.log) {
+				c.catchUp(h)
+			}
+			h = next
+		}
+		c.log = c.log[:0]
+		for h := c.lru.next; h != sentinel; h = c.heads[h].next {
+			c.heads[h].seq = 0
+		}
 	}
-	// The pairs as (i < j), trivial ones left out, and their range.
-	norm := c.norm[:0]
-	minI, maxJ := int32(math.MaxInt32), int32(-1)
 	for k := 0; k+1 < len(pairs); k += 2 {
 		i, j := pairs[k], pairs[k+1]
 		if i == j {
@@ -494,72 +498,25 @@ func (c *Cache) swapMany(pairs []int32) {
 		if i > j {
 			i, j = j, i
 		}
-		norm = append(norm, i, j)
-		minI, maxJ = min(minI, i), max(maxJ, j)
-	}
-	c.norm = norm
-	// 1. Permute the entries of every cached column, column by column
-	// (cache friendly), applying LIBSVM's rule per swap: a column holding
-	// i but not j is dropped. Most columns hold every position swapped, or
-	// none.
-	for h := c.lru.next; h != sentinel; {
-		e := &c.heads[h]
-		next := e.next
-		d := e.data
-		n := int32(len(d))
-		if n > maxJ {
-			for k := 0; k+1 < len(norm); k += 2 {
-				i, j := norm[k], norm[k+1]
-				d[i], d[j] = d[j], d[i]
-			}
-			h = next
-			continue
-		}
-		if n <= minI {
-			h = next
-			continue
-		}
-		for k := 0; k < len(pairs); k += 2 {
-			i, j := pairs[k], pairs[k+1]
-			if i > j {
-				i, j = j, i
-			}
-			if i == j || n <= i {
-				continue
-			}
-			if n <= j {
-				c.unlink(h)
-				c.free = append(c.free, e.data[:0])
-				e.data, e.cached = nil, false
-				break
-			}
-			d[i], d[j] = d[j], d[i]
-		}
-		h = next
-	}
-	// 2. Move the columns themselves, and the variable order.
-	for k := 0; k < len(pairs); k += 2 {
-		i, j := int(pairs[k]), int(pairs[k+1])
-		if i == j {
-			continue
-		}
+		c.log = append(c.log, i, j)
 		c.pos[i], c.pos[j] = c.pos[j], c.pos[i]
 		c.vars[i], c.vars[j] = c.vars[j], c.vars[i]
 		c.qd[i], c.qd[j] = c.qd[j], c.qd[i]
 		hi, hj := &c.heads[i], &c.heads[j]
 		if hi.cached {
-			c.unlink(int32(i))
+			c.unlink(i)
 		}
 		if hj.cached {
-			c.unlink(int32(j))
+			c.unlink(j)
 		}
 		hi.data, hj.data = hj.data, hi.data
 		hi.cached, hj.cached = hj.cached, hi.cached
+		hi.seq, hj.seq = hj.seq, hi.seq
 		if hi.cached {
-			c.pushBack(int32(i))
+			c.pushBack(i)
 		}
 		if hj.cached {
-			c.pushBack(int32(j))
+			c.pushBack(j)
 		}
 	}
 }
@@ -577,6 +534,7 @@ func (c *Cache) Release() [][]float32 {
 	}
 	c.lru.prev, c.lru.next = sentinel, sentinel
 	c.free = nil
+	c.log = c.log[:0]
 	for i := range c.heads {
 		c.heads[i] = cacheHead{}
 	}
