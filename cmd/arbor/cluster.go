@@ -63,10 +63,10 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stderr, "warning: cluster --k is deprecated: use --clusters N (--k means neighbours in classify, eval and svc)")
 		*k = *kOld
 	}
-	if *k != 0 && !math.IsNaN(*height) {
+	switch {
+	case *k != 0 && !math.IsNaN(*height):
 		return usageError("--clusters and --height are mutually exclusive")
-	}
-	if *k < 0 {
+	case *k < 0:
 		return usageError("--clusters must be positive, got %d", *k)
 	}
 	cut, err := clustering.CutOptions{Criterion: *criterion, Clusters: *k, Height: *height, Threshold: *threshold,
@@ -89,10 +89,10 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 	if err := checkOutputs("data", d.Path, "out", *out, "linkage-out", *zOut, "newick", *newick, "dendrogram", *dendro, "plot", pf.path); err != nil {
 		return err
 	}
-	if *f32 && lmf.m > 0 {
+	switch {
+	case *f32 && lmf.m > 0:
 		return usageError("--float32 and --landmarks: the tree is on the %d landmarks, an M×M matrix; leave out --float32", lmf.m)
-	}
-	if *f32 && tf.method == "treelets" {
+	case *f32 && tf.method == "treelets":
 		return usageError("--float32 is not available with --method treelets")
 	}
 	if tf.method == "treelets" {
@@ -115,10 +115,10 @@ func runCluster(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	n := ds.Len()
-	if *k > n {
+	switch {
+	case *k > n:
 		return usageError("--clusters %d is larger than the number of rows (%d)", *k, n)
-	}
-	if lmf.m > n {
+	case lmf.m > n:
 		return usageError("--landmarks %d: more than the %d rows", lmf.m, n)
 	}
 	s.Budget, _, _ = mf.budget() // a bad --max-memory is reported by mf.check

@@ -90,13 +90,12 @@ func clusterTreelets(ctx context.Context, e *env, fs *flag.FlagSet, d *dataFlags
 	if m == 0 {
 		m = n
 	}
-	if m > n {
+	switch {
+	case m > n:
 		return usageError("--sample %d is larger than the number of rows (%d)", m, n)
-	}
-	if k > m {
+	case k > m:
 		return usageError("--clusters %d is larger than the number of rows it cuts (%d)", k, m)
-	}
-	if m < n && k == 0 {
+	case m < n && k == 0:
 		return usageError("--sample %d needs --clusters K (the extension labels the other rows by the K clusters of the sample)", m)
 	}
 	if err := c.mem.treeletsCheck(n, m); err != nil {

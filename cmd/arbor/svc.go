@@ -88,10 +88,10 @@ func runSVC(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if lmf.m > ds.Len() {
+	switch {
+	case lmf.m > ds.Len():
 		return usageError("--landmarks %d: more than the %d rows", lmf.m, ds.Len())
-	}
-	if lmf.m > 0 && *plot != "" {
+	case lmf.m > 0 && *plot != "":
 		return usageError("--plot draws the fitted rows; it does not go with --landmarks")
 	}
 	// The SVDD's column cache and the labelling's capped tables, no N×N

@@ -51,19 +51,13 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 		return usageError("give --data F --kernel SPEC, or --graph-edges F")
 	case *edges == "" && *kspec == "":
 		return usageError("--data needs --kernel SPEC (e.g. rbf:scale, rbf-missing:32)")
-	}
-	switch *rocAgainst {
-	case "", "labels", "graph":
-	default:
+	case *rocAgainst != "" && *rocAgainst != "labels" && *rocAgainst != "graph":
 		return usageError("--roc-against must be labels or graph, got %q", *rocAgainst)
-	}
-	if *rocAgainst == "graph" && *edges == "" {
+	case *rocAgainst == "graph" && *edges == "":
 		return usageError("--roc-against graph needs --graph-edges")
-	}
-	if *rocAgainst == "labels" && *edges != "" {
+	case *rocAgainst == "labels" && *edges != "":
 		return usageError("--roc-against labels needs --data with a label column (a graph has no labels)")
-	}
-	if *roc != "" && *rocAgainst == "" {
+	case *roc != "" && *rocAgainst == "":
 		return usageError("--roc needs --roc-against labels|graph")
 	}
 	for _, p := range [][2]string{{"dendrogram", *dendro}, {"roc", *roc}} {
