@@ -68,7 +68,12 @@
 // spreading), label = model(z) from z's nearest anchors, and for label
 // spreading on the kNN graph of all rows (propagate.KNNModel, which keeps
 // the N training rows and their soft labels: an O(N·(d + C)) file),
-// label = model(z) from z's K nearest training rows. The file is
+// label = model(z) from z's K nearest training rows. The same models
+// give probabilities and decision values (PredictWant, Settings.Proba and
+// Decision; Landmarks.PredictWant): the SVM's Platt probabilities (a
+// model fitted with them) and decision values, kNN's vote shares,
+// linsvm's decision values, and the normalised label distributions of the
+// anchor graph and the kNN graph. The file is
 //
 //	ARBOR-PIPELINE 3\n
 //	{manifest JSON on one line}\n         as above, "train" empty, and
