@@ -22,14 +22,42 @@ DATA iota8<>+48(SB)/8, $6
 DATA iota8<>+56(SB)/8, $7
 GLOBL iota8<>(SB), RODATA|NOPTR, $64
 
+// PICK keeps, lane by lane, (va, ia) or (vb, ib): the one with the smaller
+// value, or on equal values the larger position (an empty lane is
+// (+Inf, −1), so a lane holding a position wins over it). Values are never
+// NaN here. Clobbers K1–K3.
+#define PICK(va, ia, vb, ib) \
+	VCMPPD $0x11, va, vb, K1 \
+	VCMPPD $0x00, va, vb, K2 \
+	VPCMPGTQ ia, ib, K3 \
+	KANDB K3, K2, K2 \
+	KORB K2, K1, K1 \
+	VMOVAPD vb, K1, va \
+	VMOVDQA64 ib, K1, ia
+
+// REDUCE reduces sixteen lanes (Z13/Z12 and Z11/Z10 as value/position) to
+// the PICK of all of them, in X13/X12. Clobbers Z10, Z11 and K1–K3.
+#define REDUCE \
+	PICK(Z13, Z12, Z11, Z10) \
+	VEXTRACTF64X4 $1, Z13, Y11 \
+	VEXTRACTI64X4 $1, Z12, Y10 \
+	PICK(Y13, Y12, Y11, Y10) \
+	VEXTRACTF128 $1, Y13, X11 \
+	VEXTRACTI128 $1, Y12, X10 \
+	PICK(X13, X12, X11, X10) \
+	VPERMILPD $1, X13, X11 \
+	VPSHUFD $0x4e, X12, X10 \
+	PICK(X13, X12, X11, X10)
+
 #define POSINF $0x7ff0000000000000
 #define NEGINF $0xfff0000000000000
 #define SIGN $0x8000000000000000
 
-// func updateAVX512(grad *float64, fl *uint8, ki, kj *float32, n int, di, dj float64, out *lanes16)
+// func updateAVX512(grad *float64, fl *uint8, ki, kj *float32, n int, di, dj float64, out *laneMin)
 //
 // Each lane keeps the smallest v = g + (ki·di + kj·dj) over inUp with
-// v ≤ min (the last on ties): −v ≥ −min is updateTail's test.
+// v ≤ min (the last on ties): −v ≥ −min is updateTail's test. The lanes
+// are then reduced to the smallest v, the largest position on ties.
 TEXT ·updateAVX512(SB), NOSPLIT, $0-64
 	MOVQ grad+0(FP), DI
 	MOVQ fl+8(FP), DX
@@ -88,14 +116,17 @@ uloop:
 	JLT uloop
 
 udone:
-	VMOVUPD Z13, (R10)
-	VMOVUPD Z11, 64(R10)
-	VMOVDQU64 Z12, 128(R10)
-	VMOVDQU64 Z10, 192(R10)
+	REDUCE
+	VMOVSD X13, (R10)
+	VMOVQ X12, 8(R10)
 	VZEROUPPER
 	RET
 
 // func selectAVX512(grad *float64, fl *uint8, qd *float64, ki *float32, n int, qdi, gmax, tau, thrFactor float64, out *selLanes16)
+//
+// At the end the lanes are reduced: the largest g over I_low (VMAXPD: the
+// sign of a zero maximum unsettled) and the smallest od with the largest
+// position on ties (−1 when none).
 //
 // Per lane: the largest g over I_low (VMAXPD keeps the lane's value on
 // equality and on NaN, as the AVX2 kernel's blend with −Inf does;
@@ -182,8 +213,21 @@ snext:
 	JLT sloop
 
 sdone:
-	VMOVUPD Z10, (R10)
-	VMOVUPD Z9, 64(R10)
+	VMAXPD Z9, Z10, Z10
+	VEXTRACTF64X4 $1, Z10, Y9
+	VMAXPD Y9, Y10, Y10
+	VEXTRACTF128 $1, Y10, X9
+	VMAXPD X9, X10, X10
+	VPERMILPD $1, X10, X9
+	VMAXSD X9, X10, X10
+	VMOVSD X10, 384(R10)          // largest g over I_low
+	VMOVUPD 128(R10), Z13
+	VMOVDQU64 256(R10), Z12
+	VMOVUPD 192(R10), Z11
+	VMOVDQU64 320(R10), Z10
+	REDUCE
+	VMOVSD X13, 392(R10)          // smallest od
+	VMOVQ X12, 400(R10)           // its position
 	VZEROUPPER
 	RET
 

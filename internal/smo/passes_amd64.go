@@ -50,7 +50,7 @@ func axpyAVX2(dst *float64, x *float32, n int, a float64)
 // 16), in passes512_amd64.s.
 //
 //go:noescape
-func updateAVX512(grad *float64, fl *uint8, ki, kj *float32, n int, di, dj float64, out *lanes16)
+func updateAVX512(grad *float64, fl *uint8, ki, kj *float32, n int, di, dj float64, out *laneMin)
 
 //go:noescape
 func selectAVX512(grad *float64, fl *uint8, qd *float64, ki *float32, n int, qdi, gmax, tau, thrFactor float64, out *selLanes16)
@@ -58,15 +58,24 @@ func selectAVX512(grad *float64, fl *uint8, qd *float64, ki *float32, n int, qdi
 //go:noescape
 func axpyAVX512(dst *float64, x *float32, n int, a float64)
 
-type lanes16 struct {
-	v   [16]float64
-	idx [16]int64
+// laneMin is updateAVX512's result: the smallest updated g over inUp and
+// its position (the largest on ties), or +Inf and −1.
+type laneMin struct {
+	v   float64
+	idx int64
 }
 
+// selLanes16 holds selectAVX512's lanes while it runs (max2 unused) and
+// its result: the largest g over I_low (the sign of a zero maximum
+// unsettled), and the smallest od with its position (the largest on ties;
+// +Inf and −1 when none).
 type selLanes16 struct {
 	max2   [16]float64
 	obj    [16]float64
 	objIdx [16]int64
+	gmax2  float64
+	objMin float64
+	idx    int64
 }
 
 // minLanes combines updateAVX2/512's lanes: the largest −v over the lanes
@@ -131,9 +140,9 @@ type selLanes struct {
 func updatePass(g []float64, fl []uint8, ki, kj []float32, di, dj float64) (float64, int) {
 	fl, ki, kj = fl[:len(g)], ki[:len(g)], kj[:len(g)]
 	if n := len(g) &^ 15; useAVX512 && n > 0 {
-		var r lanes16
+		var r laneMin
 		updateAVX512(&g[0], &fl[0], &ki[0], &kj[0], n, di, dj, &r)
-		gmax, gidx := minLanes(r.v[:], r.idx[:])
+		gmax, gidx := minLanes([]float64{r.v}, []int64{r.idx})
 		return updateTail(g[n:], fl[n:], ki[n:], kj[n:], di, dj, n, gmax, gidx)
 	}
 	if n := len(g) &^ 7; useAVX2 && n > 0 {
@@ -153,7 +162,7 @@ func selectPass(g []float64, fl []uint8, qd []float64, ki []float32, qdi, gmax f
 	if n := len(g) &^ 15; useAVX512 && n > 0 {
 		var r selLanes16
 		selectAVX512(&g[0], &fl[0], &qd[0], &ki[0], n, qdi, gmax, tau, thrFactor, &r)
-		gmax2, objMin, idx := selLanesResult(g, fl, n, r.max2[:], r.obj[:], r.objIdx[:])
+		gmax2, objMin, idx := selLanesResult(g, fl, n, []float64{r.gmax2}, []float64{r.objMin}, []int64{r.idx})
 		return selectTail(g[n:], fl[n:], qd[n:], ki[n:], qdi, gmax, n, gmax2, objMin, idx)
 	}
 	if n := len(g) &^ 7; useAVX2 && n > 0 {
