@@ -98,6 +98,9 @@ func (ft *fitter) release() {
 // each candidate fills a full column cache, and reusing the memory of a
 // finished candidate avoids faulting in fresh pages (the contents are
 // always overwritten before being read, so results do not depend on it).
+// The candidates' caches take whole columns (smo.Cache.WholeColumns), so
+// every pooled buffer fits any column and no candidate after the first
+// ones needs new memory.
 type bufPool struct {
 	mu   sync.Mutex
 	bufs [][]float32
@@ -145,6 +148,7 @@ func (ft *fitter) fitWarm(ctx context.Context, y []int8) (fitOut, error) {
 	if ft.q == nil {
 		ft.q = smo.NewCache(ft.src, ft.rows, ft.mb)
 		if ft.pool != nil {
+			ft.q.WholeColumns()
 			ft.pool.adopt(ft.q)
 		}
 		ft.alpha = make([]float64, l)

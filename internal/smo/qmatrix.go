@@ -214,6 +214,8 @@ type Cache struct {
 	slabs    [][]float32 // the full-size slabs carved so far (for Free)
 	budget0  int         // the initial budget (for Free)
 
+	whole bool // see WholeColumns
+
 	// log holds the swaps (i < j) of swapMany in order; a cached column
 	// has had log[:seq] applied to it (see catchUp).
 	log []int32
@@ -301,6 +303,20 @@ func (c *Cache) evictFront() bool {
 
 // alloc returns a buffer with capacity ≥ n, reusing dropped columns.
 func (c *Cache) alloc(n int) []float32 {
+	if c.whole {
+		return c.allocN(c.l)[:n]
+	}
+	return c.allocN(n)
+}
+
+// WholeColumns makes every column buffer the cache takes hold a whole
+// column (l values, charged to the budget as such): a column then never
+// moves to a longer buffer, and every buffer it hands back (Release) fits
+// any column of another cache of the same size (Adopt), so a sequence of
+// such caches runs on the same memory.
+func (c *Cache) WholeColumns() { c.whole = true }
+
+func (c *Cache) allocN(n int) []float32 {
 	for {
 		for k := len(c.free) - 1; k >= 0; k-- {
 			if b := c.free[k]; cap(b) >= n {
