@@ -42,7 +42,8 @@ func TestCacheSizeDoesNotChangeIterates(t *testing.T) {
 // TestCacheSwaps: after any sequence of swap batches (with repeated
 // positions, i = j, pairs beyond a column's length) every column read holds
 // the source's values at the current positions, for budgets that evict and
-// budgets that do not.
+// budgets that do not, with and without WholeColumns (whose buffers all
+// hold l values).
 func TestCacheSwaps(t *testing.T) {
 	const l = 60
 	r := rand.New(rand.NewPCG(8, 1))
@@ -58,8 +59,12 @@ func TestCacheSwaps(t *testing.T) {
 	for i := range rows {
 		rows[i] = i
 	}
-	for _, mb := range []float64{0, 1} {
+	for run, mb := range []float64{0, 1, 0, 1} {
 		c := NewCache(src, rows, mb)
+		whole := run >= 2
+		if whole {
+			c.WholeColumns()
+		}
 		for step := range 3000 {
 			if r.IntN(4) == 0 {
 				var pairs []int32
@@ -76,8 +81,8 @@ func TestCacheSwaps(t *testing.T) {
 			}
 			i, n := r.IntN(l), 1+r.IntN(l)
 			col := c.column(i, n)
-			if len(col) != n {
-				t.Fatalf("mb %g step %d: column(%d, %d) has %d entries", mb, step, i, n, len(col))
+			if len(col) != n || (whole && cap(col) != l) {
+				t.Fatalf("mb %g step %d: column(%d, %d) has %d entries (capacity %d, whole columns %v)", mb, step, i, n, len(col), cap(col), whole)
 			}
 			for p, v := range col {
 				if want := float32(k[c.pos[i]*l+c.pos[p]]); v != want {
