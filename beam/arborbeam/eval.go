@@ -242,8 +242,14 @@ func loadEval(ctx context.Context, j EvalJob) (*dataset.Dataset, error) {
 // loadRaw reads a data file as dataset.Load, a remote one through a
 // local temporary copy.
 func loadRaw(ctx context.Context, file string, opt dataset.CSVOptions) (*dataset.Dataset, error) {
+	load := func(local string) (*dataset.Dataset, error) {
+		if IsParquet(file) {
+			return LoadParquet(ctx, local, opt)
+		}
+		return dataset.Load(local, opt)
+	}
 	if !strings.Contains(file, "://") {
-		return dataset.Load(file, opt)
+		return load(file)
 	}
 	dir, err := os.MkdirTemp("", "arbor-beam-data")
 	if err != nil {
@@ -254,7 +260,7 @@ func loadRaw(ctx context.Context, file string, opt dataset.CSVOptions) (*dataset
 	if err := copyToLocal(ctx, file, local); err != nil {
 		return nil, err
 	}
-	ds, err := dataset.Load(local, opt)
+	ds, err := load(local)
 	if err != nil {
 		return nil, fmt.Errorf("%s (copied from %s)", err, file)
 	}

@@ -15,12 +15,14 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/filter"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/internal/parallel"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/landmark"
+	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/pipeline"
 	"github.com/arbor-ml/arbor/propagate"
 )
@@ -32,10 +34,13 @@ import (
 const BlockRows = parallel.BlockRows
 
 // FitSettings say what Fit fits, as arbor classify's flags do: the
-// scaling (--scale: std, minmax or none), the learner (--learner lp) and
-// its settings by flag name (--affinity, --unreachable: Params), and the
-// landmarks (--landmarks, --landmark-method, --seed).
+// scaling (--scale: std, minmax or none), the learner (--learner lp,
+// spreading, linsvm or svm) and its settings by flag name (--affinity,
+// --alpha, --unreachable, --C, --tol, --max-iter: Params), the kernel of
+// the landmark features (--kernel, for linsvm and svm), and the landmarks
+// (--landmarks, --landmark-method, --seed).
 type FitSettings struct {
+	Kernel         string // svm, linsvm: a point kernel (default linear)
 	Scale          string
 	Learner        string
 	Params         map[string]string
@@ -45,7 +50,7 @@ type FitSettings struct {
 }
 
 func (f FitSettings) pipeline() pipeline.Settings {
-	return pipeline.Settings{Scale: f.Scale, Learner: f.Learner, Params: f.Params,
+	return pipeline.Settings{Kernel: f.Kernel, Scale: f.Scale, Learner: f.Learner, Params: f.Params,
 		Landmarks: f.Landmarks, LandmarkMethod: f.LandmarkMethod, Seed: f.Seed}
 }
 
@@ -66,23 +71,62 @@ func (f FitSettings) method() string {
 // Plan checks the settings of a learner on the anchor graph (lp or
 // spreading) and returns the plan they give (pipeline.AnchorPlanOf).
 func (f FitSettings) Plan() (pipeline.AnchorPlan, error) {
+	ln, family, err := f.check()
+	if err != nil {
+		return pipeline.AnchorPlan{}, err
+	}
+	if !anchorFamily(family) {
+		return pipeline.AnchorPlan{}, fmt.Errorf("fit: --learner %s: not a learner on the anchor graph (lp, spreading)", family)
+	}
+	return pipeline.AnchorPlanOf(ln)
+}
+
+func anchorFamily(family string) bool { return family == "lp" || family == "spreading" }
+
+// Describe says what the settings fit, for stderr.
+func (f FitSettings) Describe() (string, error) {
+	_, family, err := f.check()
+	if err != nil {
+		return "", err
+	}
+	if !anchorFamily(family) {
+		spec, _ := f.spec()
+		return fmt.Sprintf("%s on the Nyström features of %s on %d landmarks", family, spec, f.Landmarks), nil
+	}
+	plan, err := f.Plan()
+	return plan.Describe(), err
+}
+
+// check checks the settings and returns the learner and its family: lp
+// and spreading on the anchor graph, linsvm and svm on the landmark
+// features of a point kernel.
+func (f FitSettings) check() (learner.Learner, string, error) {
 	if f.Landmarks < 1 {
-		return pipeline.AnchorPlan{}, fmt.Errorf("fit: --landmarks M is required (the anchors of the anchor graph)")
+		return nil, "", fmt.Errorf("fit: --landmarks M is required (the anchors of the anchor graph, or the landmarks of the features)")
 	}
 	if _, err := dataset.FitScaler(mat.NewDense(1, 1, nil), f.scale()); err != nil {
-		return pipeline.AnchorPlan{}, fmt.Errorf("fit: --scale: %v", err)
+		return nil, "", fmt.Errorf("fit: --scale: %v", err)
 	}
 	if m := f.method(); m != landmark.KMeans && m != landmark.Random {
-		return pipeline.AnchorPlan{}, fmt.Errorf("fit: --landmark-method %q (want kmeans or random)", m)
+		return nil, "", fmt.Errorf("fit: --landmark-method %q (want kmeans or random)", m)
 	}
 	_, ln, family, err := f.pipeline().Build()
 	if err != nil {
-		return pipeline.AnchorPlan{}, fmt.Errorf("fit: %w", err)
+		return nil, "", fmt.Errorf("fit: %w", err)
 	}
-	if family != "lp" && family != "spreading" {
-		return pipeline.AnchorPlan{}, fmt.Errorf("fit: --learner %s: arbor-beam fit fits lp and spreading on the anchor graph", family)
+	switch family {
+	case "lp", "spreading":
+		if f.Kernel != "" {
+			return nil, "", fmt.Errorf("fit: --kernel %s: lp and spreading on the anchor graph take no kernel", f.Kernel)
+		}
+	case "linsvm", "svm":
+		if _, err := f.spec(); err != nil {
+			return nil, "", err
+		}
+	default:
+		return nil, "", fmt.Errorf("fit: --learner %s: arbor-beam fit fits lp and spreading on the anchor graph, linsvm and svm on landmark features", family)
 	}
-	return pipeline.AnchorPlanOf(ln)
+	return ln, family, nil
 }
 
 // TrainRows is one chunk of training rows as read: the raw features
@@ -196,7 +240,7 @@ type solved struct {
 func init() {
 	for _, t := range []any{TrainRows{}, Block{}, Layout{}, Stats{}, blockVec{}, blockSums{}, blockTrans{}, blockStats{},
 		anchorInput{}, width{}, solved{}, fileRowsOf{},
-		fitReadFn{}, piecesFn{}, blockStatsFn{}, statsFn{}, squaresFn{}, scalerFn{}, chooseFn{}, radiusFn{}, widthSumFn{},
+		fitReadFn{}, parquetFitFn{}, piecesFn{}, blockStatsFn{}, statsFn{}, squaresFn{}, scalerFn{}, chooseFn{}, radiusFn{}, widthSumFn{},
 		widthFn{}, sumsFn{}, solveFn{}, transFn{}, finishFn{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
@@ -207,8 +251,9 @@ func init() {
 }
 
 // Fit fits label propagation or spreading on the anchor graph (arbor
-// classify --landmarks M --learner lp or spreading) from the training
-// files matched by the globs
+// classify --landmarks M --learner lp or spreading), or linsvm or svm on
+// landmark features, from the training files (delimited text, or Parquet
+// read by row groups as their CSV twins) matched by the globs
 // in files (read in byte ranges as Predict reads files; several files are
 // one data set, in the order of their names), and writes the pipeline to
 // out.Temp/name (see Finalize): the file arbor classify --save-model
@@ -224,14 +269,15 @@ func init() {
 // sample, then the landmarks) from the blocks; the M×M system is solved
 // by one worker.
 func Fit(s beam.Scope, files beam.PCollection, opt ReadOptions, set FitSettings, out Output, name string) (beam.PCollection, error) {
-	plan, err := set.Plan()
+	_, family, err := set.check()
 	if err != nil {
 		return beam.PCollection{}, err
 	}
 	s = s.Scope("arborbeam.Fit")
 	matched := fileio.MatchAll(s, files, fileio.MatchEmptyDisallow())
-	heads := beam.ParDo(s, &headFn{Opt: opt}, matched)
-	chunks := beam.ParDo(s, &fitReadFn{Opt: opt}, heads)
+	heads := beam.ParDo(s, &headFn{Opt: opt}, filter.Include(s, matched, isTextFile))
+	groups := beam.ParDo(s, &rowGroupsFn{Opt: opt}, filter.Include(s, matched, isParquetFile))
+	chunks := beam.Flatten(s, beam.ParDo(s, &fitReadFn{Opt: opt}, heads), beam.ParDo(s, &parquetFitFn{Opt: opt}, beam.Reshuffle(s, groups)))
 
 	counts := beam.ParDo(s, countTrainRows, chunks)
 	layout := beam.ParDo(s, layoutOf, gather(s, beam.ParDo(s, toFileRowsOf, beam.GroupByKey(s, counts))))
@@ -242,6 +288,13 @@ func Fit(s beam.Scope, files beam.PCollection, opt ReadOptions, set FitSettings,
 	stats := beam.ParDo(s, &statsFn{}, gather(s, beam.ParDo(s, &blockStatsFn{}, blocks)))
 	squares := beam.ParDo(s, &squaresFn{Scale: set.scale()}, blocks, beam.SideInput{Input: stats})
 	scaler := beam.ParDo(s, &scalerFn{Scale: set.scale()}, gather(s, squares), beam.SideInput{Input: stats})
+	if !anchorFamily(family) {
+		return fitFeatures(s, set, blocks, stats, scaler, out, name), nil
+	}
+	plan, err := set.Plan()
+	if err != nil {
+		return beam.PCollection{}, err
+	}
 
 	input := beam.ParDo(s, &chooseFn{Set: set, K: plan.K}, stats, beam.SideInput{Input: scaler}, beam.SideInput{Input: blocks})
 	var w beam.PCollection
@@ -298,6 +351,33 @@ func (fn *fitReadFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, h
 	return readRange(ctx, rt, h, fn.Opt, pipeline.Stream, pipeline.StreamPart, trainRows, func(r TrainRows, pos int64) {
 		r.File, r.Pos = h.Path, pos
 		emit(r)
+	})
+}
+
+// parquetFitFn reads the training rows of one Parquet row group (columns
+// by name as for delimited text: ReadParquet); a chunk's Pos is its first
+// row in the file.
+type parquetFitFn struct {
+	Opt ReadOptions
+}
+
+func (fn *parquetFitFn) ProcessElement(ctx context.Context, g RowGroup, emit func(TrainRows)) error {
+	r, c, err := openParquet(ctx, g.Path, g.Size)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	return ReadParquet(ctx, r, g, fn.Opt.CSV, fn.Opt.chunk(), pipeline.StreamPart, func(ds *dataset.Dataset, first int64) error {
+		if len(ds.Missing) > 0 {
+			return missingError(ds, g, first, "arbor-beam fit cannot use them; fill or drop those cells")
+		}
+		t, err := trainRows(ds)
+		if err != nil {
+			return fmt.Errorf("%s: row group %d: %w", g.Path, g.Index, err)
+		}
+		t.File, t.Pos = g.Path, first
+		emit(t)
+		return nil
 	})
 }
 
@@ -527,7 +607,7 @@ func (fn *statsFn) ProcessElement(_ int, iter func(*blockStats) bool) (Stats, er
 	st.Classes = dataset.SortClasses(names)
 	switch {
 	case len(st.Labelled) == 0:
-		return Stats{}, fmt.Errorf("no labelled rows: label propagation needs some")
+		return Stats{}, fmt.Errorf("no labelled rows: the fit needs some")
 	case len(st.Classes) < 2:
 		return Stats{}, fmt.Errorf("one class (%s) among the labelled rows: want two or more", st.Classes[0])
 	}

@@ -17,10 +17,15 @@ import (
 // (one data set in the order of their names) read in byte ranges of 200
 // kB and chunks of 1,000 rows, of more rows than one block (so that the
 // sums are added across blocks), writes the model file arbor classify
-// --landmarks --learner lp --save-model writes on the concatenated file,
-// byte for byte: a knn:K width (KNNRadius in parts) with k-means
+// --landmarks --save-model writes on the concatenated file, byte for
+// byte: label propagation with a knn:K width (KNNRadius in parts), k-means
 // landmarks and std scaling, an rbf width with random landmarks and
-// minmax scaling, and the paper's width (affinity kernel) without scaling.
+// minmax scaling, and the paper's width (affinity kernel) without
+// scaling; label spreading (Λ, then the system, then the transduction in
+// parts) with an rbf width, and with the paper's width and α = 0.6; and
+// linsvm and svm on the Nyström features of point kernels (rbf:scale on
+// 200 landmarks that hold every labelled row, rbf:0.5 on 80 random ones,
+// linear on 30), whose labelled rows' features are computed per block.
 func TestFitEqualsArborClassify(t *testing.T) {
 	dir := t.TempDir()
 	n := arborbeam.BlockRows + 4000
@@ -66,6 +71,13 @@ func TestFitEqualsArborClassify(t *testing.T) {
 		{"spreading-paper-width-minmax", arborbeam.FitSettings{Learner: "spreading", Landmarks: 45, LandmarkMethod: "random", Seed: 1, Scale: "minmax",
 			Params: map[string]string{"affinity": "kernel", "alpha": "0.6"}},
 			[]string{"--learner", "spreading", "--landmarks", "45", "--landmark-method", "random", "--seed", "1", "--scale", "minmax", "--affinity", "kernel", "--alpha", "0.6"}},
+		{"linsvm-rbfscale-kmeans-std", arborbeam.FitSettings{Learner: "linsvm", Kernel: "rbf:scale", Landmarks: 200, Seed: 3},
+			[]string{"--learner", "linsvm", "--kernel", "rbf:scale", "--landmarks", "200", "--seed", "3"}},
+		{"svm-rbf-random-minmax", arborbeam.FitSettings{Learner: "svm", Kernel: "rbf:0.5", Landmarks: 80, LandmarkMethod: "random", Seed: 4, Scale: "minmax",
+			Params: map[string]string{"C": "10"}},
+			[]string{"--learner", "svm", "--kernel", "rbf:0.5", "--landmarks", "80", "--landmark-method", "random", "--seed", "4", "--scale", "minmax", "--C", "10"}},
+		{"linsvm-linear-none", arborbeam.FitSettings{Learner: "linsvm", Landmarks: 30, Scale: "none", Params: map[string]string{"C": "0.5", "tol": "1e-5"}},
+			[]string{"--learner", "linsvm", "--landmarks", "30", "--scale", "none", "--C", "0.5", "--tol", "1e-5"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			mdir := filepath.Join(dir, c.name)

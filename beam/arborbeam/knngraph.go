@@ -7,11 +7,9 @@ import (
 	"io"
 	"math"
 	"os"
-	"path"
 	"reflect"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -83,9 +81,10 @@ type loadedData struct {
 }
 
 // LoadData reads a data file (any Beam filesystem) as arbor reads --data
-// (dataset.Load: delimited or LIBSVM text, .gz), once per process and
-// options; a file on another filesystem is first copied to a local
-// temporary file. Missing values are an error.
+// (dataset.Load: delimited or LIBSVM text, .gz; a .parquet file as its
+// CSV twin, LoadParquet), once per process and options; a file on another
+// filesystem is first copied to a local temporary file. Missing values are
+// an error.
 func LoadData(ctx context.Context, file string, opt dataset.CSVOptions) (*dataset.Dataset, error) {
 	key := fmt.Sprintf("%s\x00%+v", file, opt)
 	datasets.Lock()
@@ -99,25 +98,9 @@ func LoadData(ctx context.Context, file string, opt dataset.CSVOptions) (*datase
 	}
 	datasets.Unlock()
 	l.once.Do(func() {
-		local := file
-		if strings.Contains(file, "://") {
-			dir, err := os.MkdirTemp("", "arbor-beam-data")
-			if err != nil {
-				l.err = err
-				return
-			}
-			defer os.RemoveAll(dir)
-			local = dir + "/" + path.Base(file)
-			if l.err = copyToLocal(ctx, file, local); l.err != nil {
-				return
-			}
-		}
-		ds, err := dataset.Load(local, opt)
+		ds, err := loadRaw(ctx, file, opt)
 		if err != nil {
 			l.err = err
-			if local != file {
-				l.err = fmt.Errorf("%s (copied from %s)", err, file)
-			}
 			return
 		}
 		if err := ds.MissingError("arbor-beam", "fill or drop those cells"); err != nil {

@@ -436,8 +436,9 @@ func parquetError(err error, g RowGroup, first int64) error {
 }
 
 // missingError names the first missing value of a chunk of g whose first
-// row is first, for a model without an imputer.
-func missingError(ds *dataset.Dataset, g RowGroup, first int64) error {
+// row is first, for a reader that cannot use them (advice says what to
+// do).
+func missingError(ds *dataset.Dataset, g RowGroup, first int64, advice string) error {
 	m := ds.Missing[0]
 	row := first + int64(m.Row)
 	if m.Line >= 1 {
@@ -447,8 +448,8 @@ func missingError(ds *dataset.Dataset, g RowGroup, first int64) error {
 	if m.Col < len(ds.Features) {
 		col = ds.Features[m.Col]
 	}
-	return fmt.Errorf("%s: row group %d, row %d (counting from 0 in the file), column %q: %w (a null or NaN; %d in this chunk of %d rows): the model cannot use them; fill or drop those cells, or refit the model with --impute",
-		g.Path, g.Index, row, col, dataset.ErrMissing, len(ds.Missing), ds.Len())
+	return fmt.Errorf("%s: row group %d, row %d (counting from 0 in the file), column %q: %w (a null or NaN; %d in this chunk of %d rows): %s",
+		g.Path, g.Index, row, col, dataset.ErrMissing, len(ds.Missing), ds.Len(), advice)
 }
 
 // parquetPredictFn labels (or computes the features of) the rows of one
@@ -477,7 +478,7 @@ func (fn *parquetPredictFn) ProcessElement(ctx context.Context, g RowGroup, emit
 	defer c.Close()
 	return ReadParquet(ctx, r, g, fn.Opt.CSV, fn.Opt.chunk(), fn.p.StreamPart, func(ds *dataset.Dataset, first int64) error {
 		if (fn.p.Scaler == nil || fn.p.Scaler.Impute == nil) && len(ds.Missing) > 0 {
-			return missingError(ds, g, first)
+			return missingError(ds, g, first, "the model cannot use them; fill or drop those cells, or refit the model with --impute")
 		}
 		var l Chunk
 		var err error

@@ -13,7 +13,7 @@ import (
 
 func init() {
 	jobs["fit"] = job{
-		summary: "fit label propagation or spreading on the anchor graph from training files (arbor classify --landmarks M --learner lp|spreading --save-model, byte for byte)",
+		summary: "fit lp or spreading on the anchor graph, or linsvm or svm on landmark features, from training files (arbor classify --landmarks M --learner L --save-model, byte for byte)",
 		flags:   fitFlags,
 	}
 }
@@ -21,7 +21,11 @@ func init() {
 func fitFlags(fs *flag.FlagSet) func(ctx context.Context, s beam.Scope) error {
 	data := fs.String("data", "", "training files: comma-separated globs on any Beam filesystem (CSV/TSV as arbor classify reads --data; several files are one data set, in the order of their names)")
 	save := fs.String("save-model", "", "the pipeline file to write (any Beam filesystem), as arbor classify --save-model writes it")
-	learnerName := fs.String("learner", "lp", "learner on the anchor graph of the landmarks: lp (label propagation) or spreading (label spreading)")
+	learnerName := fs.String("learner", "lp", "learner: lp (label propagation) or spreading (label spreading) on the anchor graph of the landmarks; linsvm or svm (the C-SVC with the linear kernel) on the landmark features of --kernel")
+	kernelSpec := fs.String("kernel", "", "linsvm, svm: the point kernel of the landmark features (linear, rbf:GAMMA, rbf:scale, poly:…, laplacian:…, exponential:…; default linear)")
+	c := fs.String("C", "", "linsvm, svm: soft-margin penalty C (default: arbor classify's, 1)")
+	tol := fs.String("tol", "", "linsvm: tolerance (default: arbor classify's)")
+	maxIter := fs.String("max-iter", "", "linsvm: pass limit (default: arbor classify's)")
 	landmarks := fs.Int("landmarks", 0, "M, the number of landmark rows: the anchors of the anchor graph")
 	method := fs.String("landmark-method", "kmeans", "how landmarks are chosen: kmeans (k-means on a sample of 100·M rows) or random; labelled rows first when fewer than M")
 	seed := fs.Uint64("seed", 0, "seed of the landmark choice (as arbor classify's)")
@@ -54,19 +58,21 @@ func fitFlags(fs *flag.FlagSet) func(ctx context.Context, s beam.Scope) error {
 		if *affinity != "" {
 			params["affinity"] = *affinity
 		}
-		if *alpha != "" {
-			params["alpha"] = *alpha
+		for name, v := range map[string]string{"alpha": *alpha, "C": *c, "tol": *tol, "max-iter": *maxIter} {
+			if v != "" {
+				params[name] = v
+			}
 		}
 		if *unreachable != "" {
 			params["unreachable"] = *unreachable
 		}
-		set := arborbeam.FitSettings{Scale: *scale, Learner: *learnerName, Params: params,
+		set := arborbeam.FitSettings{Kernel: *kernelSpec, Scale: *scale, Learner: *learnerName, Params: params,
 			Landmarks: *landmarks, LandmarkMethod: *method, Seed: *seed}
-		plan, err := set.Plan()
+		what, err := set.Describe()
 		if err != nil {
 			return usagef("%v", err)
 		}
-		fmt.Fprintf(os.Stderr, "fit: %s; sums over blocks of %d rows\n", plan.Describe(), arborbeam.BlockRows)
+		fmt.Fprintf(os.Stderr, "fit: %s; sums over blocks of %d rows\n", what, arborbeam.BlockRows)
 		out, name := arborbeam.ModelOutput(*save)
 		opt := arborbeam.ReadOptions{Chunk: *chunk, SplitBytes: *split, CSV: csv}
 		written, err := arborbeam.Fit(s, beam.Create(s, splitList(*data)...), opt, set, out, name)
