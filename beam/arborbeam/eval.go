@@ -477,115 +477,31 @@ func (fn *evalReportFn) ProcessElement(ctx context.Context, _ int, outs func(*Ev
 }
 
 // Write writes arbor eval's output for res (in its order): one JSON
-// object per result, or the header lines and the table of mean ± std
-// accuracy per (learner, kernel).
+// object per result (ssl.Report.WriteJSON), or the header lines and the
+// table of mean ± std accuracy per (learner, kernel) (ssl.WriteTable).
 func (r EvalReport) Write(w io.Writer, res []ssl.Result) error {
 	if r.JSON {
-		enc := json.NewEncoder(w)
-		for _, x := range res {
-			rec := struct {
-				Dataset  string `json:"dataset"`
-				Protocol string `json:"protocol"`
-				Scale    string `json:"scale"`
-				Method   string `json:"method"`
-				ssl.Result
-			}{r.Dataset, r.Protocol, r.Scale, x.Method(), x}
-			if err := enc.Encode(rec); err != nil {
-				return err
-			}
-		}
-		return nil
+		return ssl.Report{Dataset: r.Dataset, Protocol: r.Protocol, Scale: r.Scale}.WriteJSON(w, res)
 	}
 	fmt.Fprintf(w, "data: %s (%d rows, %d features, %d classes), scale %s\n", r.Dataset, r.Rows, r.Features, r.Classes, r.Scale)
 	fmt.Fprintf(w, "protocol: %s (%d splits); accuracy (%%) on the unlabelled rows\n\n", r.Protocol, r.Splits)
-	sum := ssl.Summarize(res)
-	wl, wk := len("learner"), len("kernel")
-	for _, m := range sum {
-		wl, wk = max(wl, len(m.Learner)), max(wk, len(m.Kernel))
-	}
-	fmt.Fprintf(w, "%-*s  %-*s  %8s  %6s  %s\n", wl, "learner", wk, "kernel", "accuracy", "± std", "fit s")
-	marked := false
-	for _, m := range sum {
-		mark := ""
-		if m.Unreached > 0 {
-			mark = fmt.Sprintf("  * %d unreached", m.Unreached)
-			marked = true
-		}
-		fmt.Fprintf(w, "%-*s  %-*s  %8.2f  %6.2f  %.3f%s\n", wl, m.Learner, wk, m.Kernel, m.Mean, m.Std, m.FitS, mark)
-	}
-	if marked {
-		how := "left unlabelled and counted as errors (--unreachable unlabeled)"
-		if r.Unreachable == "first" {
-			how = "given the first class as scikit-learn does (--unreachable first): their labels are forced, not learnt"
-		}
-		fmt.Fprintf(w, "\n* rows no labelled point reaches on the affinity graph (summed over the splits): %s; a wider affinity (knn:K with a larger K) reaches them\n", how)
-	}
-	return nil
+	return ssl.WriteTable(w, ssl.Summarize(res), r.Unreachable)
 }
 
 // WriteBEP writes arbor eval --metric bep's output for res (in its
-// order): one JSON object per result, or the header lines and the table
-// of micro and macro breakeven per (learner, kernel).
+// order): one JSON object per result (ssl.Report.WriteBEPJSON), or the
+// header lines and the table of micro and macro breakeven per (learner,
+// kernel) (ssl.WriteBEPTable).
 func (r EvalReport) WriteBEP(w io.Writer, res []ssl.BEPResult) error {
 	if r.JSON {
-		enc := json.NewEncoder(w)
-		for _, x := range res {
-			rec := struct {
-				Dataset  string `json:"dataset"`
-				Protocol string `json:"protocol"`
-				Scale    string `json:"scale"`
-				Metric   string `json:"metric"`
-				ssl.BEPResult
-			}{r.Dataset, r.Protocol, r.Scale, "bep", x}
-			if err := enc.Encode(rec); err != nil {
-				return err
-			}
-		}
-		return nil
+		return ssl.Report{Dataset: r.Dataset, Protocol: r.Protocol, Scale: r.Scale}.WriteBEPJSON(w, res)
 	}
 	kind := "single-label"
 	if r.MultiLabel {
 		kind = "multi-label"
 	}
-	fmt.Fprintf(w, "data: %s (%d rows, %d features, %d classes, %s), scale %s\n", displayName(r.Dataset), r.Rows, r.Features, r.Classes, kind, r.Scale)
+	fmt.Fprintf(w, "data: %s (%d rows, %d features, %d classes, %s), scale %s\n", dataset.DisplayName(r.Dataset), r.Rows, r.Features, r.Classes, kind, r.Scale)
 	fmt.Fprintf(w, "protocol: %s (%d splits); precision–recall breakeven (%%) on the hidden rows,\n", r.Protocol, r.Splits)
 	fmt.Fprintf(w, "micro (all row–class pairs pooled) and macro (mean over classes); lp scores z-scored per class\n\n")
-	sum := ssl.SummarizeBEP(res)
-	wl, wk := len("learner"), len("kernel")
-	for _, m := range sum {
-		wl, wk = max(wl, len(m.Learner)), max(wk, len(m.Kernel))
-	}
-	fmt.Fprintf(w, "%-*s  %-*s  %9s  %9s\n", wl, "learner", wk, "kernel", "micro BEP", "macro BEP")
-	for _, m := range sum {
-		fmt.Fprintf(w, "%-*s  %-*s  %9.2f  %9.2f\n", wl, m.Learner, wk, m.Kernel, m.Micro, m.Macro)
-	}
-	if len(sum) > 1 {
-		var best ssl.BEPSummary
-		if i := ssl.BestBEP(sum); i >= 0 {
-			best = sum[i]
-		}
-		fmt.Fprintf(w, "\nbest (mean of micro and macro): %s on %s\n", best.Learner, best.Kernel)
-	}
-	return nil
-}
-
-// displayName is the data set's name as arbor eval --metric bep prints
-// it: the file's base name without its data extensions.
-func displayName(name string) string {
-	base := path.Base(strings.TrimPrefix(name, "embedded:"))
-	if base == "." || base == "/" {
-		return name
-	}
-	for {
-		ext := path.Ext(base)
-		if ext == "" || ext == base || len(ext) > 6 {
-			return base
-		}
-		switch strings.ToLower(ext) {
-		case ".gz", ".csv", ".tsv", ".txt", ".svm", ".libsvm", ".svmlight", ".dat", ".data":
-			base = strings.TrimSuffix(base, ext)
-		default:
-			return base
-		}
-	}
+	return ssl.WriteBEPTable(w, ssl.SummarizeBEP(res))
 }
