@@ -86,7 +86,7 @@ func TestFloat32Memory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := kernelBytes32(rbf, 1000), kernelBytes(rbf, 1000)/2; got != want {
+	if got, want := kernel.Bytes32(rbf, 1000), kernel.Bytes(rbf, 1000)/2; got != want {
 		t.Errorf("kernelBytes32 = %v, want half of %v", got, 2*want)
 	}
 	out := filepath.Join(dir, "p.csv")

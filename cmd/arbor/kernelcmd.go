@@ -10,6 +10,7 @@ import (
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/internal/atomicfile"
+	"github.com/arbor-ml/arbor/internal/memory"
 	"github.com/arbor-ml/arbor/kernel"
 )
 
@@ -85,9 +86,9 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 	}
 	hint := "" // --embed needs the float64 matrix and takes no landmarks
 	if *embed == 0 {
-		hint = joinHints(mf.float32Hint(kernelBytes32(specs[0], ds.Len())), mf.landmarkHint(specs[0], ds.Len(), ds.Dim()))
+		hint = memory.JoinHints(mf.float32Hint(kernel.Bytes32(specs[0], ds.Len())), mf.landmarkHint(specs[0], ds.Len(), ds.Dim()))
 	}
-	if err := mf.check(kernelBytes(specs[0], ds.Len()), fmt.Sprintf("the %s kernel matrix of %d rows", specs[0], ds.Len()), hint); err != nil {
+	if err := mf.check(kernel.Bytes(specs[0], ds.Len()), fmt.Sprintf("the %s kernel matrix of %d rows", specs[0], ds.Len()), hint); err != nil {
 		return err
 	}
 	if *embed > ds.Len() {

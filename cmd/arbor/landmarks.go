@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"strconv"
@@ -23,11 +24,7 @@ type landmarkFlags struct {
 	sharedSeed bool
 }
 
-func (l *landmarkFlags) register(fs interface {
-	Func(name, usage string, fn func(string) error)
-	StringVar(p *string, name, value, usage string)
-	Uint64Var(p *uint64, name string, value uint64, usage string)
-}) {
+func (l *landmarkFlags) register(fs *flag.FlagSet) {
 	fs.Func("landmarks", "use M landmark points instead of the N×N kernel matrix: Nyström features (point kernels; cluster kernels through the tree on the landmarks) and a learner on them in O(N·M) memory (svm: the C-SVC with the linear kernel on the features; knn: kNN on the features; lp: label propagation on the anchor graph of the landmarks; spreading: on the kNN graph of all rows with --affinity knn:K, which needs no N×N matrix, else on the anchor graph); 0 = exact", func(s string) error {
 		v, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil {
@@ -52,7 +49,7 @@ func kernelLandmarks(ctx context.Context, e *env, l landmarkFlags, mf memFlags, 
 	if err := mf.check(pipeline.KernelLandmarkBytes(spec, ds.Len(), ds.Dim(), l.m), fmt.Sprintf("%d landmarks for %d rows", l.m, ds.Len()), "use fewer --landmarks"); err != nil {
 		return err
 	}
-	_, tr, gamma, desc, err := l.choice().Training(ctx, ds.X, spec, nil, false)
+	_, tr, gamma, desc, err := pipeline.LandmarkChoice{M: l.m, Method: l.method, Seed: l.seed}.Training(ctx, ds.X, spec, nil, false)
 	if err != nil {
 		return err
 	}
@@ -61,9 +58,4 @@ func kernelLandmarks(ctx context.Context, e *env, l landmarkFlags, mf memFlags, 
 	return writeKernelOutput(e, ds, kernel.Built{Spec: spec, Gamma: gamma}, what, out, func(f *os.File) error {
 		return pipeline.WriteFeatures(ctx, f, tr, format)
 	})
-}
-
-// choice is the landmark choice of the flags.
-func (l landmarkFlags) choice() pipeline.LandmarkChoice {
-	return pipeline.LandmarkChoice{M: l.m, Method: l.method, Seed: l.seed}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"flag"
+
 	"github.com/arbor-ml/arbor/internal/memory"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/pipeline"
@@ -12,9 +14,7 @@ type memFlags struct {
 	raw string
 }
 
-func (m *memFlags) register(fs interface {
-	StringVar(p *string, name, value, usage string)
-}) {
+func (m *memFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.raw, "max-memory", "", "memory budget, such as 4G, 512M or 2GiB (default: the memory the machine has available, MemAvailable in /proc/meminfo); a run that would need more stops before the work with the size it needs and the option that fits")
 }
 
@@ -56,8 +56,3 @@ func (m memFlags) float32Hint(need32 float64) string {
 	b, _, _ := m.budget()
 	return pipeline.Float32Hint(b, need32)
 }
-
-func humanBytes(b float64) string                   { return memory.Human(b) }
-func joinHints(hints ...string) string              { return memory.JoinHints(hints...) }
-func kernelBytes(spec kernel.Spec, n int) float64   { return kernel.Bytes(spec, n) }
-func kernelBytes32(spec kernel.Spec, n int) float64 { return kernel.Bytes32(spec, n) }
