@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,11 +12,10 @@ import (
 	"os/signal"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 
 	"github.com/arbor-ml/arbor/internal/atomicfile"
-	"github.com/arbor-ml/arbor/internal/progress"
+	"github.com/arbor-ml/arbor/internal/cli"
 )
 
 // command is one arbor sub-command. Each lives in its own file and adds
@@ -55,83 +53,23 @@ func forceExit(code int) {
 	os.Exit(code)
 }
 
-// mainExit runs the program with signal handling and returns the exit
-// status: 0, 1 (error), 2 (usage), or 130 / 143 after SIGINT / SIGTERM
-// ("interrupted"), whatever stage the run was at, also when the signal came
-// after the work's last cancellation check. A second signal calls
-// hardExit at once.
+// mainExit runs the program under signals (cli.Exit) and returns the exit
+// status: 0, 1 (error), 2 (usage), or 130 / 143 after SIGINT / SIGTERM; a
+// second signal calls hardExit at once.
 func mainExit(args []string, stdout, stderr io.Writer, sigc chan os.Signal, hardExit func(int)) int {
-	errw := progress.NewLines(stderr)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var got os.Signal // written by the goroutine, read after wg.Wait
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		select {
-		case got = <-sigc:
-			cancel()
-			fmt.Fprintln(errw, "arbor: interrupted; stopping (send the signal again to stop at once)")
-		case <-done:
-			return
-		}
-		select {
-		case s := <-sigc:
-			errw.EndLine()
-			hardExit(signalCode(s))
-		case <-done:
-		}
-	}()
-	err := run(ctx, args, stdout, errw)
-	close(done)
-	wg.Wait()
-	if got == nil {
-		select { // a signal that came after the run's last look
-		case got = <-sigc:
-			fmt.Fprintln(errw, "arbor: interrupted")
-		default:
-		}
-	}
-	if got != nil {
-		return signalCode(got)
-	}
-	if err != nil && !errors.Is(err, flag.ErrHelp) {
-		errw.EndLine()
-		fmt.Fprintln(errw, "arbor:", err)
-	}
-	return exitCode(err)
+	return cli.Exit("arbor", stderr, sigc, hardExit, func(ctx context.Context, errw io.Writer) error {
+		return run(ctx, args, stdout, errw)
+	})
 }
 
-// signalCode is the shell's exit status for a process ended by s: 128 + the
-// signal number (130 for SIGINT, 143 for SIGTERM).
-func signalCode(s os.Signal) int {
-	if n, ok := s.(syscall.Signal); ok {
-		return 128 + int(n)
-	}
-	return 130
-}
-
-// exitCode is the exit status of a run ending in err: 0 (nil or help), 2
-// (a usage error) or 1.
-func exitCode(err error) int {
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.Is(err, errUsage):
-		return 2
-	}
-	return 1
-}
-
-// errUsage marks command-line mistakes (exit status 2).
-var errUsage = errors.New("usage")
+// errUsage marks command-line mistakes (exit status 2, exitCode).
+var errUsage = cli.ErrUsage
 
 // usageError wraps a message as a usage error.
-func usageError(format string, a ...any) error {
-	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, a...))
-}
+func usageError(format string, a ...any) error { return cli.UsageError(format, a...) }
+
+// exitCode is the exit status of a run ending in err (cli.ExitCode).
+func exitCode(err error) int { return cli.ExitCode(err) }
 
 // run is the whole program; tests call it directly.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -139,7 +77,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if len(args) > 1 {
 			return usageError("--version takes no arguments")
 		}
-		printVersion(stdout)
+		fmt.Fprintln(stdout, cli.Version("arbor"))
 		return nil
 	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/internal/atomicfile"
-	"github.com/arbor-ml/arbor/internal/quote"
 	"github.com/arbor-ml/arbor/pipeline"
 )
 
@@ -127,7 +126,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 			}})
 		var we *pipeline.WriteError
 		if err != nil && !errors.As(err, &we) {
-			readErr = predictReadError(&d, p, err)
+			readErr = p.ExplainReadError(err, d.Options)
 			if streamTo != "" && rows > 0 {
 				readErr = fmt.Errorf("%w; %d rows were already written to %s", readErr, rows, streamTo)
 			}
@@ -171,28 +170,6 @@ func predictFlagError(err error) error {
 		return usageError("--impute: predict fills missing values as the model was fitted (classify --impute); it has no --impute")
 	}
 	return err
-}
-
-// predictReadError explains a reader error on the new points: a text
-// column that is not a model feature (a file read with --features or
-// without a header) wants a role, and the model says which columns were
-// the ID and the label when it was fitted.
-func predictReadError(d *dataFlags, p *pipeline.Pipeline, err error) error {
-	var pe *dataset.ParseError
-	if !errors.As(err, &pe) || !errors.Is(err, dataset.ErrNotNumber) || slices.Contains(p.Features, pe.Column) {
-		return err // a bad cell of a model feature wants no role
-	}
-	var roles []string
-	if p.IDName != "" && d.ID == "" {
-		roles = append(roles, "--id "+quote.Shell(p.IDName))
-	}
-	if p.LabelName != "" && d.Label == "" && !dataset.IsAutoLabel(p.LabelName) {
-		roles = append(roles, "--label "+quote.Shell(p.LabelName))
-	}
-	if len(roles) > 0 && (pe.Column == p.IDName || pe.Column == p.LabelName || slices.Contains(pe.TextColumns, p.IDName) || slices.Contains(pe.TextColumns, p.LabelName)) {
-		return fmt.Errorf("%w (the model was fitted with %s: give the same here)", err, strings.Join(roles, " "))
-	}
-	return d.Explain(err)
 }
 
 // probaUsage and decisionUsage document --proba and --decision (classify
