@@ -2,6 +2,7 @@ package modelselect
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -87,3 +88,29 @@ func (r *Result) WriteJSON(w io.Writer) error {
 	}
 	return nil
 }
+
+// AddListFlags defines on fs a flag per registered learner setting
+// (learner.Flags) that takes a list of values to search, as arbor search
+// does (a bool setting given alone, --soft, is "true"), and returns the
+// map each flag given records its text in by name: after fs.Parse, the
+// settings for Grids.
+func AddListFlags(fs *flag.FlagSet) map[string]string {
+	given := map[string]string{}
+	flags, _ := learner.Flags()
+	for _, f := range flags {
+		fs.Var(&listFlag{name: f.Name, text: f.Default, isBool: f.Kind == learner.Bool, given: given}, f.Name, f.Usage+"; a comma-separated list (integer ranges a-b) searches each value")
+	}
+	return given
+}
+
+// listFlag is a learner setting's list of values, recorded in given when
+// set.
+type listFlag struct {
+	name, text string
+	isBool     bool
+	given      map[string]string
+}
+
+func (l *listFlag) String() string     { return l.text }
+func (l *listFlag) Set(s string) error { l.text, l.given[l.name] = s, s; return nil }
+func (l *listFlag) IsBoolFlag() bool   { return l.isBool }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"reflect"
 	"strings"
@@ -90,5 +91,28 @@ func TestWriteTable(t *testing.T) {
 	}
 	if dec.More() {
 		t.Error("more JSON objects than candidates")
+	}
+}
+
+// TestAddListFlags: a flag per learner setting, its default its text; the
+// flags given (a bool one alone) are recorded for Grids, the others not.
+func TestAddListFlags(t *testing.T) {
+	fs := flag.NewFlagSet("search", flag.ContinueOnError)
+	given := AddListFlags(fs)
+	flags, _ := learner.Flags()
+	for _, f := range flags {
+		if fl := fs.Lookup(f.Name); fl == nil || fl.DefValue != f.Default {
+			t.Errorf("--%s: %v, want default %q", f.Name, fl, f.Default)
+		}
+	}
+	if err := fs.Parse([]string{"--C", "0.1,1", "--k", "1-3", "--soft"}); err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]string{"C": "0.1,1", "k": "1-3", "soft": "true"}; !reflect.DeepEqual(given, want) {
+		t.Errorf("given %v, want %v", given, want)
+	}
+	grids, err := Grids("svm,knn", map[string]string{"C": given["C"], "k": given["k"]})
+	if err != nil || len(grids) != 2 || !reflect.DeepEqual(grids[0].Params["C"], []string{"0.1", "1"}) || len(grids[1].Params["k"]) != 3 {
+		t.Errorf("grids %+v, %v", grids, err)
 	}
 }

@@ -267,14 +267,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		if *asJSON {
 			return report.WriteBEPJSON(e.stdout, res)
 		}
-		kind := "single-label"
-		if ds.MultiLabel() {
-			kind = "multi-label"
-		}
-		fmt.Fprintf(e.stdout, "data: %s (%d rows, %d features, %d classes, %s), scale %s\n", displayName(ds.Name), ds.Len(), ds.Dim(), len(ds.Classes), kind, d.Prep.Scale)
-		fmt.Fprintf(e.stdout, "protocol: %s (%d splits); precision–recall breakeven (%%) on the hidden rows,\n", protocol, len(splits))
-		fmt.Fprintf(e.stdout, "micro (all row–class pairs pooled) and macro (mean over classes); lp scores z-scored per class\n\n")
-		if err := ssl.WriteBEPTable(e.stdout, ssl.SummarizeBEP(res)); err != nil {
+		if err := pipeline.WriteEvalBEPTable(e.stdout, ds, report, len(splits), res); err != nil {
 			return err
 		}
 	} else {
@@ -289,9 +282,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		if *asJSON {
 			return report.WriteJSON(e.stdout, res)
 		}
-		fmt.Fprintf(e.stdout, "data: %s (%d rows, %d features, %d classes), scale %s\n", ds.Name, ds.Len(), ds.Dim(), len(ds.Classes), d.Prep.Scale)
-		fmt.Fprintf(e.stdout, "protocol: %s (%d splits); accuracy (%%) on the unlabelled rows\n\n", protocol, len(splits))
-		if err := ssl.WriteTable(e.stdout, ssl.Summarize(res), lf.values().String("unreachable")); err != nil {
+		if err := pipeline.WriteEvalTable(e.stdout, ds, report, len(splits), res, lf.values().String("unreachable")); err != nil {
 			return err
 		}
 	}

@@ -16,19 +16,6 @@ func init() {
 	register(command{name: "search", summary: "grid search with k-fold cross-validation on the labelled rows; refit the best setting", run: runSearch})
 }
 
-// listFlag is a learner setting's list of values (modelselect.ParseValues
-// reads it), recorded in given when set; a bool setting given alone
-// (--soft) is "true".
-type listFlag struct {
-	name, text string
-	isBool     bool
-	given      map[string]string
-}
-
-func (l *listFlag) String() string     { return l.text }
-func (l *listFlag) Set(s string) error { l.text, l.given[l.name] = s, s; return nil }
-func (l *listFlag) IsBoolFlag() bool   { return l.isBool }
-
 func runSearch(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "search", "--data F --kernel K1,K2,... --learner svm,knn [--C 0.1,1,10] [--k 1-15] [--cv 5 | --folds FILE] [--scoring accuracy] [--save-model m.arbor] [--json]")
 	var d dataFlags
@@ -40,11 +27,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	kf.register(fs, "linear")
 	exact, _ := learner.List(false, ", ")
 	fams := fs.String("learner", "svm", "learner families to search, comma-separated: "+exact+"; each searches the settings it reads")
-	given := map[string]string{}
-	flags, _ := learner.Flags()
-	for _, f := range flags {
-		fs.Var(&listFlag{name: f.Name, text: f.Default, isBool: f.Kind == learner.Bool, given: given}, f.Name, f.Usage+"; a comma-separated list (integer ranges a-b) searches each value")
-	}
+	given := modelselect.AddListFlags(fs)
 	cv := fs.Int("cv", 5, "number of folds over the labelled rows")
 	method := fs.String("fold-method", modelselect.Stratified, "folds: stratified (scikit-learn's StratifiedKFold: class proportions kept) or kfold (KFold: consecutive labelled rows)")
 	shuffle := fs.Bool("shuffle", false, "shuffle the labelled rows (within each class for stratified) before making folds, with --seed (Arbor's own draw, not NumPy's: give --folds to reproduce a peer's shuffled folds)")
