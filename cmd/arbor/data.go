@@ -4,7 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"strings"
+	"io"
 
 	"github.com/arbor-ml/arbor/dataset"
 )
@@ -16,7 +16,7 @@ import (
 type dataFlags struct {
 	dataset.Options
 	scaler *dataset.Scaler // the scaling fitted on the data, for new points
-	// flags is the command's flag set (when register got one): load reads
+	// flags is the command's flag set (register sets it): load reads
 	// its --quiet, which silences the reading notice but not its warnings.
 	flags *flag.FlagSet
 }
@@ -24,24 +24,12 @@ type dataFlags struct {
 // missingHint says which methods take missing values.
 const missingHint = "--impute mean (or median, most_frequent, zero) fills them as scikit-learn's SimpleImputer, and a saved model fills new rows the same way; arbor treelets and arbor cluster --method treelets also take them as they are with --kernel rbf-missing:GAMMA (the missing-data RBF kernel of paper 004 §4.3)"
 
-func (d *dataFlags) register(fsFlags interface {
-	StringVar(p *string, name, value, usage string)
-	BoolVar(p *bool, name string, value bool, usage string)
-}, defaultScale string) {
-	if fs, ok := fsFlags.(*flag.FlagSet); ok {
-		d.flags = fs
-	}
+// register defines the data flags on fs (dataset.Options.AddFlags) but
+// those in skip.
+func (d *dataFlags) register(fs *flag.FlagSet, defaultScale string, skip ...string) {
+	d.flags = fs
 	d.Prep.MissingHint = missingHint
-	fsFlags.StringVar(&d.Path, "data", "", "data file (delimited text: comma, tab, semicolon or blank separated, header optional; or LIBSVM text; .gz ok), or an embedded set: "+strings.Join(dataset.EmbeddedNames(), ", "))
-	fsFlags.StringVar(&d.Label, "label", "", "label column: a header name or 1-based position, or none (default: a column named label, class, target or y, any case)")
-	fsFlags.StringVar(&d.ID, "id", "", "ID column (name or position): never a feature, carried into every output file")
-	fsFlags.StringVar(&d.Ignore, "ignore", "", "columns to skip, comma-separated names or positions (text columns such as sample descriptions)")
-	fsFlags.StringVar(&d.Features, "features", "", "feature columns, comma-separated names, positions or ranges A..B (default: every column but the label, ID and ignored ones)")
-	fsFlags.BoolVar(&d.NoHeader, "no-header", false, "the first row is data, not column names (columns are then c1, c2, … or positions)")
-	fsFlags.StringVar(&d.Sep, "sep", "", "separator: comma, tab, semicolon, pipe or whitespace (default: found from the first lines)")
-	fsFlags.StringVar(&d.Unlabeled, "unlabeled-marker", "", `label cells that mark an unlabelled row, comma-separated, e.g. -1 (scikit-learn) or NA; an empty cell always does (default "?,NA")`)
-	fsFlags.StringVar(&d.Prep.Scale, "scale", defaultScale, "feature scaling: none, std (z-score over all rows) or minmax")
-	fsFlags.StringVar(&d.Prep.Impute, "impute", "none", "fill missing feature values (empty, NA, ?, NaN cells) before scaling: none (missing values are an error, except for rbf-missing), mean, median, most_frequent (each column's, over all rows, as scikit-learn's SimpleImputer) or zero; new points and saved models use the same values")
+	d.Options.AddFlags(fs, defaultScale, skip...)
 }
 
 // load reads the data set (dataset.Options.Load: a file, or an embedded
@@ -80,15 +68,17 @@ func (d *dataFlags) quiet() bool {
 }
 
 // loadTest reads a file of new points with the data's column roles
-// (dataset.Options.LoadNew); its labels are optional.
-func (d *dataFlags) loadTest(path string, train *dataset.Dataset) (*dataset.Dataset, error) {
+// (dataset.Options.LoadNew; its labels are optional), readies it for the
+// training set train (Dataset.MatchNew, its notes on log) and scales it
+// with the data's statistics (as scikit-learn's transform after fit).
+func (d *dataFlags) loadTest(path string, train *dataset.Dataset, log io.Writer) (*dataset.Dataset, error) {
 	ds, err := d.Options.LoadNew(path, train, d.scaler)
-	return ds, dataError(err)
-}
-
-// scaleNew scales new points in place with the data's statistics (as
-// scikit-learn's transform after fit).
-func (d *dataFlags) scaleNew(ds *dataset.Dataset) error {
-	_, err := d.scaler.Transform(ds.X, ds.X)
-	return err
+	if err != nil {
+		return nil, dataError(err)
+	}
+	if err := train.MatchNew(ds, path, log); err != nil {
+		return nil, err
+	}
+	_, err = d.scaler.Transform(ds.X, ds.X)
+	return ds, err
 }

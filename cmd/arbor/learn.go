@@ -13,6 +13,7 @@ import (
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/ssl"
+	"gonum.org/v1/gonum/mat"
 )
 
 func init() {
@@ -86,27 +87,13 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	lab := ds.Labeled()
-	if len(lab) == 0 {
-		return fmt.Errorf("%s: no labelled rows (label column %q): nothing to learn from", ds.Name, ds.LabelName)
-	}
-	if err := ds.CheckTwoClasses(); err != nil {
+	if err := pipeline.CheckTraining(ds, *test != "" || *saveModel != ""); err != nil {
 		return err
-	}
-	if len(lab) == ds.Len() && *test == "" && *saveModel == "" {
-		return fmt.Errorf("%s: every row is labelled and there is no --test: nothing to predict", ds.Name)
 	}
 	var Xt *dataset.Dataset
 	if *test != "" {
 		// One new point is a fine test set; its labels are optional.
-		Xt, err = d.loadTest(*test, ds)
-		if err != nil {
-			return err
-		}
-		if err := ds.MatchNew(Xt, *test, e.stderr); err != nil {
-			return err
-		}
-		if err := d.scaleNew(Xt); err != nil {
+		if Xt, err = d.loadTest(*test, ds, e.stderr); err != nil {
 			return err
 		}
 	}
@@ -135,12 +122,11 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 			e.announceSpecs(*quiet, specs, ds.Len())
 		}
 	}
-	var fit *pipeline.Result
+	var testX *mat.Dense
 	if Xt != nil {
-		fit, err = pipeline.FitLearner(ctx, set, specs[0], ln, learner.Family(lf.learner), ds, Xt.X)
-	} else {
-		fit, err = pipeline.FitLearner(ctx, set, specs[0], ln, learner.Family(lf.learner), ds, nil)
+		testX = Xt.X
 	}
+	fit, err := pipeline.FitLearner(ctx, set, specs[0], ln, learner.Family(lf.learner), ds, testX)
 	if err != nil {
 		return settingsError(err)
 	}
@@ -161,7 +147,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if err := tf.write(info, model, ds.Classes); err != nil {
 		return err
 	}
-	if err := pf.writeLabels(info, ds, pred, fmt.Sprintf("%s: %s, %d labelled rows", displayName(ds.Name), lf.learner, len(lab))); err != nil {
+	if err := pf.writeLabels(info, ds, pred, fmt.Sprintf("%s: %s, %d labelled rows", displayName(ds.Name), lf.learner, len(ds.Labeled()))); err != nil {
 		return err
 	}
 	if err := savePipeline(info, *saveModel, fit); err != nil {

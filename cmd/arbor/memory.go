@@ -21,17 +21,11 @@ func (m *memFlags) register(fs *flag.FlagSet) {
 // budget returns the budget in bytes and where it comes from; 0 means
 // unknown (no /proc/meminfo and no --max-memory): nothing is checked.
 func (m memFlags) budget() (int64, string, error) {
-	if m.raw != "" {
-		b, err := memory.ParseSize(m.raw)
-		if err != nil {
-			return 0, "", usageError("--max-memory %q: %v", m.raw, err)
-		}
-		return b, "--max-memory", nil
+	b, src, err := memory.Budget(m.raw, "--max-memory")
+	if err != nil {
+		return 0, "", usageError("--max-memory %q: %v", m.raw, err)
 	}
-	if b := memory.Available(); b > 0 {
-		return b, "available memory; --max-memory to change", nil
-	}
-	return 0, "", nil
+	return b, src, nil
 }
 
 // check returns a one-line error when need bytes exceed the budget: what

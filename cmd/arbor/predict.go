@@ -2,18 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"math"
-	"os"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/arbor-ml/arbor/dataset"
-	"github.com/arbor-ml/arbor/internal/atomicfile"
+	"github.com/arbor-ml/arbor/internal/progress"
 	"github.com/arbor-ml/arbor/pipeline"
 )
 
@@ -41,8 +36,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "predict", "--model m.arbor --data new.csv [--out predictions.csv]")
 	var d dataFlags
 	// No --scale or --impute: the model carries its scaling and imputation.
-	d.register(withoutFlags{fs, []string{"scale", "impute"}}, "none")
-	d.flags = fs
+	d.register(fs, "none", "scale", "impute")
 	for name, usage := range map[string]string{
 		"label":    "label column (name or 1-based position, or none): never a feature; predict does not use its cells (default: the model's label column, skipped when the file has it)",
 		"id":       "ID column (name or position): never a feature, carried into the output (default: the model's ID column, classify --id, when the file has it)",
@@ -91,74 +85,23 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer in.Close()
-	start := time.Now()
-	last := start // progress lines at most once a second (a 10⁷-row file has 2,400 chunks)
-	// readErr is an error of the new points (reading, columns, values,
-	// labelling), returned as it is: not as one writing --out.
-	var readErr error
-	// Standard output, a device or a FIFO is written chunk by chunk as the
-	// rows are labelled (streamed: an error in a later chunk leaves the
-	// earlier rows written, and the error says how many); a regular file is
-	// written whole or not at all.
-	streamTo := ""
-	if *out == "-" || *out == "" {
-		streamTo = "standard output"
-	} else if _, inPlace, err := atomicfile.Resolve(*out); err == nil && inPlace {
-		streamTo = *out
-	}
-	write := func(w io.Writer) error {
-		rows, err := p.WritePredictions(ctx, w, in, d.Path, opt, pipeline.PredictStream{Want: want, Chunk: *chunk, Flush: streamTo != "",
-			Check: func(ds *dataset.Dataset) error {
-				if p.Scaler == nil || p.Scaler.Impute == nil {
-					return ds.MissingError("arbor predict", "fill or drop those cells, or refit the model with --impute")
-				}
-				return nil
-			},
-			Progress: func(rows int, done bool) {
-				if now := time.Now(); !*quiet && done {
-					el := now.Sub(start).Seconds()
-					fmt.Fprintf(e.stderr, "predict: %d rows labelled in %.1fs (%.0f rows/s)\n", rows, el, float64(rows)/math.Max(el, 1e-9))
-				} else if !*quiet && now.Sub(last) >= time.Second {
-					last = now
-					el := now.Sub(start).Seconds()
-					fmt.Fprintf(e.stderr, "predict: %d rows labelled (%.1fs, %.0f rows/s)\n", rows, el, float64(rows)/el)
-				}
-			}})
-		var we *pipeline.WriteError
-		if err != nil && !errors.As(err, &we) {
-			readErr = p.ExplainReadError(err, d.Options)
-			if streamTo != "" && rows > 0 {
-				readErr = fmt.Errorf("%w; %d rows were already written to %s", readErr, rows, streamTo)
-			}
-			return readErr
+	stream := pipeline.PredictStream{Want: want, Chunk: *chunk, Check: func(ds *dataset.Dataset) error {
+		if p.Scaler == nil || p.Scaler.Impute == nil {
+			return ds.MissingError("arbor predict", "fill or drop those cells, or refit the model with --impute")
 		}
-		return err
-	}
-	if *out == "-" || *out == "" {
-		return write(e.stdout)
-	}
-	if err := atomicfile.Write(*out, func(f *os.File) error { return write(f) }); err != nil {
-		if readErr != nil {
-			return readErr
-		}
-		return err
-	}
+		return nil
+	}}
 	if !*quiet {
+		stream.Progress = progress.Rows(e.stderr, "predict", time.Now())
+	}
+	explain := func(err error) error { return p.ExplainReadError(err, d.Options) }
+	if err := p.PredictTo(ctx, *out, e.stdout, in, d.Path, opt, stream, explain); err != nil {
+		return err
+	}
+	if !*quiet && *out != "-" && *out != "" {
 		fmt.Fprintf(e.stderr, "wrote    %s\n", *out)
 	}
 	return nil
-}
-
-// withoutFlags registers the flags of a FlagSet but those in skip.
-type withoutFlags struct {
-	*flag.FlagSet
-	skip []string
-}
-
-func (w withoutFlags) StringVar(p *string, name, value, usage string) {
-	if !slices.Contains(w.skip, name) {
-		w.FlagSet.StringVar(p, name, value, usage)
-	}
 }
 
 // predictFlagError says why predict has no --scale and no --impute.

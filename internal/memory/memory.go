@@ -137,3 +137,19 @@ func Available() int64 {
 	}
 	return 0
 }
+
+// Budget returns the memory budget in bytes and where it comes from: the
+// size limit (ParseSize) when it is not "", with source flag (the option
+// that set it), else the memory available (Available), whose source says
+// that flag changes it; 0 means unknown (no limit and no /proc/meminfo):
+// nothing is checked. A limit that does not parse is ParseSize's error.
+func Budget(limit, flag string) (int64, string, error) {
+	if limit != "" {
+		b, err := ParseSize(limit)
+		return b, flag, err
+	}
+	if b := Available(); b > 0 {
+		return b, "available memory; " + flag + " to change", nil
+	}
+	return 0, "", nil
+}

@@ -73,3 +73,18 @@ func TestHeapLimit(t *testing.T) {
 		t.Errorf("limit %d after HoldHeapNear (live %d, before %d)", got, liveHeap(), old)
 	}
 }
+
+// TestBudget: a limit given is parsed and named by its flag; without one
+// the budget is the memory available, whose source names the flag.
+func TestBudget(t *testing.T) {
+	if b, src, err := Budget("2K", "--max-memory"); b != 2048 || src != "--max-memory" || err != nil {
+		t.Errorf("Budget(2K) = %d, %q, %v", b, src, err)
+	}
+	if _, _, err := Budget("lots", "--max-memory"); err == nil {
+		t.Error("Budget(lots): no error")
+	}
+	b, src, err := Budget("", "--max-memory")
+	if want := Available(); err != nil || b != want || (want > 0) != (src == "available memory; --max-memory to change") {
+		t.Errorf("Budget() = %d, %q, %v; available %d", b, src, err, want)
+	}
+}

@@ -1,0 +1,56 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/internal/atomicfile"
+)
+
+// PredictTo labels the new points of r as WritePredictions does and
+// writes the predictions to the file path, or to stdout when path is ""
+// or "-". Standard output, a device or a FIFO is written chunk by chunk as
+// the rows are labelled (s.Flush is set: an error in a later chunk leaves
+// the earlier rows written, and the error says how many); a regular file
+// is written whole or not at all (atomicfile.Write). An error of the new
+// points (reading, columns, values, s.Check, labelling) is returned as
+// explain makes it (nil: as it is), never as one writing path.
+func (p *Pipeline) PredictTo(ctx context.Context, path string, stdout io.Writer, r io.Reader, name string, opt dataset.CSVOptions, s PredictStream, explain func(error) error) error {
+	streamTo := ""
+	if path == "-" || path == "" {
+		streamTo = "standard output"
+	} else if _, inPlace, err := atomicfile.Resolve(path); err == nil && inPlace {
+		streamTo = path
+	}
+	s.Flush = streamTo != ""
+	var readErr error
+	write := func(w io.Writer) error {
+		rows, err := p.WritePredictions(ctx, w, r, name, opt, s)
+		var we *WriteError
+		if err == nil || errors.As(err, &we) {
+			return err
+		}
+		readErr = err
+		if explain != nil {
+			readErr = explain(err)
+		}
+		if streamTo != "" && rows > 0 {
+			readErr = fmt.Errorf("%w; %d rows were already written to %s", readErr, rows, streamTo)
+		}
+		return readErr
+	}
+	if path == "-" || path == "" {
+		return write(stdout)
+	}
+	if err := atomicfile.Write(path, func(f *os.File) error { return write(f) }); err != nil {
+		if readErr != nil {
+			return readErr
+		}
+		return err
+	}
+	return nil
+}
