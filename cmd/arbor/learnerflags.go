@@ -26,25 +26,15 @@ func (l *learnerFlags) register(fs *flag.FlagSet) {
 // values are the learner settings of the flags.
 func (l *learnerFlags) values() learner.Values { return learner.FlagValues(l.fs, l.seed) }
 
-// learners builds the learners the flags name through the registry and
-// refuses, in this order: other than one learner when one is set
-// (classify), flags given that they would ignore (pipeline.CheckGiven;
-// tree and dendrogram are hibust's output flags), and learners that need
-// landmarks when there are none (landmarks: --landmarks M).
+// learners builds the learners the flags name (pipeline.BuildLearners:
+// one when one is set, as classify runs; tree and dendrogram are hibust's
+// output flags; landmarks is --landmarks M).
 func (l *learnerFlags) learners(one bool, landmarks int) ([]learner.Learner, error) {
-	ls, err := learner.Build(l.learner, l.values())
-	if err != nil {
-		return nil, settingsError(err)
-	}
-	if one && len(ls) != 1 {
-		return nil, usageError("classify runs one learner; got %d (use arbor eval to compare)", len(ls))
-	}
 	var given []string
 	l.fs.Visit(func(f *flag.Flag) { given = append(given, f.Name) })
-	if err := pipeline.CheckGiven(l.learner, ls, given, map[string][]string{"tree": {"hibust"}, "dendrogram": {"hibust"}}); err != nil {
-		return nil, settingsError(err)
-	}
-	return ls, settingsError(pipeline.NeedLandmarks(ls, landmarks))
+	outputs := map[string][]string{"tree": {"hibust"}, "dendrogram": {"hibust"}}
+	ls, err := pipeline.BuildLearners(l.learner, l.values(), given, outputs, one, landmarks)
+	return ls, settingsError(err)
 }
 
 // settingsError makes a learner settings error (learner.ErrSettings) a

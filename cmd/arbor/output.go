@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/arbor-ml/arbor/clustering"
 	"github.com/arbor-ml/arbor/internal/atomicfile"
 )
 
@@ -38,3 +39,6 @@ func checkPictureExt(flag, path string) error {
 	}
 	return usageError("--%s %s: pictures must end in .png or .svg", flag, path)
 }
+
+// sizesText writes cluster sizes for a summary line (clustering.SizesText).
+var sizesText = clustering.SizesText

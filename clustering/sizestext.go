@@ -1,4 +1,4 @@
-package main
+package clustering
 
 import (
 	"fmt"
@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// sizesText prints cluster sizes for a summary line: all of them up to 12
-// clusters, else the 10 largest and how many more (an svc run at a large q
-// printed 228 sizes, 226 of them 1, on one line).
-func sizesText(sizes []int) string {
+// SizesText writes cluster sizes for a summary line: all of them up to 12
+// clusters, else the 10 largest and how many more (a support vector
+// clustering at a large q has hundreds of clusters, most of one row).
+func SizesText(sizes []int) string {
 	if len(sizes) <= 12 {
 		return fmt.Sprint(sizes)
 	}
