@@ -7,10 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"syscall"
 
@@ -31,13 +29,13 @@ type env struct {
 	stdout, stderr io.Writer
 }
 
-var commands = map[string]command{}
+// commands are arbor's sub-commands by name.
+var commands = cli.Set{}
 
 func register(c command) {
-	if _, dup := commands[c.name]; dup {
-		panic("arbor: command registered twice: " + c.name)
-	}
-	commands[c.name] = c
+	commands.Add(cli.Command{Name: c.name, Summary: c.summary, Run: func(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+		return c.run(ctx, &env{stdout, stderr}, args)
+	}})
 }
 
 func main() {
@@ -73,40 +71,7 @@ func exitCode(err error) int { return cli.ExitCode(err) }
 
 // run is the whole program; tests call it directly.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version" || args[0] == "version") {
-		if len(args) > 1 {
-			return usageError("--version takes no arguments")
-		}
-		fmt.Fprintln(stdout, cli.Version("arbor"))
-		return nil
-	}
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
-				return c.run(ctx, &env{stdout, stderr}, []string{"--help"})
-			}
-		}
-		printUsage(stdout)
-		if len(args) == 0 {
-			return usageError("no command given")
-		}
-		return nil
-	}
-	c, ok := commands[args[0]]
-	if !ok {
-		printUsage(stderr)
-		return usageError("unknown command %q", args[0])
-	}
-	return c.run(ctx, &env{stdout, stderr}, args[1:])
-}
-
-func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "Arbor: kernel methods for hierarchical clustering and semi-supervised learning.")
-	fmt.Fprintln(w, "\nUsage: arbor <command> [flags]   (arbor <command> --help for its flags; arbor --version)")
-	fmt.Fprintln(w, "\nCommands:")
-	for _, n := range slices.Sorted(maps.Keys(commands)) {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
-	}
+	return commands.Run(ctx, "arbor", "Arbor: kernel methods for hierarchical clustering and semi-supervised learning.", args, stdout, stderr)
 }
 
 // newFlags returns a FlagSet for a command whose usage text goes to stderr
