@@ -135,11 +135,21 @@ func orDefault(v, d vg.Length) vg.Length {
 // FIFO written in place (internal/atomicfile). Errors: ErrFormat, ErrInput (no panels),
 // and I/O errors.
 func (f *Figure) Save(path string) (err error) {
-	format := strings.ToLower(filepath.Ext(path))
-	if format != ".png" && format != ".svg" {
-		return fmt.Errorf("%w: %q (want .png or .svg)", ErrFormat, path)
+	format, err := Format(path)
+	if err != nil {
+		return err
 	}
 	return atomicfile.Write(path, func(tmp *os.File) error { return f.WriteTo(tmp, format) })
+}
+
+// Format is the format Save writes path in, ".png" or ".svg" by its
+// extension (any case); another extension is ErrFormat.
+func Format(path string) (string, error) {
+	format := strings.ToLower(filepath.Ext(path))
+	if format != ".png" && format != ".svg" {
+		return "", fmt.Errorf("%w: %q (want .png or .svg)", ErrFormat, path)
+	}
+	return format, nil
 }
 
 // WriteTo renders the figure to w in format ".png" or ".svg".

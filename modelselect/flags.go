@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/learner"
 )
 
@@ -114,3 +115,13 @@ type listFlag struct {
 func (l *listFlag) String() string     { return l.text }
 func (l *listFlag) Set(s string) error { l.text, l.given[l.name] = s, s; return nil }
 func (l *listFlag) IsBoolFlag() bool   { return l.isBool }
+
+// SetKernels gives every grid the kernels specs (Grid.Kernels, as their
+// spec text).
+func SetKernels(grids []Grid, specs []kernel.Spec) {
+	for i := range grids {
+		for _, s := range specs {
+			grids[i].Kernels = append(grids[i].Kernels, s.String())
+		}
+	}
+}

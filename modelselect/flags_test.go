@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/learner"
 )
 
@@ -114,5 +115,23 @@ func TestAddListFlags(t *testing.T) {
 	grids, err := Grids("svm,knn", map[string]string{"C": given["C"], "k": given["k"]})
 	if err != nil || len(grids) != 2 || !reflect.DeepEqual(grids[0].Params["C"], []string{"0.1", "1"}) || len(grids[1].Params["k"]) != 3 {
 		t.Errorf("grids %+v, %v", grids, err)
+	}
+}
+
+// TestSetKernels: every grid gets every kernel, in order, as spec text.
+func TestSetKernels(t *testing.T) {
+	grids, err := Grids("svm,knn", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs, err := kernel.ParseSpecs("linear,rbf:0.5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	SetKernels(grids, specs)
+	for _, g := range grids {
+		if !reflect.DeepEqual(g.Kernels, []string{"linear", "rbf:0.5"}) {
+			t.Errorf("%s: kernels %q", g.Learner, g.Kernels)
+		}
 	}
 }

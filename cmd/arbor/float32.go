@@ -32,8 +32,7 @@ func kernelFloat32(ctx context.Context, e *env, mf memFlags, ds *dataset.Dataset
 	if err != nil {
 		return err
 	}
-	kb := kernel.Built{Spec: b.Spec, Gamma: b.Gamma}
-	return writeKernelOutput(e, ds, kb, fmt.Sprintf("size    %d×%d float32, built in %.2fs", n, n, time.Since(start).Seconds()), out, matrixWriter(ctx, out, K))
+	return writeKernelOutput(e, ds, kernel.Built{Spec: b.Spec, Gamma: b.Gamma}, fmt.Sprintf("size    %d×%d float32, built in %.2fs", n, n, time.Since(start).Seconds()), out, matrixWriter(ctx, out, K))
 }
 
 // writeKernelOutput prints the data, the kernel (with the gamma rbf:scale

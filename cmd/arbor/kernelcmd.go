@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/arbor-ml/arbor/dataset"
@@ -50,10 +48,8 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 	if (*embed > 0) != (*embedOut != "") {
 		return usageError("--embed and --embed-out go together")
 	}
-	if *embedOut != "" {
-		if err := checkMatrixExt(*embedOut); err != nil {
-			return err
-		}
+	if err := checkMatrixExt(*embedOut); err != nil {
+		return err
 	}
 	if err := checkOutputs("data", d.Path, "out", *out, "embed-out", *embedOut); err != nil {
 		return err
@@ -135,12 +131,13 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
+// checkMatrixExt fails unless path is "" or ends in .csv or .npy (any
+// case), the matrix files dataset.WriteMatrix writes.
 func checkMatrixExt(path string) error {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".csv", ".npy":
-		return nil
+	if _, err := dataset.MatrixFormatOf(path, false); path != "" && err != nil {
+		return usageError("%s: output must end in .csv or .npy", path)
 	}
-	return usageError("%s: output must end in .csv or .npy", path)
+	return nil
 }
 
 // matrixWriter writes m as CSV or .npy by the extension of path ('<f4'

@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
@@ -25,16 +23,9 @@ type landmarkFlags struct {
 }
 
 func (l *landmarkFlags) register(fs *flag.FlagSet) {
-	fs.Func("landmarks", "use M landmark points instead of the N×N kernel matrix: Nyström features (point kernels; cluster kernels through the tree on the landmarks) and a learner on them in O(N·M) memory (svm: the C-SVC with the linear kernel on the features; knn: kNN on the features; lp: label propagation on the anchor graph of the landmarks; spreading: on the kNN graph of all rows with --affinity knn:K, which needs no N×N matrix, else on the anchor graph); 0 = exact", func(s string) error {
-		v, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil {
-			return fmt.Errorf("%q is not a whole number", s)
-		}
-		if v < 0 {
-			return fmt.Errorf("%d: want a number of landmark rows ≥ 1, or 0 for the exact method", v)
-		}
-		l.m = v
-		return nil
+	fs.Func("landmarks", "use M landmark points instead of the N×N kernel matrix: Nyström features (point kernels; cluster kernels through the tree on the landmarks) and a learner on them in O(N·M) memory (svm: the C-SVC with the linear kernel on the features; knn: kNN on the features; lp: label propagation on the anchor graph of the landmarks; spreading: on the kNN graph of all rows with --affinity knn:K, which needs no N×N matrix, else on the anchor graph); 0 = exact", func(s string) (err error) {
+		l.m, err = landmark.ParseCount(s)
+		return err
 	})
 	fs.StringVar(&l.method, "landmark-method", landmark.KMeans, "how --landmarks are chosen besides the labelled rows (which are landmarks when fewer than M): random or kmeans (rows nearest the k-means centres)")
 	if l.sharedSeed {

@@ -130,7 +130,6 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return settingsError(err)
 	}
-	pred, model := fit.Labels, fit.Model
 	if err := fit.WriteSummary(info, Xt); err != nil {
 		return err
 	}
@@ -144,10 +143,10 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 		}
 		fmt.Fprintf(info, "wrote    %s\n", *out)
 	}
-	if err := tf.write(info, model, ds.Classes); err != nil {
+	if err := tf.write(info, fit.Model, ds.Classes); err != nil {
 		return err
 	}
-	if err := pf.writeLabels(info, ds, pred, fmt.Sprintf("%s: %s, %d labelled rows", displayName(ds.Name), lf.learner, len(ds.Labeled()))); err != nil {
+	if err := pf.writeLabels(info, ds, fit.Labels, fmt.Sprintf("%s: %s, %d labelled rows", displayName(ds.Name), lf.learner, len(ds.Labeled()))); err != nil {
 		return err
 	}
 	if err := savePipeline(info, *saveModel, fit); err != nil {
@@ -186,23 +185,22 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	lf.seed = *seed // s4vm's draws: the first split's seed
+	var learners []learner.Learner
+	var scorers []ssl.SetScorer
+	var err error
 	switch *metric {
 	case "accuracy":
+		if learners, err = lf.learners(false, lmf.m); err != nil {
+			return err
+		}
 	case "bep":
 		d.Prep.MultiLabel = true
-		if _, err := ssl.SetScorers(lf.learner, lf.values()); err != nil {
+		if scorers, err = ssl.SetScorers(lf.learner, lf.values()); err != nil {
 			return settingsError(err)
 		}
 	default:
 		return usageError("--metric must be accuracy or bep, got %q", *metric)
-	}
-	lf.seed = *seed // s4vm's draws: the first split's seed
-	var learners []learner.Learner
-	if *metric != "bep" {
-		var err error
-		if learners, err = lf.learners(false, lmf.m); err != nil {
-			return err
-		}
 	}
 	specs, err := kf.specs()
 	if err != nil {
@@ -243,9 +241,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		// Micro- and macro-averaged precision–recall breakeven points over
 		// the hidden rows (paper 002 Table 2), for multi-label data (every
 		// row's classes) or single-label data (each row's class).
-		if set.Scorers, err = ssl.SetScorers(lf.learner, lf.values()); err != nil {
-			return settingsError(err)
-		}
+		set.Scorers = scorers
 		res, err := pipeline.EvalBEP(ctx, set, ds, splits)
 		if err != nil {
 			return err

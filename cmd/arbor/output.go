@@ -2,10 +2,9 @@ package main
 
 import (
 	"errors"
-	"path/filepath"
-	"strings"
 
 	"github.com/arbor-ml/arbor/clustering"
+	"github.com/arbor-ml/arbor/figure"
 	"github.com/arbor-ml/arbor/internal/atomicfile"
 )
 
@@ -27,17 +26,13 @@ func checkOutputs(flagPaths ...string) error {
 	return err
 }
 
-// checkPictureExt fails unless path ends in .png or .svg (any case), the
-// formats figure.Save writes.
+// checkPictureExt fails unless path is "" or ends in .png or .svg (any
+// case), the formats figure.Save writes (figure.Format).
 func checkPictureExt(flag, path string) error {
-	if path == "" {
-		return nil
+	if _, err := figure.Format(path); path != "" && err != nil {
+		return usageError("--%s %s: pictures must end in .png or .svg", flag, path)
 	}
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".png", ".svg":
-		return nil
-	}
-	return usageError("--%s %s: pictures must end in .png or .svg", flag, path)
+	return nil
 }
 
 // sizesText writes cluster sizes for a summary line (clustering.SizesText).

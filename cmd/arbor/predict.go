@@ -16,8 +16,11 @@ func init() {
 	register(command{name: "predict", summary: "label new points with a pipeline saved by classify --save-model, streaming", run: runPredict})
 }
 
-// savePipeline writes the fitted pipeline to path (atomically).
-func savePipeline(info io.Writer, path string, fit *pipeline.Result) error {
+// savePipeline writes the pipeline of fit (a fit, or a search's refit) to
+// path (atomically) and says so on info.
+func savePipeline(info io.Writer, path string, fit interface {
+	Pipeline() (*pipeline.Pipeline, error)
+}) error {
 	if path == "" {
 		return nil
 	}

@@ -18,22 +18,18 @@ func (e *env) progress(quiet bool) func(stage string, done, total int) {
 }
 
 // announceCubic tells, before an O(N³) step on n points starts, how long
-// it should take here (eigen.Estimate: a symmetric eigendecomposition, as
-// the kernels use, measured now). Below n = 1500 it says nothing (a second
-// or less).
+// it should take here (eigen.Notice; nothing below n = 1500).
 func (e *env) announceCubic(quiet bool, what string, n int) {
-	if quiet || n < 1500 {
-		return
+	if !quiet {
+		fmt.Fprint(e.stderr, eigen.Notice(what, n))
 	}
-	fmt.Fprintf(e.stderr, "%s: O(N³) with N = %d, about %s on this machine\n", what, n, progress.Duration(eigen.Estimate(n)))
 }
 
 // announceSpecs announces the O(N³) eigendecompositions the kernels of
 // specs need (ISOMAP's and the multi-type kernel's) on n points.
 func (e *env) announceSpecs(quiet bool, specs []kernel.Spec, n int) {
 	for _, s := range specs {
-		switch s.Kind {
-		case kernel.KindISOMAP, kernel.KindMultiType:
+		if s.Kind == kernel.KindISOMAP || s.Kind == kernel.KindMultiType {
 			e.announceCubic(quiet, "kernel "+s.String()+": eigendecomposition", n)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -54,11 +55,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	for i := range grids {
-		for _, s := range specs {
-			grids[i].Kernels = append(grids[i].Kernels, s.String())
-		}
-	}
+	modelselect.SetKernels(grids, specs)
 	if err := checkOutputs("data", d.Path, "save-model", *saveModel, "save-folds", *saveFolds); err != nil {
 		return err
 	}
@@ -101,14 +98,8 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return settingsError(err)
 	}
-	if *saveModel != "" {
-		p, err := res.Pipeline()
-		if err != nil {
-			return fmt.Errorf("--save-model %s: %w", *saveModel, err)
-		}
-		if err := p.SaveFile(*saveModel); err != nil {
-			return err
-		}
+	if err := savePipeline(io.Discard, *saveModel, res); err != nil {
+		return err
 	}
 	if *asJSON {
 		return res.WriteJSON(e.stdout)
