@@ -250,11 +250,11 @@ func TestWriteSummary(t *testing.T) {
 	}
 }
 
-// TestPredictTo: a regular file gets WritePredictions's records, whole;
+// TestPredictFile: a regular file gets WritePredictions's records, whole;
 // with a bad row in a later chunk no file is left and the error is the
 // points' as explain makes it, while standard output keeps the earlier
 // chunks' rows and the error counts them.
-func TestPredictTo(t *testing.T) {
+func TestPredictFile(t *testing.T) {
 	ctx := context.Background()
 	ds, err := dataset.Embedded("iris")
 	if err != nil {
@@ -273,30 +273,33 @@ func TestPredictTo(t *testing.T) {
 		lines = append(lines, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(ds.X.RawRowView(20*i))), ","), "[]")+"\n")
 	}
 	file := strings.Join(lines, "")
+	dir := t.TempDir()
+	good, bad := filepath.Join(dir, "new.csv"), filepath.Join(dir, "bad.csv")
+	os.WriteFile(good, []byte(file), 0o644)
+	os.WriteFile(bad, []byte(strings.Join(lines[:5], "")+"x,1,2,3\n"+strings.Join(lines[5:], "")), 0o644) // the second chunk
 	s := pipeline.PredictStream{Chunk: 3}
 	var want bytes.Buffer
-	if _, err := p.WritePredictions(ctx, &want, strings.NewReader(file), "new.csv", dataset.CSVOptions{}, s); err != nil {
+	if _, err := p.WritePredictions(ctx, &want, strings.NewReader(file), good, dataset.CSVOptions{}, s); err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(t.TempDir(), "pred.csv")
-	if err := p.PredictTo(ctx, out, nil, strings.NewReader(file), "new.csv", dataset.CSVOptions{}, s, nil); err != nil {
+	out := filepath.Join(dir, "pred.csv")
+	if err := p.PredictFile(ctx, good, out, nil, dataset.CSVOptions{}, s, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(out); string(got) != want.String() {
 		t.Errorf("file:\n%s\nwant\n%s", got, want.String())
 	}
-	bad := strings.Join(lines[:5], "") + "x,1,2,3\n" + strings.Join(lines[5:], "") // the second chunk
 	explain := func(err error) error { return fmt.Errorf("explained: %w", err) }
 	os.Remove(out)
-	err = p.PredictTo(ctx, out, nil, strings.NewReader(bad), "new.csv", dataset.CSVOptions{}, s, explain)
-	if err == nil || !strings.HasPrefix(err.Error(), "explained: new.csv:6") || strings.Contains(err.Error(), "already written") {
+	err = p.PredictFile(ctx, bad, out, nil, dataset.CSVOptions{}, s, explain)
+	if err == nil || !strings.HasPrefix(err.Error(), "explained: "+bad+":6") || strings.Contains(err.Error(), "already written") {
 		t.Errorf("regular file: %v", err)
 	}
 	if _, serr := os.Stat(out); !errors.Is(serr, os.ErrNotExist) {
 		t.Errorf("regular file left after the error: %v", serr)
 	}
 	var stdout bytes.Buffer
-	err = p.PredictTo(ctx, "-", &stdout, strings.NewReader(bad), "new.csv", dataset.CSVOptions{}, s, explain)
+	err = p.PredictFile(ctx, bad, "-", &stdout, dataset.CSVOptions{}, s, explain)
 	if err == nil || !strings.HasSuffix(err.Error(), "; 3 rows were already written to standard output") || strings.Count(stdout.String(), "\n") != 4 {
 		t.Errorf("standard output: %v:\n%s", err, stdout.String())
 	}

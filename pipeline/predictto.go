@@ -11,15 +11,21 @@ import (
 	"github.com/arbor-ml/arbor/internal/atomicfile"
 )
 
-// PredictTo labels the new points of r as WritePredictions does and
-// writes the predictions to the file path, or to stdout when path is ""
-// or "-". Standard output, a device or a FIFO is written chunk by chunk as
-// the rows are labelled (s.Flush is set: an error in a later chunk leaves
-// the earlier rows written, and the error says how many); a regular file
-// is written whole or not at all (atomicfile.Write). An error of the new
+// PredictFile labels the new points of the file data (dataset.Open: .gz
+// too), read with opt, as WritePredictions does and writes the
+// predictions to the file path, or to stdout when path is "" or "-".
+// Standard output, a device or a FIFO is written chunk by chunk as the
+// rows are labelled (s.Flush is set: an error in a later chunk leaves the
+// earlier rows written, and the error says how many); a regular file is
+// written whole or not at all (atomicfile.Write). An error of the new
 // points (reading, columns, values, s.Check, labelling) is returned as
 // explain makes it (nil: as it is), never as one writing path.
-func (p *Pipeline) PredictTo(ctx context.Context, path string, stdout io.Writer, r io.Reader, name string, opt dataset.CSVOptions, s PredictStream, explain func(error) error) error {
+func (p *Pipeline) PredictFile(ctx context.Context, data, path string, stdout io.Writer, opt dataset.CSVOptions, s PredictStream, explain func(error) error) error {
+	r, err := dataset.Open(data)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
 	streamTo := ""
 	if path == "-" || path == "" {
 		streamTo = "standard output"
@@ -29,7 +35,7 @@ func (p *Pipeline) PredictTo(ctx context.Context, path string, stdout io.Writer,
 	s.Flush = streamTo != ""
 	var readErr error
 	write := func(w io.Writer) error {
-		rows, err := p.WritePredictions(ctx, w, r, name, opt, s)
+		rows, err := p.WritePredictions(ctx, w, r, data, opt, s)
 		var we *WriteError
 		if err == nil || errors.As(err, &we) {
 			return err

@@ -60,9 +60,6 @@ func dataError(err error) error {
 
 // quiet reports whether the command's --quiet flag is set.
 func (d *dataFlags) quiet() bool {
-	if d.flags == nil {
-		return false
-	}
 	f := d.flags.Lookup("quiet")
 	return f != nil && f.Value.String() == "true"
 }

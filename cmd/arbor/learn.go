@@ -32,8 +32,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	kf.register(fs, "linear")
 	var lf learnerFlags
 	exact, lm := learner.List(true, " or ")
-	lf.learnerUsage = "learner: " + exact + " (one; arbor eval compares several); with --landmarks also " + lm
-	lf.register(fs)
+	lf.register(fs, "learner: "+exact+" (one; arbor eval compares several); with --landmarks also "+lm)
 	var tf treeFlags // hibust: --tree, --dendrogram (hibustflags.go)
 	tf.register(fs)
 	test := fs.String("test", "", "new points (same columns; labels ignored) to label through the out-of-sample extension (see --extension)")
@@ -171,8 +170,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	kf.register(fs, "linear")
 	var lf learnerFlags
 	exact, lm := learner.List(true, ", ")
-	lf.learnerUsage = "learners, comma-separated: " + exact + "; with --landmarks also " + lm
-	lf.register(fs)
+	lf.register(fs, "learners, comma-separated: "+exact+"; with --landmarks also "+lm)
 	perClass := fs.Int("labeled-per-class", 0, "labelled points drawn per class (min(N, n_c−1), as the reference pipeline)")
 	repeats := fs.Int("repeats", 5, "number of random splits (seeds S, S+1, …)")
 	seed := fs.Uint64("seed", 0, "first seed (NumPy RandomState-compatible: the peer's splits)")

@@ -11,14 +11,15 @@ import (
 // learnerFlags select and configure learners: --learner and every
 // registered learner family's flags (learner.AddFlags).
 type learnerFlags struct {
-	learnerUsage string // classify takes one learner, eval a list
-	learner      string
-	fs           *flag.FlagSet
-	seed         uint64 // the command's --seed
+	learner string
+	fs      *flag.FlagSet
+	seed    uint64 // the command's --seed
 }
 
-func (l *learnerFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&l.learner, "learner", "svm", l.learnerUsage)
+// register defines --learner (usage: classify takes one learner, eval a
+// list) and the learner settings on fs.
+func (l *learnerFlags) register(fs *flag.FlagSet, usage string) {
+	fs.StringVar(&l.learner, "learner", "svm", usage)
 	learner.AddFlags(fs)
 	l.fs = fs
 }

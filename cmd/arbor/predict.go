@@ -83,11 +83,6 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 		return dataError(err)
 	}
 	opt.LabelOptional = d.Label == "" || d.Label == "none"
-	in, err := dataset.Open(d.Path)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
 	stream := pipeline.PredictStream{Want: want, Chunk: *chunk, Check: func(ds *dataset.Dataset) error {
 		if p.Scaler == nil || p.Scaler.Impute == nil {
 			return ds.MissingError("arbor predict", "fill or drop those cells, or refit the model with --impute")
@@ -98,7 +93,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 		stream.Progress = progress.Rows(e.stderr, "predict", time.Now())
 	}
 	explain := func(err error) error { return p.ExplainReadError(err, d.Options) }
-	if err := p.PredictTo(ctx, *out, e.stdout, in, d.Path, opt, stream, explain); err != nil {
+	if err := p.PredictFile(ctx, d.Path, *out, e.stdout, opt, stream, explain); err != nil {
 		return err
 	}
 	if !*quiet && *out != "-" && *out != "" {
