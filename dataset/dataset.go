@@ -61,6 +61,15 @@ func (d *Dataset) Len() int { r, _ := d.X.Dims(); return r }
 // Dim returns the number of features.
 func (d *Dataset) Dim() int { _, c := d.X.Dims(); return c }
 
+// Points returns the rows' features, or nil for a nil data set (no test
+// set, say).
+func (d *Dataset) Points() *mat.Dense {
+	if d == nil {
+		return nil
+	}
+	return d.X
+}
+
 // Labeled returns the indices of labelled rows in increasing order.
 func (d *Dataset) Labeled() []int {
 	var idx []int

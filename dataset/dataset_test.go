@@ -99,3 +99,15 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestPoints: a data set's points are its X; no data set has none.
+func TestPoints(t *testing.T) {
+	var none *Dataset
+	if none.Points() != nil {
+		t.Error("a nil data set has points")
+	}
+	ds := &Dataset{X: mat.NewDense(2, 1, []float64{1, 2})}
+	if ds.Points() != ds.X {
+		t.Error("Points is not X")
+	}
+}

@@ -13,7 +13,6 @@ import (
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/ssl"
-	"gonum.org/v1/gonum/mat"
 )
 
 func init() {
@@ -121,11 +120,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 			e.announceSpecs(*quiet, specs, ds.Len())
 		}
 	}
-	var testX *mat.Dense
-	if Xt != nil {
-		testX = Xt.X
-	}
-	fit, err := pipeline.FitLearner(ctx, set, specs[0], ln, learner.Family(lf.learner), ds, testX)
+	fit, err := pipeline.FitLearner(ctx, set, specs[0], ln, learner.Family(lf.learner), ds, Xt.Points())
 	if err != nil {
 		return settingsError(err)
 	}
