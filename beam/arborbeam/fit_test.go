@@ -173,7 +173,7 @@ func TestFitSpreadingKNNGraph(t *testing.T) {
 	out, name := arborbeam.ModelOutput(filepath.Join(dir, "m", "m.arbor"))
 	opt := arborbeam.ReadOptions{Chunk: 50, SplitBytes: 2000}
 	opt.CSV.Label = "label"
-	err := runPipeline(t, func(s beam.Scope) {
+	err := runRefused(t, func(s beam.Scope) {
 		written, err := arborbeam.Fit(s, beam.Create(s, filepath.Join(dir, "a.csv")), opt,
 			arborbeam.FitSettings{Learner: "spreading", Landmarks: 20, Params: map[string]string{"affinity": "knn:5"}}, out, name)
 		if err != nil {
