@@ -9,21 +9,21 @@ population standard deviation of all rows) and written to CSV.
                                                                vs classify --learner lp --affinity rbf:G --test
   spreading LabelSpreading(kernel="knn", n_neighbors=7, alpha=0.2) likewise
            (--learner spreading --affinity knn:7)
-  svm      svm-train -b 1 -t 2 -g G, trained again in memory (libsvm.so.3,
-           svm_train with the gamma svm-train ran with, G in single
-           precision) / svm_predict_probability (full precision)
+  svm      svm-train -b 1 -t 2 -g G, trained again in memory
+           (bench/peers/libsvm_mem.py: svm_train in libsvm.so.3 with the
+           gamma svm-train ran with, G in single precision) /
+           svm_predict_probability (full precision)
                                                                vs classify --learner svm --kernel rbf:G' --proba --test
            (G' that gamma; also with rbf:G, and against the model file)
 Training rows: i % 4 != 0; held-out (--test) rows: i % 4 == 0. kNN and the
 SVM train on every training row; propagation labels every 5th training row.
-Run from the repository: /usr/bin/python3 bench/proba/heldout.py [ARBOR]
+Run: /usr/bin/python3 bench/proba/heldout.py [ARBOR] (from any directory)
 (ARBOR: an arbor binary; default: go build into a temporary directory).
 Prints max |Δp| per data set and learner; for the SVM also with
 --platt-folds pcg (other folds), to show what reproducing LIBSVM's folds
 is worth.
 """
 import csv
-import ctypes
 import os
 import subprocess
 import sys
@@ -34,10 +34,14 @@ from sklearn.datasets import load_breast_cancer, load_digits
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.semi_supervised import LabelPropagation, LabelSpreading
 
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "bench", "peers"))
+import libsvm_mem  # noqa: E402
+
 tmp = tempfile.mkdtemp()
 arbor = sys.argv[1] if len(sys.argv) > 1 else os.path.join(tmp, "arbor")
 if len(sys.argv) < 2:
-    subprocess.run(["go", "build", "-o", arbor, "./cmd/arbor"], check=True)
+    subprocess.run(["go", "build", "-o", arbor, "./cmd/arbor"], check=True, cwd=ROOT)
 
 
 def write(path, X, y=None):
@@ -61,95 +65,32 @@ def classify(train, test, *args):
     return data, tst
 
 
-class Node(ctypes.Structure):
-    _fields_ = [("index", ctypes.c_int), ("value", ctypes.c_double)]
-
-
-class Problem(ctypes.Structure):
-    _fields_ = [("l", ctypes.c_int), ("y", ctypes.POINTER(ctypes.c_double)), ("x", ctypes.POINTER(ctypes.POINTER(Node)))]
-
-
-class Parameter(ctypes.Structure):
-    _fields_ = [("svm_type", ctypes.c_int), ("kernel_type", ctypes.c_int), ("degree", ctypes.c_int),
-                ("gamma", ctypes.c_double), ("coef0", ctypes.c_double), ("cache_size", ctypes.c_double),
-                ("eps", ctypes.c_double), ("C", ctypes.c_double), ("nr_weight", ctypes.c_int),
-                ("weight_label", ctypes.POINTER(ctypes.c_int)), ("weight", ctypes.POINTER(ctypes.c_double)),
-                ("nu", ctypes.c_double), ("p", ctypes.c_double), ("shrinking", ctypes.c_int), ("probability", ctypes.c_int)]
-
-
-lib = ctypes.CDLL("libsvm.so.3")
-libc = ctypes.CDLL("libc.so.6")
-PRINT = ctypes.CFUNCTYPE(None, ctypes.c_char_p)
-quiet = PRINT(lambda s: None)
-lib.svm_set_print_string_function.argtypes = [PRINT]
-lib.svm_set_print_string_function(quiet)
-lib.svm_train.restype = ctypes.c_void_p
-lib.svm_train.argtypes = [ctypes.POINTER(Problem), ctypes.POINTER(Parameter)]
-lib.svm_save_model.argtypes = [ctypes.c_char_p, ctypes.c_void_p]
-lib.svm_load_model.restype = ctypes.c_void_p
-lib.svm_load_model.argtypes = [ctypes.c_char_p]
-lib.svm_predict_probability.restype = ctypes.c_double
-lib.svm_predict_probability.argtypes = [ctypes.c_void_p, ctypes.POINTER(Node), ctypes.POINTER(ctypes.c_double)]
-lib.svm_get_labels.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int)]
-lib.svm_get_nr_class.argtypes = [ctypes.c_void_p]
-
-
-def nodes(r):
-    return (Node * (len(r) + 1))(*[Node(j + 1, float(v)) for j, v in enumerate(r)], Node(-1, 0))
-
-
-def header(path):
-    h = {}
-    with open(path) as f:
-        for line in f:
-            if line.startswith("SV"):
-                break
-            k, *v = line.split()
-            h[k] = v
-    return h
-
-
 def predict(m, Xte):
-    k = lib.svm_get_nr_class(m)
-    labels = (ctypes.c_int * k)()
-    lib.svm_get_labels(m, labels)
-    order = np.argsort(list(labels))
-    P = []
-    for r in Xte:
-        p = (ctypes.c_double * k)()
-        lib.svm_predict_probability(m, nodes(r), p)
-        P.append(np.array(list(p))[order])
-    return np.array(P)
+    """The model's probabilities on Xte, columns in sorted class order."""
+    order = np.argsort(m.labels())
+    return np.array([np.array(m.predict_probability(r))[order] for r in Xte])
 
 
 def libsvm_proba(Xtr, ytr, Xte, gamma):
     """svm-train -b 1 -t 2 -g gamma, and the same training by svm_train in
-    this process (srand(1): svm-train's default rand() state) with the gamma
-    svm-train ran with (it keeps -g in single precision; the model file
-    says which), checked equal to svm-train's model header to the last
-    digit. Returns that gamma, the probabilities of the in-memory model
-    (full precision) and those of the model read back from svm-train's file
-    (support vectors to 8 digits: what svm-predict -b 1 computes)."""
-    tr, mo, mem = os.path.join(tmp, "train.svm"), os.path.join(tmp, "model"), os.path.join(tmp, "model.mem")
+    this process (libsvm_mem.train) with the gamma svm-train ran with (it
+    keeps -g in single precision; the model file says which), checked equal
+    to svm-train's model header to the last digit. Returns that gamma, the
+    probabilities of the in-memory model (full precision) and those of the
+    model read back from svm-train's file (support vectors to 8 digits: what
+    svm-predict -b 1 computes)."""
+    tr, mo = os.path.join(tmp, "train.svm"), os.path.join(tmp, "model")
     with open(tr, "w") as f:
         for r, c in zip(Xtr, ytr):
             f.write(str(c) + "".join(" %d:%.17g" % (j + 1, v) for j, v in enumerate(r)) + "\n")
     subprocess.run(["svm-train", "-q", "-b", "1", "-t", "2", "-g", repr(gamma), tr, mo], check=True)
-    h = header(mo)
+    h = libsvm_mem.header(mo)
     ran = float(h["gamma"][0])
-    xs = [nodes(r) for r in Xtr]
-    prob = Problem(len(xs), (ctypes.c_double * len(xs))(*[float(c) for c in ytr]),
-                   (ctypes.POINTER(Node) * len(xs))(*[ctypes.cast(x, ctypes.POINTER(Node)) for x in xs]))
-    wl, wv = (ctypes.c_int * 1)(), (ctypes.c_double * 1)()
-    param = Parameter(svm_type=0, kernel_type=2, degree=3, gamma=ran, coef0=0, cache_size=100, eps=1e-3, C=1,
-                      nr_weight=0, weight_label=wl, weight=wv, nu=0.5, p=0.1, shrinking=1, probability=1)
-    libc.srand(1)
-    m = lib.svm_train(ctypes.byref(prob), ctypes.byref(param))
-    lib.svm_save_model(mem.encode(), m)
-    hm = header(mem)
+    m = libsvm_mem.train(Xtr, ytr, libsvm_mem.RBF, 1.0, ran)
+    hm = m.header()
     for key in ("label", "rho", "probA", "probB", "nr_sv"):
         assert hm[key] == h[key], (key, hm[key], h[key])
-    return ran, predict(m, Xte), predict(lib.svm_load_model(mo.encode()), Xte)
+    return ran, predict(m, Xte), predict(libsvm_mem.load(mo), Xte)
 
 
 def maxdiff(a, b):

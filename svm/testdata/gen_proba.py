@@ -3,7 +3,7 @@
 svm-predict -b 1, Debian's libsvm-tools; the version is recorded) for the
 Go test of Classifier{Probability: true, Shuffle: ShuffleLIBSVM}.
 
-Run from this directory: /usr/bin/python3 gen_proba.py
+Run: /usr/bin/python3 svm/testdata/gen_proba.py (from any directory)
 Needs svm-train, svm-predict and libsvm.so.3 (apt-get install libsvm-tools).
 
 Cases (data from ../../dataset/data, features standardised with the
@@ -21,9 +21,9 @@ training rows' mean and population standard deviation):
 Each case records the training and test points, the model's label order,
 probA, probB and rho (printed by svm-train with 17 digits), svm-predict's
 labels and probabilities (printed with %g), and the same probabilities to
-full precision from svm_predict_probability in libsvm.so.3 (ctypes) on
-the model trained by svm_train in this process with svm-train's settings
-(its header checked equal to svm-train's file to the last digit): a
+full precision from svm_predict_probability in libsvm.so.3 (ctypes,
+bench/peers/libsvm_mem.py) on the model trained by svm_train in this
+process with svm-train's settings (its header checked equal to svm-train's file to the last digit): a
 model read back from a file has its support vectors to 8 digits, which
 moves the probabilities by about 1e-8. train_gamma is the gamma svm-train
 ran with: it keeps -g in single precision (0.1 runs as
@@ -39,15 +39,17 @@ not contain (needs python3-sklearn for scikit-learn's bundled copies):
             x 64, ten classes), features / 16 (exact, not standardised);
             rows i % 4 != 0 train, the others test; RBF gamma 0.05, C 2.
 """
-import ctypes
 import gzip
 import json
 import math
 import os
 import subprocess
+import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "bench", "peers"))
+import libsvm_mem  # noqa: E402
 DATA = os.path.join(HERE, "..", "..", "dataset", "data")
 
 
@@ -78,75 +80,6 @@ def write_pre(path, K, y):
             f.write("%d 0:%d" % (c, i + 1) + "".join(" %d:%.17g" % (j + 1, v) for j, v in enumerate(r)) + "\n")
 
 
-class Node(ctypes.Structure):
-    _fields_ = [("index", ctypes.c_int), ("value", ctypes.c_double)]
-
-
-class Problem(ctypes.Structure):
-    _fields_ = [("l", ctypes.c_int), ("y", ctypes.POINTER(ctypes.c_double)), ("x", ctypes.POINTER(ctypes.POINTER(Node)))]
-
-
-class Parameter(ctypes.Structure):
-    _fields_ = [("svm_type", ctypes.c_int), ("kernel_type", ctypes.c_int), ("degree", ctypes.c_int),
-                ("gamma", ctypes.c_double), ("coef0", ctypes.c_double), ("cache_size", ctypes.c_double),
-                ("eps", ctypes.c_double), ("C", ctypes.c_double), ("nr_weight", ctypes.c_int),
-                ("weight_label", ctypes.POINTER(ctypes.c_int)), ("weight", ctypes.POINTER(ctypes.c_double)),
-                ("nu", ctypes.c_double), ("p", ctypes.c_double), ("shrinking", ctypes.c_int), ("probability", ctypes.c_int)]
-
-
-lib = ctypes.CDLL("libsvm.so.3")
-libc = ctypes.CDLL("libc.so.6")
-PRINT = ctypes.CFUNCTYPE(None, ctypes.c_char_p)
-quiet = PRINT(lambda s: None)  # svm-train -q
-lib.svm_set_print_string_function.argtypes = [PRINT]
-lib.svm_set_print_string_function(quiet)
-lib.svm_train.restype = ctypes.c_void_p
-lib.svm_train.argtypes = [ctypes.POINTER(Problem), ctypes.POINTER(Parameter)]
-lib.svm_save_model.argtypes = [ctypes.c_char_p, ctypes.c_void_p]
-lib.svm_get_nr_class.argtypes = [ctypes.c_void_p]
-lib.svm_predict_probability.restype = ctypes.c_double
-lib.svm_predict_probability.argtypes = [ctypes.c_void_p, ctypes.POINTER(Node), ctypes.POINTER(ctypes.c_double)]
-
-
-def nodes(r, serial=None):
-    """A row as LIBSVM's svm_node array: index 0 holds the serial number
-    of a precomputed kernel row."""
-    first = [Node(0, serial)] if serial is not None else []
-    return (Node * (len(r) + 1 + len(first)))(*first, *[Node(j + 1, v) for j, v in enumerate(r)], Node(-1, 0))
-
-
-def header(path):
-    model = {}
-    with open(path) as f:
-        for line in f:
-            if line.startswith("SV"):
-                break
-            k, *v = line.split()
-            model[k] = v
-    return model
-
-
-def train_in_memory(rows, y, kernel_type, gamma, C, weights, tmp):
-    """svm_train in this process with svm-train -b 1's settings (srand(1)
-    first: glibc's default state, that of a fresh svm-train process, which
-    never calls srand): the model in memory, its support vectors at full
-    precision, where svm_save_model keeps them to 8 digits (and a model
-    read back from the file gives decision values off by about 1e-8).
-    Returns the model and its header as svm_save_model writes it."""
-    xs = [nodes(r, i + 1 if kernel_type == 4 else None) for i, r in enumerate(rows)]
-    prob = Problem(len(rows), (ctypes.c_double * len(rows))(*y),
-                   (ctypes.POINTER(Node) * len(rows))(*[ctypes.cast(x, ctypes.POINTER(Node)) for x in xs]))
-    wl = (ctypes.c_int * max(len(weights), 1))(*weights.keys())
-    wv = (ctypes.c_double * max(len(weights), 1))(*weights.values())
-    param = Parameter(svm_type=0, kernel_type=kernel_type, degree=3, gamma=gamma, coef0=0, cache_size=100, eps=1e-3,
-                      C=C, nr_weight=len(weights), weight_label=wl, weight=wv, nu=0.5, p=0.1, shrinking=1, probability=1)
-    libc.srand(1)
-    m = lib.svm_train(ctypes.byref(prob), ctypes.byref(param))
-    path = os.path.join(tmp, "model.mem")
-    lib.svm_save_model(path.encode(), m)
-    return m, header(path), (xs, prob)  # keep the rows alive with the model
-
-
 def rbf(A, B, gamma):
     return [[math.exp(-gamma * sum((u - v) ** 2 for u, v in zip(a, b))) for b in B] for a in A]
 
@@ -171,7 +104,7 @@ def case(name, X, y, Xt, yt, gamma, C, weights, precomputed=False, scale=True):
             args += ["-w%d" % lab, repr(w)]
         subprocess.run(args + [tr, mo], check=True)
         subprocess.run(["svm-predict", "-b", "1", te, mo, out], check=True, capture_output=True)
-        model = header(mo)
+        model = libsvm_mem.header(mo)
         # svm-train keeps -g in single precision (gamma 0.1 runs as
         # 0.10000000149011612, printed in the model): train in memory with
         # the gamma it ran with.
@@ -183,15 +116,12 @@ def case(name, X, y, Xt, yt, gamma, C, weights, precomputed=False, scale=True):
                 v = line.split()
                 pred.append(int(v[0]))
                 prob.append([float(x) for x in v[1:]])
-        m, mem, keep = train_in_memory(K if precomputed else X, y, 4 if precomputed else 2, ran_gamma, C, weights, tmp)
-        for key in ("label", "probA", "probB", "rho", "nr_sv", "total_sv"):
-            assert mem[key] == model[key], (name, key, mem[key], model[key])
-        k = lib.svm_get_nr_class(m)
-        full = []
-        for i, r in enumerate(Kt if precomputed else Xt):
-            p = (ctypes.c_double * k)()
-            lib.svm_predict_probability(m, nodes(r, i + 1 if precomputed else None), p)
-            full.append(list(p))
+    kind = libsvm_mem.PRECOMPUTED if precomputed else libsvm_mem.RBF
+    m = libsvm_mem.train(K if precomputed else X, y, kind, C, ran_gamma, weights)
+    mem = m.header()
+    for key in ("label", "probA", "probB", "rho", "nr_sv", "total_sv"):
+        assert mem[key] == model[key], (name, key, mem[key], model[key])
+    full = [m.predict_probability(r, i + 1 if precomputed else None) for i, r in enumerate(Kt if precomputed else Xt)]
     return {
         "name": name, "gamma": gamma, "train_gamma": ran_gamma, "C": C, "weights": {str(k): v for k, v in weights.items()},
         "X": X, "y": y, "Xt": Xt, "K": K, "Kt": Kt,
