@@ -13,7 +13,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/knn"
 	"github.com/arbor-ml/arbor/learner"
@@ -170,26 +169,8 @@ func TestLandmarkKNNProbaSklearn(t *testing.T) {
 // cannot give is ErrOutput.
 func TestLandmarkProbaRoundTrip(t *testing.T) {
 	ctx := context.Background()
-	base, err := dataset.Embedded("iris")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, d := base.X.Dims()
-	y := make([]int, n)
-	for i := range y {
-		y[i] = learner.Unlabeled
-		if i%5 == 0 {
-			y[i] = base.Y[i]
-		}
-	}
-	ds := *base
-	ds.Y = y
-	newX := mat.NewDense(30, d, nil)
-	for i := range 30 {
-		for j := range d {
-			newX.Set(i, j, base.X.At((i*7)%n, j)+0.05*float64((i+j)%5-2))
-		}
-	}
+	ds, newX := probaData(t)
+	n, y := ds.Len(), ds.Y
 	const M = 40
 	spec, err := kernel.ParseSpec("rbf:0.5")
 	if err != nil {
@@ -213,14 +194,14 @@ func TestLandmarkProbaRoundTrip(t *testing.T) {
 		if c.learner == "lp" || c.learner == "spreading" {
 			s.Kernel = ""
 		}
-		res, err := pipeline.Fit(ctx, s, &ds, newX)
+		res, err := pipeline.Fit(ctx, s, ds, newX)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		// The labels are those of the fit without the outputs.
 		s0 := s
 		s0.Proba, s0.Decision = false, false
-		res0, err := pipeline.Fit(ctx, s0, &ds, newX)
+		res0, err := pipeline.Fit(ctx, s0, ds, newX)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -351,12 +332,12 @@ func TestLandmarkProbaRoundTrip(t *testing.T) {
 		{Kernel: "rbf:0.5", Learner: "knn", Landmarks: M, Decision: true},
 		{Learner: "lp", Landmarks: M, Decision: true},
 	} {
-		if _, err := pipeline.Fit(ctx, s, &ds, nil); !errors.Is(err, pipeline.ErrOutput) {
+		if _, err := pipeline.Fit(ctx, s, ds, nil); !errors.Is(err, pipeline.ErrOutput) {
 			t.Errorf("%s proba %v decision %v: %v, want ErrOutput", s.Learner, s.Proba, s.Decision, err)
 		}
 	}
 	// An SVM fitted without its sigmoids has no probabilities.
-	res, err := pipeline.Fit(ctx, pipeline.Settings{Kernel: "rbf:0.5", Landmarks: M}, &ds, nil)
+	res, err := pipeline.Fit(ctx, pipeline.Settings{Kernel: "rbf:0.5", Landmarks: M}, ds, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

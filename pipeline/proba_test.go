@@ -15,15 +15,11 @@ import (
 	"github.com/arbor-ml/arbor/pipeline"
 )
 
-// TestProbaRoundTrip: with Settings.Proba (and Decision for the SVM) Fit
-// returns a label and a probability row per training and test row (each
-// summing to 1, one column per class; label propagation and spreading on
-// their own affinity label test rows too), and the saved pipeline, loaded,
-// gives the test rows the same labels, probabilities and decision values (1e-12: the same
-// arithmetic on kernel rows rebuilt from the file); an unlabelled row's
-// kNN label is one of its most probable classes.
-func TestProbaRoundTrip(t *testing.T) {
-	ctx := context.Background()
+// probaData is the probability tests' data: iris with every 5th row
+// labelled (the others learner.Unlabeled), and 30 new rows, row i that of
+// training row 7i mod n moved by 0.05·((i+j) mod 5 − 2) in feature j.
+func probaData(t *testing.T) (ds *dataset.Dataset, newX *mat.Dense) {
+	t.Helper()
 	base, err := dataset.Embedded("iris")
 	if err != nil {
 		t.Fatal(err)
@@ -36,14 +32,28 @@ func TestProbaRoundTrip(t *testing.T) {
 			y[i] = base.Y[i]
 		}
 	}
-	ds := *base
-	ds.Y = y
-	newX := mat.NewDense(30, d, nil)
+	labelled := *base
+	labelled.Y = y
+	newX = mat.NewDense(30, d, nil)
 	for i := range 30 {
 		for j := range d {
 			newX.Set(i, j, base.X.At((i*7)%n, j)+0.05*float64((i+j)%5-2))
 		}
 	}
+	return &labelled, newX
+}
+
+// TestProbaRoundTrip: with Settings.Proba (and Decision for the SVM) Fit
+// returns a label and a probability row per training and test row (each
+// summing to 1, one column per class; label propagation and spreading on
+// their own affinity label test rows too), and the saved pipeline, loaded,
+// gives the test rows the same labels, probabilities and decision values (1e-12: the same
+// arithmetic on kernel rows rebuilt from the file); an unlabelled row's
+// kNN label is one of its most probable classes.
+func TestProbaRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	ds, newX := probaData(t)
+	n, y := ds.Len(), ds.Y
 	for _, c := range []struct {
 		kernel, learner string
 		params          map[string]string
@@ -63,7 +73,7 @@ func TestProbaRoundTrip(t *testing.T) {
 		if c.test {
 			Xt = newX
 		}
-		res, err := pipeline.Fit(ctx, s, &ds, Xt)
+		res, err := pipeline.Fit(ctx, s, ds, Xt)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -134,7 +144,7 @@ func TestProbaRoundTrip(t *testing.T) {
 		}
 	}
 	// What a model cannot give is ErrOutput.
-	res, err := pipeline.Fit(ctx, pipeline.Settings{Kernel: "rbf:0.5"}, &ds, nil)
+	res, err := pipeline.Fit(ctx, pipeline.Settings{Kernel: "rbf:0.5"}, ds, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +155,7 @@ func TestProbaRoundTrip(t *testing.T) {
 	if _, err := p.PredictWant(ctx, newX, pipeline.Want{Unreachable: "first"}); !errors.Is(err, pipeline.ErrOutput) {
 		t.Errorf("unreachable policy for an SVM: %v, want ErrOutput", err)
 	}
-	if _, err := pipeline.Fit(ctx, pipeline.Settings{Learner: "knn", Params: map[string]string{"k": "3"}, Decision: true}, &ds, nil); !errors.Is(err, pipeline.ErrOutput) {
+	if _, err := pipeline.Fit(ctx, pipeline.Settings{Learner: "knn", Params: map[string]string{"k": "3"}, Decision: true}, ds, nil); !errors.Is(err, pipeline.ErrOutput) {
 		t.Errorf("kNN decision values: %v, want ErrOutput", err)
 	}
 }

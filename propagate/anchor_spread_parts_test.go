@@ -1,13 +1,10 @@
 package propagate
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"math/rand/v2"
 	"testing"
-
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/arbor-ml/arbor/internal/parallel"
 )
@@ -21,23 +18,10 @@ import (
 // label reaches (the unlabeled policy).
 func TestSpreadPartsEqualFit(t *testing.T) {
 	ctx := context.Background()
-	rng := rand.New(rand.NewPCG(11, 4))
-	n, d, m := 2*parallel.BlockRows+1500, 2, 16
-	X := mat.NewDense(n, d, nil)
-	y := make([]int, n)
-	for i := 0; i < n; i++ {
-		c := i % 3
-		X.Set(i, 0, float64(c)*2+rng.NormFloat64()*0.6)
-		X.Set(i, 1, rng.NormFloat64()*0.6)
-		y[i] = -1
-		if i%991 == 0 {
-			y[i] = c
-		}
-	}
-	anchors := mat.NewDense(m, d, nil)
-	for k := 0; k < m-1; k++ {
-		anchors.SetRow(k, X.RawRowView(k*37+k%3))
-	}
+	n, m := 2*parallel.BlockRows+1500, 16
+	X, anchors, y := partsData(rand.New(rand.NewPCG(11, 4)), n, m, 991, 37)
+	block := blocksOf(X, y)
+	nb := parallel.Blocks(n)
 	// An anchor far away, with a few rows of its own and no label: they are
 	// unreachable, and with a tiny σ the anchor is used by them alone.
 	anchors.SetRow(m-1, []float64{100, 100})
@@ -57,25 +41,7 @@ func TestSpreadPartsEqualFit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		block := func(b int) (*mat.Dense, []int) {
-			lo, hi := parallel.Block(b, n)
-			return X.Slice(lo, hi, 0, d).(*mat.Dense), y[lo:hi]
-		}
-		nb := parallel.Blocks(n)
-		if p.NeedsWidth() {
-			parts := make([]float64, nb)
-			for b := nb - 1; b >= 0; b-- {
-				Xb, _ := block(b)
-				if parts[b], err = p.WidthSum(ctx, Xb); err != nil {
-					t.Fatal(err)
-				}
-			}
-			sum := 0.0
-			for _, v := range parts {
-				sum += v
-			}
-			p.SetWidth(sum, n)
-		}
+		widthInParts(ctx, t, p, X)
 		lams := make([][]float64, nb)
 		for b := nb - 1; b >= 0; b-- {
 			Xb, _ := block(b)
@@ -115,14 +81,7 @@ func TestSpreadPartsEqualFit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var a, b bytes.Buffer
-		if err := want.Save(&a); err != nil {
-			t.Fatal(err)
-		}
-		if err := got.Save(&b); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		if !sameSaved(t, want, got) {
 			t.Errorf("sigma %v, alpha %v: the model fitted in parts differs from Fit's", g.Sigma, g.Alpha)
 		}
 		if len(got.Unreachable) != len(want.Unreachable) {
