@@ -149,11 +149,11 @@ func EvalLandmarks(ctx context.Context, l LandmarkChoice, ds *dataset.Dataset, s
 			}
 			// The learners on one map fit on its labelled rows' features,
 			// then label every row in one pass over the map's blocks of
-			// features (PredictTraining): the features are computed once per
-			// map, not once per learner. The block is kNN's when kNN is among
-			// them (its labels depend on the block, PredictBlocks); the SVMs
-			// label each block in their own smaller blocks, their rows being
-			// independent of the block.
+			// features (labelTraining, which gives each block's rows lo..hi):
+			// the features are computed once per map, not once per learner.
+			// The block is kNN's when kNN is among them (its labels depend on
+			// the block, PredictBlocks); the SVMs label each block in their
+			// own smaller blocks, their rows being independent of the block.
 			cells := make([]landmarkCell, 0, len(learners))
 			for _, ln := range learners {
 				name := landmarkFamily(ln)
@@ -192,23 +192,21 @@ func EvalLandmarks(ctx context.Context, l LandmarkChoice, ds *dataset.Dataset, s
 				for _, c := range these {
 					block = max(block, LabelBlockRows(c.family))
 				}
-				lo := 0
-				err := PredictTraining(ctx, these[0].tr, block, func(dst []int, Zb *mat.Dense) ([]int, error) {
-					rows, r := len(dst), Zb.RawMatrix().Cols
+				err := labelTraining(ctx, these[0].tr, block, func(lo, hi int, Zb *mat.Dense) error {
+					r := Zb.RawMatrix().Cols
 					for _, c := range these {
 						t1 := time.Now()
 						step := LabelBlockRows(c.family)
-						for a := 0; a < rows; a += step {
-							b := min(a+step, rows)
-							if _, err := c.predict(c.pred[lo+a:lo+b], Zb.Slice(a, b, 0, r).(*mat.Dense)); err != nil {
-								return nil, err
+						for a := lo; a < hi; a += step {
+							b := min(a+step, hi)
+							if _, err := c.predict(c.pred[a:b], Zb.Slice(a-lo, b-lo, 0, r).(*mat.Dense)); err != nil {
+								return err
 							}
 						}
 						c.took += time.Since(t1)
 					}
-					lo += rows
-					return dst, nil
-				}, make([]int, n), nil)
+					return nil
+				}, nil)
 				if err != nil {
 					return nil, err
 				}
