@@ -262,7 +262,8 @@ func (p *Pipeline) WritePredictions(ctx context.Context, w io.Writer, r io.Reade
 // WriteSummary writes the summary of the fit arbor classify prints: the
 // data (rows, labelled rows, features, classes), the kernel (with the
 // gamma rbf:scale resolved to) when the learner uses one, the learner,
-// the labels given to the unlabelled rows per class (Tally) and, with
+// the labels given to the unlabelled rows per class (Tally; no line when
+// every row is labelled) and, with
 // test (the test rows passed to Fit, their labels if any), the accuracy
 // on the labelled test rows (TestCorrect).
 func (r *Result) WriteSummary(w io.Writer, test *dataset.Dataset) error {
@@ -276,15 +277,18 @@ func (r *Result) WriteSummary(w io.Writer, test *dataset.Dataset) error {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "learner  %s\n", r.Learner.Name())
-	counts, left := r.Tally()
-	fmt.Fprintf(w, "predicted %d unlabelled rows:", len(ds.UnlabeledRows()))
-	for c, k := range counts {
-		fmt.Fprintf(w, " %s=%d", ds.Classes[c], k)
+	var err error
+	if u := len(ds.UnlabeledRows()); u > 0 {
+		counts, left := r.Tally()
+		fmt.Fprintf(w, "predicted %d unlabelled rows:", u)
+		for c, k := range counts {
+			fmt.Fprintf(w, " %s=%d", ds.Classes[c], k)
+		}
+		if left > 0 {
+			fmt.Fprintf(w, ", left unlabelled (?)=%d", left)
+		}
+		_, err = fmt.Fprintln(w)
 	}
-	if left > 0 {
-		fmt.Fprintf(w, ", left unlabelled (?)=%d", left)
-	}
-	_, err := fmt.Fprintln(w)
 	if test != nil {
 		if correct, labelled := r.TestCorrect(test); labelled > 0 {
 			_, err = fmt.Fprintf(w, "test     %d points, accuracy %.2f%% on the %d with labels\n", test.Len(), 100*float64(correct)/float64(labelled), labelled)

@@ -224,8 +224,8 @@ func TestWritePredictions(t *testing.T) {
 }
 
 // TestWriteSummary: the data's sizes, the kernel with the gamma rbf:scale
-// resolved to, the learner, the labels per class (Tally) and the test
-// accuracy (TestCorrect).
+// resolved to, the learner, the labels per class (Tally; no such line when
+// every row is labelled) and the test accuracy (TestCorrect).
 func TestWriteSummary(t *testing.T) {
 	ds := &dataset.Dataset{Name: "d", X: mat.NewDense(6, 1, []float64{0, 0.1, 0.2, 5, 5.1, 5.2}), Y: []int{0, -1, -1, 1, -1, -1}, Features: []string{"x"}, Classes: []string{"a", "b"}}
 	test := &dataset.Dataset{X: mat.NewDense(3, 1, []float64{0.05, 5.05, 4.9}), Y: []int{0, 0, 1}, Classes: []string{"a", "b"}}
@@ -247,6 +247,21 @@ func TestWriteSummary(t *testing.T) {
 	}
 	if res.Gamma <= 0 {
 		t.Errorf("gamma %v: rbf:scale not resolved", res.Gamma)
+	}
+	// Every row labelled: no line of predictions.
+	ds.Y = []int{0, 0, 0, 1, 1, 1}
+	if res, err = pipeline.Fit(context.Background(), pipeline.Settings{Kernel: "rbf:1", Scale: "none"}, ds, nil); err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+	if err := res.WriteSummary(&buf, nil); err != nil {
+		t.Fatal(err)
+	}
+	want = "data     d (6 rows, 6 labelled, 1 features, 2 classes)\n" +
+		"kernel   rbf:1\n" +
+		"learner  svm\n"
+	if buf.String() != want {
+		t.Errorf("every row labelled: got\n%s\nwant\n%s", buf.String(), want)
 	}
 }
 
