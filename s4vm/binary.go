@@ -112,10 +112,17 @@ func (p *bufPool) put(b [][]float32) {
 	p.mu.Unlock()
 }
 
+// adopt hands c at most as many buffers as it has columns (a cache of
+// whole columns never holds more), so that candidates starting while c
+// runs find buffers in the pool too instead of new memory.
 func (p *bufPool) adopt(c *smo.Cache) {
 	p.mu.Lock()
-	p.bufs = c.Adopt(p.bufs)
-	p.mu.Unlock()
+	defer p.mu.Unlock()
+	m := len(p.bufs) - min(len(p.bufs), c.Len())
+	// A copy: c's free list may keep the slice it is given.
+	take := slices.Clone(p.bufs[m:])
+	clear(p.bufs[m:])
+	p.bufs = append(p.bufs[:m], c.Adopt(take)...)
 }
 
 // fit trains on labels y (±1 per variable) and returns the decision values
