@@ -2,10 +2,7 @@ package pipeline
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
-	"os"
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/internal/atomicfile"
@@ -26,37 +23,10 @@ func (p *Pipeline) PredictFile(ctx context.Context, data, path string, stdout io
 		return err
 	}
 	defer r.Close()
-	streamTo := ""
-	if path == "-" || path == "" {
-		streamTo = "standard output"
-	} else if _, inPlace, err := atomicfile.Resolve(path); err == nil && inPlace {
-		streamTo = path
-	}
-	s.Flush = streamTo != ""
-	var readErr error
-	write := func(w io.Writer) error {
-		rows, err := p.WritePredictions(ctx, w, r, data, opt, s)
-		var we *WriteError
-		if err == nil || errors.As(err, &we) {
-			return err
-		}
-		readErr = err
-		if explain != nil {
-			readErr = explain(err)
-		}
-		if streamTo != "" && rows > 0 {
-			readErr = fmt.Errorf("%w; %d rows were already written to %s", readErr, rows, streamTo)
-		}
-		return readErr
-	}
-	if path == "-" || path == "" {
-		return write(stdout)
-	}
-	if err := atomicfile.Write(path, func(f *os.File) error { return write(f) }); err != nil {
-		if readErr != nil {
-			return readErr
-		}
-		return err
-	}
-	return nil
+	std := path == "-" || path == ""
+	_, inPlace, err := atomicfile.Resolve(path)
+	s.Flush = std || (err == nil && inPlace)
+	return streamToFile(path, stdout, s.Flush, explain, func(w io.Writer) (int, error) {
+		return p.WritePredictions(ctx, w, r, data, opt, s)
+	})
 }

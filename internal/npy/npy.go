@@ -56,6 +56,48 @@ func WriteRows(w io.Writer, r, c, block int, fill func(i0, i1 int, dst []float64
 	}, fill)
 }
 
+// StreamHeaderSize is the length of every StreamHeader.
+const StreamHeaderSize = 128
+
+// StreamHeader returns the version-1.0 header of an r×c float64 array
+// (C order) padded to StreamHeaderSize bytes whatever r and c are, so that
+// a file whose row count is known only at the end can be written with a
+// provisional header (r = 0), its rows appended (AppendRow), and the
+// header rewritten in place with the count.
+func StreamHeader(r, c int) []byte {
+	header := fmt.Sprintf("{'descr': '<f8', 'fortran_order': False, 'shape': (%d, %d), }", r, c)
+	b := make([]byte, 0, StreamHeaderSize)
+	b = append(b, magic...)
+	b = append(b, 1, 0)
+	b = binary.LittleEndian.AppendUint16(b, uint16(StreamHeaderSize-10))
+	b = append(b, header...)
+	for len(b) < StreamHeaderSize-1 {
+		b = append(b, ' ')
+	}
+	return append(b, '\n')
+}
+
+// AppendRows writes the rows of m, entries as little-endian float64:
+// rows of the array a StreamHeader announces.
+func AppendRows(w io.Writer, m Matrix) error {
+	r, c := m.Dims()
+	rows := rowReader(m)
+	const block = 64
+	vals := make([]float64, min(block, r)*c)
+	buf := make([]byte, 8*len(vals))
+	for i0 := 0; i0 < r; i0 += block {
+		i1 := min(r, i0+block)
+		rows(i0, i1, vals[:(i1-i0)*c])
+		for j, v := range vals[:(i1-i0)*c] {
+			binary.LittleEndian.PutUint64(buf[8*j:], math.Float64bits(v))
+		}
+		if _, err := w.Write(buf[:8*(i1-i0)*c]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // write writes the version-1.0 header of a C-order 2-d array of dtype
 // descr and then m's entries row by row, each put into size bytes.
 func write(w io.Writer, m Matrix, descr string, size int, put func([]byte, float64)) error {

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/internal/progress"
+	"github.com/arbor-ml/arbor/pipeline"
+)
+
+func init() {
+	register(command{name: "features", summary: "the landmark features z(x) of any rows under a model saved by classify --landmarks M --save-model, streaming", run: runFeatures})
+}
+
+func runFeatures(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "features", "--model lm.arbor --data points.csv [--out Z.csv|Z.npy]")
+	var d dataFlags
+	// No --scale or --impute: the model carries its scaling and imputation.
+	d.register(fs, "none", "scale", "impute")
+	for name, usage := range map[string]string{
+		"label":    "label column (name or 1-based position, or none): never a feature, not read (default: the model's label column, skipped when the file has it)",
+		"id":       "ID column (name or position): never a feature, carried into the output (default: the model's ID column, classify --id, when the file has it)",
+		"features": "feature columns, comma-separated names, positions or ranges A..B (default: the model's features, matched by name in any order; no other column is read)",
+		"ignore":   "columns to skip, comma-separated names or positions (without --features, every column that is not one of the model's features is skipped anyway)",
+	} {
+		fs.Lookup(name).Usage = usage
+	}
+	model := fs.String("model", "", "landmark pipeline file written by arbor classify --landmarks M --save-model (a point, cluster, ISOMAP or multitype kernel's feature map)")
+	out := fs.String("out", "-", "write the features to this file: .npy (NumPy float64, rows × r, no IDs; a regular file) or CSV (row[,id],z1,…,zr; one row per input row, in order); - is standard output (CSV)")
+	chunk := fs.Int("chunk", pipeline.DefaultChunk, "rows read at a time, rounded up to a multiple of 4096 (memory: chunk × landmarks kernel values)")
+	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	if err := parseFlags(fs, args); err != nil {
+		return predictFlagError(err)
+	}
+	if *model == "" {
+		return usageError("--model is required")
+	}
+	if d.Path == "" {
+		return usageError("--data is required")
+	}
+	if *chunk < 1 {
+		return usageError("--chunk must be ≥ 1, got %d", *chunk)
+	}
+	format := dataset.MatrixCSV
+	if *out != "-" && *out != "" {
+		if f, err := dataset.MatrixFormatOf(*out, false); err == nil {
+			format = f
+		}
+	}
+	if err := checkOutputs("model", *model, "data", d.Path, "out", *out); err != nil {
+		return err
+	}
+	p, err := pipeline.LoadFile(*model)
+	if err != nil {
+		return err
+	}
+	if p.Landmarks == nil || p.Landmarks.Map == nil {
+		return fmt.Errorf("%s: %w", *model, pipeline.ErrNoMap)
+	}
+	opt, err := d.CSV()
+	if err != nil {
+		return dataError(err)
+	}
+	opt.LabelOptional = d.Label == "" || d.Label == "none"
+	stream := pipeline.FeatureStream{Chunk: *chunk, Format: format, Check: func(ds *dataset.Dataset) error {
+		if p.Scaler == nil || p.Scaler.Impute == nil {
+			return ds.MissingError("arbor features", "fill or drop those cells, or refit the model with --impute")
+		}
+		return nil
+	}}
+	if !*quiet {
+		stream.Progress = progress.RowsDone(e.stderr, "features", "mapped", time.Now())
+	}
+	explain := func(err error) error { return p.ExplainReadError(err, d.Options) }
+	if err := p.LandmarkFeaturesFile(ctx, d.Path, *out, e.stdout, opt, stream, explain); err != nil {
+		if errors.Is(err, pipeline.ErrNoMap) {
+			return fmt.Errorf("%s: %w", *model, err)
+		}
+		return err
+	}
+	if !*quiet && *out != "-" && *out != "" {
+		fmt.Fprintf(e.stderr, "wrote    %s\n", *out)
+	}
+	return nil
+}
