@@ -9,7 +9,9 @@ import (
 // CheckTraining refuses a training set a fit can learn nothing from or
 // has nothing to do for: no labelled row, fewer than two classes among
 // the labelled rows (Dataset.CheckTwoClasses), or, unless newPoints (new
-// points to label, or a pipeline to save for them), every row labelled.
+// points to label, a pipeline to save for them, or the model's
+// probabilities or decision values for the labelled rows), every row
+// labelled.
 func CheckTraining(ds *dataset.Dataset, newPoints bool) error {
 	lab := len(ds.Labeled())
 	if lab == 0 {

@@ -21,7 +21,19 @@ import (
 // ErrNoMap reports a pipeline without a landmark feature map: an exact
 // pipeline, or a landmark pipeline on the anchor graph or the kNN graph,
 // which work on the scaled points.
-var ErrNoMap = errors.New("the model has no landmark feature map (fit it with arbor classify --landmarks M and a kernel; the anchor graph and the kNN graph work on the points)")
+var ErrNoMap = errors.New("the model has no landmark feature map")
+
+// CheckFeatures returns nil when p has a landmark feature map, and
+// otherwise ErrNoMap, wrapped with why p has none and which pipelines do.
+func (p *Pipeline) CheckFeatures() error {
+	switch {
+	case p.Landmarks == nil:
+		return fmt.Errorf("%w: it is an exact pipeline (fit one with arbor classify --landmarks M and --learner svm, linsvm or knn)", ErrNoMap)
+	case p.Landmarks.Map == nil:
+		return fmt.Errorf("%w: its learner labels the points on the anchor graph or the kNN graph (the learners on landmark features are svm, linsvm and knn)", ErrNoMap)
+	}
+	return nil
+}
 
 // LandmarkFeatures returns the t×r landmark features z(x) of the rows of
 // Xraw (unscaled, in the order of p.Features, as Columns gives them): the
@@ -34,11 +46,11 @@ var ErrNoMap = errors.New("the model has no landmark feature map (fit it with ar
 // ISOMAP and the multi-type kernel fit their training rows' features from
 // the tree or graph of all rows; here every row is a new point (the
 // tree-aware rule, the graph through its nearest rows), as arbor predict
-// sees it. Errors: ErrNoMap, ErrColumns (Xraw's width), the scaler's and
+// sees it. Errors: ErrNoMap (CheckFeatures), ErrColumns (Xraw's width), the scaler's and
 // the map's errors, ctx.Err().
 func (p *Pipeline) LandmarkFeatures(ctx context.Context, Xraw *mat.Dense) (*mat.Dense, error) {
-	if p.Landmarks == nil || p.Landmarks.Map == nil {
-		return nil, ErrNoMap
+	if err := p.CheckFeatures(); err != nil {
+		return nil, err
 	}
 	if _, d := Xraw.Dims(); d != len(p.Features) {
 		return nil, fmt.Errorf("%w: %d features, the model has %d", ErrColumns, d, len(p.Features))
@@ -92,8 +104,8 @@ func (s FeatureStream) chunk() int {
 // *WriteError; the others are those of the points (reading, columns,
 // values, s.Check, the map). Memory: one chunk's rows and features.
 func (p *Pipeline) WriteLandmarkFeatures(ctx context.Context, w io.Writer, r io.Reader, name string, opt dataset.CSVOptions, s FeatureStream) (int, error) {
-	if p.Landmarks == nil || p.Landmarks.Map == nil {
-		return 0, ErrNoMap
+	if err := p.CheckFeatures(); err != nil {
+		return 0, err
 	}
 	var at io.WriterAt
 	switch s.Format {
@@ -206,8 +218,8 @@ func (p *Pipeline) WriteLandmarkFeatures(ctx context.Context, w io.Writer, r io.
 // dataset.MatrixNpy) is written to a regular file only. An error of the
 // points is returned as explain makes it (nil: as it is).
 func (p *Pipeline) LandmarkFeaturesFile(ctx context.Context, data, path string, stdout io.Writer, opt dataset.CSVOptions, s FeatureStream, explain func(error) error) error {
-	if p.Landmarks == nil || p.Landmarks.Map == nil {
-		return ErrNoMap
+	if err := p.CheckFeatures(); err != nil {
+		return err
 	}
 	std := path == "-" || path == ""
 	_, inPlace, err := atomicfile.Resolve(path)

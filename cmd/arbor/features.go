@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"slices"
 	"time"
 
 	"github.com/arbor-ml/arbor/dataset"
@@ -21,6 +23,7 @@ func runFeatures(ctx context.Context, e *env, args []string) error {
 	// No --scale or --impute: the model carries its scaling and imputation.
 	d.register(fs, "none", "scale", "impute")
 	for name, usage := range map[string]string{
+		"data":     streamedDataUsage,
 		"label":    "label column (name or 1-based position, or none): never a feature, not read (default: the model's label column, skipped when the file has it)",
 		"id":       "ID column (name or position): never a feature, carried into the output (default: the model's ID column, classify --id, when the file has it)",
 		"features": "feature columns, comma-separated names, positions or ranges A..B (default: the model's features, matched by name in any order; no other column is read)",
@@ -38,8 +41,8 @@ func runFeatures(ctx context.Context, e *env, args []string) error {
 	if *model == "" {
 		return usageError("--model is required")
 	}
-	if d.Path == "" {
-		return usageError("--data is required")
+	if err := checkStreamedData("features", d.Path); err != nil {
+		return err
 	}
 	if *chunk < 1 {
 		return usageError("--chunk must be ≥ 1, got %d", *chunk)
@@ -57,8 +60,8 @@ func runFeatures(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if p.Landmarks == nil || p.Landmarks.Map == nil {
-		return fmt.Errorf("%s: %w", *model, pipeline.ErrNoMap)
+	if err := p.CheckFeatures(); err != nil {
+		return fmt.Errorf("%s: %w", *model, err)
 	}
 	opt, err := d.CSV()
 	if err != nil {
@@ -83,6 +86,22 @@ func runFeatures(ctx context.Context, e *env, args []string) error {
 	}
 	if !*quiet && *out != "-" && *out != "" {
 		fmt.Fprintf(e.stderr, "wrote    %s\n", *out)
+	}
+	return nil
+}
+
+// streamedDataUsage documents --data of the commands that read a file of
+// points in chunks (predict, features).
+const streamedDataUsage = "file of points (delimited text: comma, tab, semicolon or blank separated, header optional; .gz ok), read in chunks: not LIBSVM text or an embedded set"
+
+// checkStreamedData fails for a missing --data, and says why an embedded
+// set's name is not a file of points for cmd.
+func checkStreamedData(cmd, path string) error {
+	if path == "" {
+		return usageError("--data is required")
+	}
+	if _, err := os.Stat(path); err != nil && slices.Contains(dataset.EmbeddedNames(), path) {
+		return usageError("--data %s: no such file; arbor %s reads a file of points in chunks, not an embedded set", path, cmd)
 	}
 	return nil
 }

@@ -85,7 +85,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := pipeline.CheckTraining(ds, *test != "" || *saveModel != ""); err != nil {
+	if err := pipeline.CheckTraining(ds, *test != "" || *saveModel != "" || *proba || *decision); err != nil {
 		return err
 	}
 	var Xt *dataset.Dataset

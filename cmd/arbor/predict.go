@@ -41,6 +41,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	// No --scale or --impute: the model carries its scaling and imputation.
 	d.register(fs, "none", "scale", "impute")
 	for name, usage := range map[string]string{
+		"data":     streamedDataUsage,
 		"label":    "label column (name or 1-based position, or none): never a feature; predict does not use its cells (default: the model's label column, skipped when the file has it)",
 		"id":       "ID column (name or position): never a feature, carried into the output (default: the model's ID column, classify --id, when the file has it)",
 		"features": "feature columns, comma-separated names, positions or ranges A..B (default: the model's features, matched by name in any order; no other column is read)",
@@ -61,8 +62,8 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	if *model == "" {
 		return usageError("--model is required")
 	}
-	if d.Path == "" {
-		return usageError("--data is required")
+	if err := checkStreamedData("predict", d.Path); err != nil {
+		return err
 	}
 	if *chunk < 1 {
 		return usageError("--chunk must be ≥ 1, got %d", *chunk)
