@@ -66,7 +66,7 @@ type fitter struct {
 	alpha   []float64
 	p       []float64
 	prevY   []int8
-	pool    *bufPool // column buffers shared with the problem's other candidates, or nil
+	pool    *bufPool // column buffers shared with the other fits, or nil
 	serial  bool     // solve on the calling goroutine (candidates already run in parallel)
 	last    fitOut
 	f       []float64 // decision values of the last warm fit (last.f)
@@ -94,13 +94,14 @@ func (ft *fitter) release() {
 	ft.q = nil
 }
 
-// bufPool holds column buffers between the candidates of one problem:
-// each candidate fills a full column cache, and reusing the memory of a
-// finished candidate avoids faulting in fresh pages (the contents are
-// always overwritten before being read, so results do not depend on it).
-// The candidates' caches take whole columns (smo.Cache.WholeColumns), so
-// every pooled buffer fits any column and no candidate after the first
-// ones needs new memory.
+// bufPool holds column buffers between the fits of the class pairs (the
+// candidates' descents, cold fits and the predictors): each descent fills
+// a full column cache, and reusing the memory of a finished one avoids
+// faulting in fresh pages (the contents are always overwritten before
+// being read, so results do not depend on it). The caches take whole
+// columns (smo.Cache.WholeColumns), so every pooled buffer fits any column
+// of a problem of its size and no fit after the first ones needs new
+// memory.
 type bufPool struct {
 	mu   sync.Mutex
 	bufs [][]float32
@@ -112,17 +113,26 @@ func (p *bufPool) put(b [][]float32) {
 	p.mu.Unlock()
 }
 
-// adopt hands c at most as many buffers as it has columns (a cache of
-// whole columns never holds more), so that candidates starting while c
-// runs find buffers in the pool too instead of new memory.
+// adopt hands c (a cache of whole columns) at most as many buffers as it
+// has columns, each long enough for a column: c never holds more, and
+// candidates starting while c runs find buffers in the pool too instead
+// of new memory. Shorter buffers (the ends of slabs, columns of a smaller
+// problem) stay in the pool.
 func (p *bufPool) adopt(c *smo.Cache) {
+	l := c.Len()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	m := len(p.bufs) - min(len(p.bufs), c.Len())
-	// A copy: c's free list may keep the slice it is given.
-	take := slices.Clone(p.bufs[m:])
-	clear(p.bufs[m:])
-	p.bufs = append(p.bufs[:m], c.Adopt(take)...)
+	take := make([][]float32, 0, min(l, len(p.bufs))) // c's free list may keep it
+	keep := p.bufs[:0]
+	for _, b := range p.bufs {
+		if cap(b) >= l && len(take) < l {
+			take = append(take, b)
+		} else {
+			keep = append(keep, b)
+		}
+	}
+	clear(p.bufs[len(keep):])
+	p.bufs = append(keep, c.Adopt(take)...)
 }
 
 // fit trains on labels y (±1 per variable) and returns the decision values

@@ -718,7 +718,7 @@ func (r *pairRun) finish(ctx context.Context) error {
 		return nil
 	}
 	// The predictor: an SVM on all rows with the final labels.
-	mc, it, ok, err := b.machine(ctx, final)
+	mc, it, ok, err := b.machine(ctx, final, r.pool)
 	if err != nil {
 		return err
 	}
@@ -810,8 +810,10 @@ func (b *bin) inductive(ctx context.Context) ([]int8, int, bool, error) {
 }
 
 // machine trains the predictor: a C-SVC on all rows with labels y (C1 on
-// labelled rows, C2 on unlabelled), oriented so that f > 0 means +1.
-func (b *bin) machine(ctx context.Context, y []int8) (Machine, int, bool, error) {
+// labelled rows, C2 on unlabelled), oriented so that f > 0 means +1. Its
+// column cache takes its buffers from pool and gives them back (nil: new
+// memory).
+func (b *bin) machine(ctx context.Context, y []int8, pool *bufPool) (Machine, int, bool, error) {
 	n := b.n
 	c := make([]float64, n)
 	for i := range c {
@@ -821,6 +823,7 @@ func (b *bin) machine(ctx context.Context, y []int8) (Machine, int, bool, error)
 		}
 	}
 	ft := newFitter(b.source(), b.rows, c, b.set.tol, b.set.cacheMB, true)
+	ft.pool = pool
 	_, sv, coef, rho, it, ok, err := ft.solveOrdered(ctx, y)
 	if err != nil {
 		return Machine{}, 0, false, err
@@ -849,7 +852,8 @@ func (b *bin) machine(ctx context.Context, y []int8) (Machine, int, bool, error)
 // solveOrdered is one LIBSVM fit on the fitter's rows with labels y: rows
 // grouped by class (the class of row 0 first, internal +1), α = 0. It
 // returns the support vectors (rows of the source), their coefficients y_iα_i
-// and ρ, in the orientation "f > 0 means y[0]'s class".
+// and ρ, in the orientation "f > 0 means y[0]'s class". The column cache
+// takes its buffers from ft.pool, if set, and gives them back.
 func (ft *fitter) solveOrdered(ctx context.Context, y []int8) (order []int, sv []int, coef []float64, rho float64, iter int, ok bool, err error) {
 	l := len(ft.rows)
 	for _, first := range []bool{true, false} {
@@ -871,7 +875,13 @@ func (ft *fitter) solveOrdered(ctx context.Context, y []int8) (order []int, sv [
 		cc[k] = ft.c[i]
 	}
 	alpha := make([]float64, l)
-	res, err := smo.Solve(ctx, &smo.Problem{Q: smo.NewCache(ft.src, rows, ft.mb), P: ft.p, Y: yy, C: cc, Alpha: alpha,
+	q := smo.NewCache(ft.src, rows, ft.mb)
+	if ft.pool != nil {
+		q.WholeColumns()
+		ft.pool.adopt(q)
+		defer func() { ft.pool.put(q.Release()) }()
+	}
+	res, err := smo.Solve(ctx, &smo.Problem{Q: q, P: ft.p, Y: yy, C: cc, Alpha: alpha,
 		Tol: ft.tol, Shrink: true, Serial: ft.serial})
 	if err != nil {
 		return nil, nil, nil, 0, 0, false, err

@@ -1,10 +1,12 @@
 package smo
 
 import (
+	"cmp"
 	"context"
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 )
 
 // TestCacheSizeDoesNotChangeIterates: the column cache only saves work, so
@@ -142,5 +144,60 @@ func TestCacheFreeReuse(t *testing.T) {
 			t.Errorf("solve %d on reused memory: iter %d ρ %v; first: iter %d ρ %v", k, res.Iter, res.Rho, ref.Iter, ref.Rho)
 		}
 		c.Free()
+	}
+}
+
+// TestReleaseSlabRest: a cache of whole columns hands back, besides its
+// columns, the unused rest of its last slab cut into whole columns; every
+// buffer holds l values, no two share memory, and the next cache needs no
+// new memory for as many columns.
+func TestReleaseSlabRest(t *testing.T) {
+	const l = 1500 // full-size slabs of 1,398 columns
+	k := make([]float64, l*l)
+	for i := range l {
+		k[i*l+i] = 1
+	}
+	src := &DenseGram{Data: k, Stride: l, N: l, Mirrored: true}
+	rows := make([]int, l)
+	for i := range rows {
+		rows[i] = i
+	}
+	c := NewCache(src, rows, 200)
+	c.WholeColumns()
+	const used = 1400 // one full slab and part of a second
+	for i := range used {
+		c.column(i, 10)
+	}
+	bufs := c.Release()
+	// Slabs add up to l² values: a full one and the rest.
+	if want := slabFloats/l + (l*l-slabFloats)/l; len(bufs) != want {
+		t.Fatalf("Release returned %d buffers, want %d (both slabs in whole columns)", len(bufs), want)
+	}
+	type span struct{ lo, hi uintptr }
+	var spans []span
+	for _, b := range bufs {
+		if len(b) != 0 || cap(b) != l {
+			t.Fatalf("a buffer of length %d and capacity %d, want 0 and %d", len(b), cap(b), l)
+		}
+		lo := uintptr(unsafe.Pointer(unsafe.SliceData(b[:1])))
+		spans = append(spans, span{lo, lo + 4*l})
+	}
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
+	for k := 1; k < len(spans); k++ {
+		if spans[k].lo < spans[k-1].hi {
+			t.Fatalf("buffers overlap: [%#x, %#x) and [%#x, %#x)", spans[k-1].lo, spans[k-1].hi, spans[k].lo, spans[k].hi)
+		}
+	}
+	// The next cache takes them all and needs no new memory.
+	d := NewCache(src, rows, 200)
+	d.WholeColumns()
+	if rest := d.Adopt(bufs); len(rest) != 0 {
+		t.Fatalf("Adopt left %d buffers", len(rest))
+	}
+	for i := range len(bufs) {
+		d.column(i, l)
+	}
+	if len(d.slabs) != 0 || d.slab != nil {
+		t.Fatalf("the second cache carved %d slabs", len(d.slabs))
 	}
 }

@@ -359,8 +359,10 @@ const slabFloats = 1 << 21
 // other buffers of it live, so memory stays below twice the budget.
 func (c *Cache) carve(n int) []float32 {
 	if len(c.slab) < n {
-		if rest := c.slab; len(rest) > 0 && len(rest) <= c.budget {
-			// Counted like any other buffer, then kept for shorter columns.
+		if rest := c.slab; len(rest) > 0 && len(rest) <= c.budget && !c.whole {
+			// Counted like any other buffer, then kept for shorter columns
+			// (with WholeColumns every buffer holds l values: the rest,
+			// shorter, is left unused).
 			c.budget -= len(rest)
 			c.free = append(c.free, rest[:0:len(rest)])
 		}
@@ -540,6 +542,9 @@ func (c *Cache) swapMany(pairs []int32) {
 // Release empties the cache and returns its column buffers (cached or
 // free) for another Cache's Adopt, so that a sequence of caches on
 // problems of one size reuses memory instead of touching fresh pages.
+// With WholeColumns the unused rest of the last slab is returned too, cut
+// into whole columns: a later cache that needs a few more columns than it
+// adopted then takes them instead of a new slab.
 func (c *Cache) Release() [][]float32 {
 	out := c.free
 	for h := c.lru.next; h != sentinel; {
@@ -547,6 +552,12 @@ func (c *Cache) Release() [][]float32 {
 		out = append(out, e.data[:0])
 		e.data, e.cached = nil, false
 		h = e.next
+	}
+	if c.whole {
+		for len(c.slab) >= c.l && c.l > 0 {
+			out = append(out, c.slab[:0:c.l])
+			c.slab = c.slab[c.l:]
+		}
 	}
 	c.lru.prev, c.lru.next = sentinel, sentinel
 	c.free = nil
