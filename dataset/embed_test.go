@@ -1,10 +1,17 @@
 package dataset
 
 import (
+	"bytes"
 	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 func classCounts(d *Dataset) []int {
@@ -121,5 +128,57 @@ func TestEmbeddedSplits(t *testing.T) {
 	// first line of usps.splits10.csv: 717,472,447,1171,250,240,990,319,259,880
 	if want := []int{240, 250, 259, 319, 447, 472, 717, 880, 990, 1171}; !slices.Equal(s[0], want) {
 		t.Errorf("usps/10 first split %v, want %v", s[0], want)
+	}
+}
+
+// OpenData reads an embedded set's text when no file has its name: the
+// rows read back equal Embedded's; a file of that name comes first, and a
+// missing file that is no embedded set stays the operating system's error.
+func TestOpenDataEmbedded(t *testing.T) {
+	for _, name := range []string{"iris", "embedded:wine", "reuters10"} {
+		r, err := OpenData(name)
+		if err != nil {
+			t.Fatalf("OpenData(%q): %v", name, err)
+		}
+		b, err := io.ReadAll(r)
+		r.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		bare := strings.TrimPrefix(name, "embedded:")
+		var got *Dataset
+		if bare == "reuters10" {
+			got, err = ReadLIBSVM(bytes.NewReader(b), bare)
+		} else {
+			got, err = ReadCSV(bytes.NewReader(b), bare, CSVOptions{})
+		}
+		if err != nil {
+			t.Fatalf("%s: reading OpenData's text: %v", name, err)
+		}
+		want, err := Embedded(bare)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !mat.Equal(got.X, want.X) || !slices.Equal(got.Y, want.Y) {
+			t.Fatalf("%s: the rows read from OpenData's text differ from Embedded's", name)
+		}
+	}
+	dir := t.TempDir()
+	t.Chdir(dir)
+	own := "iris"
+	if err := os.WriteFile(own, []byte("a,b\n1,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenData(own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(r)
+	r.Close()
+	if string(b) != "a,b\n1,2\n" {
+		t.Errorf("a file named like an embedded set: read %q, not the file", b)
+	}
+	if _, err := OpenData(filepath.Join(dir, "nosuch.csv")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file: %v, want fs.ErrNotExist", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strconv"
@@ -113,6 +114,24 @@ func ReadHeader(r io.Reader, name string, opt CSVOptions) ([]string, *Source, er
 // position; false when it names no column of header.
 func ColumnIndex(header []string, ref string) (int, bool) {
 	return findColumn(header, ref)
+}
+
+// OpenData opens a data argument as the commands read it: the file path
+// (Open), or, when no such file exists, the text of the embedded set it
+// names ("iris" or "embedded:iris"), so that new points can come from the
+// same name a model was fitted on. Other errors are Open's.
+func OpenData(path string) (io.ReadCloser, error) {
+	r, err := Open(path)
+	if err == nil || !errors.Is(err, fs.ErrNotExist) || !IsEmbedded(path) {
+		return r, err
+	}
+	name := strings.TrimPrefix(path, "embedded:")
+	for _, file := range []string{name + ".csv", name + ".svm"} {
+		if b, err := openEmbedded(file); err == nil {
+			return io.NopCloser(bytes.NewReader(b)), nil
+		}
+	}
+	return nil, fmt.Errorf("dataset: embedded %s: no text", name)
 }
 
 // Open opens path for reading, decompressed on the fly when its name ends

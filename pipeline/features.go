@@ -233,7 +233,7 @@ func (p *Pipeline) LandmarkFeaturesFile(ctx context.Context, data, path string, 
 		}
 		return fmt.Errorf("%s: a .npy of features is written to a regular file (its header gets the row count at the end); write CSV to %s", where, where)
 	}
-	r, err := dataset.Open(data)
+	r, err := dataset.OpenData(data)
 	if err != nil {
 		return err
 	}

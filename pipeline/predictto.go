@@ -18,7 +18,7 @@ import (
 // points (reading, columns, values, s.Check, labelling) is returned as
 // explain makes it (nil: as it is), never as one writing path.
 func (p *Pipeline) PredictFile(ctx context.Context, data, path string, stdout io.Writer, opt dataset.CSVOptions, s PredictStream, explain func(error) error) error {
-	r, err := dataset.Open(data)
+	r, err := dataset.OpenData(data)
 	if err != nil {
 		return err
 	}
