@@ -196,8 +196,8 @@ func (e settingsError) Is(target error) bool { return target == ErrSettings }
 // Settings shared by several learner families: each declares the same
 // Flag.
 var (
-	CFlag       = Flag{Name: "C", Kind: Float, Default: "1", Usage: "svm: soft-margin penalty C"}
-	TolFlag     = Flag{Name: "tol", Kind: Float, Default: "0", Usage: "tolerance (0 = each learner's default: svm 1e-3; lp/spreading iterative 1e-3 on Σ|ΔF|, closed 1e-10 relative residual)"}
+	CFlag       = Flag{Name: "C", Kind: Float, Default: "1", Usage: "svm, linsvm: soft-margin penalty C"}
+	TolFlag     = Flag{Name: "tol", Kind: Float, Default: "0", Usage: "tolerance (0 = each learner's default: svm 1e-3; linsvm 1e-4; lp/spreading iterative 1e-3 on Σ|ΔF|, closed 1e-10 relative residual)"}
 	MaxIterFlag = Flag{Name: "max-iter", Kind: Int, Default: "0", Usage: "iteration limit (0 = each learner's default)"}
 )
 
