@@ -94,6 +94,35 @@ func (ft *fitter) release() {
 	ft.q = nil
 }
 
+// sameRows reports whether the fitter can serve a candidate on rows of
+// src with cache budget mb: its rows are the same slice.
+func (ft *fitter) sameRows(src smo.Source, rows []int, mb float64) bool {
+	a := ft.rows
+	return ft.src == src && ft.mb == mb && len(a) == len(rows) && (len(a) == 0 || &a[0] == &rows[0])
+}
+
+// reset readies an idle fitter for a new candidate, as newFitter would
+// make it: the column cache, if kept (same rows), is put back in a new
+// cache's order (smo.Cache.Reset), the Warm's kernel sums are forgotten
+// and the counters zeroed; the buffers are kept.
+func (ft *fitter) reset(src smo.Source, rows []int, c []float64, tol, mb float64, cold bool) {
+	l := len(rows)
+	ft.src, ft.rows, ft.c, ft.tol, ft.mb, ft.cold = src, rows, c, tol, mb, cold
+	if len(ft.p) != l {
+		ft.p = make([]float64, l)
+		for i := range ft.p {
+			ft.p[i] = -1
+		}
+	}
+	if ft.q != nil {
+		ft.q.Reset()
+	}
+	ft.warm.Reset()
+	ft.prevY = ft.prevY[:0]
+	ft.last = fitOut{}
+	ft.iter, ft.fits, ft.conv = 0, 0, true
+}
+
 // bufPool holds column buffers between the fits of the class pairs (the
 // candidates' descents, cold fits and the predictors): each descent fills
 // a full column cache, and reusing the memory of a finished one avoids
@@ -102,9 +131,65 @@ func (ft *fitter) release() {
 // columns (smo.Cache.WholeColumns), so every pooled buffer fits any column
 // of a problem of its size and no fit after the first ones needs new
 // memory.
+//
+// It also keeps the fitters of finished candidates, with their column
+// caches and solver arrays: the next candidate of the same problem takes
+// one and resets it instead of allocating new ones.
 type bufPool struct {
-	mu   sync.Mutex
-	bufs [][]float32
+	mu      sync.Mutex
+	bufs    [][]float32
+	fitters []*fitter // idle
+}
+
+// fitter returns a fitter for a candidate (settings as newFitter's) that
+// solves on the calling goroutine: an idle one of the same rows with its
+// cache reset, else an idle one of other rows with its cache's buffers
+// handed to the pool, else a new one.
+func (p *bufPool) fitter(src smo.Source, rows []int, c []float64, tol, mb float64, cold bool) *fitter {
+	p.mu.Lock()
+	var ft *fitter
+	for k, f := range p.fitters {
+		if f.sameRows(src, rows, mb) {
+			ft = f
+			p.fitters = slices.Delete(p.fitters, k, k+1)
+			break
+		}
+	}
+	if ft == nil && len(p.fitters) > 0 {
+		ft = p.fitters[len(p.fitters)-1]
+		p.fitters = p.fitters[:len(p.fitters)-1]
+	}
+	p.mu.Unlock()
+	if ft == nil {
+		ft = newFitter(src, rows, c, tol, mb, cold)
+		ft.pool, ft.serial = p, true
+		return ft
+	}
+	if !ft.sameRows(src, rows, mb) {
+		ft.release()
+	}
+	ft.reset(src, rows, c, tol, mb, cold)
+	return ft
+}
+
+// idle takes back a candidate's fitter.
+func (p *bufPool) idle(ft *fitter) {
+	p.mu.Lock()
+	p.fitters = append(p.fitters, ft)
+	p.mu.Unlock()
+}
+
+// drop hands the column buffers of the idle fitters on rows to the pool:
+// their problem has no candidate left to run.
+func (p *bufPool) drop(src smo.Source, rows []int, mb float64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, f := range p.fitters {
+		if f.q != nil && f.sameRows(src, rows, mb) {
+			p.bufs = append(p.bufs, f.q.Release()...)
+			f.q = nil
+		}
+	}
 }
 
 func (p *bufPool) put(b [][]float32) {
@@ -168,7 +253,13 @@ func (ft *fitter) fitWarm(ctx context.Context, y []int8) (fitOut, error) {
 			ft.q.WholeColumns()
 			ft.pool.adopt(ft.q)
 		}
-		ft.alpha = make([]float64, l)
+	}
+	if len(ft.prevY) == 0 { // the first fit
+		if cap(ft.alpha) < l {
+			ft.alpha = make([]float64, l)
+		}
+		ft.alpha = ft.alpha[:l]
+		clear(ft.alpha)
 	} else {
 		// A switched label makes the old α_i meaningless: start it at 0,
 		// then restore yᵀα = 0.

@@ -1,6 +1,10 @@
 package s4vm
 
 import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/arbor-ml/arbor/internal/smo"
@@ -58,5 +62,98 @@ func TestPoolAdoptLeavesTheRest(t *testing.T) {
 		if n != 1 {
 			t.Fatalf("buffer %p held %d times", ptr, n)
 		}
+	}
+}
+
+// TestReusedFitterEqualsNew: local descents run on fitters taken from the
+// pool — one that ran a descent of the same problem (cache reset to a new
+// cache's order), one that ran another problem (cache handed back), and a
+// new one — equal descents on new fitters bit for bit: labels, objective,
+// steps, solves and SMO iterations.
+func TestReusedFitterEqualsNew(t *testing.T) {
+	_, K, _, y := problemSet(t, "iris", 0, 5, 1)
+	src, _, err := gramSource(context.Background(), K)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two problems: classes 0 and 1 (with every unlabelled row) and 1 and 2.
+	mk := func(a, b int) (*bin, []float64) {
+		var rows []int
+		var lab []int8
+		for i, v := range y {
+			if v == a || v == b {
+				rows = append(rows, i)
+				lab = append(lab, int8(1-2*min(v-a, 1)))
+			}
+		}
+		l := len(rows)
+		for i, v := range y {
+			if v < 0 {
+				rows = append(rows, i)
+			}
+		}
+		bn := &bin{src: src, rows: rows, n: len(rows), l: l, lab: lab, set: S4VM{}.resolve()}
+		cs := make([]float64, len(rows))
+		for i := range cs {
+			cs[i] = 0.1
+			if i < l {
+				cs[i] = 100
+			}
+		}
+		return bn, cs
+	}
+	b01, cs01 := mk(0, 1)
+	b12, cs12 := mk(1, 2)
+	ctx := context.Background()
+	type out struct {
+		d                descent
+		iter, fits, conv int
+	}
+	descend := func(bn *bin, cs []float64, ft *fitter, cand int) out {
+		t.Helper()
+		r := rand.New(rand.NewPCG(7, uint64(cand)))
+		start := make([]int8, bn.n)
+		copy(start, bn.lab)
+		for j := bn.l; j < bn.n; j++ {
+			start[j] = int8(1 - 2*r.IntN(2))
+		}
+		d, err := bn.localDescent(ctx, ft, newBalance(bn.n, bn.lab), start, pcgChanger(r), 200)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conv := 0
+		if ft.conv {
+			conv = 1
+		}
+		return out{d, ft.iter, ft.fits, conv}
+	}
+	fresh := func(bn *bin, cs []float64, cand int) out {
+		ft := newFitter(bn.source(), bn.rows, cs, bn.set.tol, bn.set.cacheMB, false)
+		ft.pool, ft.serial = &bufPool{}, true
+		return descend(bn, cs, ft, cand)
+	}
+	same := func(a, b out) bool {
+		return slices.Equal(a.d.labels, b.d.labels) && math.Float64bits(a.d.obj) == math.Float64bits(b.d.obj) &&
+			a.d.steps == b.d.steps && a.iter == b.iter && a.fits == b.fits && a.conv == b.conv
+	}
+	p := &bufPool{}
+	for k, c := range []struct {
+		bn   *bin
+		cs   []float64
+		cand int
+	}{{b01, cs01, 1}, {b01, cs01, 2}, {b01, cs01, 3}, {b12, cs12, 4}, {b12, cs12, 5}, {b01, cs01, 6}} {
+		ft := p.fitter(c.bn.source(), c.bn.rows, c.cs, c.bn.set.tol, c.bn.set.cacheMB, false)
+		got := descend(c.bn, c.cs, ft, c.cand)
+		p.idle(ft)
+		if want := fresh(c.bn, c.cs, c.cand); !same(got, want) {
+			t.Fatalf("descent %d on a pooled fitter: %d steps, %d solves, %d iterations, objective %v; on a new one %d, %d, %d, %v",
+				k, got.d.steps, got.fits, got.iter, got.d.obj, want.d.steps, want.fits, want.iter, want.d.obj)
+		}
+		if got.fits < 3 {
+			t.Fatalf("descent %d: only %d solves", k, got.fits)
+		}
+	}
+	if len(p.fitters) != 1 {
+		t.Fatalf("%d idle fitters, want 1 (each descent took the idle one)", len(p.fitters))
 	}
 }

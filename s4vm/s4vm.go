@@ -659,9 +659,8 @@ func (r *pairRun) conv(ok bool, what string) {
 func (r *pairRun) candidate(ctx context.Context, i int) error {
 	b := r.b
 	n, l, T := b.n, b.l, b.set.samples
-	ft := newFitter(b.source(), b.rows, r.cs, b.set.tol, b.set.cacheMB, b.set.cold)
-	ft.pool, ft.serial = r.pool, true
-	defer ft.release()
+	ft := r.pool.fitter(b.source(), b.rows, r.cs, b.set.tol, b.set.cacheMB, b.set.cold)
+	defer r.pool.idle(ft)
 	startFn, chg := r.dr(i)
 	start := make([]int8, n)
 	if i == T {
@@ -714,6 +713,9 @@ func (r *pairRun) finish(ctx context.Context) error {
 		r.cands, r.stats = nil, nil
 	}
 	res.labels = final
+	// Every candidate has finished: their caches' buffers serve the
+	// predictor and the next problems.
+	r.pool.drop(b.source(), b.rows, b.set.cacheMB)
 	if b.noMachine {
 		return nil
 	}

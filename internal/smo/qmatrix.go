@@ -2,6 +2,7 @@ package smo
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/arbor-ml/arbor/internal/hugepage"
@@ -199,10 +200,13 @@ func (p *Points) fillSerial(dst []float64, r int, cols []int) {
 // bounded by budget float32 values (at least three full columns: two
 // pinned by the caller and one being extended).
 type Cache struct {
-	src   Source
-	pos   []int // pos[k] = source row of the variable at position k
-	vars  []int // vars[k] = variable index (position in NewCache's rows) at position k
-	qd    []float64
+	src  Source
+	pos  []int // pos[k] = source row of the variable at position k
+	vars []int // vars[k] = variable index (position in NewCache's rows) at position k
+	qd   []float64
+	// pos0 and qd0 are pos and qd in variable order (for Reset).
+	pos0  []int
+	qd0   []float64
 	l     int
 	heads []cacheHead
 	lru   cacheHead // sentinel of the circular LRU list (most recent at lru.prev)
@@ -252,6 +256,7 @@ func NewCache(src Source, rows []int, mb float64) *Cache {
 	for k, r := range c.pos {
 		c.qd[k] = src.At(r, r)
 	}
+	c.pos0, c.qd0 = slices.Clone(c.pos), slices.Clone(c.qd)
 	c.heads = make([]cacheHead, l)
 	c.lru.prev, c.lru.next = sentinel, sentinel
 	b := int(mb * (1 << 20) / 4)
@@ -566,6 +571,29 @@ func (c *Cache) Release() [][]float32 {
 		c.heads[i] = cacheHead{}
 	}
 	return out
+}
+
+// Reset empties the cache, keeping its column buffers for its next
+// columns, and puts the variables back in the order of NewCache's rows:
+// the next Solve on it visits the same iterates as one on a new cache with
+// the same rows and budget, without the new cache's allocations.
+func (c *Cache) Reset() {
+	for h := c.lru.next; h != sentinel; {
+		e := &c.heads[h]
+		c.free = append(c.free, e.data[:0])
+		e.data, e.cached = nil, false
+		h = e.next
+	}
+	c.lru.prev, c.lru.next = sentinel, sentinel
+	c.log = c.log[:0]
+	for i := range c.heads {
+		c.heads[i] = cacheHead{}
+	}
+	copy(c.pos, c.pos0)
+	copy(c.qd, c.qd0)
+	for k := range c.vars {
+		c.vars[k] = k
+	}
 }
 
 // Adopt hands buffers (from Release) to the cache's free list, within its

@@ -91,3 +91,74 @@ func TestWarmEqualsCold(t *testing.T) {
 		}
 	}
 }
+
+// TestResetEqualsNew: a sequence of warm-started solves (a few labels
+// switched each time) on a cache and a Warm that were reset after another
+// such sequence visits the same iterates, bit for bit, as the sequence on
+// a new cache and a zero Warm: Reset restores the variable order that
+// shrinking permuted and forgets the kernel sums.
+func TestResetEqualsNew(t *testing.T) {
+	const n = 1100
+	src, y0, c := problem(n, 40, 9)
+	// Duplicate points (with their labels): exact ties in the selection,
+	// broken by position, so the iterates depend on the variable order.
+	for i := 41; i < n; i += 3 {
+		src.X[2*i], src.X[2*i+1] = src.X[2*i-2], src.X[2*i-1]
+		y0[i] = y0[i-1]
+	}
+	for i := range c {
+		c[i] *= 10 // long solves: shrinking permutes the variables
+	}
+	rows := make([]int, n)
+	for i := range rows {
+		rows[i] = n - 1 - i // NewCache's order is not the source's
+	}
+	run := func(q *Cache, w *Warm, seed uint64) (iters []int, alphas [][]float64, rhos []float64) {
+		y := append([]int8(nil), y0...)
+		alpha := make([]float64, n)
+		r := rand.New(rand.NewPCG(seed, 5))
+		for step := range 5 {
+			if step > 0 {
+				for range 30 {
+					i := 40 + r.IntN(n-40)
+					y[i] = -y[i]
+					if (i-41)%3 == 0 {
+						y[i-1] = y[i] // keep the duplicate's label
+					}
+				}
+				Feasible(y, c, alpha, nil)
+			}
+			res := solve(t, q, y, c, alpha, w)
+			iters = append(iters, res.Iter)
+			alphas = append(alphas, append([]float64(nil), alpha...))
+			rhos = append(rhos, res.Rho)
+		}
+		return
+	}
+	newIter, newAlpha, newRho := run(NewCache(src, rows, 1), &Warm{}, 1)
+	q := NewCache(src, rows, 1)
+	var w Warm
+	run(q, &w, 2) // another sequence first: shrinking permutes q
+	moved := 0
+	for k, v := range q.vars {
+		if v != k {
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Fatal("the first sequence left the variables in order: nothing for Reset to undo")
+	}
+	q.Reset()
+	w.Reset()
+	gotIter, gotAlpha, gotRho := run(q, &w, 1)
+	for s := range newIter {
+		if gotIter[s] != newIter[s] || math.Float64bits(gotRho[s]) != math.Float64bits(newRho[s]) {
+			t.Fatalf("solve %d after Reset: %d iterations, ρ %v; on a new cache %d, %v", s, gotIter[s], gotRho[s], newIter[s], newRho[s])
+		}
+		for i := range n {
+			if math.Float64bits(gotAlpha[s][i]) != math.Float64bits(newAlpha[s][i]) {
+				t.Fatalf("solve %d after Reset: α[%d] = %v, on a new cache %v", s, i, gotAlpha[s][i], newAlpha[s][i])
+			}
+		}
+	}
+}

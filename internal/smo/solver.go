@@ -95,10 +95,19 @@ type Warm struct {
 	g     []float64 // Result.Grad
 }
 
+// Reset empties w, so that the next Solve with it starts from α alone as
+// with a zero Warm, and keeps its buffers for the solves that follow (no
+// allocation when their size is the same).
+func (w *Warm) Reset() {
+	w.y, w.c, w.alpha = w.y[:0], w.c[:0], w.alpha[:0]
+	w.kb, w.kbar = w.kb[:0], w.kbar[:0]
+}
+
 func (w *Warm) grad(l int) []float64 {
-	if len(w.g) != l {
+	if cap(w.g) < l {
 		w.g = make([]float64, l)
 	}
+	w.g = w.g[:l]
 	return w.g
 }
 
@@ -115,6 +124,13 @@ type solveBuf struct {
 
 func (b *solveBuf) resize(l int) {
 	if len(b.y) == l {
+		return
+	}
+	if cap(b.y) >= l {
+		b.y, b.status, b.flags = b.y[:l], b.status[:l], b.flags[:l]
+		b.ys, b.p, b.c = b.ys[:l], b.p[:l], b.c[:l]
+		b.alpha, b.g, b.gbar = b.alpha[:l], b.g[:l], b.gbar[:l]
+		b.set = b.set[:l]
 		return
 	}
 	b.y, b.status, b.flags = make([]int8, l), make([]uint8, l), make([]uint8, l)
@@ -372,8 +388,13 @@ func (s *smo) warmGradient(w *Warm) {
 func (s *smo) saveWarm(w *Warm) {
 	l := s.l
 	if len(w.kb) != l {
-		w.y, w.c, w.alpha = make([]int8, l), make([]float64, l), make([]float64, l)
-		w.kb, w.kbar = make([]float64, l), make([]float64, l)
+		if cap(w.kb) >= l {
+			w.y, w.c, w.alpha = w.y[:l], w.c[:l], w.alpha[:l]
+			w.kb, w.kbar = w.kb[:l], w.kbar[:l]
+		} else {
+			w.y, w.c, w.alpha = make([]int8, l), make([]float64, l), make([]float64, l)
+			w.kb, w.kbar = make([]float64, l), make([]float64, l)
+		}
 	}
 	for k, v := range s.set {
 		w.y[v], w.c[v], w.alpha[v] = s.y[k], s.c[k], s.alpha[k]
