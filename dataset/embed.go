@@ -37,6 +37,18 @@ var embeddedNames = func() []string {
 // reuters10, two_moons, usps, varied, wine.
 func EmbeddedNames() []string { return slices.Clone(embeddedNames) }
 
+// EmbeddedDelimited returns the names of the embedded sets kept as
+// delimited text (CSV), which OpenData reads; the others are LIBSVM text.
+func EmbeddedDelimited() []string {
+	var names []string
+	for _, n := range embeddedNames {
+		if _, err := embedded.Open("data/" + n + ".csv.gz"); err == nil {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
 // openEmbedded returns the decompressed bytes of data/<file>.gz.
 func openEmbedded(file string) ([]byte, error) {
 	z, err := embedded.ReadFile("data/" + file + ".gz")

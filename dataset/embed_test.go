@@ -135,7 +135,7 @@ func TestEmbeddedSplits(t *testing.T) {
 // rows read back equal Embedded's; a file of that name comes first, and a
 // missing file that is no embedded set stays the operating system's error.
 func TestOpenDataEmbedded(t *testing.T) {
-	for _, name := range []string{"iris", "embedded:wine", "reuters10"} {
+	for _, name := range []string{"iris", "embedded:wine", "usps"} {
 		r, err := OpenData(name)
 		if err != nil {
 			t.Fatalf("OpenData(%q): %v", name, err)
@@ -146,12 +146,7 @@ func TestOpenDataEmbedded(t *testing.T) {
 			t.Fatal(err)
 		}
 		bare := strings.TrimPrefix(name, "embedded:")
-		var got *Dataset
-		if bare == "reuters10" {
-			got, err = ReadLIBSVM(bytes.NewReader(b), bare)
-		} else {
-			got, err = ReadCSV(bytes.NewReader(b), bare, CSVOptions{})
-		}
+		got, err := ReadCSV(bytes.NewReader(b), bare, CSVOptions{})
 		if err != nil {
 			t.Fatalf("%s: reading OpenData's text: %v", name, err)
 		}
@@ -177,6 +172,9 @@ func TestOpenDataEmbedded(t *testing.T) {
 	r.Close()
 	if string(b) != "a,b\n1,2\n" {
 		t.Errorf("a file named like an embedded set: read %q, not the file", b)
+	}
+	if _, err := OpenData("reuters10"); err == nil || !strings.Contains(err.Error(), "LIBSVM text") {
+		t.Errorf("reuters10 (LIBSVM text): %v, want an error saying it is LIBSVM text", err)
 	}
 	if _, err := OpenData(filepath.Join(dir, "nosuch.csv")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing file: %v, want fs.ErrNotExist", err)

@@ -116,22 +116,23 @@ func ColumnIndex(header []string, ref string) (int, bool) {
 	return findColumn(header, ref)
 }
 
-// OpenData opens a data argument as the commands read it: the file path
-// (Open), or, when no such file exists, the text of the embedded set it
-// names ("iris" or "embedded:iris"), so that new points can come from the
-// same name a model was fitted on. Other errors are Open's.
+// OpenData opens a data argument of the commands that read delimited text
+// in chunks: the file path (Open), or, when no such file exists, the CSV
+// text of the embedded set it names ("iris" or "embedded:iris"), so that
+// new points can come from the name a model was fitted on. An embedded set
+// kept as LIBSVM text (not in EmbeddedDelimited) is an error saying so. Other
+// errors are Open's.
 func OpenData(path string) (io.ReadCloser, error) {
 	r, err := Open(path)
 	if err == nil || !errors.Is(err, fs.ErrNotExist) || !IsEmbedded(path) {
 		return r, err
 	}
 	name := strings.TrimPrefix(path, "embedded:")
-	for _, file := range []string{name + ".csv", name + ".svm"} {
-		if b, err := openEmbedded(file); err == nil {
-			return io.NopCloser(bytes.NewReader(b)), nil
-		}
+	b, err := openEmbedded(name + ".csv")
+	if err != nil {
+		return nil, fmt.Errorf("%s: no such file, and the embedded set %s is LIBSVM text, which is not read in chunks", path, name)
 	}
-	return nil, fmt.Errorf("dataset: embedded %s: no text", name)
+	return io.NopCloser(bytes.NewReader(b)), nil
 }
 
 // Open opens path for reading, decompressed on the fly when its name ends

@@ -62,7 +62,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	if *model == "" {
 		return usageError("--model is required")
 	}
-	if err := checkStreamedData("predict", d.Path); err != nil {
+	if err := checkStreamedData(d.Path); err != nil {
 		return err
 	}
 	if *chunk < 1 {
