@@ -3,6 +3,7 @@ package arborbeam
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -179,6 +180,64 @@ type Stats struct {
 	Classes   []string
 	Labelled  []int
 	Sums      dataset.ScalerSums
+	// Refusal is why the rows cannot be fitted (no labelled rows, one
+	// class): see refused.
+	Refusal string
+}
+
+// A fit's refusal (its data or its settings refused by a step whose
+// output later steps read as a side input) is data, not the step's error:
+// the step emits its refusal's text in place of its result, every later
+// step passes it on without working, and the step that writes the model
+// returns it as the job's error. A runner that runs stages side by side
+// (prism) would otherwise report a later step that found the failed
+// step's side input empty.
+func refused(text string) error {
+	if text == "" {
+		return nil
+	}
+	return errors.New(text)
+}
+
+// indexed is an element of a block (blockVec, blockSums, …).
+type indexed interface{ index() int }
+
+// inOrder returns the elements of iter by block index; with what given,
+// it checks that the blocks are 0, 1, … with none missing.
+func inOrder[T indexed](iter func(*T) bool, what string) ([]T, error) {
+	var all []T
+	var v, zero T
+	for iter(&v) {
+		all = append(all, v)
+		v = zero
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].index() < all[j].index() })
+	for i := range all {
+		if what != "" && all[i].index() != i {
+			return nil, fmt.Errorf("internal error: block %d of %s missing", i, what)
+		}
+	}
+	return all, nil
+}
+
+// onBlock is the shape of every step on one block after the landmarks:
+// the fit's parts rebuilt from the side inputs (build), the block scaled,
+// one method of the parts on it (step). A refused fit gives step's zero
+// value without working (see refused).
+func onBlock[P, T any](refusal string, b Block, sc dataset.Scaler, build func() (P, error), step func(p P, X *mat.Dense) (T, error)) (T, error) {
+	var zero T
+	if refusal != "" {
+		return zero, nil
+	}
+	p, err := build()
+	if err != nil {
+		return zero, err
+	}
+	X, err := b.scaled(&sc)
+	if err != nil {
+		return zero, err
+	}
+	return step(p, X)
 }
 
 // blockVec is a block's part of a sum (by Index, merged in block order).
@@ -215,13 +274,14 @@ type blockStats struct {
 }
 
 // anchorInput is the landmarks chosen, as scaled rows, and for a knn:K
-// width the scaled query rows of KNNRadius.
+// width the scaled query rows of KNNRadius; or the fit's refusal.
 type anchorInput struct {
 	N       int // rows in all
 	Rows    []int
 	M, D    int
 	Anchors []float64
 	Q       []float64
+	Refusal string
 }
 
 // width is the anchor graph's σ (Sigma > 0), or the sum of the distances
@@ -232,10 +292,17 @@ type width struct {
 	Known bool // Sigma or Sum is set
 }
 
-// solved is the model of the solved system, saved (no transduction).
+// solved is the model of the solved system, saved (no transduction), or
+// the fit's refusal.
 type solved struct {
-	Model []byte
+	Model   []byte
+	Refusal string
 }
+
+func (b blockVec) index() int   { return b.Index }
+func (b blockSums) index() int  { return b.Index }
+func (b blockTrans) index() int { return b.Index }
+func (b blockStats) index() int { return b.Index }
 
 func init() {
 	for _, t := range []any{TrainRows{}, Block{}, Layout{}, Stats{}, blockVec{}, blockSums{}, blockTrans{}, blockStats{},
@@ -301,12 +368,12 @@ func Fit(s beam.Scope, files beam.PCollection, opt ReadOptions, set FitSettings,
 	switch {
 	case plan.K > 0:
 		parts := beam.ParDo(s, &radiusFn{K: plan.K}, blocks, beam.SideInput{Input: scaler}, beam.SideInput{Input: input})
-		w = beam.ParDo(s, &widthFn{Set: set, K: plan.K}, gather(s, parts), beam.SideInput{Input: stats})
+		w = beam.ParDo(s, &widthFn{Set: set, K: plan.K}, gather(s, parts), beam.SideInput{Input: stats}, beam.SideInput{Input: input})
 	case plan.Graph.Sigma == 0:
 		parts := beam.ParDo(s, &widthSumFn{Set: set}, blocks, beam.SideInput{Input: stats}, beam.SideInput{Input: scaler}, beam.SideInput{Input: input})
-		w = beam.ParDo(s, &widthFn{Set: set}, gather(s, parts), beam.SideInput{Input: stats})
+		w = beam.ParDo(s, &widthFn{Set: set}, gather(s, parts), beam.SideInput{Input: stats}, beam.SideInput{Input: input})
 	default:
-		w = beam.ParDo(s, &widthFn{Set: set}, gather(s, beam.Create(s, blockVec{Index: -1})), beam.SideInput{Input: stats})
+		w = beam.ParDo(s, &widthFn{Set: set}, gather(s, beam.Create(s, blockVec{Index: -1})), beam.SideInput{Input: stats}, beam.SideInput{Input: input})
 	}
 	sides := []beam.SideInput{{Input: stats}, {Input: scaler}, {Input: input}, {Input: w}}
 	if plan.Spreading {
@@ -582,21 +649,16 @@ func (fn *blockStatsFn) ProcessElement(b Block) blockStats {
 type statsFn struct{}
 
 func (fn *statsFn) ProcessElement(_ int, iter func(*blockStats) bool) (Stats, error) {
-	var all []blockStats
-	var b blockStats
-	for iter(&b) {
-		all = append(all, b)
+	all, err := inOrder(iter, "the rows")
+	if err != nil {
+		return Stats{}, err
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].Index < all[j].Index })
 	if len(all) == 0 {
 		return Stats{}, fmt.Errorf("no rows")
 	}
 	st := Stats{D: all[0].D, Features: all[0].Features, LabelName: all[0].LabelName, IDName: all[0].IDName, Sums: dataset.NewScalerSums(all[0].D)}
 	var names []string
-	for k, b := range all {
-		if b.Index != k {
-			return Stats{}, fmt.Errorf("internal error: block %d missing", k)
-		}
+	for _, b := range all {
 		st.N += b.N
 		st.Sums.Merge(b.Sums)
 		names = append(names, b.Names...)
@@ -607,9 +669,9 @@ func (fn *statsFn) ProcessElement(_ int, iter func(*blockStats) bool) (Stats, er
 	st.Classes = dataset.SortClasses(names)
 	switch {
 	case len(st.Labelled) == 0:
-		return Stats{}, fmt.Errorf("no labelled rows: the fit needs some")
+		st.Refusal = "no labelled rows: the fit needs some"
 	case len(st.Classes) < 2:
-		return Stats{}, fmt.Errorf("one class (%s) among the labelled rows: want two or more", st.Classes[0])
+		st.Refusal = fmt.Sprintf("one class (%s) among the labelled rows: want two or more", st.Classes[0])
 	}
 	return st, nil
 }
@@ -620,7 +682,7 @@ type squaresFn struct {
 }
 
 func (fn *squaresFn) ProcessElement(b Block, st Stats) blockVec {
-	if fn.Scale != "std" {
+	if fn.Scale != "std" || st.Refusal != "" {
 		return blockVec{Index: b.Index}
 	}
 	return blockVec{Index: b.Index, V: dataset.SquaredDeviations(b.matrix(), st.Sums.Means())}
@@ -632,7 +694,13 @@ type scalerFn struct {
 }
 
 func (fn *scalerFn) ProcessElement(_ int, iter func(*blockVec) bool, st Stats) (dataset.Scaler, error) {
-	parts := inOrder(iter)
+	if st.Refusal != "" {
+		return dataset.Scaler{}, nil
+	}
+	parts, err := inOrder(iter, "the squared deviations")
+	if err != nil {
+		return dataset.Scaler{}, err
+	}
 	var ss []float64
 	if fn.Scale == "std" {
 		ss = make([]float64, st.D)
@@ -649,26 +717,27 @@ func (fn *scalerFn) ProcessElement(_ int, iter func(*blockVec) bool, st Stats) (
 	return *sc, nil
 }
 
-// inOrder returns the parts by block index.
-func inOrder(iter func(*blockVec) bool) []blockVec {
-	var all []blockVec
-	var b blockVec
-	for iter(&b) {
-		all = append(all, b)
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].Index < all[j].Index })
-	return all
-}
-
 // chooseFn chooses the landmarks as the core does (landmark.ChooseRows:
 // the labelled rows when fewer than M, the rest by k-means on a sample or
-// at random), reading the rows it needs from the blocks, scaled.
+// at random), reading the rows it needs from the blocks, scaled. Settings
+// it refuses, or the stats' refusal, are its result (see refused).
 type chooseFn struct {
 	Set FitSettings
 	K   int
 }
 
-func (fn *chooseFn) ProcessElement(ctx context.Context, st Stats, sc dataset.Scaler, blocks func() func(*Block) bool) (anchorInput, error) {
+func (fn *chooseFn) ProcessElement(ctx context.Context, st Stats, sc dataset.Scaler, blocks func() func(*Block) bool) anchorInput {
+	if st.Refusal != "" {
+		return anchorInput{Refusal: st.Refusal}
+	}
+	in, err := fn.choose(ctx, st, sc, blocks)
+	if err != nil {
+		return anchorInput{Refusal: err.Error()}
+	}
+	return in
+}
+
+func (fn *chooseFn) choose(ctx context.Context, st Stats, sc dataset.Scaler, blocks func() func(*Block) bool) (anchorInput, error) {
 	if fn.Set.Landmarks > st.N {
 		return anchorInput{}, fmt.Errorf("--landmarks %d: more than the %d rows", fn.Set.Landmarks, st.N)
 	}
@@ -730,13 +799,11 @@ type radiusFn struct {
 }
 
 func (fn *radiusFn) ProcessElement(ctx context.Context, b Block, sc dataset.Scaler, in anchorInput) (blockVec, error) {
-	X, err := b.scaled(&sc)
-	if err != nil {
-		return blockVec{}, err
-	}
-	q := len(in.Q) / in.D
-	p, err := propagate.RadiusPart(ctx, mat.NewDense(q, in.D, in.Q), X, min(fn.K, in.N))
-	return blockVec{Index: b.Index, V: p}, err
+	queries := func() (*mat.Dense, error) { return mat.NewDense(len(in.Q)/in.D, in.D, in.Q), nil }
+	return onBlock(in.Refusal, b, sc, queries, func(Q, X *mat.Dense) (blockVec, error) {
+		p, err := propagate.RadiusPart(ctx, Q, X, min(fn.K, in.N))
+		return blockVec{Index: b.Index, V: p}, err
+	})
 }
 
 // widthSumFn is a block's part of the paper's width.
@@ -745,16 +812,11 @@ type widthSumFn struct {
 }
 
 func (fn *widthSumFn) ProcessElement(ctx context.Context, b Block, st Stats, sc dataset.Scaler, in anchorInput) (blockVec, error) {
-	parts, err := fn.Set.parts(st, in, width{})
-	if err != nil {
-		return blockVec{}, err
-	}
-	X, err := b.scaled(&sc)
-	if err != nil {
-		return blockVec{}, err
-	}
-	v, err := parts.WidthSum(ctx, X)
-	return blockVec{Index: b.Index, V: []float64{v}}, err
+	build := func() (*propagate.AnchorParts, error) { return fn.Set.parts(st, in, width{}) }
+	return onBlock(in.Refusal, b, sc, build, func(p *propagate.AnchorParts, X *mat.Dense) (blockVec, error) {
+		v, err := p.WidthSum(ctx, X)
+		return blockVec{Index: b.Index, V: []float64{v}}, err
+	})
 }
 
 // widthFn gives the anchor graph's σ, or the sum of the paper's width.
@@ -763,12 +825,19 @@ type widthFn struct {
 	K   int
 }
 
-func (fn *widthFn) ProcessElement(_ int, iter func(*blockVec) bool, st Stats) (width, error) {
+func (fn *widthFn) ProcessElement(_ int, iter func(*blockVec) bool, st Stats, in anchorInput) (width, error) {
 	plan, err := fn.Set.Plan()
+	if err != nil || in.Refusal != "" {
+		return width{}, err
+	}
+	what := "the width"
+	if fn.K == 0 && plan.Graph.Sigma > 0 {
+		what = "" // no blocks: one element of index −1
+	}
+	parts, err := inOrder(iter, what)
 	if err != nil {
 		return width{}, err
 	}
-	parts := inOrder(iter)
 	switch {
 	case fn.K > 0:
 		vs := make([][]float64, len(parts))
@@ -813,19 +882,14 @@ type sumsFn struct {
 }
 
 func (fn *sumsFn) ProcessElement(ctx context.Context, b Block, st Stats, sc dataset.Scaler, in anchorInput, w width) (blockSums, error) {
-	parts, err := fn.Set.parts(st, in, w)
-	if err != nil {
-		return blockSums{}, err
-	}
-	X, err := b.scaled(&sc)
-	if err != nil {
-		return blockSums{}, err
-	}
-	sums, err := parts.Sums(ctx, X, b.classes(st))
-	if err != nil {
-		return blockSums{}, err
-	}
-	return blockSums{Index: b.Index, Sums: *sums}, nil
+	build := func() (*propagate.AnchorParts, error) { return fn.Set.parts(st, in, w) }
+	return onBlock(in.Refusal, b, sc, build, func(p *propagate.AnchorParts, X *mat.Dense) (blockSums, error) {
+		sums, err := p.Sums(ctx, X, b.classes(st))
+		if err != nil {
+			return blockSums{}, err
+		}
+		return blockSums{Index: b.Index, Sums: *sums}, nil
+	})
 }
 
 // solveFn adds the blocks' sums in block order and solves the system.
@@ -834,12 +898,13 @@ type solveFn struct {
 }
 
 func (fn *solveFn) ProcessElement(_ int, iter func(*blockSums) bool, st Stats, in anchorInput, w width) (solved, error) {
-	var all []blockSums
-	var b blockSums
-	for iter(&b) {
-		all = append(all, b)
+	if in.Refusal != "" {
+		return solved{Refusal: in.Refusal}, nil
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].Index < all[j].Index })
+	all, err := inOrder(iter, "the anchor graph's sums")
+	if err != nil {
+		return solved{}, err
+	}
 	parts, err := fn.Set.parts(st, in, w)
 	if err != nil {
 		return solved{}, err
@@ -865,17 +930,12 @@ func (fn *solveFn) ProcessElement(_ int, iter func(*blockSums) bool, st Stats, i
 type transFn struct{}
 
 func (fn *transFn) ProcessElement(ctx context.Context, b Block, st Stats, sc dataset.Scaler, m solved) (blockTrans, error) {
-	am, err := propagate.LoadAnchor(bytes.NewReader(m.Model))
-	if err != nil {
-		return blockTrans{}, err
-	}
-	X, err := b.scaled(&sc)
-	if err != nil {
-		return blockTrans{}, err
-	}
-	y := b.classes(st)
-	labels, reached, err := am.BlockTransduction(ctx, X, y)
-	return blockTrans{Index: b.Index, Labels: labels, Reached: reached, Y: y}, err
+	load := func() (*propagate.AnchorModel, error) { return propagate.LoadAnchor(bytes.NewReader(m.Model)) }
+	return onBlock(m.Refusal, b, sc, load, func(am *propagate.AnchorModel, X *mat.Dense) (blockTrans, error) {
+		y := b.classes(st)
+		labels, reached, err := am.BlockTransduction(ctx, X, y)
+		return blockTrans{Index: b.Index, Labels: labels, Reached: reached, Y: y}, err
+	})
 }
 
 // finishFn completes the model with the transduction of all rows and
@@ -887,12 +947,13 @@ type finishFn struct {
 }
 
 func (fn *finishFn) ProcessElement(ctx context.Context, _ int, iter func(*blockTrans) bool, st Stats, sc dataset.Scaler, m solved) (Written, error) {
-	var all []blockTrans
-	var b blockTrans
-	for iter(&b) {
-		all = append(all, b)
+	if err := refused(m.Refusal); err != nil {
+		return Written{}, err
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].Index < all[j].Index })
+	all, err := inOrder(iter, "the transduction")
+	if err != nil {
+		return Written{}, err
+	}
 	var labels, y []int
 	var reached []bool
 	for _, b := range all {

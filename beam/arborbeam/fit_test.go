@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -154,10 +155,14 @@ func TestFitMagnitude(t *testing.T) {
 	}
 }
 
-// TestFitSpreadingKNNGraph: spreading with a knn affinity, which arbor
-// classify --landmarks fits on the exact kNN graph of all rows at this
-// size, is refused with a message that says so, and writes no model.
-func TestFitSpreadingKNNGraph(t *testing.T) {
+// TestFitRefusedOnPrism: settings refused in the step that chooses the
+// landmarks (spreading with a knn affinity, which arbor classify
+// --landmarks fits on the exact kNN graph of all rows at this size; more
+// landmarks than rows, for the anchor graph and for landmark features),
+// and rows refused in the step before it (no labelled rows), fail the job
+// on prism, which runs stages side by side, with the refusal itself, and
+// write no model.
+func TestFitRefusedOnPrism(t *testing.T) {
 	dir := t.TempDir()
 	var a strings.Builder
 	a.WriteString("f1,f2,label\n")
@@ -170,21 +175,43 @@ func TestFitSpreadingKNNGraph(t *testing.T) {
 		fmt.Fprintf(&a, "%.4f,%.4f,%s\n", v[0], v[1], label)
 	}
 	os.WriteFile(filepath.Join(dir, "a.csv"), []byte(a.String()), 0o644)
-	out, name := arborbeam.ModelOutput(filepath.Join(dir, "m", "m.arbor"))
-	opt := arborbeam.ReadOptions{Chunk: 50, SplitBytes: 2000}
-	opt.CSV.Label = "label"
-	err := runRefused(t, func(s beam.Scope) {
-		written, err := arborbeam.Fit(s, beam.Create(s, filepath.Join(dir, "a.csv")), opt,
-			arborbeam.FitSettings{Learner: "spreading", Landmarks: 20, Params: map[string]string{"affinity": "knn:5"}}, out, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		arborbeam.Finalize(s, written, out)
-	})
-	if err == nil || !strings.Contains(err.Error(), "exact kNN graph") {
-		t.Fatalf("error %v, want one saying spreading runs on the exact kNN graph", err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "m", "m.arbor")); err == nil {
-		t.Fatal("a refused fit left a model file")
+	unlabelled := regexp.MustCompile(`,c\d\n`).ReplaceAllString(a.String(), ",?\n")
+	os.WriteFile(filepath.Join(dir, "unlabelled.csv"), []byte(unlabelled), 0o644)
+	for _, c := range []struct {
+		name string
+		set  arborbeam.FitSettings
+		want string
+	}{
+		{"lp-unlabelled", arborbeam.FitSettings{Learner: "lp", Landmarks: 20, Params: map[string]string{"affinity": "rbf:2"}}, "no labelled rows"},
+		{"svm-unlabelled", arborbeam.FitSettings{Learner: "svm", Landmarks: 20}, "no labelled rows"},
+		{"spreading-knn", arborbeam.FitSettings{Learner: "spreading", Landmarks: 20, Params: map[string]string{"affinity": "knn:5"}}, "exact kNN graph"},
+		{"spreading-rbf-landmarks", arborbeam.FitSettings{Learner: "spreading", Landmarks: 300, Params: map[string]string{"affinity": "rbf:2"}}, "--landmarks 300: more than the 200 rows"},
+		{"lp-knn-landmarks", arborbeam.FitSettings{Learner: "lp", Landmarks: 300}, "--landmarks 300: more than the 200 rows"},
+		{"lp-kernel-landmarks", arborbeam.FitSettings{Learner: "lp", Landmarks: 300, Params: map[string]string{"affinity": "kernel"}}, "--landmarks 300: more than the 200 rows"},
+		{"linsvm-landmarks", arborbeam.FitSettings{Learner: "linsvm", Landmarks: 300}, "--landmarks 300: more than the 200 rows"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			model := filepath.Join(dir, c.name, "m.arbor")
+			out, name := arborbeam.ModelOutput(model)
+			opt := arborbeam.ReadOptions{Chunk: 50, SplitBytes: 2000}
+			opt.CSV.Label = "label"
+			err := runPipeline(t, func(s beam.Scope) {
+				data := filepath.Join(dir, "a.csv")
+				if strings.HasSuffix(c.name, "unlabelled") {
+					data = filepath.Join(dir, "unlabelled.csv")
+				}
+				written, err := arborbeam.Fit(s, beam.Create(s, data), opt, c.set, out, name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				arborbeam.Finalize(s, written, out)
+			})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want the refusal %q", err, c.want)
+			}
+			if _, err := os.Stat(model); err == nil {
+				t.Fatal("a refused fit left a model file")
+			}
+		})
 	}
 }

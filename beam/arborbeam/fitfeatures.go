@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"sort"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"gonum.org/v1/gonum/mat"
@@ -21,11 +20,14 @@ import (
 )
 
 // featureMap is the fitted Nyström map (its saved form) and the gamma
-// rbf:scale resolved to (0 otherwise).
+// rbf:scale resolved to (0 otherwise), or the fit's refusal.
 type featureMap struct {
-	Map   []byte
-	Gamma float64
+	Map     []byte
+	Gamma   float64
+	Refusal string
 }
+
+func (b blockFeatures) index() int { return b.Index }
 
 // blockFeatures are the features of a block's labelled rows (R a row),
 // in row order, and their classes.
@@ -78,12 +80,24 @@ func fitFeatures(s beam.Scope, set FitSettings, blocks, stats, scaler beam.PColl
 // mapFn chooses the landmarks as the core does (landmark.ChooseRows: the
 // labelled rows first when fewer than M) and fits the Nyström map on their
 // rows, the kernel's rbf:scale resolved on the labelled rows (as the SVMs
-// on landmark features resolve it).
+// on landmark features resolve it). Settings it refuses, or the stats'
+// refusal, are its result (see refused).
 type mapFn struct {
 	Set FitSettings
 }
 
-func (fn *mapFn) ProcessElement(ctx context.Context, st Stats, sc dataset.Scaler, blocks func() func(*Block) bool) (featureMap, error) {
+func (fn *mapFn) ProcessElement(ctx context.Context, st Stats, sc dataset.Scaler, blocks func() func(*Block) bool) featureMap {
+	if st.Refusal != "" {
+		return featureMap{Refusal: st.Refusal}
+	}
+	fm, err := fn.fit(ctx, st, sc, blocks)
+	if err != nil {
+		return featureMap{Refusal: err.Error()}
+	}
+	return fm
+}
+
+func (fn *mapFn) fit(ctx context.Context, st Stats, sc dataset.Scaler, blocks func() func(*Block) bool) (featureMap, error) {
 	if fn.Set.Landmarks > st.N {
 		return featureMap{}, fmt.Errorf("--landmarks %d: more than the %d rows", fn.Set.Landmarks, st.N)
 	}
@@ -138,8 +152,11 @@ func (fn *mapFn) ProcessElement(ctx context.Context, st Stats, sc dataset.Scaler
 type featuresFn struct{}
 
 func (fn *featuresFn) ProcessElement(ctx context.Context, b Block, st Stats, sc dataset.Scaler, fm featureMap) (blockFeatures, error) {
-	y := b.classes(st)
 	out := blockFeatures{Index: b.Index}
+	if fm.Refusal != "" {
+		return out, nil
+	}
+	y := b.classes(st)
 	var lab []int
 	for i, c := range y {
 		if c >= 0 {
@@ -183,22 +200,20 @@ type featuresFitFn struct {
 }
 
 func (fn *featuresFitFn) ProcessElement(ctx context.Context, _ int, iter func(*blockFeatures) bool, st Stats, sc dataset.Scaler, fm featureMap) (Written, error) {
-	var all []blockFeatures
-	var b blockFeatures
-	for iter(&b) {
-		all = append(all, b)
+	if err := refused(fm.Refusal); err != nil {
+		return Written{}, err
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].Index < all[j].Index })
+	all, err := inOrder(iter, "the features")
+	if err != nil {
+		return Written{}, err
+	}
 	ny, err := landmark.LoadNystrom(bytes.NewReader(fm.Map))
 	if err != nil {
 		return Written{}, err
 	}
 	var z []float64
 	var y []int
-	for i, b := range all {
-		if b.Index != i {
-			return Written{}, fmt.Errorf("internal error: block %d of the features missing", i)
-		}
+	for _, b := range all {
 		z, y = append(z, b.Z...), append(y, b.Y...)
 	}
 	if len(y) != len(st.Labelled) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"sort"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"gonum.org/v1/gonum/mat"
@@ -31,6 +30,9 @@ type blockSpreadSums struct {
 type spreadSolved struct {
 	Sol propagate.SpreadSolution
 }
+
+func (b blockSpreadSums) index() int { return b.Index }
+func (b blockSpread) index() int     { return b.Index }
 
 // blockSpread is a block's part of the spreading transduction.
 type blockSpread struct {
@@ -105,16 +107,11 @@ type lambdaFn struct {
 }
 
 func (fn *lambdaFn) ProcessElement(ctx context.Context, b Block, st Stats, sc dataset.Scaler, in anchorInput, w width) (blockVec, error) {
-	p, err := fn.Set.spreadParts(st, in, w)
-	if err != nil {
-		return blockVec{}, err
-	}
-	X, err := b.scaled(&sc)
-	if err != nil {
-		return blockVec{}, err
-	}
-	v, err := p.Lambda(ctx, X)
-	return blockVec{Index: b.Index, V: v}, err
+	build := func() (*propagate.SpreadParts, error) { return fn.Set.spreadParts(st, in, w) }
+	return onBlock(in.Refusal, b, sc, build, func(p *propagate.SpreadParts, X *mat.Dense) (blockVec, error) {
+		v, err := p.Lambda(ctx, X)
+		return blockVec{Index: b.Index, V: v}, err
+	})
 }
 
 // sumLambdaFn adds the blocks' parts of Λ in block order.
@@ -123,16 +120,19 @@ type sumLambdaFn struct {
 }
 
 func (fn *sumLambdaFn) ProcessElement(_ int, iter func(*blockVec) bool, st Stats, in anchorInput, w width) (spreadLambda, error) {
+	if in.Refusal != "" {
+		return spreadLambda{}, nil
+	}
 	p, err := fn.Set.spreadParts(st, in, w)
 	if err != nil {
 		return spreadLambda{}, err
 	}
-	parts := inOrder(iter)
+	parts, err := inOrder(iter, "Λ")
+	if err != nil {
+		return spreadLambda{}, err
+	}
 	vs := make([][]float64, len(parts))
 	for i, part := range parts {
-		if part.Index != i {
-			return spreadLambda{}, fmt.Errorf("internal error: block %d of Λ missing", i)
-		}
 		vs[i] = part.V
 	}
 	lam, err := p.SumLambda(vs)
@@ -145,19 +145,14 @@ type spreadSumsFn struct {
 }
 
 func (fn *spreadSumsFn) ProcessElement(ctx context.Context, b Block, st Stats, sc dataset.Scaler, in anchorInput, w width, lam spreadLambda) (blockSpreadSums, error) {
-	p, err := fn.Set.spreadParts(st, in, w)
-	if err != nil {
-		return blockSpreadSums{}, err
-	}
-	X, err := b.scaled(&sc)
-	if err != nil {
-		return blockSpreadSums{}, err
-	}
-	sums, err := p.Sums(ctx, X, b.classes(st), lam.V)
-	if err != nil {
-		return blockSpreadSums{}, err
-	}
-	return blockSpreadSums{Index: b.Index, Sums: *sums}, nil
+	build := func() (*propagate.SpreadParts, error) { return fn.Set.spreadParts(st, in, w) }
+	return onBlock(in.Refusal, b, sc, build, func(p *propagate.SpreadParts, X *mat.Dense) (blockSpreadSums, error) {
+		sums, err := p.Sums(ctx, X, b.classes(st), lam.V)
+		if err != nil {
+			return blockSpreadSums{}, err
+		}
+		return blockSpreadSums{Index: b.Index, Sums: *sums}, nil
+	})
 }
 
 // spreadSolveFn merges the blocks' sums in block order and solves the
@@ -167,21 +162,19 @@ type spreadSolveFn struct {
 }
 
 func (fn *spreadSolveFn) ProcessElement(_ int, iter func(*blockSpreadSums) bool, st Stats, in anchorInput, w width, lam spreadLambda) (spreadSolved, error) {
-	var all []blockSpreadSums
-	var b blockSpreadSums
-	for iter(&b) {
-		all = append(all, b)
+	if in.Refusal != "" {
+		return spreadSolved{}, nil
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].Index < all[j].Index })
+	all, err := inOrder(iter, "the spreading sums")
+	if err != nil {
+		return spreadSolved{}, err
+	}
 	p, err := fn.Set.spreadParts(st, in, w)
 	if err != nil {
 		return spreadSolved{}, err
 	}
 	sums := p.NewSums()
-	for i, b := range all {
-		if b.Index != i {
-			return spreadSolved{}, fmt.Errorf("internal error: block %d of the spreading sums missing", i)
-		}
+	for _, b := range all {
 		if err := sums.Merge(&b.Sums); err != nil {
 			return spreadSolved{}, err
 		}
@@ -199,20 +192,15 @@ type spreadTransFn struct {
 }
 
 func (fn *spreadTransFn) ProcessElement(ctx context.Context, b Block, st Stats, sc dataset.Scaler, in anchorInput, w width, sol spreadSolved) (blockSpread, error) {
-	p, err := fn.Set.spreadParts(st, in, w)
-	if err != nil {
-		return blockSpread{}, err
-	}
-	X, err := b.scaled(&sc)
-	if err != nil {
-		return blockSpread{}, err
-	}
-	y := b.classes(st)
-	part, err := p.Transduce(ctx, X, y, &sol.Sol)
-	if err != nil {
-		return blockSpread{}, err
-	}
-	return blockSpread{Index: b.Index, Y: y, Part: *part}, nil
+	build := func() (*propagate.SpreadParts, error) { return fn.Set.spreadParts(st, in, w) }
+	return onBlock(in.Refusal, b, sc, build, func(p *propagate.SpreadParts, X *mat.Dense) (blockSpread, error) {
+		y := b.classes(st)
+		part, err := p.Transduce(ctx, X, y, &sol.Sol)
+		if err != nil {
+			return blockSpread{}, err
+		}
+		return blockSpread{Index: b.Index, Y: y, Part: *part}, nil
+	})
 }
 
 // spreadFinishFn puts the blocks' transduction together in block order,
@@ -224,12 +212,13 @@ type spreadFinishFn struct {
 }
 
 func (fn *spreadFinishFn) ProcessElement(ctx context.Context, _ int, iter func(*blockSpread) bool, st Stats, sc dataset.Scaler, in anchorInput, w width, sol spreadSolved) (Written, error) {
-	var all []blockSpread
-	var b blockSpread
-	for iter(&b) {
-		all = append(all, b)
+	if err := refused(in.Refusal); err != nil {
+		return Written{}, err
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].Index < all[j].Index })
+	all, err := inOrder(iter, "the transduction")
+	if err != nil {
+		return Written{}, err
+	}
 	p, err := fn.Set.spreadParts(st, in, w)
 	if err != nil {
 		return Written{}, err
@@ -237,9 +226,6 @@ func (fn *spreadFinishFn) ProcessElement(ctx context.Context, _ int, iter func(*
 	var y []int
 	parts := make([]*propagate.SpreadBlock, len(all))
 	for i := range all {
-		if all[i].Index != i {
-			return Written{}, fmt.Errorf("internal error: block %d of the transduction missing", i)
-		}
 		y = append(y, all[i].Y...)
 		parts[i] = &all[i].Part
 	}

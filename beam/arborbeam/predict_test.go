@@ -16,7 +16,6 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/direct"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 
 	"github.com/arbor-ml/arbor/beam/arborbeam"
@@ -125,18 +124,6 @@ func runPipeline(t *testing.T, build func(s beam.Scope)) error {
 	p, s := beam.NewPipelineWithRoot()
 	build(s)
 	_, err := prism.Execute(context.Background(), p)
-	return err
-}
-
-// runRefused runs a pipeline that must fail on the direct runner, which
-// runs its stages one after the other: its error is the first failing
-// step's own, where prism, running stages side by side, may report a
-// later stage that found the failed step's side input empty.
-func runRefused(t *testing.T, build func(s beam.Scope)) error {
-	t.Helper()
-	p, s := beam.NewPipelineWithRoot()
-	build(s)
-	_, err := direct.Execute(context.Background(), p)
 	return err
 }
 
