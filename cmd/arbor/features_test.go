@@ -214,3 +214,40 @@ func parse(t *testing.T, s string) float64 {
 	}
 	return v
 }
+
+// TestFeaturesLaterChunkError: a bad cell in the second chunk leaves no
+// --out file, while standard output has the first chunk's rows, complete,
+// and the error names the file's line, the column and the rows written.
+func TestFeaturesLaterChunkError(t *testing.T) {
+	dir := t.TempDir()
+	train, _ := messyTSV(t, dir, 60, 2)
+	lm := filepath.Join(dir, "lm.arbor")
+	mustArbor(t, "classify", "--data", train, "--label", "class", "--id", "sample", "--impute", "mean", "--landmarks", "10",
+		"--learner", "svm", "--kernel", "rbf:0.5", "--save-model", lm, "--out", filepath.Join(dir, "a.csv"), "--quiet")
+	var b strings.Builder
+	b.WriteString("f1,f2,f3,f4\n")
+	for i := range 5000 {
+		f3 := ftoa(float64(i % 7))
+		if i == 4500 {
+			f3 = "oops"
+		}
+		fmt.Fprintf(&b, "%d,1,%s,0.5\n", i%5, f3)
+	}
+	bad := writeFile(t, dir, "big.csv", b.String())
+	out := filepath.Join(dir, "z.csv")
+	_, _, err := arbor(t, "features", "--quiet", "--model", lm, "--data", bad, "--out", out)
+	if err == nil || !strings.Contains(err.Error(), bad+":4502") || !strings.Contains(err.Error(), `"f3"`) {
+		t.Errorf("to a file: %v, want %s:4502 and column f3", err, bad)
+	}
+	if _, serr := os.Stat(out); serr == nil {
+		t.Errorf("a failed run wrote %s", out)
+	}
+	stdout, _, err := arbor(t, "features", "--quiet", "--model", lm, "--data", bad)
+	if err == nil || !strings.Contains(err.Error(), "4096 rows were already written to standard output") {
+		t.Errorf("to standard output: %v, want the rows already written", err)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if len(lines) != 4097 || !strings.HasPrefix(lines[4096], "4095,") {
+		t.Errorf("standard output has %d lines (last %.20q), want the header and rows 0..4095", len(lines), lines[len(lines)-1])
+	}
+}
