@@ -46,8 +46,8 @@ func (p *Pipeline) CheckFeatures() error {
 // ISOMAP and the multi-type kernel fit their training rows' features from
 // the tree or graph of all rows; here every row is a new point (the
 // tree-aware rule, the graph through its nearest rows), as arbor predict
-// sees it. Errors: ErrNoMap (CheckFeatures), ErrColumns (Xraw's width), the scaler's and
-// the map's errors, ctx.Err().
+// sees it. Errors: ErrNoMap (CheckFeatures), ErrColumns (Xraw's width),
+// the scaler's and the map's errors, ctx.Err().
 func (p *Pipeline) LandmarkFeatures(ctx context.Context, Xraw *mat.Dense) (*mat.Dense, error) {
 	if err := p.CheckFeatures(); err != nil {
 		return nil, err
@@ -209,9 +209,9 @@ func (p *Pipeline) WriteLandmarkFeatures(ctx context.Context, w io.Writer, r io.
 }
 
 // LandmarkFeaturesFile writes the landmark features of the points of the
-// file data (dataset.Open: .gz too), read with opt, as
-// WriteLandmarkFeatures does, to the file path, or to stdout when path is
-// "" or "-" (CSV only). Standard output, a device or a FIFO is written
+// file data (dataset.OpenData: .gz too, or an embedded set by its name),
+// read with opt, as WriteLandmarkFeatures does, to the file path, or to
+// stdout when path is "" or "-" (CSV only). Standard output, a device or a FIFO is written
 // chunk by chunk (s.Flush is set: an error in a later chunk leaves the
 // earlier rows written, and the error says how many); a regular file is
 // written whole or not at all (atomicfile.Write). A .npy (s.Format
