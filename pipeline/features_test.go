@@ -228,3 +228,42 @@ func TestLandmarkFeaturesBadCell(t *testing.T) {
 		t.Errorf("error %v, want new.csv line 121, column x2", err)
 	}
 }
+
+// TestColumnsErrorLists: a file without a wide model's features is told
+// which, with the lists cut as the data notices cut them (the first ten,
+// how many more, the last), not every name of every list.
+func TestColumnsErrorLists(t *testing.T) {
+	ctx := context.Background()
+	var b strings.Builder
+	for j := range 40 {
+		fmt.Fprintf(&b, "v%02d,", j)
+	}
+	b.WriteString("y\n")
+	for i := range 30 {
+		for j := range 40 {
+			fmt.Fprintf(&b, "%d,", (i*7+j*3)%11)
+		}
+		fmt.Fprintf(&b, "%c\n", 'a'+rune(i%2))
+	}
+	ds, err := dataset.ReadCSV(strings.NewReader(b.String()), "wide.csv", dataset.CSVOptions{Label: "y"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fit, err := pipeline.Fit(ctx, pipeline.Settings{Learner: "knn", Landmarks: 10}, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := fit.Pipeline()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.WriteLandmarkFeatures(ctx, &bytes.Buffer{}, strings.NewReader("a,b\n1,2\n"), "new.csv", dataset.CSVOptions{}, pipeline.FeatureStream{})
+	want := `new.csv: feature columns do not match the model: no column "v00", "v01", "v02", "v03", "v04", "v05", "v06", "v07", "v08", "v09", … (29 more), "v39" (the model's features are "v00", "v01", "v02", "v03", "v04", "v05", "v06", "v07", "v08", "v09", … (29 more), "v39"; the file's columns are "a", "b")`
+	if err == nil || err.Error() != want {
+		t.Errorf("error\n%v\nwant\n%s", err, want)
+	}
+	sub := &dataset.Dataset{Name: "new.csv", Features: []string{"v00", "v39"}, X: mat.NewDense(1, 2, nil)}
+	if _, err := p.Columns(sub); err == nil || !strings.Contains(err.Error(), `no column "v01", "v02", "v03", "v04", "v05", "v06", "v07", "v08", "v09", "v10", … (27 more), "v38" (`) {
+		t.Errorf("Columns: %v", err)
+	}
+}

@@ -488,13 +488,13 @@ func (p *Pipeline) Columns(ds *dataset.Dataset) (*mat.Dense, error) {
 	for i, f := range p.Features {
 		j, ok := pos[f]
 		if !ok {
-			missing = append(missing, strconv.Quote(f))
+			missing = append(missing, f)
 		}
 		idx[i] = j
 	}
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("%s: %w: no column %s (the model's features are %s; the file's are %s)", ds.Name, ErrColumns,
-			strings.Join(missing, ", "), quoteList(p.Features), quoteList(ds.Features))
+			quoteList(missing), quoteList(p.Features), quoteList(ds.Features))
 	}
 	n := ds.Len()
 	X := mat.NewDense(n, len(idx), nil)
@@ -508,10 +508,17 @@ func (p *Pipeline) Columns(ds *dataset.Dataset) (*mat.Dense, error) {
 	return X, nil
 }
 
+// quoteList quotes names for a message: all of up to 12, else the first
+// 10, how many more, and the last, as the data notices list features.
 func quoteList(s []string) string {
-	q := make([]string, len(s))
+	const most, first = 12, 10
+	var q []string
 	for i, v := range s {
-		q[i] = strconv.Quote(v)
+		if len(s) > most && i == first {
+			q = append(q, fmt.Sprintf("… (%d more)", len(s)-first-1), strconv.Quote(s[len(s)-1]))
+			break
+		}
+		q = append(q, strconv.Quote(v))
 	}
 	return strings.Join(q, ", ")
 }
