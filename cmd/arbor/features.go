@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"strings"
 	"time"
@@ -19,17 +20,7 @@ func init() {
 func runFeatures(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "features", "--model lm.arbor --data points.csv [--out Z.csv|Z.npy]")
 	var d dataFlags
-	// No --scale or --impute: the model carries its scaling and imputation.
-	d.register(fs, "none", "scale", "impute")
-	for name, usage := range map[string]string{
-		"data":     streamedDataUsage,
-		"label":    "label column (name or 1-based position, or none): never a feature, not read (default: the model's label column, skipped when the file has it)",
-		"id":       "ID column (name or position): never a feature, carried into the output (default: the model's ID column, classify --id, when the file has it)",
-		"features": "feature columns, comma-separated names, positions or ranges A..B (default: the model's features, matched by name in any order; no other column is read)",
-		"ignore":   "columns to skip, comma-separated names or positions (without --features, every column that is not one of the model's features is skipped anyway)",
-	} {
-		fs.Lookup(name).Usage = usage
-	}
+	registerStreamedData(fs, &d, "never a feature, not read")
 	model := fs.String("model", "", "landmark pipeline file written by arbor classify --landmarks M --save-model (a point, cluster, ISOMAP or multitype kernel's feature map)")
 	out := fs.String("out", "-", "write the features to this file: .npy (NumPy float64, rows × r, no IDs; a regular file) or CSV (row[,id],z1,…,zr; one row per input row, in order); - is standard output (CSV)")
 	chunk := fs.Int("chunk", pipeline.DefaultChunk, "rows read at a time, rounded up to a multiple of 4096 (memory: chunk × landmarks kernel values)")
@@ -92,6 +83,23 @@ func runFeatures(ctx context.Context, e *env, args []string) error {
 // streamedDataUsage documents --data of the commands that read a file of
 // points in chunks (predict, features).
 var streamedDataUsage = "file of points (delimited text: comma, tab, semicolon or blank separated, header optional; .gz ok), read in chunks (not LIBSVM text), or an embedded set kept as delimited text: " + strings.Join(dataset.EmbeddedDelimited(), ", ")
+
+// registerStreamedData registers the data flags of the commands that read
+// new points in chunks under a saved model (predict, features): no --scale
+// or --impute, since the model carries its scaling and imputation; label
+// says what the command does with the label column.
+func registerStreamedData(fs *flag.FlagSet, d *dataFlags, label string) {
+	d.register(fs, "none", "scale", "impute")
+	for name, usage := range map[string]string{
+		"data":     streamedDataUsage,
+		"label":    "label column (name or 1-based position, or none): " + label + " (default: the model's label column, skipped when the file has it)",
+		"id":       "ID column (name or position): never a feature, carried into the output (default: the model's ID column, classify --id, when the file has it)",
+		"features": "feature columns, comma-separated names, positions or ranges A..B (default: the model's features, matched by name in any order; no other column is read)",
+		"ignore":   "columns to skip, comma-separated names or positions (without --features, every column that is not one of the model's features is skipped anyway)",
+	} {
+		fs.Lookup(name).Usage = usage
+	}
+}
 
 // checkStreamedData fails for a missing --data.
 func checkStreamedData(path string) error {

@@ -38,17 +38,7 @@ func savePipeline(info io.Writer, path string, fit interface {
 func runPredict(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "predict", "--model m.arbor --data new.csv [--out predictions.csv]")
 	var d dataFlags
-	// No --scale or --impute: the model carries its scaling and imputation.
-	d.register(fs, "none", "scale", "impute")
-	for name, usage := range map[string]string{
-		"data":     streamedDataUsage,
-		"label":    "label column (name or 1-based position, or none): never a feature; predict does not use its cells (default: the model's label column, skipped when the file has it)",
-		"id":       "ID column (name or position): never a feature, carried into the output (default: the model's ID column, classify --id, when the file has it)",
-		"features": "feature columns, comma-separated names, positions or ranges A..B (default: the model's features, matched by name in any order; no other column is read)",
-		"ignore":   "columns to skip, comma-separated names or positions (without --features, every column that is not one of the model's features is skipped anyway)",
-	} {
-		fs.Lookup(name).Usage = usage
-	}
+	registerStreamedData(fs, &d, "never a feature; predict does not use its cells")
 	model := fs.String("model", "", "pipeline file written by arbor classify --save-model")
 	out := fs.String("out", "-", "write predictions (CSV: row[,id],label; one row per input row, in order) to this file; - is standard output")
 	chunk := fs.Int("chunk", pipeline.DefaultChunk, "rows read and labelled at a time (memory: chunk × training rows kernel values, chunk × landmarks for a --landmarks model)")
