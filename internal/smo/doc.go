@@ -15,7 +15,9 @@
 // such sequences, Problem.Warm carries Σ_j y_jα_jK_ij and the bounded part
 // Ḡ between solves, so a warm start from the previous α costs one kernel
 // column per changed variable instead of one per nonzero α. Feasible
-// repairs a start after labels change.
+// repairs a start after labels change. Cache.Reset and Warm.Reset ready a
+// cache and a Warm for another such sequence on the same rows, with the
+// iterates of a new Cache and a zero Warm and without their allocations.
 //
 // The iterates are LIBSVM's (same working-set selection WSS3 of Fan, Chen &
 // Lin, JMLR 6 2005, tie rules, clipping, shrinking with one unshrink,
