@@ -39,6 +39,10 @@ type ReadOptions struct {
 	// SplitBytes is the size of a file's first byte ranges (≤ 0:
 	// DefaultSplitBytes).
 	SplitBytes int64
+	// CountBytes is the size of the blocks whose rows PredictFiles and
+	// FeatureFiles count first (≤ 0: SplitBytes, at most
+	// CountBlockBytes).
+	CountBytes int64
 }
 
 func (o ReadOptions) chunk() int {
@@ -384,7 +388,7 @@ func readRange[T any](ctx context.Context, rt *sdf.LockRTracker, h FileHead, o R
 			piece, err = br.ReadSlice('\n')
 			n += len(piece)
 			buf.Write(piece)
-			blank = blank && len(bytes.TrimSpace(piece)) == 0
+			blank = blank && isBlank(piece)
 			if err != bufio.ErrBufferFull {
 				break
 			}

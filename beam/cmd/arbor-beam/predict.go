@@ -88,17 +88,25 @@ func fileJobFlags(fs *flag.FlagSet, featureJob bool) func(ctx context.Context, s
 		}
 		opt := arborbeam.ReadOptions{Chunk: *chunk, SplitBytes: *split, CSV: csv}
 		globs := beam.Create(s, splitList(*data)...)
+		o := arborbeam.NewOutput(*out)
+		if format == "csv" {
+			// Each range is written by the task that reads it.
+			w := arborbeam.WriteOptions{Shards: *shards, Ordered: *ordered}
+			if featureJob {
+				arborbeam.FeatureFiles(s, *model, globs, opt, o, w)
+			} else {
+				arborbeam.PredictFiles(s, *model, globs, opt, o, w)
+			}
+			return nil
+		}
 		var labels beam.PCollection
 		if featureJob {
 			labels = arborbeam.Features(s, *model, globs, opt)
 		} else {
 			labels = arborbeam.Predict(s, *model, globs, opt)
 		}
-		o := arborbeam.NewOutput(*out)
 		var written beam.PCollection
-		if *ordered {
-			written = arborbeam.WriteOrdered(s, labels, o)
-		} else if format == "parquet" {
+		if format == "parquet" {
 			written = arborbeam.WriteParquetParts(s, labels, o, *shards)
 		} else {
 			written = arborbeam.WriteParts(s, labels, o, *shards, format == "npy")
