@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"sync"
 
 	"github.com/arbor-ml/arbor/distance"
 	"github.com/arbor-ml/arbor/hclust"
@@ -226,6 +227,10 @@ type Nystrom struct {
 	// (newNystromGraph), or nil; joins the Eq. 4 joins it made.
 	geo   *geoSource
 	joins int
+	// rowBufs holds BlockRows×M buffers for the kernel rows of a point
+	// kernel (featuresTo), reused across blocks and calls so that a pass
+	// over N rows leaves no N/BlockRows blocks of garbage behind.
+	rowBufs sync.Pool
 }
 
 // newNystrom fits the Nyström map of the point kernel k on the landmark
@@ -396,6 +401,15 @@ func (ny *Nystrom) featuresTo(ctx context.Context, Z *mat.Dense, Xt mat.Matrix) 
 		return ny.graft.Features(ctx, Z, Xt)
 	}
 	const block = BlockRows
+	m := len(ny.Landmarks)
+	var buf *mat.Dense // the point kernel's rows against the landmarks
+	if ny.k != nil && ny.tree == nil {
+		buf, _ = ny.rowBufs.Get().(*mat.Dense)
+		if buf == nil {
+			buf = mat.NewDense(block, m, nil)
+		}
+		defer ny.rowBufs.Put(buf)
+	}
 	for lo := 0; lo < t; lo += block {
 		hi := min(lo+block, t)
 		var sub mat.Matrix
@@ -404,7 +418,13 @@ func (ny *Nystrom) featuresTo(ctx context.Context, Z *mat.Dense, Xt mat.Matrix) 
 		} else {
 			sub = mat.DenseCopyOf(Xt).Slice(lo, hi, 0, d)
 		}
-		R, err := ny.Rows(ctx, sub)
+		var R *mat.Dense
+		var err error
+		if buf != nil {
+			R, err = kernel.Cross(ctx, buf.Slice(0, hi-lo, 0, m).(*mat.Dense), ny.k, sub, ny.lm)
+		} else {
+			R, err = ny.Rows(ctx, sub)
+		}
 		if err != nil {
 			return err
 		}

@@ -147,9 +147,10 @@ func CostLearner(s Settings, spec kernel.Spec, ln learner.Learner, family string
 const svmCacheBytes = 200 << 20
 
 // LandmarkRunBytes estimates Fit with m landmarks, the learner of family
-// and kernel spec on data of shape sh (n training and test rows, d
-// features, ℓ labelled). Every run holds the points as read and their
-// scaled copy and the labels, 16·n·d + 32·n bytes; besides, by method:
+// and kernel spec on data of shape sh (n training and test rows, N of them
+// training rows, d features, ℓ labelled). Every run holds the points as
+// read and their scaled copy and the labels, 16·n·d + 32·n bytes;
+// besides, by method:
 //
 //   - lp on the anchor graph: each row's 3 anchors with weights and
 //     distances, 60·n; the sums ZᵀZ and Z_lᵀZ_l and, while the M×M system
@@ -166,12 +167,24 @@ const svmCacheBytes = 200 << 20
 //     features (LabelBlockRows(family) × M) and one of kernel rows
 //     (landmark.BlockRows × M) — O(M² + n + block·M), no N×M matrix; with
 //     complete, average or weighted linkage on the tree of all rows (up to
-//     landmark.CellsAllRowsMaxN rows) also the linkage of the exact tree's
-//     K clusters, which are used when K² ≤ N·M: at most 4·n·M condensed;
-//   - isomap, multitype and hckg: the N×M geodesics or affinity rows the
-//     map reads the features from, and the N×r features (LandmarkBytes).
+//     landmark.CellsAllRowsMaxN rows) the tree is built first, and its
+//     memory is freed before the map's: the larger of the two counts,
+//     the tree's being the k-NN lists that find the exact tree's K
+//     clusters (12·k·N, k = landmark.ExactCellsNeighbors, and a copy of the
+//     points, 8·N·d) or their linkage, used when K² ≤ N·M (K(K−1)/2
+//     distances: at most 4·N·M);
+//   - isomap, multitype and hckg: the map's N×M geodesics or kernel rows
+//     and the N×r features (r ≤ M) — isomap keeps its features and gives
+//     the run a copy, 8·N·M + 16·N·r ≤ 24·N·M; multitype holds the
+//     Nyström features and the features made from them, 16·N·r, hckg the
+//     geodesics and the features, 16·N·M, each with one block of
+//     landmark.BlockRows kernel or geodesic rows — with the points' copy
+//     the map searches (8·N·d), the M×M eigenproblem (32·M²), the
+//     labelled rows' features and one block of features
+//     (min(LabelBlockRows(family), n) × M) (MapRowsBytes).
 //
-// M is at most n.
+// Every run on features also counts the process (processBytes). M is at
+// most n.
 func LandmarkRunBytes(spec kernel.Spec, family string, sh Shape, m int) float64 {
 	n, d, l := float64(sh.Rows+sh.Test), float64(sh.Features), float64(sh.Labeled)
 	mm := float64(min(m, sh.Rows+sh.Test))
@@ -189,20 +202,49 @@ func LandmarkRunBytes(spec kernel.Spec, family string, sh Shape, m int) float64 
 	case spec.Kind == kernel.KindPoint, spec.Kind == kernel.KindConnectivity,
 		spec.Kind == kernel.KindHCK && spec.Graph == nil:
 	default:
-		return LandmarkBytes(sh.Rows+sh.Test, sh.Features, m)
+		return MapRowsBytes(spec, family, sh, m)
 	}
-	need := base + 64*mm*mm + 12*n + 8*l*mm + 8*float64(LabelBlockRows(family)+landmark.BlockRows)*mm
+	features := 64*mm*mm + 12*n + 8*l*mm + 8*float64(LabelBlockRows(family)+landmark.BlockRows)*mm
 	if spec.Kind == kernel.KindHCK && sh.Rows <= landmark.CellsAllRowsMaxN {
 		switch spec.Method {
 		case hclust.Complete, hclust.Average, hclust.Weighted:
-			need += 4 * float64(sh.Rows) * mm
+			rows := float64(sh.Rows)
+			tree := max(4*rows*mm, 12*float64(landmark.ExactCellsNeighbors)*rows+8*rows*d)
+			return base + processBytes(n, d) + max(features, tree)
 		}
 	}
-	return need
+	return base + processBytes(n, d) + features
 }
 
-// anchorSlack is what an anchor-graph run's process holds besides the
-// data its estimate counts: the Go runtime (10 MiB for a run on a few
+// processBytes is what a run's process holds besides the data its
+// estimate counts: the Go runtime and the collector's slack (anchorSlack)
+// and the pages the reading of n rows of d features left behind, 16 bytes
+// per cell of the file (the features, a label and an ID or ignored
+// column). Measured with /usr/bin/time -v on bench/million's 10⁵ rows (d =
+// 10, with a truth and a label column): arbor kernel --landmarks 2 peaks
+// at 41 MiB where the points and labels (16·n·d + 32·n) are 18 MiB.
+func processBytes(n, d float64) float64 {
+	return anchorSlack + 16*n*(d+2)
+}
+
+// MapRowsBytes is LandmarkRunBytes for the maps that hold N×M rows
+// (isomap, multitype, hckg: a spec of another kind counts as multitype and
+// hckg do) with learner family svm, linsvm or knn on n = sh.Rows + sh.Test
+// rows, M = m.
+func MapRowsBytes(spec kernel.Spec, family string, sh Shape, m int) float64 {
+	n, d, l := float64(sh.Rows+sh.Test), float64(sh.Features), float64(sh.Labeled)
+	mm := float64(min(m, sh.Rows+sh.Test))
+	base := 16*n*d + 32*n
+	rows := 16*n*mm + 8*float64(landmark.BlockRows)*mm
+	if spec.Kind == kernel.KindISOMAP {
+		rows = 24 * n * mm
+	}
+	block := 8 * float64(min(LabelBlockRows(family), sh.Rows+sh.Test)) * mm
+	return base + processBytes(n, d) + rows + 8*n*d + 32*mm*mm + 8*l*mm + block
+}
+
+// anchorSlack is what a landmark run's process holds besides the data
+// its estimate counts (processBytes adds the reading's pages): the Go runtime (10 MiB for a run on a few
 // rows) and the collector's slack over the live heap. Measured with
 // /usr/bin/time -v on bench/million's data (d = 10, M = 2,000), the peak
 // is the counted data plus 13 MiB at 10⁵ rows and plus 20 MiB at 10⁶.
@@ -210,9 +252,9 @@ const anchorSlack = 16 << 20
 
 // KernelLandmarkBytes estimates arbor kernel --landmarks m on n rows of d
 // features with kernel spec, which writes the features a block at a time
-// (WriteFeatures): the map and the blocks of LandmarkRunBytes' svm run
-// without labelled rows; the maps whose features come from N×M geodesics
-// or affinity rows, LandmarkBytes.
+// (WriteFeatures): LandmarkRunBytes' svm run without labelled rows (the
+// map, the blocks of features and kernel rows, the process); for the maps
+// whose features come from N×M geodesics or kernel rows, MapRowsBytes'.
 func KernelLandmarkBytes(spec kernel.Spec, n, d, m int) float64 {
 	return LandmarkRunBytes(spec, "svm", Shape{Rows: n, Features: d}, m)
 }

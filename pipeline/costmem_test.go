@@ -102,6 +102,11 @@ func TestLandmarkCostBoundsHeap(t *testing.T) {
 		{pipeline.Settings{Learner: "spreading", Params: map[string]string{"affinity": "rbf:0.1"}, Landmarks: 700, Seed: 1}, 0.4},
 		{pipeline.Settings{Kernel: "hck:average", Landmarks: 200, Seed: 1}, 0},
 		{pipeline.Settings{Kernel: "rbf", Learner: "knn", Landmarks: 200, Seed: 1}, 0},
+		{pipeline.Settings{Kernel: "hck:complete", Landmarks: 200, Seed: 1}, 0},
+		// the maps that hold N×M rows
+		{pipeline.Settings{Kernel: "isomap", Landmarks: 400, Seed: 1}, 0},
+		{pipeline.Settings{Kernel: "multitype:step:0.1:1", Landmarks: 400, Seed: 1}, 0},
+		{pipeline.Settings{Kernel: "hckg:average", Landmarks: 400, Seed: 1}, 0},
 	} {
 		e, err := pipeline.Cost(c.s, pipeline.ShapeOf(ds, nil))
 		if err != nil {
