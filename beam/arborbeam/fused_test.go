@@ -149,3 +149,54 @@ func TestPredictFilesBadCell(t *testing.T) {
 		}
 	}
 }
+
+// TestFeatureFilesEqualsArborFeatures: FeatureFiles on prism with
+// --ordered writes, for each input, the bytes arbor features writes, and
+// its parts hold the same rows and values in file and row order.
+func TestFeatureFilesEqualsArborFeatures(t *testing.T) {
+	dir := t.TempDir()
+	train, inputs := writeData(t, dir)
+	model := filepath.Join(dir, "lm.arbor")
+	arbor(t, "classify", "--data", train, "--id", "name", "--kernel", "rbf:0.5", "--learner", "svm", "--landmarks", "30", "--seed", "2",
+		"--save-model", model, "--quiet", "--out", filepath.Join(dir, "c.csv"))
+	opt := arborbeam.ReadOptions{Chunk: 41, SplitBytes: 500, CountBytes: 130}
+	parts := arborbeam.NewOutput(filepath.Join(dir, "parts"))
+	ordered := arborbeam.NewOutput(filepath.Join(dir, "ordered"))
+	err := runPipeline(t, func(s beam.Scope) {
+		files := beam.Create(s, filepath.Join(dir, "in", "*"))
+		arborbeam.FeatureFiles(s, model, files, opt, parts, arborbeam.WriteOptions{Shards: 2})
+		arborbeam.FeatureFiles(s, model, files, opt, ordered, arborbeam.WriteOptions{Ordered: true})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string // file,row,name,z… of every row, the files in order
+	for _, in := range inputs {
+		out := filepath.Join(dir, filepath.Base(in)+".z.csv")
+		arbor(t, "features", "--model", model, "--data", in, "--out", out)
+		w, _ := os.ReadFile(out)
+		got, err := os.ReadFile(filepath.Join(ordered.Dir, arborbeam.OrderedName(in, true)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(w) {
+			t.Fatalf("%s: ordered features differ from arbor features' (%d vs %d bytes)", in, len(got), len(w))
+		}
+		for _, r := range readCSV(t, out)[1:] {
+			want = append(want, in+","+strings.Join(r, ","))
+		}
+	}
+	var got []string
+	for k := 0; k < 2; k++ {
+		recs := readCSV(t, filepath.Join(parts.Dir, arborbeam.PartName(k, 2, ".csv")))
+		if h := strings.Join(recs[0][:4], ","); h != "file,row,name,z1" {
+			t.Fatalf("part %d header %v", k, recs[0])
+		}
+		for _, r := range recs[1:] {
+			got = append(got, strings.Join(r, ","))
+		}
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("the parts' %d rows differ from arbor features' %d rows", len(got), len(want))
+	}
+}
