@@ -28,46 +28,27 @@ func runFeatures(ctx context.Context, e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return predictFlagError(err)
 	}
-	if *model == "" {
-		return usageError("--model is required")
-	}
-	if err := checkStreamedData(d.Path); err != nil {
-		return err
-	}
-	if *chunk < 1 {
-		return usageError("--chunk must be ≥ 1, got %d", *chunk)
-	}
 	format := dataset.MatrixCSV
 	if *out != "-" && *out != "" {
 		if f, err := dataset.MatrixFormatOf(*out, false); err == nil {
 			format = f
 		}
 	}
-	if err := checkOutputs("model", *model, "data", d.Path, "out", *out); err != nil {
-		return err
-	}
-	p, err := pipeline.LoadFile(*model)
+	p, err := loadStreamed(*model, d.Path, *out, *chunk)
 	if err != nil {
 		return err
 	}
 	if err := p.CheckFeatures(); err != nil {
 		return fmt.Errorf("%s: %w", *model, err)
 	}
-	opt, err := d.CSV()
+	opt, check, explain, err := streamedReading(p, d, "arbor features")
 	if err != nil {
-		return dataError(err)
+		return err
 	}
-	opt.LabelOptional = d.Label == "" || d.Label == "none"
-	stream := pipeline.FeatureStream{Chunk: *chunk, Format: format, Check: func(ds *dataset.Dataset) error {
-		if p.Scaler == nil || p.Scaler.Impute == nil {
-			return ds.MissingError("arbor features", "fill or drop those cells, or refit the model with --impute")
-		}
-		return nil
-	}}
+	stream := pipeline.FeatureStream{Chunk: *chunk, Format: format, Check: check}
 	if !*quiet {
 		stream.Progress = progress.RowsDone(e.stderr, "features", "mapped", time.Now())
 	}
-	explain := func(err error) error { return p.ExplainReadError(err, d.Options) }
 	if err := p.LandmarkFeaturesFile(ctx, d.Path, *out, e.stdout, opt, stream, explain); err != nil {
 		if errors.Is(err, pipeline.ErrNoMap) {
 			return fmt.Errorf("%s: %w", *model, err)
@@ -101,10 +82,40 @@ func registerStreamedData(fs *flag.FlagSet, d *dataFlags, label string) {
 	}
 }
 
-// checkStreamedData fails for a missing --data.
-func checkStreamedData(path string) error {
-	if path == "" {
-		return usageError("--data is required")
+// loadStreamed checks the flags predict and features share (--model and
+// --data given, --chunk positive, no output that is an input) and loads
+// the model.
+func loadStreamed(model, data, out string, chunk int) (*pipeline.Pipeline, error) {
+	switch {
+	case model == "":
+		return nil, usageError("--model is required")
+	case data == "":
+		return nil, usageError("--data is required")
+	case chunk < 1:
+		return nil, usageError("--chunk must be ≥ 1, got %d", chunk)
 	}
-	return nil
+	if err := checkOutputs("model", model, "data", data, "out", out); err != nil {
+		return nil, err
+	}
+	return pipeline.LoadFile(model)
+}
+
+// streamedReading returns how predict and features read the new points
+// under p: the reader's options (the label column optional), the check
+// that refuses missing values a model without imputation cannot fill
+// (cmd names the command), and the explanation of read errors.
+func streamedReading(p *pipeline.Pipeline, d dataFlags, cmd string) (dataset.CSVOptions, func(*dataset.Dataset) error, func(error) error, error) {
+	opt, err := d.CSV()
+	if err != nil {
+		return opt, nil, nil, dataError(err)
+	}
+	opt.LabelOptional = d.Label == "" || d.Label == "none"
+	check := func(ds *dataset.Dataset) error {
+		if p.Scaler == nil || p.Scaler.Impute == nil {
+			return ds.MissingError(cmd, "fill or drop those cells, or refit the model with --impute")
+		}
+		return nil
+	}
+	explain := func(err error) error { return p.ExplainReadError(err, d.Options) }
+	return opt, check, explain, nil
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/internal/progress"
 	"github.com/arbor-ml/arbor/pipeline"
 )
@@ -49,19 +48,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return predictFlagError(err)
 	}
-	if *model == "" {
-		return usageError("--model is required")
-	}
-	if err := checkStreamedData(d.Path); err != nil {
-		return err
-	}
-	if *chunk < 1 {
-		return usageError("--chunk must be ≥ 1, got %d", *chunk)
-	}
-	if err := checkOutputs("model", *model, "data", d.Path, "out", *out); err != nil {
-		return err
-	}
-	p, err := pipeline.LoadFile(*model)
+	p, err := loadStreamed(*model, d.Path, *out, *chunk)
 	if err != nil {
 		return err
 	}
@@ -69,21 +56,14 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	if err := p.CheckWant(want); err != nil {
 		return fmt.Errorf("%s: %w", *model, err)
 	}
-	opt, err := d.CSV()
+	opt, check, explain, err := streamedReading(p, d, "arbor predict")
 	if err != nil {
-		return dataError(err)
+		return err
 	}
-	opt.LabelOptional = d.Label == "" || d.Label == "none"
-	stream := pipeline.PredictStream{Want: want, Chunk: *chunk, Check: func(ds *dataset.Dataset) error {
-		if p.Scaler == nil || p.Scaler.Impute == nil {
-			return ds.MissingError("arbor predict", "fill or drop those cells, or refit the model with --impute")
-		}
-		return nil
-	}}
+	stream := pipeline.PredictStream{Want: want, Chunk: *chunk, Check: check}
 	if !*quiet {
 		stream.Progress = progress.Rows(e.stderr, "predict", time.Now())
 	}
-	explain := func(err error) error { return p.ExplainReadError(err, d.Options) }
 	if err := p.PredictFile(ctx, d.Path, *out, e.stdout, opt, stream, explain); err != nil {
 		return err
 	}
