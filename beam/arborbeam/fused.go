@@ -417,6 +417,20 @@ func (w *rangeWriter) close() (RangePart, bool, error) {
 	return w.part, true, nil
 }
 
+// finish closes w after its range was read with error err (nil: read
+// whole) and emits the range's part when it has rows; the first error
+// is returned.
+func (w *rangeWriter) finish(err error, emit func(RangePart)) error {
+	part, ok, cerr := w.close()
+	if err == nil {
+		err = cerr
+	}
+	if err == nil && ok {
+		emit(part)
+	}
+	return err
+}
+
 // counter counts the bytes written through it.
 type counter struct {
 	w io.Writer
@@ -442,10 +456,7 @@ type writeRangeFn struct {
 }
 
 func (fn *writeRangeFn) Setup(ctx context.Context) error {
-	p, err := LoadModel(ctx, fn.Model)
-	if err == nil && fn.Features {
-		err = CheckFeatures(p, fn.Model)
-	}
+	p, err := loadFor(ctx, fn.Model, fn.Features)
 	fn.p = p
 	return err
 }
@@ -483,17 +494,7 @@ func (fn *writeRangeFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker
 		c.File = h.Path
 		w.add(ctx, c)
 	})
-	part, ok, cerr := w.close()
-	if err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	if ok {
-		emit(part)
-	}
-	return nil
+	return w.finish(err, emit)
 }
 
 // parquetWriteFn labels (or computes the features of) one Parquet row
@@ -509,10 +510,7 @@ type parquetWriteFn struct {
 }
 
 func (fn *parquetWriteFn) Setup(ctx context.Context) error {
-	p, err := LoadModel(ctx, fn.Model)
-	if err == nil && fn.Features {
-		err = CheckFeatures(p, fn.Model)
-	}
+	p, err := loadFor(ctx, fn.Model, fn.Features)
 	fn.p = p
 	return err
 }
@@ -522,17 +520,7 @@ func (fn *parquetWriteFn) ProcessElement(ctx context.Context, g RowGroup, emit f
 	err := (&parquetPredictFn{Model: fn.Model, Opt: fn.Opt, Features: fn.Features, p: fn.p}).ProcessElement(ctx, g, func(c Chunk) {
 		w.add(ctx, c)
 	})
-	part, ok, cerr := w.close()
-	if err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	if ok {
-		emit(part)
-	}
-	return nil
+	return w.finish(err, emit)
 }
 
 // assembleFn puts the ranges' files together into the output files once

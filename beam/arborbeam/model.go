@@ -21,6 +21,17 @@ type loaded struct {
 	err  error
 }
 
+// loadFor loads the model at path (LoadModel) for a step that labels
+// (features false) or maps (features true) rows: a model with no
+// landmark map is refused for the latter.
+func loadFor(ctx context.Context, path string, features bool) (*pipeline.Pipeline, error) {
+	p, err := LoadModel(ctx, path)
+	if err == nil && features {
+		err = CheckFeatures(p, path)
+	}
+	return p, err
+}
+
 // LoadModel reads the pipeline saved at path (any Beam filesystem) once
 // per process: every DoFn instance of a worker shares it (a fitted model
 // is only read, never changed, by labelling).

@@ -462,10 +462,7 @@ type parquetPredictFn struct {
 }
 
 func (fn *parquetPredictFn) Setup(ctx context.Context) error {
-	p, err := LoadModel(ctx, fn.Model)
-	if err == nil && fn.Features {
-		err = CheckFeatures(p, fn.Model)
-	}
+	p, err := loadFor(ctx, fn.Model, fn.Features)
 	fn.p = p
 	return err
 }

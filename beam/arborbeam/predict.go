@@ -234,10 +234,7 @@ type predictFn struct {
 }
 
 func (fn *predictFn) Setup(ctx context.Context) error {
-	p, err := LoadModel(ctx, fn.Model)
-	if err == nil && fn.Features {
-		err = CheckFeatures(p, fn.Model)
-	}
+	p, err := loadFor(ctx, fn.Model, fn.Features)
 	fn.p = p
 	return err
 }
@@ -478,11 +475,7 @@ func featureChunk(ctx context.Context, p *pipeline.Pipeline, ds *dataset.Dataset
 	if err != nil {
 		return Chunk{}, err
 	}
-	Xt, err := p.Scaler.Transform(nil, X)
-	if err != nil {
-		return Chunk{}, err
-	}
-	Z, err := p.Landmarks.Map.Features(ctx, Xt)
+	Z, err := p.LandmarkFeatures(ctx, X)
 	if err != nil {
 		return Chunk{}, err
 	}
