@@ -184,18 +184,7 @@ func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full")
 // counted; an error of the writer is a *WriteError.
 func TestWritePredictions(t *testing.T) {
 	ctx := context.Background()
-	ds, err := dataset.Embedded("iris")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := pipeline.Fit(ctx, pipeline.Settings{Learner: "knn"}, ds, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := res.Pipeline()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, p := irisKNN(t)
 	file := strings.Join(p.Features, ",") + "\n"
 	for i := range 7 {
 		file += strings.Trim(strings.Join(strings.Fields(fmt.Sprint(ds.X.RawRowView(20*i))), ","), "[]") + "\n"
@@ -271,18 +260,7 @@ func TestWriteSummary(t *testing.T) {
 // chunks' rows and the error counts them.
 func TestPredictFile(t *testing.T) {
 	ctx := context.Background()
-	ds, err := dataset.Embedded("iris")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := pipeline.Fit(ctx, pipeline.Settings{Learner: "knn"}, ds, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := res.Pipeline()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, p := irisKNN(t)
 	lines := []string{strings.Join(p.Features, ",") + "\n"}
 	for i := range 7 {
 		lines = append(lines, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(ds.X.RawRowView(20*i))), ","), "[]")+"\n")
@@ -306,7 +284,7 @@ func TestPredictFile(t *testing.T) {
 	}
 	explain := func(err error) error { return fmt.Errorf("explained: %w", err) }
 	os.Remove(out)
-	err = p.PredictFile(ctx, bad, out, nil, dataset.CSVOptions{}, s, explain)
+	err := p.PredictFile(ctx, bad, out, nil, dataset.CSVOptions{}, s, explain)
 	if err == nil || !strings.HasPrefix(err.Error(), "explained: "+bad+":6") || strings.Contains(err.Error(), "already written") {
 		t.Errorf("regular file: %v", err)
 	}
@@ -318,4 +296,22 @@ func TestPredictFile(t *testing.T) {
 	if err == nil || !strings.HasSuffix(err.Error(), "; 3 rows were already written to standard output") || strings.Count(stdout.String(), "\n") != 4 {
 		t.Errorf("standard output: %v:\n%s", err, stdout.String())
 	}
+}
+
+// irisKNN returns iris and the kNN pipeline fitted on it.
+func irisKNN(t *testing.T) (*dataset.Dataset, *pipeline.Pipeline) {
+	t.Helper()
+	ds, err := dataset.Embedded("iris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := pipeline.Fit(context.Background(), pipeline.Settings{Learner: "knn"}, ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := res.Pipeline()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds, p
 }

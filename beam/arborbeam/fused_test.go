@@ -121,18 +121,7 @@ func TestPredictFilesBadCell(t *testing.T) {
 	train, inputs := writeData(t, dir)
 	model := filepath.Join(dir, "m.arbor")
 	arbor(t, "classify", "--data", train, "--id", "name", "--kernel", "rbf:0.5", "--learner", "svm", "--save-model", model, "--quiet", "--out", filepath.Join(dir, "c.csv"))
-	text, _ := os.ReadFile(inputs[1])
-	lines := strings.Split(string(text), "\n")
-	line := 0
-	for i, l := range lines {
-		if strings.Contains(l, ",b700,") {
-			f := strings.Split(l, ",")
-			f[2] = "oops"
-			lines[i] = strings.Join(f, ",")
-			line = i + 1
-		}
-	}
-	os.WriteFile(inputs[1], []byte(strings.Join(lines, "\n")), 0o644)
+	line := spoilRow(t, inputs[1], ",b700,")
 	out := arborbeam.NewOutput(filepath.Join(dir, "out"))
 	err := runPipeline(t, func(s beam.Scope) {
 		arborbeam.PredictFiles(s, model, beam.Create(s, filepath.Join(dir, "in", "*")),

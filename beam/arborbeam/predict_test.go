@@ -220,18 +220,7 @@ func TestPredictBadCell(t *testing.T) {
 	train, inputs := writeData(t, dir)
 	model := filepath.Join(dir, "m.arbor")
 	arbor(t, "classify", "--data", train, "--id", "name", "--kernel", "rbf:0.5", "--learner", "svm", "--save-model", model, "--quiet", "--out", filepath.Join(dir, "c.csv"))
-	text, _ := os.ReadFile(inputs[1])
-	lines := strings.Split(string(text), "\n")
-	var line int
-	for i, l := range lines {
-		if strings.Contains(l, ",b700,") {
-			f := strings.Split(l, ",")
-			f[2] = "oops"
-			lines[i] = strings.Join(f, ",")
-			line = i + 1
-		}
-	}
-	os.WriteFile(inputs[1], []byte(strings.Join(lines, "\n")), 0o644)
+	line := spoilRow(t, inputs[1], ",b700,")
 	out := arborbeam.NewOutput(filepath.Join(dir, "out"))
 	err := runPipeline(t, func(s beam.Scope) {
 		labels := arborbeam.Predict(s, model, beam.Create(s, filepath.Join(dir, "in", "*")), arborbeam.ReadOptions{Chunk: 50, SplitBytes: 1000})
@@ -252,4 +241,28 @@ func TestPredictBadCell(t *testing.T) {
 	if len(names) > 0 {
 		t.Fatalf("a failed job left output files %v", names)
 	}
+}
+
+// spoilRow writes "oops" into the third cell of the row of file that
+// contains mark and returns that row's line number.
+func spoilRow(t *testing.T, file, mark string) int {
+	t.Helper()
+	text, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(text), "\n")
+	line := 0
+	for i, l := range lines {
+		if strings.Contains(l, mark) {
+			f := strings.Split(l, ",")
+			f[2] = "oops"
+			lines[i] = strings.Join(f, ",")
+			line = i + 1
+		}
+	}
+	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return line
 }
