@@ -45,22 +45,7 @@ func evalFlags(fs *flag.FlagSet) func(ctx context.Context, s beam.Scope) error {
 	maxMemory := fs.String("max-memory", "", "memory budget of one task, such as 4G (default: the memory the launching machine has available); a cell that would need more stops before the work")
 	landmarks := fs.Int("landmarks", 0, "use M landmark points instead of the N×N kernel matrix (as arbor eval --landmarks); 0 = exact")
 	method := fs.String("landmark-method", landmark.KMeans, "how --landmarks are chosen besides the labelled rows: random or kmeans")
-	kernelList := fs.String("kernel", "linear", "kernel: "+strings.Join(kernel.Names(), ", ")+", or a spec such as rbf:0.5, hck:average (comma-separated list)")
-	for _, p := range kernel.Params() {
-		switch p.Type {
-		case "float":
-			v, err := strconv.ParseFloat(p.Default, 64)
-			if err != nil {
-				v = math.NaN()
-			}
-			fs.Float64(p.Name, v, p.Usage)
-		case "int":
-			v, _ := strconv.Atoi(p.Default)
-			fs.Int(p.Name, v, p.Usage)
-		default:
-			fs.String(p.Name, p.Default, p.Usage)
-		}
-	}
+	kernel.AddFlags(fs, "linear")
 	learnerList := fs.String("learner", "svm", "learners, comma-separated (as arbor eval --learner)")
 	learnerFlags, _ := learner.Flags()
 	for _, f := range learnerFlags {
@@ -107,7 +92,7 @@ func evalFlags(fs *flag.FlagSet) func(ctx context.Context, s beam.Scope) error {
 				}
 			}
 		}
-		specs, err := kernelSpecs(fs, *kernelList)
+		specs, err := kernelSpecs(fs, fs.Lookup("kernel").Value.String())
 		if err != nil {
 			return err
 		}
