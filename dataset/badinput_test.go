@@ -113,6 +113,8 @@ func TestGzipErrors(t *testing.T) {
 	}{
 		{"empty.csv.gz", nil, "empty.csv.gz: bad compressed file: empty file (0 bytes), no gzip data"},
 		{"plain.csv.gz", text, "plain.csv.gz: bad compressed file: not gzip data (no gzip header; is the file compressed?)"},
+		{"short.csv.gz", []byte("x\n1\n"), "short.csv.gz: bad compressed file: not gzip data (no gzip header; is the file compressed?)"},
+		{"header.csv.gz", z[:5], "header.csv.gz: bad compressed file: truncated inside the gzip header"},
 		{"nothing.csv.gz", gz(nil), "nothing.csv.gz:1: empty input: no header row"},
 		{"trail.csv.gz", append(bytes.Clone(z), "garbage!!"...), "trail.csv.gz: bad compressed file: bytes after the end of the gzip stream (after line 41) are not gzip data (trailing garbage)"},
 		{"cut.csv.gz", z[:len(z)-4], "cut.csv.gz: bad compressed file: truncated gzip stream: the file ends inside the compressed data, after line 41"},

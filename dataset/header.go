@@ -155,6 +155,13 @@ func Open(path string) (io.ReadCloser, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w: empty file (0 bytes), no gzip data", path, ErrCompressed)
 	}
+	if head, _ := br.Peek(2); !bytes.HasPrefix([]byte{0x1f, 0x8b}, head) {
+		// gzip's magic number, looked at before the header is read: a
+		// file shorter than a header is not "truncated" unless it starts
+		// as gzip data does.
+		f.Close()
+		return nil, fmt.Errorf("%s: %w: not gzip data (no gzip header; is the file compressed?)", path, ErrCompressed)
+	}
 	zr, err := gzip.NewReader(br)
 	if err != nil {
 		f.Close()
