@@ -21,7 +21,7 @@ func runGraph(ctx context.Context, e *env, args []string) error {
 	d.Prep.Method = "arbor graph"
 	k := fs.Int("k", 0, "neighbours of each row (the row itself not counted), 1 ≤ k < rows")
 	fs.Bool("quiet", false, "no progress on stderr")
-	out := fs.String("out", "", "edges file (CSV: row,neighbour,distance; 0-based rows of --data, k lines a row, nearest first, ties to the lower row)")
+	out := fs.String("out", "", "edges file (CSV: row,neighbour,distance; 0-based rows of --data, k lines a row, nearest first, ties to the lower row); - is standard output")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -41,6 +41,9 @@ func runGraph(ctx context.Context, e *env, args []string) error {
 	nb, err := graph.KNearest(ctx, ds.X, *k)
 	if err != nil {
 		return err
+	}
+	if *out == "-" {
+		return nb.WriteCSV(e.stdout)
 	}
 	if err := atomicfile.Write(*out, func(f *os.File) error { return nb.WriteCSV(f) }); err != nil {
 		return err

@@ -37,3 +37,22 @@ func TestGraphSklearn(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphStdout: arbor graph --out - writes the edges to standard output
+// (the file's bytes), and no file named "-".
+func TestGraphStdout(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "edges.csv")
+	mustArbor(t, "graph", "--data", "iris", "--k", "3", "--out", out, "--quiet")
+	want, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	if got := mustArbor(t, "graph", "--data", "iris", "--k", "3", "--out", "-"); got != string(want) {
+		t.Errorf("--out - wrote %d bytes to standard output, the file has %d", len(got), len(want))
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Error(`--out - wrote a file named "-"`)
+	}
+}
