@@ -7,7 +7,7 @@ import (
 )
 
 // AddFlags defines on fs the flags arbor's commands read data with, each
-// setting a field of o: --data (Path), --label, --id, --ignore,
+// setting a field of o: --data (Path; - is standard input, o.Stdin), --label, --id, --ignore,
 // --features, --no-header, --sep, --unlabeled-marker (Unlabeled), --scale
 // (Prep.Scale, default defaultScale) and --impute (Prep.Impute); the
 // flags named in skip are not defined (a command that takes them from a
@@ -18,7 +18,7 @@ func (o *Options) AddFlags(fs *flag.FlagSet, defaultScale string, skip ...string
 			fs.StringVar(p, name, value, usage)
 		}
 	}
-	str(&o.Path, "data", "", "data file (delimited text: comma, tab, semicolon or blank separated, header optional; or LIBSVM text; .gz ok), or an embedded set: "+strings.Join(EmbeddedNames(), ", "))
+	str(&o.Path, "data", "", "data file (delimited text: comma, tab, semicolon or blank separated, header optional; or LIBSVM text; .gz ok; - is standard input, gzip or not), or an embedded set: "+strings.Join(EmbeddedNames(), ", "))
 	str(&o.Label, "label", "", "label column: a header name or 1-based position, or none (default: a column named label, class, target or y, any case)")
 	str(&o.ID, "id", "", "ID column (name or position): never a feature, carried into every output file")
 	str(&o.Ignore, "ignore", "", "columns to skip, comma-separated names or positions (text columns such as sample descriptions)")

@@ -182,7 +182,8 @@ func Open(path string) (io.ReadCloser, error) {
 var ErrCompressed = errors.New("bad compressed file")
 
 // gzFile reads the gzip members of a file one after the other, counting
-// the lines it has handed out for its errors, and closes the file.
+// the lines it has handed out for its errors, and closes the file (f; nil
+// for standard input, which is not closed).
 type gzFile struct {
 	zr    *gzip.Reader
 	br    *bufio.Reader
@@ -220,6 +221,9 @@ func (g *gzFile) Read(p []byte) (int, error) {
 
 func (g *gzFile) Close() error {
 	err := g.zr.Close()
+	if g.f == nil {
+		return err
+	}
 	if e := g.f.Close(); err == nil {
 		err = e
 	}

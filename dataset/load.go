@@ -3,6 +3,7 @@ package dataset
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 )
@@ -29,16 +30,22 @@ func Load(path string, opt CSVOptions) (*Dataset, error) {
 		return nil, err
 	}
 	defer r.Close()
+	return readData(r, path, opt, ext != ".csv" && ext != ".tsv")
+}
+
+// readData reads the data set of r (named name) as LIBSVM text when sniff
+// is set and its first lines are, as delimited text otherwise.
+func readData(r io.Reader, name string, opt CSVOptions, sniff bool) (*Dataset, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
-	if ext != ".csv" && ext != ".tsv" {
+	if sniff {
 		sample, _ := br.Peek(1 << 16)
 		sample = []byte(strings.TrimPrefix(string(sample), utf8BOM))
 		if crOnly(sample) {
 			sample = []byte(strings.ReplaceAll(string(sample), "\r", "\n"))
 		}
 		if looksLibSVM(sample) {
-			return readLIBSVM(br, path, opt)
+			return readLIBSVM(br, name, opt)
 		}
 	}
-	return ReadCSV(br, path, opt)
+	return ReadCSV(br, name, opt)
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // MatchNew readies new points t, read from path for this data set
-// (LoadNew), to be labelled with it: a LIBSVM file (SparseName; its rows
+// (LoadNew), to be labelled with it: a LIBSVM file (SparseName, or LIBSVM
+// text read from standard input, path Stdin; its rows
 // omit zeros) with fewer features than d gets zero features up to d's
 // (PadFeatures); features in another order are matched to d's by name
 // (AlignFeatures, a note to log); labels of t that are not classes of d
@@ -18,11 +19,12 @@ func (d *Dataset) MatchNew(t *Dataset, path string, log io.Writer) error {
 	if log == nil {
 		log = io.Discard
 	}
-	if t.Dim() < d.Dim() && SparseName(path) {
+	sparse := SparseName(path) || path == Stdin && t.Source != nil && t.Source.Format == "libsvm"
+	if t.Dim() < d.Dim() && sparse {
 		t.PadFeatures(d)
 	}
 	if t.Dim() != d.Dim() {
-		return fmt.Errorf("%s: %d features, but %s has %d", path, t.Dim(), d.Name, d.Dim())
+		return fmt.Errorf("%s: %d features, but %s has %d", InputName(path), t.Dim(), d.Name, d.Dim())
 	}
 	if d.AlignFeatures(t) {
 		fmt.Fprintf(log, "test: %s: feature columns matched to %s by name (they are in another order)\n", t.Name, d.Name)

@@ -1,8 +1,10 @@
 package dataset
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -128,29 +130,50 @@ func (d *Dataset) AlignFeatures(test *Dataset) bool {
 // .svm, .svmlight, .txt), one that lacks a training feature, or opt with
 // Features set is read with opt as it is (by position). Errors are Load's.
 func LoadNew(path string, train *Dataset, opt CSVOptions) (*Dataset, error) {
+	return loadNew(path, train, opt, func() (io.ReadCloser, error) { return Open(path) }, func(opt CSVOptions) (*Dataset, error) { return Load(path, opt) })
+}
+
+// loadNewText is LoadNew for text read whole (standard input, named
+// StdinName): its format is found from its content, as ReadData does.
+func loadNewText(text []byte, train *Dataset, opt CSVOptions) (*Dataset, error) {
+	open := func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(text)), nil }
+	if LooksLIBSVM(text[:min(len(text), 1<<16)]) {
+		open = nil // LIBSVM text is read by position
+	}
+	return loadNew(StdinName, train, opt, open, func(opt CSVOptions) (*Dataset, error) {
+		return ReadData(bytes.NewReader(text), StdinName, opt)
+	})
+}
+
+// loadNew is LoadNew reading name with load; open, when not nil and the
+// name is not LIBSVM's, opens it to read its header (byTrainNames).
+func loadNew(name string, train *Dataset, opt CSVOptions, open func() (io.ReadCloser, error), load func(CSVOptions) (*Dataset, error)) (*Dataset, error) {
 	opt.OneRow = true
 	opt.LabelOptional = opt.Label == "" || opt.NoLabel
-	opt = byTrainNames(path, train, opt)
-	d, err := Load(path, opt)
+	if open != nil && !SparseName(name) {
+		opt = byTrainNames(name, open, train, opt)
+	}
+	d, err := load(opt)
 	if errors.Is(err, ErrNoLabelColumn) {
 		opt.NoLabel = true
-		d, err = Load(path, opt)
+		d, err = load(opt)
 	}
 	return d, err
 }
 
-// byTrainNames returns the options that read the columns of path's header
-// by train's names (LoadNew), or opt unchanged.
-func byTrainNames(path string, train *Dataset, opt CSVOptions) CSVOptions {
-	if train == nil || len(opt.Features) > 0 || SparseName(path) {
+// byTrainNames returns the options that read the columns of the header
+// of the file name (open opens it) by train's names (LoadNew), or opt
+// unchanged.
+func byTrainNames(name string, open func() (io.ReadCloser, error), train *Dataset, opt CSVOptions) CSVOptions {
+	if train == nil || len(opt.Features) > 0 {
 		return opt
 	}
-	r, err := Open(path)
+	r, err := open()
 	if err != nil {
 		return opt // Load reports it
 	}
 	defer r.Close()
-	header, src, err := ReadHeader(r, path, opt)
+	header, src, err := ReadHeader(r, name, opt)
 	if err != nil || !src.Header {
 		return opt
 	}

@@ -3,6 +3,7 @@ package dataset
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"slices"
@@ -50,9 +51,13 @@ func optionErr(err error) error {
 // each field is the flag of its name (Unlabeled is --unlabeled-marker):
 // the remedies that Load's errors and Warnings suggest name those flags.
 type Options struct {
-	// Path is a data file (Load's formats) or, when no such file exists,
-	// the name of an embedded set ("iris" or "embedded:iris").
+	// Path is a data file (Load's formats), Stdin ("-": the data are
+	// read from Stdin, ReadData) or, when no such file exists, the name of
+	// an embedded set ("iris" or "embedded:iris").
 	Path string
+	// Stdin is the standard input that Path "-" and LoadNew's path "-"
+	// read (nil: ErrNoStdin). It is read once.
+	Stdin io.Reader
 	// Label is the label column's name or 1-based position; "" finds it
 	// (CSVOptions.Label), "none" reads no labels.
 	Label string
@@ -155,6 +160,13 @@ func (o Options) Load() (*Dataset, Report, error) {
 	var d *Dataset
 	_, statErr := os.Stat(o.Path)
 	switch {
+	case o.Path == Stdin:
+		if o.Stdin == nil {
+			return nil, rep, fmt.Errorf("--data -: %w to read", ErrNoStdin)
+		}
+		if d, err = ReadData(o.Stdin, StdinName, opt); err != nil {
+			return nil, rep, o.Explain(err)
+		}
 	case statErr == nil:
 		if d, err = Load(o.Path, opt); err != nil {
 			return nil, rep, o.Explain(err)
@@ -208,13 +220,23 @@ func (o Options) prep() Prep {
 
 // LoadNew reads new points at path with train's column roles (the
 // function LoadNew; their labels are optional) and holds them to
-// Prep.CheckNew with sc, the data's scaling. Errors are Load's.
+// Prep.CheckNew with sc, the data's scaling. Path Stdin reads o.Stdin:
+// its text is held until the points are read (LoadNew reads a header
+// before the rows). Errors are Load's.
 func (o Options) LoadNew(path string, train *Dataset, sc *Scaler) (*Dataset, error) {
 	opt, err := o.CSV()
 	if err != nil {
 		return nil, err
 	}
-	d, err := LoadNew(path, train, opt)
+	var d *Dataset
+	if path == Stdin {
+		var text []byte
+		if text, err = readStdin(o.Stdin); err == nil {
+			d, err = loadNewText(text, train, opt)
+		}
+	} else {
+		d, err = LoadNew(path, train, opt)
+	}
 	if err != nil {
 		return nil, o.Explain(err)
 	}

@@ -326,7 +326,10 @@ func checkEncoding(sample []byte, name string) error {
 	}
 	base := filepath.Base(name)
 	conv := fmt.Sprintf("iconv -f %s -t UTF-8 %s > %s", how, shellQuote(name), shellQuote(utf8Name(base)))
-	if strings.HasSuffix(strings.ToLower(base), ".gz") {
+	switch {
+	case name == StdinName:
+		conv = fmt.Sprintf("pass it through iconv -f %s -t UTF-8 on its way in", how)
+	case strings.HasSuffix(strings.ToLower(base), ".gz"):
 		conv = fmt.Sprintf("gunzip -c %s | iconv -f %s -t UTF-8 > %s", shellQuote(name), how, shellQuote(utf8Name(strings.TrimSuffix(base, base[len(base)-3:]))))
 	}
 	return &ParseError{File: name, Line: 1, Err: fmt.Errorf("%w: the file is %s; convert it to UTF-8, e.g. %s", ErrEncoding, enc, conv)}

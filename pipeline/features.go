@@ -209,15 +209,16 @@ func (p *Pipeline) WriteLandmarkFeatures(ctx context.Context, w io.Writer, r io.
 }
 
 // LandmarkFeaturesFile writes the landmark features of the points of the
-// file data (dataset.OpenData: .gz too, or an embedded set by its name),
-// read with opt, as WriteLandmarkFeatures does, to the file path, or to
+// file data (dataset.OpenInput: .gz too, an embedded set by its name, or
+// "-": stdin, gzip found by its magic bytes, named dataset.StdinName in
+// errors), read with opt, as WriteLandmarkFeatures does, to the file path, or to
 // stdout when path is "" or "-" (CSV only). Standard output, a device or a FIFO is written
 // chunk by chunk (s.Flush is set: an error in a later chunk leaves the
 // earlier rows written, and the error says how many); a regular file is
 // written whole or not at all (atomicfile.Write). A .npy (s.Format
 // dataset.MatrixNpy) is written to a regular file only. An error of the
 // points is returned as explain makes it (nil: as it is).
-func (p *Pipeline) LandmarkFeaturesFile(ctx context.Context, data, path string, stdout io.Writer, opt dataset.CSVOptions, s FeatureStream, explain func(error) error) error {
+func (p *Pipeline) LandmarkFeaturesFile(ctx context.Context, data, path string, stdin io.Reader, stdout io.Writer, opt dataset.CSVOptions, s FeatureStream, explain func(error) error) error {
 	if err := p.CheckFeatures(); err != nil {
 		return err
 	}
@@ -233,14 +234,14 @@ func (p *Pipeline) LandmarkFeaturesFile(ctx context.Context, data, path string, 
 		}
 		return fmt.Errorf("%s: a .npy of features is written to a regular file (its header gets the row count at the end); write CSV to %s", where, where)
 	}
-	r, err := dataset.OpenData(data)
+	r, err := dataset.OpenInput(data, stdin)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
 	return streamToFile(path, stdout, std || inPlace, explain, func(w io.Writer) (int, error) {
 		s.Flush = std || inPlace
-		return p.WriteLandmarkFeatures(ctx, w, r, data, opt, s)
+		return p.WriteLandmarkFeatures(ctx, w, r, dataset.InputName(data), opt, s)
 	})
 }
 

@@ -276,7 +276,7 @@ func TestPredictFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "pred.csv")
-	if err := p.PredictFile(ctx, good, out, nil, dataset.CSVOptions{}, s, nil); err != nil {
+	if err := p.PredictFile(ctx, good, out, nil, nil, dataset.CSVOptions{}, s, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(out); string(got) != want.String() {
@@ -284,7 +284,7 @@ func TestPredictFile(t *testing.T) {
 	}
 	explain := func(err error) error { return fmt.Errorf("explained: %w", err) }
 	os.Remove(out)
-	err := p.PredictFile(ctx, bad, out, nil, dataset.CSVOptions{}, s, explain)
+	err := p.PredictFile(ctx, bad, out, nil, nil, dataset.CSVOptions{}, s, explain)
 	if err == nil || !strings.HasPrefix(err.Error(), "explained: "+bad+":6") || strings.Contains(err.Error(), "already written") {
 		t.Errorf("regular file: %v", err)
 	}
@@ -292,7 +292,7 @@ func TestPredictFile(t *testing.T) {
 		t.Errorf("regular file left after the error: %v", serr)
 	}
 	var stdout bytes.Buffer
-	err = p.PredictFile(ctx, bad, "-", &stdout, dataset.CSVOptions{}, s, explain)
+	err = p.PredictFile(ctx, bad, "-", nil, &stdout, dataset.CSVOptions{}, s, explain)
 	if err == nil || !strings.HasSuffix(err.Error(), "; 3 rows were already written to standard output") || strings.Count(stdout.String(), "\n") != 4 {
 		t.Errorf("standard output: %v:\n%s", err, stdout.String())
 	}

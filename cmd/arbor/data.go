@@ -32,14 +32,16 @@ func (d *dataFlags) register(fs *flag.FlagSet, defaultScale string, skip ...stri
 	d.Options.AddFlags(fs, defaultScale, skip...)
 }
 
-// load reads the data set (dataset.Options.Load: a file, or an embedded
-// set of that name), tells on e's stderr how it was read (which columns
-// are features, the label, IDs, missing values; with --quiet only the
-// warnings) and applies the imputation and scaling.
+// load reads the data set (dataset.Options.Load: a file, "-" for e's
+// standard input, or an embedded set of that name), tells on e's stderr
+// how it was read (which columns are features, the label, IDs, missing
+// values; with --quiet only the warnings) and applies the imputation and
+// scaling. A later loadTest reads "-" from the same standard input.
 func (d *dataFlags) load(e *env) (*dataset.Dataset, error) {
 	if d.Path == "" {
 		return nil, usageError("--data is required")
 	}
+	d.Stdin = e.stdin
 	ds, rep, err := d.Options.Load()
 	fmt.Fprint(e.stderr, rep.Notices(d.quiet()))
 	d.scaler = rep.Scaler
@@ -64,8 +66,9 @@ func (d *dataFlags) quiet() bool {
 	return f != nil && f.Value.String() == "true"
 }
 
-// loadTest reads a file of new points with the data's column roles
-// (dataset.Options.LoadNew; its labels are optional), readies it for the
+// loadTest reads a file of new points ("-": standard input) with the
+// data's column roles (dataset.Options.LoadNew; its labels are optional),
+// after load, readies it for the
 // training set train (Dataset.MatchNew, its notes on log) and scales it
 // with the data's statistics (as scikit-learn's transform after fit).
 func (d *dataFlags) loadTest(path string, train *dataset.Dataset, log io.Writer) (*dataset.Dataset, error) {

@@ -21,7 +21,7 @@ func runFeatures(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "features", "--model lm.arbor --data points.csv [--out Z.csv|Z.npy]")
 	var d dataFlags
 	registerStreamedData(fs, &d, "never a feature, not read")
-	model := fs.String("model", "", "landmark pipeline file written by arbor classify --landmarks M --save-model (a point, cluster, ISOMAP or multitype kernel's feature map)")
+	model := fs.String("model", "", "landmark pipeline file written by arbor classify --landmarks M --save-model (a point, cluster, ISOMAP or multitype kernel's feature map); - is standard input")
 	out := fs.String("out", "-", "write the features to this file: .npy (NumPy float64, rows × r, no IDs; a regular file) or CSV (row[,id],z1,…,zr; one row per input row, in order); - is standard output (CSV)")
 	chunk := fs.Int("chunk", pipeline.DefaultChunk, "rows read at a time, rounded up to a multiple of 4096 (memory: chunk × landmarks kernel values)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
@@ -34,12 +34,12 @@ func runFeatures(ctx context.Context, e *env, args []string) error {
 			format = f
 		}
 	}
-	p, err := loadStreamed(*model, d.Path, *out, *chunk)
+	p, err := loadStreamed(e, *model, d.Path, *out, *chunk)
 	if err != nil {
 		return err
 	}
 	if err := p.CheckFeatures(); err != nil {
-		return fmt.Errorf("%s: %w", *model, err)
+		return fmt.Errorf("%s: %w", dataset.InputName(*model), err)
 	}
 	opt, check, explain, err := streamedReading(p, d, "arbor features")
 	if err != nil {
@@ -49,9 +49,9 @@ func runFeatures(ctx context.Context, e *env, args []string) error {
 	if !*quiet {
 		stream.Progress = progress.RowsDone(e.stderr, "features", "mapped", time.Now())
 	}
-	if err := p.LandmarkFeaturesFile(ctx, d.Path, *out, e.stdout, opt, stream, explain); err != nil {
+	if err := p.LandmarkFeaturesFile(ctx, d.Path, *out, e.stdin, e.stdout, opt, stream, explain); err != nil {
 		if errors.Is(err, pipeline.ErrNoMap) {
-			return fmt.Errorf("%s: %w", *model, err)
+			return fmt.Errorf("%s: %w", dataset.InputName(*model), err)
 		}
 		return err
 	}
@@ -63,7 +63,7 @@ func runFeatures(ctx context.Context, e *env, args []string) error {
 
 // streamedDataUsage documents --data of the commands that read a file of
 // points in chunks (predict, features).
-var streamedDataUsage = "file of points (delimited text: comma, tab, semicolon or blank separated, header optional; .gz ok), read in chunks (not LIBSVM text), or an embedded set kept as delimited text: " + strings.Join(dataset.EmbeddedDelimited(), ", ")
+var streamedDataUsage = "file of points (delimited text: comma, tab, semicolon or blank separated, header optional; .gz ok; - is standard input, gzip or not), read in chunks (not LIBSVM text), or an embedded set kept as delimited text: " + strings.Join(dataset.EmbeddedDelimited(), ", ")
 
 // registerStreamedData registers the data flags of the commands that read
 // new points in chunks under a saved model (predict, features): no --scale
@@ -83,9 +83,10 @@ func registerStreamedData(fs *flag.FlagSet, d *dataFlags, label string) {
 }
 
 // loadStreamed checks the flags predict and features share (--model and
-// --data given, --chunk positive, no output that is an input) and loads
-// the model.
-func loadStreamed(model, data, out string, chunk int) (*pipeline.Pipeline, error) {
+// --data given, --chunk positive, no output that is an input, one input
+// at most from standard input) and loads the model ("-": from e's
+// standard input).
+func loadStreamed(e *env, model, data, out string, chunk int) (*pipeline.Pipeline, error) {
 	switch {
 	case model == "":
 		return nil, usageError("--model is required")
@@ -96,6 +97,9 @@ func loadStreamed(model, data, out string, chunk int) (*pipeline.Pipeline, error
 	}
 	if err := checkOutputs("model", model, "data", data, "out", out); err != nil {
 		return nil, err
+	}
+	if model == dataset.Stdin {
+		return pipeline.Load(e.stdin, dataset.StdinName)
 	}
 	return pipeline.LoadFile(model)
 }

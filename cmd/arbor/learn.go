@@ -34,7 +34,7 @@ func runClassify(ctx context.Context, e *env, args []string) error {
 	lf.register(fs, "learner: "+exact+" (one; arbor eval compares several); with --landmarks also "+lm)
 	var tf treeFlags // hibust: --tree, --dendrogram (hibustflags.go)
 	tf.register(fs)
-	test := fs.String("test", "", "new points (same columns; labels ignored) to label through the out-of-sample extension (see --extension)")
+	test := fs.String("test", "", "new points (same columns; labels ignored) to label through the out-of-sample extension (see --extension); - is standard input")
 	var lmf landmarkFlags
 	lmf.register(fs)
 	extension := fs.String("extension", kernel.RuleTree, "out-of-sample rule of the cluster kernels (hck, hckg, connectivity) for --test: tree (the point enters the dendrogram through its nearest training point; exact for single linkage) or linear (paper 000 §3.5, linear in the features)")

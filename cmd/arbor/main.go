@@ -24,9 +24,29 @@ type command struct {
 	run     func(ctx context.Context, env *env, args []string) error
 }
 
-// env carries the process streams to a command.
+// env carries the process streams to a command. stdin is what an input
+// named "-" reads (withStdin).
 type env struct {
+	stdin          io.Reader
 	stdout, stderr io.Writer
+}
+
+// stdinKey keys the standard input of a run in its context.
+type stdinKey struct{}
+
+// withStdin returns ctx carrying r as the standard input of run: what
+// --data - (and the other inputs named "-") read. A run whose context has
+// none reads an empty standard input.
+func withStdin(ctx context.Context, r io.Reader) context.Context {
+	return context.WithValue(ctx, stdinKey{}, r)
+}
+
+// stdinOf is the standard input ctx carries (withStdin), or an empty one.
+func stdinOf(ctx context.Context) io.Reader {
+	if r, ok := ctx.Value(stdinKey{}).(io.Reader); ok && r != nil {
+		return r
+	}
+	return strings.NewReader("")
 }
 
 // commands are arbor's sub-commands by name.
@@ -34,14 +54,14 @@ var commands = cli.Set{}
 
 func register(c command) {
 	commands.Add(cli.Command{Name: c.name, Summary: c.summary, Run: func(ctx context.Context, stdout, stderr io.Writer, args []string) error {
-		return c.run(ctx, &env{stdout, stderr}, args)
+		return c.run(ctx, &env{stdinOf(ctx), stdout, stderr}, args)
 	}})
 }
 
 func main() {
 	sigc := make(chan os.Signal, 2)
 	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
-	os.Exit(mainExit(os.Args[1:], os.Stdout, os.Stderr, sigc, forceExit))
+	os.Exit(mainExit(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, sigc, forceExit))
 }
 
 // forceExit ends the process at a second signal, removing the temporary
@@ -51,12 +71,13 @@ func forceExit(code int) {
 	os.Exit(code)
 }
 
-// mainExit runs the program under signals (cli.Exit) and returns the exit
-// status: 0, 1 (error), 2 (usage), or 130 / 143 after SIGINT / SIGTERM; a
-// second signal calls hardExit at once.
-func mainExit(args []string, stdout, stderr io.Writer, sigc chan os.Signal, hardExit func(int)) int {
+// mainExit runs the program under signals (cli.Exit) with stdin as its
+// standard input and returns the exit status: 0, 1 (error), 2 (usage),
+// or 130 / 143 after SIGINT / SIGTERM; a second signal calls hardExit at
+// once.
+func mainExit(args []string, stdin io.Reader, stdout, stderr io.Writer, sigc chan os.Signal, hardExit func(int)) int {
 	return cli.Exit("arbor", stderr, sigc, hardExit, func(ctx context.Context, errw io.Writer) error {
-		return run(ctx, args, stdout, errw)
+		return run(withStdin(ctx, stdin), args, stdout, errw)
 	})
 }
 
@@ -69,7 +90,8 @@ func usageError(format string, a ...any) error { return cli.UsageError(format, a
 // exitCode is the exit status of a run ending in err (cli.ExitCode).
 func exitCode(err error) int { return cli.ExitCode(err) }
 
-// run is the whole program; tests call it directly.
+// run is the whole program; tests call it directly. Its standard input
+// is the one ctx carries (withStdin).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return commands.Run(ctx, "arbor", "Arbor: kernel methods for hierarchical clustering and semi-supervised learning.", args, stdout, stderr)
 }

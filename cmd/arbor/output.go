@@ -2,22 +2,34 @@ package main
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/arbor-ml/arbor/clustering"
+	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/figure"
 	"github.com/arbor-ml/arbor/internal/atomicfile"
 )
 
 // checkOutputs fails before any work is done when an output could not be
-// written (atomicfile.Check; its mistakes in naming are usage errors). Its
+// written (atomicfile.Check; its mistakes in naming are usage errors) or
+// when two inputs are standard input ("-"), which can be read once. Its
 // arguments are pairs flag name, path, inputs first under the names
 // "data", "test" and "model"; empty paths (outputs not asked for) are
 // skipped.
 func checkOutputs(flagPaths ...string) error {
 	var paths []atomicfile.Path
+	var stdin []string // the inputs named "-"
 	for i := 0; i+1 < len(flagPaths); i += 2 {
-		name := flagPaths[i]
-		paths = append(paths, atomicfile.Path{Name: "--" + name, Path: flagPaths[i+1], Input: name == "data" || name == "test" || name == "model"})
+		name, path := flagPaths[i], flagPaths[i+1]
+		input := name == "data" || name == "test" || name == "model"
+		if input && path == dataset.Stdin {
+			stdin = append(stdin, "--"+name+" -")
+			continue
+		}
+		paths = append(paths, atomicfile.Path{Name: "--" + name, Path: path, Input: input})
+	}
+	if len(stdin) > 1 {
+		return usageError("%s both read standard input, which can be read once: give all but one of them a file", strings.Join(stdin, " and "))
 	}
 	err := atomicfile.Check(paths...)
 	if errors.Is(err, atomicfile.ErrPaths) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/internal/progress"
 	"github.com/arbor-ml/arbor/pipeline"
 )
@@ -38,7 +39,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "predict", "--model m.arbor --data new.csv [--out predictions.csv]")
 	var d dataFlags
 	registerStreamedData(fs, &d, "never a feature; predict does not use its cells")
-	model := fs.String("model", "", "pipeline file written by arbor classify --save-model")
+	model := fs.String("model", "", "pipeline file written by arbor classify --save-model; - is standard input")
 	out := fs.String("out", "-", "write predictions (CSV: row[,id],label; one row per input row, in order) to this file; - is standard output")
 	chunk := fs.Int("chunk", pipeline.DefaultChunk, "rows read and labelled at a time (memory: chunk × training rows kernel values, chunk × landmarks for a --landmarks model)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
@@ -48,13 +49,13 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return predictFlagError(err)
 	}
-	p, err := loadStreamed(*model, d.Path, *out, *chunk)
+	p, err := loadStreamed(e, *model, d.Path, *out, *chunk)
 	if err != nil {
 		return err
 	}
 	want := pipeline.Want{Proba: *proba, Decision: *decision, Unreachable: *unreachable}
 	if err := p.CheckWant(want); err != nil {
-		return fmt.Errorf("%s: %w", *model, err)
+		return fmt.Errorf("%s: %w", dataset.InputName(*model), err)
 	}
 	opt, check, explain, err := streamedReading(p, d, "arbor predict")
 	if err != nil {
@@ -64,7 +65,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	if !*quiet {
 		stream.Progress = progress.Rows(e.stderr, "predict", time.Now())
 	}
-	if err := p.PredictFile(ctx, d.Path, *out, e.stdout, opt, stream, explain); err != nil {
+	if err := p.PredictFile(ctx, d.Path, *out, e.stdin, e.stdout, opt, stream, explain); err != nil {
 		return err
 	}
 	if !*quiet && *out != "-" && *out != "" {

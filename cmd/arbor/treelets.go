@@ -116,7 +116,7 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 		return treeletsROCError(err)
 	}
 	o := treelets.Outputs{Labels: *out, Stdout: e.stdout, Linkage: *zOut, Levels: *levelsOut, Newick: *newick,
-		Dendrogram: *dendro, ROC: *roc, Title: displayName(input)}
+		Dendrogram: *dendro, ROC: *roc, Title: displayName(dataset.InputName(input))}
 	if err := run.Write(ctx, o); err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func treeletsData(e *env, d *dataFlags, kspec string) (g treelets.Gram, ds *data
 	}
 	g, desc, err := k.Gram(ds.X)
 	if err != nil {
-		return nil, nil, "", fmt.Errorf("%s: %w", d.Path, err)
+		return nil, nil, "", fmt.Errorf("%s: %w", dataset.InputName(d.Path), err)
 	}
 	what = fmt.Sprintf("data       %s (%d rows, %d features)\nkernel     %s", ds.Name, ds.Len(), ds.Dim(), desc)
 	if k.Missing() {

@@ -1,0 +1,100 @@
+package dataset
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Stdin is the path that names standard input, as Unix tools take it:
+// Options.Path, Options.LoadNew's path and OpenInput read the reader
+// they are given instead of a file.
+const Stdin = "-"
+
+// StdinName is how errors and reports name standard input where they
+// name a file ("standard input:12: column "x3": not a number "1,5"").
+const StdinName = "standard input"
+
+// InputName is how errors name the input path: StdinName for Stdin, the
+// path otherwise.
+func InputName(path string) string {
+	if path == Stdin {
+		return StdinName
+	}
+	return path
+}
+
+// ErrNoStdin: a path of Stdin with no standard input to read.
+var ErrNoStdin = errors.New("no standard input")
+
+// OpenInput opens an input path as OpenData does, or, for Stdin, reads
+// stdin: decompressed on the fly when it starts with the gzip magic bytes
+// 1f 8b (it has no name to go by; members one after the other, as Open
+// reads a .gz file), as it is otherwise. It reads stdin once and never
+// closes it. Errors name StdinName: ErrEmpty (wrapped in a *ParseError)
+// when stdin has no byte at all, ErrCompressed for a gzip header that
+// cannot be read, ErrNoStdin when stdin is nil; OpenData's for a path.
+func OpenInput(path string, stdin io.Reader) (io.ReadCloser, error) {
+	if path != Stdin {
+		return OpenData(path)
+	}
+	if stdin == nil {
+		return nil, fmt.Errorf("%s: %w to read", StdinName, ErrNoStdin)
+	}
+	return openStream(stdin, StdinName)
+}
+
+// openStream is OpenInput's reading of r, named name in errors.
+func openStream(r io.Reader, name string) (io.ReadCloser, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	magic, err := br.Peek(2)
+	switch {
+	case len(magic) == 0 && err == io.EOF:
+		return nil, &ParseError{File: name, Err: fmt.Errorf("%w: nothing was read (0 bytes)", ErrEmpty)}
+	case err != nil && err != io.EOF:
+		return nil, fmt.Errorf("%s: %w", name, err)
+	case !bytes.Equal(magic, []byte{0x1f, 0x8b}):
+		return io.NopCloser(br), nil
+	}
+	zr, err := gzip.NewReader(br)
+	if err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: %w: truncated inside the gzip header", name, ErrCompressed)
+		}
+		return nil, fmt.Errorf("%s: %w: %v", name, ErrCompressed, err)
+	}
+	zr.Multistream(false)
+	return &gzFile{zr: zr, br: br}, nil
+}
+
+// ReadData reads a data set from r as Load reads a file, for an input
+// without a name to go by (standard input, a pipe): gzip is detected by
+// its magic bytes, the format (LIBSVM or delimited text) by the content.
+// r is read once. Errors are Load's, naming name.
+func ReadData(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
+	rc, err := openStream(r, name)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return readData(rc, name, opt, true)
+}
+
+// readStdin reads all of stdin (decompressed, OpenInput) for a reader
+// that must read its input more than once (LoadNew): the text it would
+// load whole anyway, held once.
+func readStdin(stdin io.Reader) ([]byte, error) {
+	r, err := OpenInput(Stdin, stdin)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, readFailure(StdinName, bytes.Count(b, []byte{'\n'})+1, err)
+	}
+	return b, nil
+}
