@@ -61,7 +61,7 @@ func register(c command) {
 func main() {
 	sigc := make(chan os.Signal, 2)
 	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
-	os.Exit(mainExit(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, sigc, forceExit))
+	os.Exit(mainExit(os.Args[1:], os.Stdout, os.Stderr, sigc, forceExit))
 }
 
 // forceExit ends the process at a second signal, removing the temporary
@@ -71,13 +71,13 @@ func forceExit(code int) {
 	os.Exit(code)
 }
 
-// mainExit runs the program under signals (cli.Exit) with stdin as its
-// standard input and returns the exit status: 0, 1 (error), 2 (usage),
-// or 130 / 143 after SIGINT / SIGTERM; a second signal calls hardExit at
-// once.
-func mainExit(args []string, stdin io.Reader, stdout, stderr io.Writer, sigc chan os.Signal, hardExit func(int)) int {
+// mainExit runs the program under signals (cli.Exit), reading the
+// process's standard input (os.Stdin) for inputs named "-", and returns
+// the exit status: 0, 1 (error), 2 (usage), or 130 / 143 after SIGINT /
+// SIGTERM; a second signal calls hardExit at once.
+func mainExit(args []string, stdout, stderr io.Writer, sigc chan os.Signal, hardExit func(int)) int {
 	return cli.Exit("arbor", stderr, sigc, hardExit, func(ctx context.Context, errw io.Writer) error {
-		return run(withStdin(ctx, stdin), args, stdout, errw)
+		return run(withStdin(ctx, os.Stdin), args, stdout, errw)
 	})
 }
 

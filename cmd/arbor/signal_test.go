@@ -21,14 +21,14 @@ func TestSignalExitCodes(t *testing.T) {
 		sigc := make(chan os.Signal, 2)
 		sigc <- tc.sig
 		var out, errb bytes.Buffer
-		code := mainExit([]string{"cluster", "--data", "iris", "--k", "3", "--quiet"}, nil, &out, &errb, sigc, func(int) { t.Error("forced exit after one signal") })
+		code := mainExit([]string{"cluster", "--data", "iris", "--k", "3", "--quiet"}, &out, &errb, sigc, func(int) { t.Error("forced exit after one signal") })
 		if code != tc.code || !strings.Contains(errb.String(), "arbor: interrupted") || strings.Contains(errb.String(), "context canceled") {
 			t.Errorf("%v: exit %d, stderr %q", tc.sig, code, errb.String())
 		}
 	}
 	// no signal: the ordinary codes
 	var out, errb bytes.Buffer
-	if code := mainExit([]string{"cluster", "--data", "iris", "--bogus"}, nil, &out, &errb, make(chan os.Signal, 1), nil); code != 2 {
+	if code := mainExit([]string{"cluster", "--data", "iris", "--bogus"}, &out, &errb, make(chan os.Signal, 1), nil); code != 2 {
 		t.Errorf("usage error: exit %d", code)
 	}
 }
@@ -46,7 +46,7 @@ func TestSecondSignalForces(t *testing.T) {
 	sigc <- os.Interrupt
 	sigc <- syscall.SIGTERM
 	var out, errb bytes.Buffer
-	mainExit([]string{"kernel", "--data", "iris", "--kernel", "rbf", "--out", t.TempDir() + "/K.csv", "--quiet"}, nil, &out, &errb, sigc, hard)
+	mainExit([]string{"kernel", "--data", "iris", "--kernel", "rbf", "--out", t.TempDir() + "/K.csv", "--quiet"}, &out, &errb, sigc, hard)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		mu.Lock()
