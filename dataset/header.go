@@ -212,7 +212,11 @@ func (g *gzFile) Read(p []byte) (int, error) {
 		g.zr.Multistream(false)
 		return n, nil
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		g.err = fmt.Errorf("%w: truncated gzip stream: the file ends inside the compressed data, after line %d", ErrCompressed, g.lines)
+		what := "the file"
+		if g.f == nil {
+			what = "the input"
+		}
+		g.err = fmt.Errorf("%w: truncated gzip stream: %s ends inside the compressed data, after line %d", ErrCompressed, what, g.lines)
 	case err != nil:
 		g.err = fmt.Errorf("%w: damaged gzip stream after line %d (%v)", ErrCompressed, g.lines, err)
 	}
