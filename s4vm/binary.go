@@ -66,8 +66,9 @@ type fitter struct {
 	alpha   []float64
 	p       []float64
 	prevY   []int8
-	pool    *bufPool // column buffers shared with the other fits, or nil
-	serial  bool     // solve on the calling goroutine (candidates already run in parallel)
+	pool    *bufPool  // column buffers shared with the other fits, or nil
+	base    []float32 // the kernel on rows in their order, lent to the cache (smo.Cache.Lend), or nil
+	serial  bool      // solve on the calling goroutine (candidates already run in parallel)
 	last    fitOut
 	f       []float64 // decision values of the last warm fit (last.f)
 	lastObj float64   // objective of the last solveOrdered
@@ -105,9 +106,9 @@ func (ft *fitter) sameRows(src smo.Source, rows []int, mb float64) bool {
 // make it: the column cache, if kept (same rows), is put back in a new
 // cache's order (smo.Cache.Reset), the Warm's kernel sums are forgotten
 // and the counters zeroed; the buffers are kept.
-func (ft *fitter) reset(src smo.Source, rows []int, c []float64, tol, mb float64, cold bool) {
+func (ft *fitter) reset(src smo.Source, rows []int, c []float64, tol, mb float64, cold bool, base []float32) {
 	l := len(rows)
-	ft.src, ft.rows, ft.c, ft.tol, ft.mb, ft.cold = src, rows, c, tol, mb, cold
+	ft.src, ft.rows, ft.c, ft.tol, ft.mb, ft.cold, ft.base = src, rows, c, tol, mb, cold, base
 	if len(ft.p) != l {
 		ft.p = make([]float64, l)
 		for i := range ft.p {
@@ -116,6 +117,7 @@ func (ft *fitter) reset(src smo.Source, rows []int, c []float64, tol, mb float64
 	}
 	if ft.q != nil {
 		ft.q.Reset()
+		ft.q.Lend(base)
 	}
 	ft.warm.Reset()
 	ft.prevY = ft.prevY[:0]
@@ -142,10 +144,11 @@ type bufPool struct {
 }
 
 // fitter returns a fitter for a candidate (settings as newFitter's) that
-// solves on the calling goroutine: an idle one of the same rows with its
-// cache reset, else an idle one of other rows with its cache's buffers
-// handed to the pool, else a new one.
-func (p *bufPool) fitter(src smo.Source, rows []int, c []float64, tol, mb float64, cold bool) *fitter {
+// solves on the calling goroutine and lends its column cache base (nil:
+// none; see smo.Cache.Lend): an idle one of the same rows with its cache
+// reset, else an idle one of other rows with its cache's buffers handed to
+// the pool, else a new one.
+func (p *bufPool) fitter(src smo.Source, rows []int, c []float64, tol, mb float64, cold bool, base []float32) *fitter {
 	p.mu.Lock()
 	var ft *fitter
 	for k, f := range p.fitters {
@@ -162,13 +165,13 @@ func (p *bufPool) fitter(src smo.Source, rows []int, c []float64, tol, mb float6
 	p.mu.Unlock()
 	if ft == nil {
 		ft = newFitter(src, rows, c, tol, mb, cold)
-		ft.pool, ft.serial = p, true
+		ft.pool, ft.serial, ft.base = p, true, base
 		return ft
 	}
 	if !ft.sameRows(src, rows, mb) {
 		ft.release()
 	}
-	ft.reset(src, rows, c, tol, mb, cold)
+	ft.reset(src, rows, c, tol, mb, cold, base)
 	return ft
 }
 
@@ -249,6 +252,7 @@ func (ft *fitter) fitWarm(ctx context.Context, y []int8) (fitOut, error) {
 	l := len(ft.rows)
 	if ft.q == nil {
 		ft.q = smo.NewCache(ft.src, ft.rows, ft.mb)
+		ft.q.Lend(ft.base)
 		if ft.pool != nil {
 			ft.q.WholeColumns()
 			ft.pool.adopt(ft.q)

@@ -68,8 +68,9 @@ func TestPoolAdoptLeavesTheRest(t *testing.T) {
 // TestReusedFitterEqualsNew: local descents run on fitters taken from the
 // pool — one that ran a descent of the same problem (cache reset to a new
 // cache's order), one that ran another problem (cache handed back), and a
-// new one — equal descents on new fitters bit for bit: labels, objective,
-// steps, solves and SMO iterations.
+// new one — and lent their problem's matrix (bin.base) equal descents on
+// new fitters that fill every column from the source, bit for bit:
+// labels, objective, steps, solves and SMO iterations.
 func TestReusedFitterEqualsNew(t *testing.T) {
 	_, K, _, y := problemSet(t, "iris", 0, 5, 1)
 	src, _, err := gramSource(context.Background(), K)
@@ -142,7 +143,11 @@ func TestReusedFitterEqualsNew(t *testing.T) {
 		cs   []float64
 		cand int
 	}{{b01, cs01, 1}, {b01, cs01, 2}, {b01, cs01, 3}, {b12, cs12, 4}, {b12, cs12, 5}, {b01, cs01, 6}} {
-		ft := p.fitter(c.bn.source(), c.bn.rows, c.cs, c.bn.set.tol, c.bn.set.cacheMB, false)
+		base := c.bn.base()
+		if base == nil {
+			t.Fatal("no matrix to lend")
+		}
+		ft := p.fitter(c.bn.source(), c.bn.rows, c.cs, c.bn.set.tol, c.bn.set.cacheMB, false, base)
 		got := descend(c.bn, c.cs, ft, c.cand)
 		p.idle(ft)
 		if want := fresh(c.bn, c.cs, c.cand); !same(got, want) {

@@ -472,6 +472,27 @@ func (g *gramBlock) Fill(dst []float32, r int, cols []int) {
 	}
 }
 
+// base returns the kernel on the problem's rows in their order (n×n
+// float32, row a holding K(rows[a], rows[b]) for every b) when the source
+// is a float32 block, the candidates warm-start and the matrix takes no
+// more than one candidate's column cache budget; otherwise nil. Every
+// candidate's descent starts with its variables in this order, and its
+// first solve reads nearly every column before shrinking first permutes
+// them: lent this matrix (smo.Cache.Lend), the candidates read those
+// columns in place instead of each gathering them from the block.
+func (b *bin) base() []float32 {
+	blk, ok := b.src.(*gramBlock)
+	n := b.n
+	if !ok || b.set.cold || 4*float64(n)*float64(n) > b.set.cacheMB*(1<<20) {
+		return nil
+	}
+	m := hugepage.Float32s(n * n)
+	for a, r := range b.rows {
+		blk.Fill(m[a*n:(a+1)*n], r, b.rows)
+	}
+	return m
+}
+
 func identity(n int) []int {
 	r := make([]int, n)
 	for i := range r {
@@ -553,6 +574,9 @@ type pairRun struct {
 	nc   int // candidates run (samples, +1 for the inductive start)
 	cs   []float64
 	bal  balance
+	// base is the kernel on the problem's rows in their order, lent to
+	// the candidates' column caches (smo.Cache.Lend), or nil.
+	base []float32
 
 	mu    sync.Mutex
 	err   error // the first error (of prepare, a candidate or finish)
@@ -645,6 +669,7 @@ func (r *pairRun) prepare(ctx context.Context) error {
 		}
 	}
 	r.bal = newBalance(n, b.lab)
+	r.base = b.base()
 	return nil
 }
 
@@ -659,7 +684,7 @@ func (r *pairRun) conv(ok bool, what string) {
 func (r *pairRun) candidate(ctx context.Context, i int) error {
 	b := r.b
 	n, l, T := b.n, b.l, b.set.samples
-	ft := r.pool.fitter(b.source(), b.rows, r.cs, b.set.tol, b.set.cacheMB, b.set.cold)
+	ft := r.pool.fitter(b.source(), b.rows, r.cs, b.set.tol, b.set.cacheMB, b.set.cold, r.base)
 	defer r.pool.idle(ft)
 	startFn, chg := r.dr(i)
 	start := make([]int8, n)
@@ -716,6 +741,7 @@ func (r *pairRun) finish(ctx context.Context) error {
 	// Every candidate has finished: their caches' buffers serve the
 	// predictor and the next problems.
 	r.pool.drop(b.source(), b.rows, b.set.cacheMB)
+	r.base = nil
 	if b.noMachine {
 		return nil
 	}

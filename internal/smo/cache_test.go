@@ -95,6 +95,93 @@ func TestCacheSwaps(t *testing.T) {
 	}
 }
 
+// TestCacheLend: a cache lent the matrix of its variables (Lend) reads the
+// same values as one that fills every column, through swap batches (the
+// log's overflow included), evictions, longer requests, Reset (lending
+// again) and Release (lending stopped), for budgets that evict and budgets
+// that do not, with and without WholeColumns; the lent matrix is never
+// written.
+func TestCacheLend(t *testing.T) {
+	const l = 60
+	r := rand.New(rand.NewPCG(9, 1))
+	k := make([]float64, l*l)
+	for i := range l {
+		for j := range i + 1 {
+			v := r.NormFloat64()
+			k[i*l+j], k[j*l+i] = v, v
+		}
+	}
+	src := &DenseGram{Data: k, Stride: l, N: l, Mirrored: true}
+	rows := r.Perm(l) // variables in another order than the source's rows
+	base := make([]float32, l*l)
+	for a, ra := range rows {
+		for b, rb := range rows {
+			base[a*l+b] = float32(k[ra*l+rb])
+		}
+	}
+	orig := slices.Clone(base)
+	lentReads := 0
+	for run, mb := range []float64{0, 1, 0, 1} {
+		c := NewCache(src, rows, mb)
+		if run >= 2 {
+			c.WholeColumns()
+		}
+		c.Lend(base)
+		// No Reset in the first half: enough swaps to overflow the log.
+		for step := range 8000 {
+			switch op := r.IntN(100); {
+			case op < 2 && step >= 4000:
+				c.Reset()
+				c.Lend(base)
+				continue
+			case op == 2 && run%2 == 1 && step >= 4000:
+				c.Release()
+				continue
+			case op < 22:
+				// Mostly among the last positions (as shrinking swaps),
+				// which leave short lent columns lent.
+				lo := l - l/4
+				if r.IntN(4) == 0 {
+					lo = 0
+				}
+				var pairs []int32
+				for range r.IntN(3 * l) {
+					i := int32(lo + r.IntN(l-lo))
+					j := i
+					if r.IntN(10) > 0 {
+						j = int32(lo + r.IntN(l-lo))
+					}
+					pairs = append(pairs, i, j)
+				}
+				c.swapMany(pairs)
+				continue
+			}
+			i, n := r.IntN(l), 1+r.IntN(l)
+			if r.IntN(2) == 0 {
+				n = 1 + r.IntN(l-l/4)
+			}
+			col := c.column(i, n)
+			if len(col) != n {
+				t.Fatalf("mb %g step %d: column(%d, %d) has %d entries", mb, step, i, n, len(col))
+			}
+			if c.heads[i].lent {
+				lentReads++
+			}
+			for p, v := range col {
+				if want := float32(k[c.pos[i]*l+c.pos[p]]); v != want {
+					t.Fatalf("mb %g step %d: column %d entry %d = %v, want K(%d, %d) = %v", mb, step, i, p, v, c.pos[i], c.pos[p], want)
+				}
+			}
+		}
+	}
+	if !slices.Equal(base, orig) {
+		t.Fatal("the lent matrix was written")
+	}
+	if lentReads < 1000 {
+		t.Fatalf("%d reads of lent columns: the test does not exercise lending", lentReads)
+	}
+}
+
 // TestCacheFreeReuse: slabs handed back by Free and taken by the next
 // cache (or the same cache again) hold stale columns of another problem;
 // they are overwritten before being read, so a solve on reused memory

@@ -220,6 +220,12 @@ type Cache struct {
 
 	whole bool // see WholeColumns
 
+	// base, if set (Lend), holds every column in NewCache's order; ident
+	// reports that the variables are in that order (no swap since
+	// NewCache or Reset), so that a new column can be read from it.
+	base  []float32
+	ident bool
+
 	// log holds the swaps (i < j) of swapMany in order; a cached column
 	// has had log[:seq] applied to it (see catchUp).
 	log []int32
@@ -234,7 +240,10 @@ type cacheHead struct {
 	prev, next int32 // positions in heads; -1 = lru sentinel
 	data       []float32
 	cached     bool
-	seq        int32 // len(log) when data was last brought up to date
+	// lent: data is part of the cache's base (read only, not counted in
+	// the budget, never put on the free list).
+	lent bool
+	seq  int32 // len(log) when data was last brought up to date
 }
 
 const sentinel = -1
@@ -248,7 +257,7 @@ const sentinel = -1
 // safe for concurrent use.
 func NewCache(src Source, rows []int, mb float64) *Cache {
 	l := len(rows)
-	c := &Cache{src: src, l: l, pos: append([]int(nil), rows...), vars: make([]int, l)}
+	c := &Cache{src: src, l: l, pos: append([]int(nil), rows...), vars: make([]int, l), ident: true}
 	for k := range c.vars {
 		c.vars[k] = k
 	}
@@ -300,9 +309,7 @@ func (c *Cache) evictFront() bool {
 		return false
 	}
 	c.unlink(i)
-	h := &c.heads[i]
-	c.free = append(c.free, h.data[:0])
-	h.data, h.cached = nil, false
+	c.drop(&c.heads[i])
 	return true
 }
 
@@ -419,23 +426,58 @@ func (c *Cache) Free() {
 	c.slabLeft = min(c.budget, c.l*c.l)
 }
 
+// drop forgets the data of h (already unlinked from the LRU list), its
+// buffer to the free list unless lent.
+func (c *Cache) drop(h *cacheHead) {
+	if !h.lent {
+		c.free = append(c.free, h.data[:0])
+	}
+	h.data, h.cached, h.lent = nil, false, false
+}
+
+// Lend gives the cache base, every column of its variables in NewCache's
+// order: base[a·l+b] = K(rows[a], rows[b]) for NewCache's rows, the values
+// Source.Fill gives. While the variables are in that order (after NewCache
+// or Reset, until shrinking first swaps two of them) a column is read from
+// base in place instead of being filled, and a lent column is copied into
+// a buffer of the cache's own before a swap changes its entries. The cache
+// only reads base; a lent column takes nothing from the budget. nil stops
+// the lending (for the columns read afterwards). The caller keeps base
+// unchanged while the cache may hold parts of it (until Reset or Release,
+// or another Lend followed by either).
+func (c *Cache) Lend(base []float32) {
+	if base != nil && len(base) != c.l*c.l {
+		panic("smo: Lend: base is not l×l")
+	}
+	c.base = base
+}
+
 func (c *Cache) column(i, n int) []float32 {
 	h := &c.heads[i]
-	if h.cached && int(h.seq) != len(c.log) {
-		c.catchUp(int32(i))
-	}
 	if h.cached {
 		c.unlink(int32(i))
+		if int(h.seq) != len(c.log) {
+			c.catchUp(int32(i), false)
+		}
+	}
+	if h.cached {
 		have := len(h.data)
 		if have >= n {
 			c.pushBack(int32(i))
 			return h.data[:n]
 		}
-		if cap(h.data) < n {
+		if h.lent && c.ident {
+			h.data = c.base[i*c.l : i*c.l+n : i*c.l+n]
+			c.pushBack(int32(i))
+			return h.data
+		}
+		if cap(h.data) < n || h.lent {
 			nb := c.alloc(n)
 			copy(nb, h.data)
-			c.free = append(c.free, h.data[:0])
-			h.data = nb
+			if !h.lent {
+				c.free = append(c.free, h.data[:0])
+			}
+			h.data, h.lent = nb, false
 		} else {
 			h.data = h.data[:n]
 		}
@@ -443,9 +485,13 @@ func (c *Cache) column(i, n int) []float32 {
 		c.pushBack(int32(i))
 		return h.data
 	}
-	h.data = c.alloc(n)
 	h.cached, h.seq = true, int32(len(c.log))
-	c.fill(h.data, c.pos[i], c.pos[:n])
+	if c.base != nil && c.ident {
+		h.data, h.lent = c.base[i*c.l:i*c.l+n:i*c.l+n], true
+	} else {
+		h.data = c.alloc(n)
+		c.fill(h.data, c.pos[i], c.pos[:n])
+	}
 	c.pushBack(int32(i))
 	return h.data
 }
@@ -473,19 +519,31 @@ func (c *Cache) swap(i, j int) { c.swapMany([]int32{int32(i), int32(j)}) }
 
 // catchUp applies the swaps logged since column h was last brought up to
 // date, in order, with LIBSVM's rule per swap: entries i and j exchanged
-// when the column holds both, the column dropped when it holds i but not j.
-func (c *Cache) catchUp(h int32) {
+// when the column holds both, the column dropped when it holds i but not
+// j. A lent column is first copied into a buffer of the cache's own; it
+// must not be in the LRU list (linked false: the caller unlinked it), so
+// that making room for the copy cannot evict it.
+func (c *Cache) catchUp(h int32, linked bool) {
 	e := &c.heads[h]
 	d := e.data
 	n := int32(len(d))
 	for k := int(e.seq); k+1 < len(c.log); k += 2 {
 		i, j := c.log[k], c.log[k+1]
 		if n > j {
+			if e.lent {
+				if linked {
+					panic("smo: catchUp: lent column in the LRU list")
+				}
+				nb := c.alloc(len(d))
+				copy(nb, d)
+				d, e.data, e.lent = nb, nb, false
+			}
 			d[i], d[j] = d[j], d[i]
 		} else if n > i {
-			c.unlink(h)
-			c.free = append(c.free, e.data[:0])
-			e.data, e.cached = nil, false
+			if linked {
+				c.unlink(h)
+			}
+			c.drop(e)
 			return
 		}
 	}
@@ -501,10 +559,16 @@ const maxLog = 1 << 16
 // themselves and the variable order at once.
 func (c *Cache) swapMany(pairs []int32) {
 	if len(c.log)+len(pairs) > max(maxLog, 8*c.l) {
+		// Lent columns are dropped (a copy could evict the columns this
+		// loop is about to visit); the others are brought up to date.
 		for h := c.lru.next; h != sentinel; {
-			next := c.heads[h].next
-			if int(c.heads[h].seq) != len(c.log) {
-				c.catchUp(h)
+			e := &c.heads[h]
+			next := e.next
+			if e.lent {
+				c.unlink(h)
+				c.drop(e)
+			} else if int(e.seq) != len(c.log) {
+				c.catchUp(h, true)
 			}
 			h = next
 		}
@@ -521,6 +585,7 @@ func (c *Cache) swapMany(pairs []int32) {
 		if i > j {
 			i, j = j, i
 		}
+		c.ident = false
 		c.log = append(c.log, i, j)
 		c.pos[i], c.pos[j] = c.pos[j], c.pos[i]
 		c.vars[i], c.vars[j] = c.vars[j], c.vars[i]
@@ -534,6 +599,7 @@ func (c *Cache) swapMany(pairs []int32) {
 		}
 		hi.data, hj.data = hj.data, hi.data
 		hi.cached, hj.cached = hj.cached, hi.cached
+		hi.lent, hj.lent = hj.lent, hi.lent
 		hi.seq, hj.seq = hj.seq, hi.seq
 		if hi.cached {
 			c.pushBack(i)
@@ -549,15 +615,19 @@ func (c *Cache) swapMany(pairs []int32) {
 // problems of one size reuses memory instead of touching fresh pages.
 // With WholeColumns the unused rest of the last slab is returned too, cut
 // into whole columns: a later cache that needs a few more columns than it
-// adopted then takes them instead of a new slab.
+// adopted then takes them instead of a new slab. The cache forgets the
+// matrix it was lent (Lend).
 func (c *Cache) Release() [][]float32 {
 	out := c.free
 	for h := c.lru.next; h != sentinel; {
 		e := &c.heads[h]
-		out = append(out, e.data[:0])
+		if !e.lent {
+			out = append(out, e.data[:0])
+		}
 		e.data, e.cached = nil, false
 		h = e.next
 	}
+	c.base = nil
 	if c.whole {
 		for len(c.slab) >= c.l && c.l > 0 {
 			out = append(out, c.slab[:0:c.l])
@@ -580,7 +650,9 @@ func (c *Cache) Release() [][]float32 {
 func (c *Cache) Reset() {
 	for h := c.lru.next; h != sentinel; {
 		e := &c.heads[h]
-		c.free = append(c.free, e.data[:0])
+		if !e.lent {
+			c.free = append(c.free, e.data[:0])
+		}
 		e.data, e.cached = nil, false
 		h = e.next
 	}
@@ -589,6 +661,7 @@ func (c *Cache) Reset() {
 	for i := range c.heads {
 		c.heads[i] = cacheHead{}
 	}
+	c.ident = true
 	copy(c.pos, c.pos0)
 	copy(c.qd, c.qd0)
 	for k := range c.vars {
