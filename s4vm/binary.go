@@ -349,17 +349,36 @@ func newBalance(n int, lab []int8) balance {
 // (ties by row index, the order of a stable sort), the first h1 → +1, the
 // last h2 → −1, the rest sign(f) with 0 → +1. keys is scratch of length
 // n. Only the sets of the first h1 and the last h2 rows matter, and the
-// order (f descending, row ascending) is total, so two selections (expected
-// linear time) find them exactly as a full sort would; with a NaN among f
+// order (f descending, row ascending) is total, so a selection (expected
+// linear time) finds them exactly as a full sort would; with a NaN among f
 // (no total order) the keys are sorted under it as they are.
+//
+// With p values ≥ 0, the order puts those p rows first. If p ≥ h1 and
+// n − p ≥ h2, the first h1 rows are labelled +1 and the last h2 −1 by
+// sign(f) already, so every label is sign(f). If p < h1 (then n − p ≥ h2,
+// as h1 + h2 ≤ n), the labels are sign(f) except for the h1 − p first in
+// the order among the rows < 0, which are +1: one selection among those
+// rows. If n − p < h2, symmetrically, the last h2 − (n − p) among the rows
+// ≥ 0 are −1.
 func (b balance) relabel(dst []int8, f []float64, keys []rankKey) {
 	n := len(f)
-	nan := false
-	for i := range keys {
-		keys[i] = rankKey{f[i], int32(i)}
-		nan = nan || f[i] != f[i]
+	p, nan := 0, false
+	for i, v := range f {
+		switch {
+		case v >= 0:
+			dst[i] = 1
+			p++
+		case v < 0:
+			dst[i] = -1
+		default:
+			nan = true
+		}
 	}
-	if nan {
+	switch {
+	case nan:
+		for i := range keys {
+			keys[i] = rankKey{f[i], int32(i)}
+		}
 		slices.SortFunc(keys, func(a, c rankKey) int {
 			switch {
 			case a.f > c.f:
@@ -369,22 +388,42 @@ func (b balance) relabel(dst []int8, f []float64, keys []rankKey) {
 			}
 			return int(a.i - c.i)
 		})
-	} else {
-		// keys[:h1] the first h1 in the order, keys[n−h2:] the last h2.
-		selectKeys(keys, b.h1)
-		selectKeys(keys[b.h1:], n-b.h2-b.h1)
-	}
-	for k, key := range keys {
-		i := key.i
-		switch {
-		case k < b.h1:
-			dst[i] = 1
-		case k >= n-b.h2:
-			dst[i] = -1
-		case f[i] >= 0:
-			dst[i] = 1
-		default:
-			dst[i] = -1
+		for k, key := range keys {
+			i := key.i
+			switch {
+			case k < b.h1:
+				dst[i] = 1
+			case k >= n-b.h2:
+				dst[i] = -1
+			case f[i] >= 0:
+				dst[i] = 1
+			default:
+				dst[i] = -1
+			}
+		}
+	case p < b.h1:
+		neg := keys[:0]
+		for i, v := range f {
+			if v < 0 {
+				neg = append(neg, rankKey{v, int32(i)})
+			}
+		}
+		k := b.h1 - p
+		selectKeys(neg, k)
+		for _, key := range neg[:k] {
+			dst[key.i] = 1
+		}
+	case n-p < b.h2:
+		pos := keys[:0]
+		for i, v := range f {
+			if v >= 0 {
+				pos = append(pos, rankKey{v, int32(i)})
+			}
+		}
+		k := p - (b.h2 - (n - p)) // pos[k:] are the last h2 − (n − p)
+		selectKeys(pos, k)
+		for _, key := range pos[k:] {
+			dst[key.i] = -1
 		}
 	}
 }

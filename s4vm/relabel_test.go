@@ -41,7 +41,7 @@ func relabelSorted(b balance, dst []int8, f []float64) {
 // TestRelabelSelection: relabel (two selections) gives the labels of the
 // full stable sort, on values with many ties (a few distinct values, ±0),
 // sorted and reversed inputs (the quickselect's bad cases), and every
-// h1, h2 split including 0 and n.
+// h1, h2 split including 0 and n, many near the count of values ≥ 0.
 func TestRelabelSelection(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for trial := range 400 {
@@ -66,6 +66,18 @@ func TestRelabelSelection(t *testing.T) {
 		}
 		h1 := r.IntN(n + 1)
 		h2 := r.IntN(n - h1 + 1)
+		if trial%3 == 0 {
+			// Near the count p of values ≥ 0: labels by sign alone, or
+			// a few rows across zero selected (h1 > p, or h2 > n − p).
+			p := 0
+			for _, v := range f {
+				if v >= 0 {
+					p++
+				}
+			}
+			h1 = min(max(p+r.IntN(5)-2, 0), n)
+			h2 = min(max(n-p+r.IntN(5)-2, 0), n-h1)
+		}
 		b := balance{h1, h2}
 		got, want := make([]int8, n), make([]int8, n)
 		b.relabel(got, f, make([]rankKey, n))
