@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -80,6 +81,20 @@ func TestStdinSameOutput(t *testing.T) {
 	if err := os.WriteFile(iris, irisText, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// two 5-cliques joined by one edge, ids from 10
+	var el strings.Builder
+	for c := 0; c < 2; c++ {
+		for u := 0; u < 5; u++ {
+			for v := u + 1; v < 5; v++ {
+				fmt.Fprintf(&el, "%d %d\n", 10+5*c+u, 10+5*c+v)
+			}
+		}
+	}
+	el.WriteString("14 15\n")
+	edges := filepath.Join(dir, "edges.txt")
+	if err := os.WriteFile(edges, []byte(el.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	kfile := filepath.Join(dir, "K.csv")
 	// output is what a run wrote: stdout, and kfile (kernel, graph); eval's
 	// last column (seconds) is left out.
@@ -107,6 +122,7 @@ func TestStdinSameOutput(t *testing.T) {
 		{iris, []string{"graph", "--data", "@", "--k", "4", "--out", kfile, "--quiet"}},
 		{iris, []string{"svc", "--data", "@", "--pca", "2", "--q", "2", "--C", "1", "--out", "-", "--quiet"}},
 		{iris, []string{"treelets", "--data", "@", "--kernel", "rbf:1", "--clusters", "3", "--out", "-", "--quiet"}},
+		{edges, []string{"treelets", "--graph-edges", "@", "--clusters", "2", "--out", "-"}},
 		{iris, []string{"search", "--data", "@", "--kernel", "rbf:0.1,rbf:1", "--C", "1,10", "--json", "--quiet"}},
 	} {
 		want := output(mustArbor(t, withArg(tc.args, tc.file)...))
@@ -160,6 +176,7 @@ func TestStdinErrors(t *testing.T) {
 		{nil, []string{"features", "--model", model, "--data", "-", "--quiet"}, "", false},
 		{nil, []string{"cluster", "--data", "-", "--clusters", "2", "--quiet"}, "standard input: empty input: nothing was read (0 bytes)", false},
 		{nil, []string{"classify", "--data", moons, "--label", "moon", "--id", "id", "--learner", "knn", "--test", "-", "--quiet"}, "standard input: empty input: nothing was read (0 bytes)", false},
+		{[]byte("0 1\n1 2\n2 2\n"), []string{"treelets", "--graph-edges", "-", "--out", "-"}, "standard input:3: kernel: bad edge list: self loop on node 2", false},
 		{nil, []string{"classify", "--data", "-", "--test", "-", "--learner", "knn"}, "usage: --data - and --test - both read standard input", true},
 		{nil, []string{"predict", "--model", "-", "--data", "-"}, "usage: --model - and --data - both read standard input", true},
 		{nil, []string{"features", "--model", "-", "--data", "-"}, "usage: --model - and --data - both read standard input", true},
@@ -196,7 +213,7 @@ func TestStdinHelp(t *testing.T) {
 		"kernel":   {"data"},
 		"graph":    {"data"},
 		"svc":      {"data"},
-		"treelets": {"data"},
+		"treelets": {"data", "graph-edges"},
 		"search":   {"data"},
 	} {
 		_, stderr, err := arbor(t, cmd, "--help")

@@ -19,7 +19,7 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "treelets", "(--data F --kernel SPEC | --graph-edges F) [--lambda L] [--similarity abs|signed|raw] [--sample M --extend svm|knn --seed S] [--clusters K] --out labels.csv [--linkage-out Z.csv] [--newick T] [--dendrogram P] [--roc roc.png --roc-against labels|graph]")
 	d, mf := clusterInputs(fs, "arbor treelets", nil)
 	kspec := fs.String("kernel", "", "kernel on the rows of --data: linear, poly:A:B:D, rbf:GAMMA, rbf:scale, laplacian:G, exponential:G, or rbf-missing:GAMMA (paper §4.3: columns z-scored over observed cells, exp(−γ·mean squared difference over the columns both rows have); empty, NA and ? cells are missing)")
-	edges := fs.String("graph-edges", "", "edge list \"u v\" per line (integer node ids ≥ 0; the nodes are the ids on some edge, in increasing order, named by id in every output): cluster the nodes with the graph kernel of paper §4.2 (largest degree on the diagonal, 1 per edge)")
+	edges := fs.String("graph-edges", "", "edge list \"u v\" per line (integer node ids ≥ 0; the nodes are the ids on some edge, in increasing order, named by id in every output): cluster the nodes with the graph kernel of paper §4.2 (largest degree on the diagonal, 1 per edge); - is standard input")
 	lambda := fs.Float64("lambda", 0, "λ ≥ 0: weight of |A_ij| in the similarity (the paper uses 0)")
 	sim := fs.String("similarity", "abs", "pair rule: abs (the paper's |correlation|), signed (R's treelet package) or raw (the kernel entry, as the authors' code)")
 	sample := fs.Int("sample", 0, "treelets on a seeded uniform sample of M rows; the others are labelled by --extend (0: every row, no extension)")
@@ -83,10 +83,10 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 		what  string
 	)
 	if *edges != "" {
-		if graph, err = kernel.ReadEdgesFile(*edges); err != nil {
+		if graph, err = readEdges(e, *edges); err != nil {
 			return err
 		}
-		g, what = graph, fmt.Sprintf("graph      %s (%s)", displayName(*edges), graph.Summary())
+		g, what = graph, fmt.Sprintf("graph      %s (%s)", displayName(dataset.InputName(*edges)), graph.Summary())
 	} else if g, ds, what, err = treeletsData(e, d, *kspec); err != nil {
 		return err
 	}
@@ -123,6 +123,21 @@ func runTreelets(ctx context.Context, e *env, args []string) error {
 	printWrote(info, *out, *zOut, *levelsOut, *newick, *dendro, *roc)
 	e.done(progress, start)
 	return nil
+}
+
+// readEdges reads the edge list of --graph-edges: the file path, or for
+// "-" e's standard input (gzip found by its magic bytes), named "standard
+// input" in errors.
+func readEdges(e *env, path string) (*kernel.GraphKernel, error) {
+	if path != dataset.Stdin {
+		return kernel.ReadEdgesFile(path)
+	}
+	r, err := dataset.OpenInput(path, e.stdin)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return kernel.ReadEdges(r, dataset.StdinName)
 }
 
 // treeletsData loads --data and builds the kernel --kernel SPEC on its
