@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -263,5 +264,57 @@ func TestPageTranscripts(t *testing.T) {
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("pageTranscripts:\n got %v\nwant %v", got, want)
+	}
+}
+
+// manualPictures are the pictures of docs/img with the command of the
+// manual that draws each (its picture flag's value is P; the HiBUST tree
+// of gauss9, whose run takes seconds, is left out).
+var manualPictures = map[string][]string{
+	"docs/img/cluster_iris.png": {"cluster", "--data", "iris", "--linkage", "average", "--clusters", "3", "--plot", "P"},
+	"docs/img/classify_moons_hibust.png": {"classify", "--data", "examples/two_moons_10_labels.csv", "--label", "moon", "--id", "id",
+		"--scale", "minmax", "--learner", "hibust", "--restarts", "10", "--theta", "0.9", "--seed", "1", "--out", "pred.csv", "--plot", "P"},
+	"docs/img/svc_moons_bsv.png": {"svc", "--data", "two_moons", "--q", "20", "--C", "0.0028", "--out", "labels.csv", "--plot", "P"},
+}
+
+// TestManualPictures: the pictures the manual shows are, byte for byte,
+// those its commands draw now (pictures are the same bytes on every run).
+// The pictures were drawn on amd64; elsewhere the compiler may fuse
+// multiply-adds, which can move an anti-aliased pixel.
+func TestManualPictures(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the manual's pictures were drawn on amd64")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for img, args := range manualPictures {
+		want, err := os.ReadFile(filepath.Join(root, img))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(img, func(t *testing.T) {
+			t.Chdir(t.TempDir())
+			stageInputs(t, root, args)
+			args := append([]string(nil), args...)
+			for i, a := range args {
+				if a == "P" {
+					args[i] = filepath.Base(img)
+				}
+			}
+			var so, se bytes.Buffer
+			if err := run(t.Context(), append(args, "--quiet"), &so, &se); err != nil {
+				t.Fatalf("arbor %s: %v\n%s", strings.Join(args, " "), err, se.String())
+			}
+			got, err := os.ReadFile(filepath.Base(img))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("arbor %s draws another picture than %s (%d bytes, the manual's %d): redraw it with that command",
+					strings.Join(args, " "), img, len(got), len(want))
+			}
+		})
 	}
 }
