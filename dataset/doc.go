@@ -56,6 +56,15 @@
 // .tsv); a trailing .gz is decompressed; .json, .xlsx, .npy and other
 // formats it does not read are ErrFormat.
 //
+// # Standard input
+//
+// The path Stdin ("-") is standard input, as for Unix tools: ReadData
+// reads a data set from a reader with no name to go by (gzip found by its
+// magic bytes 1f 8b, the format by the content), once; Options.Load and
+// Options.LoadNew read Options.Stdin for it, OpenInput opens it for the
+// readers that go in chunks. Errors name it StdinName ("standard
+// input:12: …"); an empty standard input is ErrEmpty.
+//
 // # Errors
 //
 // Readers return a *ParseError naming the file, the 1-based physical line

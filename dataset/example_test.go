@@ -1,7 +1,10 @@
 package dataset_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
+	"strings"
 
 	"github.com/arbor-ml/arbor/dataset"
 )
@@ -36,4 +39,23 @@ func ExampleStandardize() {
 	fmt.Printf("%.4f %.4f\n", iris.X.At(0, 0), Z.At(0, 0))
 	// Output:
 	// 5.1000 -0.9007
+}
+
+// Data piped in, compressed or not: ReadData finds gzip by its first
+// bytes and the format by the content, as arbor's --data - does.
+func ExampleReadData() {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("x1,x2,class\n0.5,1,a\n1.5,2,b\n2.5,0,?\n"))
+	zw.Close()
+	ds, err := dataset.ReadData(&gz, dataset.StdinName, dataset.CSVOptions{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(ds.Name, ds.Len(), ds.Dim(), ds.Classes, ds.Source.Format)
+	_, err = dataset.ReadData(strings.NewReader("1 1:0.5\n-1 2:2\n1 1:1.5 2:0.5\n-1 1:2\n1 2:x\n"), dataset.StdinName, dataset.CSVOptions{})
+	fmt.Println(err)
+	// Output:
+	// standard input 3 2 [a b] csv
+	// standard input:5: column "f2": not a number "x"
 }
