@@ -137,10 +137,36 @@ func (ft *fitter) reset(src smo.Source, rows []int, c []float64, tol, mb float64
 // It also keeps the fitters of finished candidates, with their column
 // caches and solver arrays: the next candidate of the same problem takes
 // one and resets it instead of allocating new ones.
+//
+// And it keeps the matrices lent to the candidates of finished problems
+// (bin.base) for the next problems'.
 type bufPool struct {
 	mu      sync.Mutex
 	bufs    [][]float32
 	fitters []*fitter // idle
+	bases   [][]float32
+}
+
+// takeBase returns a pooled matrix of at least size values cut to size,
+// or nil.
+func (p *bufPool) takeBase(size int) []float32 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k, m := range p.bases {
+		if cap(m) >= size {
+			p.bases = slices.Delete(p.bases, k, k+1)
+			return m[:size]
+		}
+	}
+	return nil
+}
+
+// putBase takes back the matrix of a finished problem; no cache holds a
+// part of it any more (bufPool.drop released them).
+func (p *bufPool) putBase(m []float32) {
+	p.mu.Lock()
+	p.bases = append(p.bases, m)
+	p.mu.Unlock()
 }
 
 // fitter returns a fitter for a candidate (settings as newFitter's) that

@@ -1,6 +1,7 @@
 package s4vm
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"math/rand/v2"
@@ -143,7 +144,7 @@ func TestReusedFitterEqualsNew(t *testing.T) {
 		cs   []float64
 		cand int
 	}{{b01, cs01, 1}, {b01, cs01, 2}, {b01, cs01, 3}, {b12, cs12, 4}, {b12, cs12, 5}, {b01, cs01, 6}} {
-		base := c.bn.base()
+		base := c.bn.base(nil)
 		if base == nil {
 			t.Fatal("no matrix to lend")
 		}
@@ -160,5 +161,41 @@ func TestReusedFitterEqualsNew(t *testing.T) {
 	}
 	if len(p.fitters) != 1 {
 		t.Fatalf("%d idle fitters, want 1 (each descent took the idle one)", len(p.fitters))
+	}
+}
+
+// TestLentMatrixKeepsModel: a one-vs-one fit whose candidates read the
+// columns of their problem's matrix in place (bin.base, pooled from
+// problem to problem) saves the same model bytes as one whose cache
+// budget is too small for the matrix, so that every column is filled from
+// the source (and evicted and filled again).
+func TestLentMatrixKeepsModel(t *testing.T) {
+	_, K, _, y := problemSet(t, "iris", 0, 5, 1)
+	n := 0 // rows of a problem: two classes' labelled rows and the unlabelled
+	for _, v := range y {
+		if v < 1 {
+			n++
+		}
+	}
+	var ref []byte
+	for _, mb := range []float64{0, 0.02} {
+		s := S4VM{Samples: 12, Seed: 5, CacheMB: mb}
+		b := &bin{src: &gramBlock{}, n: n, set: s.resolve()}
+		if lent := b.base(nil) != nil; lent != (mb == 0) {
+			t.Fatalf("CacheMB %g: matrix of %d rows lent %v", mb, n, lent)
+		}
+		m, err := s.FitGram(context.Background(), K, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := m.Save(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if ref == nil {
+			ref = buf.Bytes()
+		} else if !bytes.Equal(ref, buf.Bytes()) {
+			t.Fatalf("CacheMB %g: model differs from the one with lent matrices", mb)
+		}
 	}
 }

@@ -480,13 +480,23 @@ func (g *gramBlock) Fill(dst []float32, r int, cols []int) {
 // first solve reads nearly every column before shrinking first permutes
 // them: lent this matrix (smo.Cache.Lend), the candidates read those
 // columns in place instead of each gathering them from the block.
-func (b *bin) base() []float32 {
+//
+// The matrix is taken from pool when one there is large enough (the
+// matrix of a finished problem, every entry overwritten here); nil pool
+// allocates.
+func (b *bin) base(pool *bufPool) []float32 {
 	blk, ok := b.src.(*gramBlock)
 	n := b.n
 	if !ok || b.set.cold || 4*float64(n)*float64(n) > b.set.cacheMB*(1<<20) {
 		return nil
 	}
-	m := hugepage.Float32s(n * n)
+	var m []float32
+	if pool != nil {
+		m = pool.takeBase(n * n)
+	}
+	if m == nil {
+		m = hugepage.Float32s(n * n)
+	}
 	for a, r := range b.rows {
 		blk.Fill(m[a*n:(a+1)*n], r, b.rows)
 	}
@@ -669,7 +679,7 @@ func (r *pairRun) prepare(ctx context.Context) error {
 		}
 	}
 	r.bal = newBalance(n, b.lab)
-	r.base = b.base()
+	r.base = b.base(r.pool)
 	return nil
 }
 
@@ -741,7 +751,10 @@ func (r *pairRun) finish(ctx context.Context) error {
 	// Every candidate has finished: their caches' buffers serve the
 	// predictor and the next problems.
 	r.pool.drop(b.source(), b.rows, b.set.cacheMB)
-	r.base = nil
+	if r.base != nil {
+		r.pool.putBase(r.base)
+		r.base = nil
+	}
 	if b.noMachine {
 		return nil
 	}
