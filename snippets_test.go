@@ -37,6 +37,7 @@ var snippetImports = map[string]string{
 	"context": "context",
 	"fmt":     "fmt",
 	"io":      "io",
+	"log":     "log",
 	"math":    "math",
 	"mat":     "gonum.org/v1/gonum/mat",
 }
@@ -196,4 +197,44 @@ func exportData(t *testing.T, need map[string]bool) map[string]string {
 		export[p.ImportPath] = p.Export
 	}
 	return export
+}
+
+// snippetExamples names the ```go blocks of the manual that are the body
+// of an Example function (file and name), verbatim, // Output: included:
+// go test runs them and checks what they print.
+var snippetExamples = map[string][2]string{
+	"docs/library.md#4": {"pipeline/cost_example_test.go", "ExampleCost"},
+}
+
+// TestManualExampleSnippets: each block of snippetExamples is its
+// Example's body, so the output the page quotes is the output go test
+// checks.
+func TestManualExampleSnippets(t *testing.T) {
+	blocks := map[string]string{}
+	for _, s := range manualGoSnippets(t) {
+		blocks[s.key] = s.body
+	}
+	for key, ex := range snippetExamples {
+		block, ok := blocks[key]
+		if !ok {
+			t.Errorf("snippetExamples names a block the manual no longer has: %s", key)
+			continue
+		}
+		src, err := os.ReadFile(ex[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := regexp.MustCompile(`(?s)\nfunc ` + ex[1] + `\(\) \{\n(.*?)\n\}\n`).FindStringSubmatch(string(src))
+		if m == nil {
+			t.Errorf("%s has no func %s", ex[0], ex[1])
+			continue
+		}
+		var body []string
+		for _, line := range strings.Split(m[1], "\n") {
+			body = append(body, strings.TrimPrefix(line, "\t"))
+		}
+		if want := strings.Join(body, "\n") + "\n"; block != want {
+			t.Errorf("%s differs from %s's body in %s; paste this into the page:\n%s", key, ex[1], ex[0], want)
+		}
+	}
 }
