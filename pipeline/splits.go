@@ -18,14 +18,16 @@ import (
 // splits): PerClass rows of each class, drawn Repeats times with the
 // seeds Seed, Seed+1, … (ssl.PerClassSplits); or the lines of the file
 // Path (dataset.ReadSplits; "usps:10" and "usps:100", when no such file
-// exists, are the embedded official splits), all of them or, when Line
-// > 0, only that 1-based line. Log, if not nil, receives the warnings.
+// exists, are the embedded official splits; "-" reads Stdin, gzip found
+// by its magic bytes), all of them or, when Line > 0, only that 1-based
+// line. Log, if not nil, receives the warnings.
 type SplitChoice struct {
 	PerClass, Repeats int
 	Seed              uint64
 	Path              string
 	Line              int
 	Log               io.Writer
+	Stdin             io.Reader
 }
 
 // Splits makes the splits of ds and describes them ("5 labelled per
@@ -42,13 +44,13 @@ func (c SplitChoice) Splits(ds *dataset.Dataset) ([][]int, string, error) {
 	case c.Path != "" && c.PerClass > 0:
 		return nil, "", learner.Settingsf("--splits and --labeled-per-class are mutually exclusive")
 	case c.Path != "":
-		if splits, err = readSplits(c.Path, ds.Len()); err != nil {
+		if splits, err = readSplits(c.Path, ds.Len(), c.Stdin); err != nil {
 			return nil, "", err
 		}
 		if c.Line < 0 || c.Line > len(splits) {
-			return nil, "", learner.Settingsf("--split-line %d: %s has %d lines", c.Line, c.Path, len(splits))
+			return nil, "", learner.Settingsf("--split-line %d: %s has %d lines", c.Line, dataset.InputName(c.Path), len(splits))
 		}
-		protocol = "splits " + c.Path
+		protocol = "splits " + dataset.InputName(c.Path)
 		if c.Line > 0 {
 			splits = splits[c.Line-1 : c.Line]
 			protocol += fmt.Sprintf(" line %d", c.Line)
@@ -76,9 +78,9 @@ func (c SplitChoice) Splits(ds *dataset.Dataset) ([][]int, string, error) {
 		if err := ssl.SplitClasses(l, ds.Y, ds.Classes); err != nil {
 			which := fmt.Sprintf("split %d (seed %d)", s, c.Seed+uint64(s))
 			if c.Path != "" {
-				which = fmt.Sprintf("split %d of %s", s, c.Path)
+				which = fmt.Sprintf("split %d of %s", s, dataset.InputName(c.Path))
 				if c.Line > 0 {
-					which = fmt.Sprintf("line %d of %s", c.Line, c.Path)
+					which = fmt.Sprintf("line %d of %s", c.Line, dataset.InputName(c.Path))
 				}
 			}
 			return nil, "", fmt.Errorf("%s, %s: %w", ds.Name, which, err)
@@ -87,9 +89,17 @@ func (c SplitChoice) Splits(ds *dataset.Dataset) ([][]int, string, error) {
 	return splits, protocol, nil
 }
 
-// readSplits reads the splits file path of a data set of n rows, or the
-// embedded splits NAME:LABELLED when no file path exists.
-func readSplits(path string, n int) ([][]int, error) {
+// readSplits reads the splits file path of a data set of n rows, stdin
+// for "-", or the embedded splits NAME:LABELLED when no file path exists.
+func readSplits(path string, n int, stdin io.Reader) ([][]int, error) {
+	if path == dataset.Stdin {
+		r, err := dataset.OpenInput(path, stdin)
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		return dataset.ReadSplits(r, dataset.StdinName, n)
+	}
 	if name, lab, ok := strings.Cut(path, ":"); ok && slices.Contains(dataset.EmbeddedNames(), strings.TrimPrefix(name, "embedded:")) {
 		if _, err := os.Stat(path); err != nil {
 			k, err := strconv.Atoi(lab)

@@ -169,7 +169,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	perClass := fs.Int("labeled-per-class", 0, "labelled points drawn per class (min(N, n_c−1), as the reference pipeline)")
 	repeats := fs.Int("repeats", 5, "number of random splits (seeds S, S+1, …)")
 	seed := fs.Uint64("seed", 0, "first seed (NumPy RandomState-compatible: the peer's splits)")
-	splitsPath := fs.String("splits", "", "file of splits: one line of comma-separated 0-based labelled row indices per split; or usps:10 / usps:100 for the embedded official splits")
+	splitsPath := fs.String("splits", "", "file of splits: one line of comma-separated 0-based labelled row indices per split; or usps:10 / usps:100 for the embedded official splits; - is standard input")
 	splitLine := fs.Int("split-line", 0, "use only this line (1-based) of --splits; 0 = all lines")
 	asJSON := fs.Bool("json", false, "print one JSON object per method and split instead of the table")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
@@ -204,6 +204,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if err := set.Check(); err != nil {
 		return settingsError(err)
 	}
+	if err := checkOutputs("data", d.Path, "splits", *splitsPath); err != nil {
+		return err
+	}
 	ds, err := d.load(e)
 	if err != nil {
 		return err
@@ -224,7 +227,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if u := ds.UnlabeledRows(); len(u) > 0 {
 		return fmt.Errorf("%s: eval needs every row labelled to score the hidden ones; %d rows are unlabelled (first: data row %d, counting from 0 after the header); use arbor classify to label them", ds.Name, len(u), u[0])
 	}
-	splits, protocol, err := pipeline.SplitChoice{PerClass: *perClass, Repeats: *repeats, Seed: *seed, Path: *splitsPath, Line: *splitLine, Log: e.stderr}.Splits(ds)
+	splits, protocol, err := pipeline.SplitChoice{PerClass: *perClass, Repeats: *repeats, Seed: *seed, Path: *splitsPath, Line: *splitLine, Log: e.stderr, Stdin: e.stdin}.Splits(ds)
 	if err != nil {
 		return settingsError(err)
 	}

@@ -14,14 +14,14 @@ import (
 // written (atomicfile.Check; its mistakes in naming are usage errors) or
 // when two inputs are standard input ("-"), which can be read once. Its
 // arguments are pairs flag name, path, inputs first under the names
-// "data", "test" and "model"; empty paths (outputs not asked for) are
-// skipped.
+// "data", "test", "model" and "splits"; empty paths (outputs not asked
+// for) are skipped.
 func checkOutputs(flagPaths ...string) error {
 	var paths []atomicfile.Path
 	var stdin []string // the inputs named "-"
 	for i := 0; i+1 < len(flagPaths); i += 2 {
 		name, path := flagPaths[i], flagPaths[i+1]
-		input := name == "data" || name == "test" || name == "model"
+		input := name == "data" || name == "test" || name == "model" || name == "splits"
 		if input && path == dataset.Stdin {
 			stdin = append(stdin, "--"+name+" -")
 			continue

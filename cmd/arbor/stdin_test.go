@@ -56,9 +56,10 @@ func withArg(args []string, a string) []string {
 // fitSeconds matches the seconds column of an eval table.
 var fitSeconds = regexp.MustCompile(`(?m)  +[0-9.]+( +fit s)?$`)
 
-// `--data -` (and classify's `--test -`) writes byte for byte what the
-// file gives, plain or gzip on standard input; the commands that load the
-// data whole name it "standard input" where they name the file.
+// `--data -` (and classify's `--test -`, eval's `--splits -`, treelets'
+// `--graph-edges -`) writes byte for byte what the file gives, plain or
+// gzip on standard input; the commands that load the data whole name it
+// "standard input" where they name the file.
 func TestStdinSameOutput(t *testing.T) {
 	dir := t.TempDir()
 	moons := "../../examples/two_moons_10_labels.csv"
@@ -95,6 +96,10 @@ func TestStdinSameOutput(t *testing.T) {
 	if err := os.WriteFile(edges, []byte(el.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	splits := filepath.Join(dir, "splits.csv")
+	if err := os.WriteFile(splits, []byte("0,1,50,51,100,101\n2,3,52,53,102,103\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	kfile := filepath.Join(dir, "K.csv")
 	// output is what a run wrote: stdout, and kfile (kernel, graph); eval's
 	// last column (seconds) is left out.
@@ -122,6 +127,7 @@ func TestStdinSameOutput(t *testing.T) {
 		{iris, []string{"graph", "--data", "@", "--k", "4", "--out", kfile, "--quiet"}},
 		{iris, []string{"svc", "--data", "@", "--pca", "2", "--q", "2", "--C", "1", "--out", "-", "--quiet"}},
 		{iris, []string{"treelets", "--data", "@", "--kernel", "rbf:1", "--clusters", "3", "--out", "-", "--quiet"}},
+		{splits, []string{"eval", "--data", "iris", "--splits", "@", "--kernel", "rbf", "--learner", "knn", "--quiet"}},
 		{edges, []string{"treelets", "--graph-edges", "@", "--clusters", "2", "--out", "-"}},
 		{iris, []string{"search", "--data", "@", "--kernel", "rbf:0.1,rbf:1", "--C", "1,10", "--json", "--quiet"}},
 	} {
@@ -178,6 +184,8 @@ func TestStdinErrors(t *testing.T) {
 		{nil, []string{"classify", "--data", moons, "--label", "moon", "--id", "id", "--learner", "knn", "--test", "-", "--quiet"}, "standard input: empty input: nothing was read (0 bytes)", false},
 		{[]byte("0 1\n1 2\n2 2\n"), []string{"treelets", "--graph-edges", "-", "--out", "-"}, "standard input:3: kernel: bad edge list: self loop on node 2", false},
 		{nil, []string{"classify", "--data", "-", "--test", "-", "--learner", "knn"}, "usage: --data - and --test - both read standard input", true},
+		{nil, []string{"eval", "--data", "-", "--splits", "-", "--learner", "knn"}, "usage: --data - and --splits - both read standard input", true},
+		{[]byte("0,1,50,51,100,101\n2,3,52,53,102,x\n"), []string{"eval", "--data", "iris", "--splits", "-", "--learner", "knn"}, "standard input:2: ", false},
 		{nil, []string{"predict", "--model", "-", "--data", "-"}, "usage: --model - and --data - both read standard input", true},
 		{nil, []string{"features", "--model", "-", "--data", "-"}, "usage: --model - and --data - both read standard input", true},
 	} {
@@ -209,7 +217,7 @@ func TestStdinHelp(t *testing.T) {
 		"features": {"data", "model"},
 		"classify": {"data", "test"},
 		"cluster":  {"data"},
-		"eval":     {"data"},
+		"eval":     {"data", "splits"},
 		"kernel":   {"data"},
 		"graph":    {"data"},
 		"svc":      {"data"},
