@@ -222,13 +222,15 @@ const (
 
 // FoldChoice says how to make the folds of a search: K folds by Method
 // (Stratified, the default, or Plain), shuffled with Seed when Shuffle
-// is set; or, when Path is not "", the folds of that file (ReadFolds).
+// is set; or, when Path is not "", the folds of that file (ReadFolds),
+// of Stdin for "-" (gzip found by its magic bytes).
 type FoldChoice struct {
 	K       int
 	Method  string
 	Shuffle bool
 	Seed    uint64
 	Path    string
+	Stdin   io.Reader
 }
 
 // Folds makes the folds over the labelled rows of y and describes them
@@ -236,16 +238,23 @@ type FoldChoice struct {
 // name. Errors: ErrFolds, an unknown method, the file's.
 func (c FoldChoice) Folds(y []int) (Folds, string, error) {
 	if c.Path != "" {
-		r, err := os.Open(c.Path)
+		var r io.ReadCloser
+		var err error
+		if c.Path == dataset.Stdin {
+			r, err = dataset.OpenInput(c.Path, c.Stdin)
+		} else {
+			r, err = os.Open(c.Path)
+		}
 		if err != nil {
 			return nil, "", err
 		}
 		defer r.Close()
-		f, err := ReadFolds(r, c.Path, y)
+		name := dataset.InputName(c.Path)
+		f, err := ReadFolds(r, name, y)
 		if err != nil {
 			return nil, "", err
 		}
-		return f, "folds " + c.Path, nil
+		return f, "folds " + name, nil
 	}
 	var f Folds
 	var err error

@@ -204,7 +204,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if err := set.Check(); err != nil {
 		return settingsError(err)
 	}
-	if err := checkOutputs("data", d.Path, "splits", *splitsPath); err != nil {
+	if err := checkStdin("data", d.Path, "splits", *splitsPath); err != nil {
 		return err
 	}
 	ds, err := d.load(e)

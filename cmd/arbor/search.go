@@ -32,7 +32,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	cv := fs.Int("cv", 5, "number of folds over the labelled rows")
 	method := fs.String("fold-method", modelselect.Stratified, "folds: stratified (scikit-learn's StratifiedKFold: class proportions kept) or kfold (KFold: consecutive labelled rows)")
 	shuffle := fs.Bool("shuffle", false, "shuffle the labelled rows (within each class for stratified) before making folds, with --seed (Arbor's own draw, not NumPy's: give --folds to reproduce a peer's shuffled folds)")
-	foldsPath := fs.String("folds", "", "file of folds: one line of comma-separated 0-based row indices (the held-out labelled rows) per fold; instead of --cv")
+	foldsPath := fs.String("folds", "", "file of folds: one line of comma-separated 0-based row indices (the held-out labelled rows) per fold; instead of --cv; - is standard input")
 	saveFolds := fs.String("save-folds", "", "write the folds used to this file (the --folds format)")
 	scoring := fs.String("scoring", modelselect.Accuracy, "accuracy, breakeven (micro-averaged precision–recall breakeven of the class scores: knn, lp) or breakeven-macro")
 	seed := fs.Uint64("seed", 0, "seed of --shuffle and of the learners that draw (s4vm, hibust)")
@@ -56,6 +56,9 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	modelselect.SetKernels(grids, specs)
+	if err := checkStdin("data", d.Path, "folds", *foldsPath); err != nil {
+		return err
+	}
 	if err := checkOutputs("data", d.Path, "save-model", *saveModel, "save-folds", *saveFolds); err != nil {
 		return err
 	}
@@ -67,7 +70,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	if err := ds.CheckTwoClasses(); err != nil {
 		return err
 	}
-	folds, cvText, err := modelselect.FoldChoice{K: *cv, Method: *method, Shuffle: *shuffle, Seed: *seed, Path: *foldsPath}.Folds(ds.Y)
+	folds, cvText, err := modelselect.FoldChoice{K: *cv, Method: *method, Shuffle: *shuffle, Seed: *seed, Path: *foldsPath, Stdin: e.stdin}.Folds(ds.Y)
 	if err != nil {
 		if errors.Is(err, modelselect.ErrFolds) && *foldsPath == "" {
 			return usageError("%s: %v", ds.Name, err)

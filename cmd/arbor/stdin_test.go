@@ -56,8 +56,8 @@ func withArg(args []string, a string) []string {
 // fitSeconds matches the seconds column of an eval table.
 var fitSeconds = regexp.MustCompile(`(?m)  +[0-9.]+( +fit s)?$`)
 
-// `--data -` (and classify's `--test -`, eval's `--splits -`, treelets'
-// `--graph-edges -`) writes byte for byte what the file gives, plain or
+// `--data -` (and classify's `--test -`, eval's `--splits -`, search's
+// `--folds -`, treelets' `--graph-edges -`) writes byte for byte what the file gives, plain or
 // gzip on standard input; the commands that load the data whole name it
 // "standard input" where they name the file.
 func TestStdinSameOutput(t *testing.T) {
@@ -100,6 +100,10 @@ func TestStdinSameOutput(t *testing.T) {
 	if err := os.WriteFile(splits, []byte("0,1,50,51,100,101\n2,3,52,53,102,103\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	folds := filepath.Join(dir, "folds.csv")
+	if err := os.WriteFile(folds, []byte("0,1,2,50,51,52,100,101,102\n3,4,5,53,54,55,103,104,105\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	kfile := filepath.Join(dir, "K.csv")
 	// output is what a run wrote: stdout, and kfile (kernel, graph); eval's
 	// last column (seconds) is left out.
@@ -128,6 +132,7 @@ func TestStdinSameOutput(t *testing.T) {
 		{iris, []string{"svc", "--data", "@", "--pca", "2", "--q", "2", "--C", "1", "--out", "-", "--quiet"}},
 		{iris, []string{"treelets", "--data", "@", "--kernel", "rbf:1", "--clusters", "3", "--out", "-", "--quiet"}},
 		{splits, []string{"eval", "--data", "iris", "--splits", "@", "--kernel", "rbf", "--learner", "knn", "--quiet"}},
+		{folds, []string{"search", "--data", "iris", "--folds", "@", "--kernel", "rbf:0.1,rbf:1", "--C", "1,10", "--json", "--quiet"}},
 		{edges, []string{"treelets", "--graph-edges", "@", "--clusters", "2", "--out", "-"}},
 		{iris, []string{"search", "--data", "@", "--kernel", "rbf:0.1,rbf:1", "--C", "1,10", "--json", "--quiet"}},
 	} {
@@ -186,6 +191,7 @@ func TestStdinErrors(t *testing.T) {
 		{nil, []string{"classify", "--data", "-", "--test", "-", "--learner", "knn"}, "usage: --data - and --test - both read standard input", true},
 		{nil, []string{"eval", "--data", "-", "--splits", "-", "--learner", "knn"}, "usage: --data - and --splits - both read standard input", true},
 		{[]byte("0,1,50,51,100,101\n2,3,52,53,102,x\n"), []string{"eval", "--data", "iris", "--splits", "-", "--learner", "knn"}, "standard input:2: ", false},
+		{nil, []string{"search", "--data", "-", "--folds", "-"}, "usage: --data - and --folds - both read standard input", true},
 		{nil, []string{"predict", "--model", "-", "--data", "-"}, "usage: --model - and --data - both read standard input", true},
 		{nil, []string{"features", "--model", "-", "--data", "-"}, "usage: --model - and --data - both read standard input", true},
 	} {
@@ -222,7 +228,7 @@ func TestStdinHelp(t *testing.T) {
 		"graph":    {"data"},
 		"svc":      {"data"},
 		"treelets": {"data", "graph-edges"},
-		"search":   {"data"},
+		"search":   {"data", "folds"},
 	} {
 		_, stderr, err := arbor(t, cmd, "--help")
 		if !errors.Is(err, flag.ErrHelp) && err != nil {
