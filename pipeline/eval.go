@@ -115,7 +115,7 @@ func EvalCost(s EvalSettings, sh Shape) (Estimate, error) {
 	case need > 0 && s.Landmarks > 0:
 		e.Bytes, e.What, e.Hint = landmarkEvalNeed(learners, s.Kernels, sh, s.Landmarks)
 	case s.Float32:
-		e.Bytes, e.What, e.Hint = evalNeed32(learners, s.Kernels, sh), fmt.Sprintf("the kernel matrices of %d rows (--float32)", n), hint()
+		e.Bytes, e.What, e.Hint = evalNeed32(learners, s.Kernels, sh), fmt.Sprintf("holding the kernel matrices of %d rows (--float32)", n), hint()
 	case need > 0:
 		var hint32 float64
 		if s.Metric != "bep" && anyUsesKernel(learners) {
@@ -123,7 +123,7 @@ func EvalCost(s EvalSettings, sh Shape) (Estimate, error) {
 				hint32 = n32
 			}
 		}
-		e.Bytes, e.What = need, fmt.Sprintf("the kernel matrices of %d rows", n)
+		e.Bytes, e.What = need, fmt.Sprintf("holding the kernel matrices of %d rows", n)
 		e.Hint = memory.JoinHints(Float32Hint(s.MemoryBudget, hint32), hint())
 	}
 	return e, nil
