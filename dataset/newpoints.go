@@ -133,16 +133,38 @@ func LoadNew(path string, train *Dataset, opt CSVOptions) (*Dataset, error) {
 	return loadNew(path, train, opt, func() (io.ReadCloser, error) { return Open(path) }, func(opt CSVOptions) (*Dataset, error) { return Load(path, opt) })
 }
 
-// loadNewText is LoadNew for text read whole (standard input, named
-// StdinName): its format is found from its content, as ReadData does.
-func loadNewText(text []byte, train *Dataset, opt CSVOptions) (*Dataset, error) {
-	open := func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(text)), nil }
-	if LooksLIBSVM(text[:min(len(text), 1<<16)]) {
-		open = nil // LIBSVM text is read by position
+// loadNewStream is LoadNew for new points read once from r (standard
+// input, named StdinName), whose format is found from the content as
+// ReadData finds it: the header is read from the bytes r gives first,
+// which are kept and read again before the rest (ReadHeader takes the
+// first lines and some 64 KiB); a label column opt names that the header
+// lacks is left out, as LoadNew reads a file without it.
+func loadNewStream(r io.Reader, train *Dataset, opt CSVOptions) (*Dataset, error) {
+	opt.OneRow = true
+	opt.LabelOptional = opt.Label == "" || opt.NoLabel
+	head := &recorder{r: r}
+	header, src, err := ReadHeader(head, StdinName, opt)
+	if err == nil && !LooksLIBSVM(head.buf[:min(len(head.buf), 1<<16)]) {
+		if train != nil && len(opt.Features) == 0 {
+			opt = byHeader(header, src, train, opt)
+		}
+		if _, ok := ColumnIndex(header, opt.Label); opt.Label != "" && !opt.NoLabel && !ok {
+			opt.NoLabel = true
+		}
 	}
-	return loadNew(StdinName, train, opt, open, func(opt CSVOptions) (*Dataset, error) {
-		return ReadData(bytes.NewReader(text), StdinName, opt)
-	})
+	return readData(io.MultiReader(bytes.NewReader(head.buf), r), StdinName, opt, true)
+}
+
+// recorder reads r and keeps a copy of what it read.
+type recorder struct {
+	r   io.Reader
+	buf []byte
+}
+
+func (c *recorder) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.buf = append(c.buf, p[:n]...)
+	return n, err
 }
 
 // loadNew is LoadNew reading name with load; open, when not nil and the
@@ -174,7 +196,17 @@ func byTrainNames(name string, open func() (io.ReadCloser, error), train *Datase
 	}
 	defer r.Close()
 	header, src, err := ReadHeader(r, name, opt)
-	if err != nil || !src.Header {
+	if err != nil {
+		return opt
+	}
+	return byHeader(header, src, train, opt)
+}
+
+// byHeader returns the options that read the columns header (ReadHeader's
+// names and Source) by train's names, or opt unchanged for a file without
+// a header or one that lacks a training feature.
+func byHeader(header []string, src *Source, train *Dataset, opt CSVOptions) CSVOptions {
+	if !src.Header {
 		return opt
 	}
 	unread, absent := Unread(header, train.Features, opt.Label, train.LabelName, opt.ID, train.IDName)

@@ -220,9 +220,9 @@ func (o Options) prep() Prep {
 
 // LoadNew reads new points at path with train's column roles (the
 // function LoadNew; their labels are optional) and holds them to
-// Prep.CheckNew with sc, the data's scaling. Path Stdin reads o.Stdin:
-// its text is held until the points are read (LoadNew reads a header
-// before the rows). Errors are Load's.
+// Prep.CheckNew with sc, the data's scaling. Path Stdin reads o.Stdin,
+// once: the first lines, which give the header, are kept and read again
+// with the rows. Errors are Load's.
 func (o Options) LoadNew(path string, train *Dataset, sc *Scaler) (*Dataset, error) {
 	opt, err := o.CSV()
 	if err != nil {
@@ -230,9 +230,10 @@ func (o Options) LoadNew(path string, train *Dataset, sc *Scaler) (*Dataset, err
 	}
 	var d *Dataset
 	if path == Stdin {
-		var text []byte
-		if text, err = readStdin(o.Stdin); err == nil {
-			d, err = loadNewText(text, train, opt)
+		var r io.ReadCloser
+		if r, err = OpenInput(Stdin, o.Stdin); err == nil {
+			d, err = loadNewStream(r, train, opt)
+			r.Close()
 		}
 	} else {
 		d, err = LoadNew(path, train, opt)

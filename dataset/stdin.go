@@ -82,19 +82,3 @@ func ReadData(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 	defer rc.Close()
 	return readData(rc, name, opt, true)
 }
-
-// readStdin reads all of stdin (decompressed, OpenInput) for a reader
-// that must read its input more than once (LoadNew): the text it would
-// load whole anyway, held once.
-func readStdin(stdin io.Reader) ([]byte, error) {
-	r, err := OpenInput(Stdin, stdin)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return nil, readFailure(StdinName, bytes.Count(b, []byte{'\n'})+1, err)
-	}
-	return b, nil
-}

@@ -75,35 +75,46 @@ func TestLoadStdin(t *testing.T) {
 }
 
 // Options.LoadNew with path "-" reads new points from Stdin once although
-// it reads a header first and again without a label column (the new
-// points here have none), and gives what it gives for the same file.
+// it reads their header first (and a file it reads again without the
+// label column named, which the new points here lack), and gives what it
+// gives for the same file.
 func TestLoadNewStdin(t *testing.T) {
 	rows := baseRows()
 	train, _, err := Options{Path: writeTemp(t, "train.csv", []byte(strings.Join(rows, "\n")+"\n")), Prep: Prep{Scale: "none"}}.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	// new points: columns in another order, no label, a text column
-	text := "note,x3,x1,x2\n"
-	for i := range 5 {
-		text += fmt.Sprintf("n%d,%d,%g,%g\n", i, i%3, float64(i)/2, float64(i)/3)
+	// new points: columns in another order, no label, a text column;
+	// 5 rows, and 20,000 (more than the header's first look takes)
+	var b strings.Builder
+	b.WriteString("note,x3,x1,x2\n")
+	for i := range 20000 {
+		fmt.Fprintf(&b, "n%d,%d,%g,%g\n", i, i%3, float64(i%9)/2, float64(i%7)/3)
 	}
+	long := b.String()
+	short := long[:strings.Index(long, "n5,")]
 	o := Options{Prep: Prep{Scale: "none"}}
-	want, err := o.LoadNew(writeTemp(t, "new.csv", []byte(text)), train, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, in := range [][]byte{[]byte(text), gzipped(t, []byte(text))} {
-		o.Stdin = once(in)
-		got, err := o.LoadNew(Stdin, train, nil)
-		if err != nil {
-			t.Fatal(err)
+	for _, text := range []string{short, long} {
+		for _, label := range []string{"", "label"} { // "label": not in the file, not read
+			o.Label = label
+			want, err := o.LoadNew(writeTemp(t, "new.csv", []byte(text)), train, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, in := range [][]byte{[]byte(text), gzipped(t, []byte(text))} {
+				o.Stdin = once(in)
+				got, err := o.LoadNew(Stdin, train, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sameData(t, fmt.Sprintf("%d new points, label %q", want.Len(), label), want, got)
+				if err := train.MatchNew(got, Stdin, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
-		sameData(t, "new points", want, got)
-		if err := train.MatchNew(got, Stdin, nil); err != nil {
-			t.Fatal(err)
-		}
 	}
+	o.Label = ""
 	// LIBSVM new points on standard input are padded as a .libsvm file's.
 	lib := "1 1:0.5\n-1 2:1\n"
 	o.Stdin = strings.NewReader(lib)
