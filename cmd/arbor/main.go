@@ -4,9 +4,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"strings"
@@ -74,11 +76,66 @@ func forceExit(code int) {
 // mainExit runs the program under signals (cli.Exit), reading the
 // process's standard input (os.Stdin) for inputs named "-", and returns
 // the exit status: 0, 1 (error), 2 (usage), or 130 / 143 after SIGINT /
-// SIGTERM; a second signal calls hardExit at once.
+// SIGTERM; a second signal calls hardExit at once. The first signal also
+// ends a wait for standard input (a terminal, a pipe whose writer is
+// silent): see ctxReader.
 func mainExit(args []string, stdout, stderr io.Writer, sigc chan os.Signal, hardExit func(int)) int {
 	return cli.Exit("arbor", stderr, sigc, hardExit, func(ctx context.Context, errw io.Writer) error {
-		return run(withStdin(ctx, os.Stdin), args, stdout, errw)
+		return run(withStdin(ctx, &ctxReader{ctx: ctx, r: os.Stdin}), args, stdout, errw)
 	})
+}
+
+// ctxReader reads r until ctx is done: a Read waiting on r then returns
+// ctx's error at once, and every later Read returns it too. Each Read of r
+// runs on a goroutine of its own into a buffer of the ctxReader's (64 KiB:
+// a Read returns at most that much), copied to the caller's when it
+// returns, so that a read still waiting after ctx is done never writes
+// into a slice the caller has taken back.
+type ctxReader struct {
+	ctx  context.Context
+	r    io.Reader
+	buf  []byte
+	done chan readResult // capacity 1: a read ended after ctx never blocks
+}
+
+// Stat is r's Stat (os.Stdin's: the size of a regular file given with <
+// sizes a model's buffer once, pipeline.Load), or errors.ErrUnsupported.
+func (c *ctxReader) Stat() (fs.FileInfo, error) {
+	if s, ok := c.r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		return s.Stat()
+	}
+	return nil, errors.ErrUnsupported
+}
+
+type readResult struct {
+	n   int
+	err error
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if c.done == nil {
+		c.done = make(chan readResult, 1)
+	}
+	if c.buf == nil {
+		c.buf = make([]byte, 64<<10)
+	}
+	buf := c.buf[:min(len(p), len(c.buf))]
+	go func() {
+		n, err := c.r.Read(buf)
+		c.done <- readResult{n, err}
+	}()
+	select {
+	case res := <-c.done:
+		return copy(p, buf[:res.n]), res.err
+	case <-c.ctx.Done():
+		return 0, c.ctx.Err()
+	}
 }
 
 // errUsage marks command-line mistakes (exit status 2, exitCode).

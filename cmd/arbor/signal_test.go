@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -59,5 +60,40 @@ func TestSecondSignalForces(t *testing.T) {
 			t.Fatalf("forced exit code %d, want 143", f)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A signal ends a run waiting for standard input that never comes (a
+// terminal, a silent pipe): the first one, with exit 130, not the second.
+func TestSignalWhileReadingStdin(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close() // the writer stays silent until the test ends
+	stdin := os.Stdin
+	os.Stdin = r
+	defer func() { os.Stdin = stdin }()
+	for _, args := range [][]string{
+		{"cluster", "--data", "-", "--clusters", "2", "--quiet"},
+		{"predict", "--model", "-", "--data", "iris", "--quiet"},
+	} {
+		sigc := make(chan os.Signal, 2)
+		code := make(chan int, 1)
+		var errb bytes.Buffer
+		go func() {
+			code <- mainExit(args, io.Discard, &errb, sigc, func(int) { t.Error("forced exit after one signal") })
+		}()
+		time.Sleep(50 * time.Millisecond) // most often inside the read by now; before it works too
+		sigc <- os.Interrupt
+		select {
+		case c := <-code:
+			if c != 130 || !strings.Contains(errb.String(), "arbor: interrupted") {
+				t.Errorf("arbor %s: exit %d, stderr %q", strings.Join(args, " "), c, errb.String())
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("arbor %s: still reading standard input 10 s after the signal", strings.Join(args, " "))
+		}
 	}
 }
