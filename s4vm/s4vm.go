@@ -66,7 +66,10 @@ type S4VM struct {
 	// MaxSteps bounds the refits of one local descent (default 200).
 	MaxSteps int
 	// CacheMB is the kernel-column cache budget per running candidate
-	// in MiB (default 200).
+	// in MiB (default 200). Besides, a class pair whose kernel matrix
+	// (n² float32 values) fits in that budget holds the matrix once while
+	// its candidates run, which read its columns in place (warm starts
+	// only).
 	CacheMB float64
 	// Cold refits every SVM from α = 0 on a fresh column cache with
 	// LIBSVM's row order, as the reference does; the default warm-starts
