@@ -41,6 +41,19 @@ func TestCacheSizeDoesNotChangeIterates(t *testing.T) {
 	}
 }
 
+// randomSymmetric returns an l×l symmetric matrix of standard normal
+// entries drawn from r, row-major.
+func randomSymmetric(r *rand.Rand, l int) []float64 {
+	k := make([]float64, l*l)
+	for i := range l {
+		for j := range i + 1 {
+			v := r.NormFloat64()
+			k[i*l+j], k[j*l+i] = v, v
+		}
+	}
+	return k
+}
+
 // TestCacheSwaps: after any sequence of swap batches (with repeated
 // positions, i = j, pairs beyond a column's length) every column read holds
 // the source's values at the current positions, for budgets that evict and
@@ -49,13 +62,7 @@ func TestCacheSizeDoesNotChangeIterates(t *testing.T) {
 func TestCacheSwaps(t *testing.T) {
 	const l = 60
 	r := rand.New(rand.NewPCG(8, 1))
-	k := make([]float64, l*l)
-	for i := range l {
-		for j := range i + 1 {
-			v := r.NormFloat64()
-			k[i*l+j], k[j*l+i] = v, v
-		}
-	}
+	k := randomSymmetric(r, l)
 	src := &DenseGram{Data: k, Stride: l, N: l, Mirrored: true}
 	rows := make([]int, l)
 	for i := range rows {
@@ -104,13 +111,7 @@ func TestCacheSwaps(t *testing.T) {
 func TestCacheLend(t *testing.T) {
 	const l = 60
 	r := rand.New(rand.NewPCG(9, 1))
-	k := make([]float64, l*l)
-	for i := range l {
-		for j := range i + 1 {
-			v := r.NormFloat64()
-			k[i*l+j], k[j*l+i] = v, v
-		}
-	}
+	k := randomSymmetric(r, l)
 	src := &DenseGram{Data: k, Stride: l, N: l, Mirrored: true}
 	rows := r.Perm(l) // variables in another order than the source's rows
 	base := make([]float32, l*l)
