@@ -3,7 +3,9 @@ package memory
 import (
 	"errors"
 	"math"
+	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -83,8 +85,36 @@ func TestBudget(t *testing.T) {
 	if _, _, err := Budget("lots", "--max-memory"); err == nil {
 		t.Error("Budget(lots): no error")
 	}
+	// MemAvailable moves between two reads: Budget's reading is checked
+	// against the readings taken just before and after it, and against
+	// the kernel's unit (kB) and the machine's total.
+	before := Available()
 	b, src, err := Budget("", "--max-memory")
-	if want := Available(); err != nil || b != want || (want > 0) != (src == "available memory; --max-memory to change") {
-		t.Errorf("Budget() = %d, %q, %v; available %d", b, src, err, want)
+	after := Available()
+	if err != nil || (b > 0) != (src == "available memory; --max-memory to change") || (b > 0) != (before > 0 || after > 0) {
+		t.Fatalf("Budget() = %d, %q, %v; available before %d, after %d", b, src, err, before, after)
 	}
+	if b > 0 && (b%1024 != 0 || b > memTotal(t)) {
+		t.Errorf("Budget() = %d: not a MemAvailable reading (kB, at most MemTotal %d)", b, memTotal(t))
+	}
+}
+
+// memTotal is MemTotal of /proc/meminfo in bytes.
+func memTotal(t *testing.T) int64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemTotal:" {
+			kb, err := strconv.ParseInt(f[1], 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return kb << 10
+		}
+	}
+	t.Skip("no MemTotal in /proc/meminfo")
+	return 0
 }
