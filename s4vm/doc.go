@@ -73,8 +73,13 @@
 // at 0, then the start is made feasible), with the gradient updated from
 // the previous one by the changed variables only; Cold instead refits from
 // α = 0 with LIBSVM's row order (the class of row 0 first), reproducing
-// the reference's iterates. Candidates run in parallel
-// (internal/parallel), candidate i of pair p drawing from
+// the reference's iterates. With the kernel held as a float32 block (n² ≤
+// 2²⁶) and a pair's float32 matrix within one candidate's cache budget
+// (4·m² bytes ≤ CacheMB for m rows), each pair builds that matrix once and
+// its candidates read their columns from it in place until shrinking
+// permutes them (smo.Cache.Lend). Pairs start in order, so at most
+// GOMAXPROCS matrices exist, reused from pair to pair. Candidates run in
+// parallel (internal/parallel), candidate i of pair p drawing from
 // PCG(Seed, p·2³² + i + 1), results combined in candidate order: the same
 // Seed gives the same labels for any GOMAXPROCS. A refit costs
 // O(iterations·n) plus one kernel column per cache miss; a run costs about

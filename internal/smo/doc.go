@@ -18,6 +18,10 @@
 // repairs a start after labels change. Cache.Reset and Warm.Reset ready a
 // cache and a Warm for another such sequence on the same rows, with the
 // iterates of a new Cache and a zero Warm and without their allocations.
+// Cache.Lend gives a cache the float32 matrix of its rows: until shrinking
+// first permutes the variables, columns are read from it in place, and
+// a column is copied only when a swap would change it; several caches may
+// share one such matrix.
 //
 // The iterates are LIBSVM's (same working-set selection WSS3 of Fan, Chen &
 // Lin, JMLR 6 2005, tie rules, clipping, shrinking with one unshrink,
