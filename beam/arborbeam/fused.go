@@ -5,16 +5,16 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/csv"
 	"encoding/hex"
 	"fmt"
 	"hash/fnv"
 	"io"
-	"os"
+	"math"
 	"reflect"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
@@ -47,9 +47,27 @@ type WriteOptions struct {
 	// Shards is the number of part files (≤ 0: 1).
 	Shards int
 	// Ordered writes one file per input (OrderedName) in arbor predict's
-	// format instead of part files.
+	// format instead of part files (CSV, whatever Format says).
 	Ordered bool
+	// Format is the part files' format.
+	Format Format
 }
+
+// Format is the format of the part files of PredictFiles and
+// FeatureFiles.
+type Format int
+
+const (
+	// FormatCSV: part-….csv, file,row[,ID],label or z1,…,zr.
+	FormatCSV Format = iota
+	// FormatParquet: part-….parquet, one row group a part, the columns
+	// file and the ID (strings), row (INT64), label (string) or z1,…,zr
+	// (DOUBLE).
+	FormatParquet
+	// FormatNpy (features only): part-….npy, float64 rows × r, and
+	// part-….rows.csv, file,row[,ID] of each of its rows in order.
+	FormatNpy
+)
 
 // rowCount is the number of rows (non-blank lines) of a text file that
 // start in its block Block of countBlock bytes, counted from the file's
@@ -84,10 +102,12 @@ type RangePart struct {
 	// number of features a row (0: labels).
 	IDName string
 	Dim    int
+	// Binary: the file holds records (rangeWriter.add), not CSV lines.
+	Binary bool
 }
 
 func init() {
-	for _, t := range []any{rowCount{}, RowLayout{}, RangePart{}, countFn{}, writeRangeFn{}, parquetWriteFn{}, assembleFn{}} {
+	for _, t := range []any{rowCount{}, RowLayout{}, RangePart{}, countFn{}, writeRangeFn{}, parquetWriteFn{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
 	beam.RegisterFunction(rowLayoutOf)
@@ -95,21 +115,24 @@ func init() {
 
 // PredictFiles labels the rows of the files matched by the globs in files
 // (as Predict reads and labels them) and writes the labels to out: part
-// files file,row[,ID],label, rows in file and row order across the parts,
-// or with w.Ordered one file per input in arbor predict's format. The
-// task that reads a byte range (a Parquet row group) labels it and writes
-// its rows to a file of its own under out.Temp; only that file's name and
-// row count go on. A first pass counts each file's rows by blocks of
-// CountBlockBytes (in parallel, by byte ranges), so that every range knows
-// its first row's number before it is read. A last step, run once every
-// range is written, puts the ranges' files together into the output
-// files, moves them to out.Dir and removes out.Temp.
+// files file,row[,ID],label in w.Format, rows in file and row order across
+// the parts, or with w.Ordered one file per input in arbor predict's
+// format. The task that reads a byte range (a Parquet row group) labels
+// it and writes its rows to a file of its own under out.Temp; only that
+// file's name and row count go on. A first pass counts each file's rows
+// by blocks of CountBlockBytes (in parallel, by byte ranges), so that
+// every range knows its first row's number before it is read. Once every
+// range is written, one step checks that every row is there and plans the
+// output files, one task per output file (keyed by its index) writes it
+// from the ranges' files, and a last step, run once every output file is
+// written, moves them to out.Dir and removes out.Temp.
 func PredictFiles(s beam.Scope, model string, files beam.PCollection, opt ReadOptions, out Output, w WriteOptions) {
 	writeFiles(s.Scope("arborbeam.PredictFiles"), model, files, opt, out, w, false)
 }
 
 // FeatureFiles is PredictFiles for the landmark features (as Features
-// computes them): parts file,row[,ID],z1,…,zr, or with w.Ordered one
+// computes them): parts file,row[,ID],z1,…,zr (FormatNpy: the values in
+// part-….npy, the rows in part-….rows.csv), or with w.Ordered one
 // NAME.features.csv per input.
 func FeatureFiles(s beam.Scope, model string, files beam.PCollection, opt ReadOptions, out Output, w WriteOptions) {
 	writeFiles(s.Scope("arborbeam.FeatureFiles"), model, files, opt, out, w, true)
@@ -120,12 +143,12 @@ func writeFiles(s beam.Scope, model string, files beam.PCollection, opt ReadOpti
 	heads := beam.ParDo(s, &headFn{Model: model, Opt: opt}, filter.Include(s, matched, isTextFile))
 	counts := beam.ParDo(s, &countFn{Opt: opt}, heads)
 	layout := beam.ParDo(s, rowLayoutOf, gather(s, beam.Flatten(s, counts, beam.Create(s, rowCount{Block: -1}))))
-	text := beam.ParDo(s, &writeRangeFn{Model: model, Opt: opt, Features: features, Ordered: w.Ordered, Temp: out.Temp}, heads,
+	binary := !w.Ordered && w.Format != FormatCSV
+	text := beam.ParDo(s, &writeRangeFn{Model: model, Opt: opt, Features: features, Ordered: w.Ordered, Binary: binary, Temp: out.Temp}, heads,
 		beam.SideInput{Input: layout})
 	groups := beam.ParDo(s, &rowGroupsFn{Model: model, Opt: opt}, filter.Include(s, matched, isParquetFile))
-	pq := beam.ParDo(s, &parquetWriteFn{Model: model, Opt: opt, Features: features, Ordered: w.Ordered, Temp: out.Temp}, beam.Reshuffle(s, groups))
-	beam.ParDo0(s, &assembleFn{Out: out, Shards: max(w.Shards, 1), Ordered: w.Ordered, Features: features},
-		gather(s, beam.Flatten(s, text, pq)), beam.SideInput{Input: layout})
+	pq := beam.ParDo(s, &parquetWriteFn{Model: model, Opt: opt, Features: features, Ordered: w.Ordered, Binary: binary, Temp: out.Temp}, beam.Reshuffle(s, groups))
+	assemble(s, beam.Flatten(s, text, pq), layout, out, w, features)
 }
 
 // isBlank says whether a line's bytes (or a piece of a long line) are
@@ -335,11 +358,15 @@ func (l RowLayout) total(file string) (int64, bool) {
 }
 
 // rangeWriter writes the rows of one range to its own file under temp:
-// file,row[,ID],label (or z1,…,zr), or with ordered row[,ID],label.
+// file,row[,ID],label (or z1,…,zr), or with ordered row[,ID],label; with
+// binary one record a row: the ID (when the file has an ID column) as a
+// uvarint length and its bytes, then the label alike or the Dim
+// features as little-endian float64.
 type rangeWriter struct {
 	part    RangePart
 	path    string
 	ordered bool
+	binary  bool
 	f       io.WriteCloser
 	fs      filesystem.Interface
 	n       *counter
@@ -349,13 +376,17 @@ type rangeWriter struct {
 	err     error
 }
 
-func newRangeWriter(temp, file string, pos, first int64, ordered bool) *rangeWriter {
+func newRangeWriter(temp, file string, pos, first int64, ordered, binary bool) *rangeWriter {
 	h := fnv.New64a()
 	io.WriteString(h, file)
 	b := make([]byte, 4)
 	rand.Read(b)
-	name := fmt.Sprintf("ranges/%016x-%015d-%s.csv", h.Sum64(), pos, hex.EncodeToString(b))
-	return &rangeWriter{part: RangePart{File: file, Pos: pos, First: first, Name: name}, path: temp + "/" + name, ordered: ordered}
+	ext := ".csv"
+	if binary {
+		ext = ".bin"
+	}
+	name := fmt.Sprintf("ranges/%016x-%015d-%s%s", h.Sum64(), pos, hex.EncodeToString(b), ext)
+	return &rangeWriter{part: RangePart{File: file, Pos: pos, First: first, Name: name, Binary: binary}, path: temp + "/" + name, ordered: ordered, binary: binary}
 }
 
 // add writes the rows of c.
@@ -379,6 +410,10 @@ func (w *rangeWriter) add(ctx context.Context, c Chunk) {
 		w.err = fmt.Errorf("internal error: %s: chunks of one range with ID columns %q and %q, %d and %d features", c.File, w.part.IDName, c.IDName, w.part.Dim, c.Dim)
 		return
 	}
+	if w.binary {
+		w.addRecords(c)
+		return
+	}
 	for i := 0; i < c.Rows(); i++ {
 		row := strconv.FormatInt(w.part.First+w.part.Rows, 10)
 		if w.ordered {
@@ -392,6 +427,31 @@ func (w *rangeWriter) add(ctx context.Context, c Chunk) {
 	}
 }
 
+// addRecords writes the rows of c as records.
+func (w *rangeWriter) addRecords(c Chunk) {
+	var b []byte
+	for i := 0; i < c.Rows(); i++ {
+		b = b[:0]
+		if c.IDName != "" {
+			id := ""
+			if c.IDs != nil {
+				id = c.IDs[i]
+			}
+			b = binary.AppendUvarint(b, uint64(len(id)))
+			b = append(b, id...)
+		}
+		if c.Dim == 0 {
+			b = binary.AppendUvarint(b, uint64(len(c.Labels[i])))
+			b = append(b, c.Labels[i]...)
+		}
+		for _, z := range c.Z[i*c.Dim : i*c.Dim+c.Dim] {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(z))
+		}
+		w.bw.Write(b)
+		w.part.Rows++
+	}
+}
+
 // close completes the range's file; ok is false for a range without rows
 // (no file).
 func (w *rangeWriter) close() (RangePart, bool, error) {
@@ -400,7 +460,7 @@ func (w *rangeWriter) close() (RangePart, bool, error) {
 	}
 	defer w.fs.Close()
 	err := w.err
-	if err == nil {
+	if err == nil && !w.binary {
 		w.cw.Flush()
 		err = w.cw.Error()
 	}
@@ -451,6 +511,7 @@ type writeRangeFn struct {
 	Opt      ReadOptions
 	Features bool
 	Ordered  bool
+	Binary   bool
 	Temp     string
 	p        *pipeline.Pipeline
 }
@@ -483,7 +544,7 @@ func (fn *writeRangeFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker
 	if err != nil {
 		return err
 	}
-	w := newRangeWriter(fn.Temp, h.Path, rest.Start, first, fn.Ordered)
+	w := newRangeWriter(fn.Temp, h.Path, rest.Start, first, fn.Ordered, fn.Binary)
 	conv := func(ds *dataset.Dataset) (Chunk, error) {
 		if fn.Features {
 			return featureChunk(ctx, fn.p, ds)
@@ -505,6 +566,7 @@ type parquetWriteFn struct {
 	Opt      ReadOptions
 	Features bool
 	Ordered  bool
+	Binary   bool
 	Temp     string
 	p        *pipeline.Pipeline
 }
@@ -516,274 +578,9 @@ func (fn *parquetWriteFn) Setup(ctx context.Context) error {
 }
 
 func (fn *parquetWriteFn) ProcessElement(ctx context.Context, g RowGroup, emit func(RangePart)) error {
-	w := newRangeWriter(fn.Temp, g.Path, g.First, g.First, fn.Ordered)
+	w := newRangeWriter(fn.Temp, g.Path, g.First, g.First, fn.Ordered, fn.Binary)
 	err := (&parquetPredictFn{Model: fn.Model, Opt: fn.Opt, Features: fn.Features, p: fn.p}).ProcessElement(ctx, g, func(c Chunk) {
 		w.add(ctx, c)
 	})
 	return w.finish(err, emit)
-}
-
-// assembleFn puts the ranges' files together into the output files once
-// every range is written, checking that each file's rows are all there
-// (numbered 0, 1, … without a gap, as many as counted), moves them to
-// Out.Dir and removes Out.Temp.
-type assembleFn struct {
-	Out      Output
-	Shards   int
-	Ordered  bool
-	Features bool
-}
-
-func (fn *assembleFn) ProcessElement(ctx context.Context, _ int, iter func(*RangePart) bool, layout RowLayout) error {
-	var parts []RangePart
-	var p RangePart
-	for iter(&p) {
-		parts = append(parts, p)
-	}
-	sort.Slice(parts, func(i, j int) bool {
-		if parts[i].File != parts[j].File {
-			return parts[i].File < parts[j].File
-		}
-		return parts[i].Pos < parts[j].Pos
-	})
-	seen := map[string]bool{}
-	for i := 0; i < len(parts); {
-		j, next := i, int64(0)
-		for ; j < len(parts) && parts[j].File == parts[i].File; j++ {
-			if parts[j].First != next {
-				return fmt.Errorf("internal error: %s: rows %d to %d missing from the output", parts[i].File, next, parts[j].First-1)
-			}
-			next += parts[j].Rows
-		}
-		if n, ok := layout.total(parts[i].File); ok && n != next {
-			return fmt.Errorf("internal error: %s: %d rows counted, %d labelled", parts[i].File, n, next)
-		}
-		seen[parts[i].File] = true
-		i = j
-	}
-	for k, f := range layout.Files {
-		if n := layout.Starts[k][len(layout.Starts[k])-1]; n > 0 && !seen[f] {
-			return fmt.Errorf("internal error: %s: %d rows counted, none labelled", f, n)
-		}
-	}
-	fs, err := filesystem.New(ctx, fn.Out.Dir)
-	if err != nil {
-		return err
-	}
-	defer fs.Close()
-	var names []string
-	if fn.Ordered {
-		names, err = fn.writeOrdered(ctx, fs, parts)
-	} else {
-		names, err = fn.writeParts(ctx, fs, parts)
-	}
-	if err != nil {
-		return err
-	}
-	for _, name := range names {
-		if err := filesystem.Rename(ctx, fs, fn.Out.Temp+"/"+name, fn.Out.Dir+"/"+name); err != nil {
-			return fmt.Errorf("moving %s to %s: %w", name, fn.Out.Dir, err)
-		}
-	}
-	if rm, ok := fs.(filesystem.Remover); ok {
-		for _, p := range parts {
-			rm.Remove(ctx, fn.Out.Temp+"/"+p.Name)
-		}
-	}
-	if !strings.Contains(fn.Out.Temp, "://") {
-		os.RemoveAll(fn.Out.Temp)
-	}
-	return nil
-}
-
-// header is the output's header: [file,]row[,ID],label or z1,…,zr.
-func header(withFile bool, idName string, dim int) []string {
-	var head []string
-	if withFile {
-		head = append(head, "file")
-	}
-	head = append(head, "row")
-	if idName != "" {
-		head = append(head, idName)
-	}
-	if dim == 0 {
-		head = append(head, "label")
-	}
-	for j := 1; j <= dim; j++ {
-		head = append(head, "z"+strconv.Itoa(j))
-	}
-	return head
-}
-
-// outFile is an output file being written under Out.Temp.
-type outFile struct {
-	f  io.WriteCloser
-	bw *bufio.Writer
-}
-
-func createOut(ctx context.Context, fs filesystem.Interface, path string, head []string) (*outFile, error) {
-	f, err := fs.OpenWrite(ctx, path)
-	if err != nil {
-		return nil, err
-	}
-	o := &outFile{f: f, bw: bufio.NewWriterSize(f, 1<<16)}
-	cw := csv.NewWriter(o.bw)
-	cw.Write(head)
-	cw.Flush()
-	return o, cw.Error()
-}
-
-func (o *outFile) close(path string) error {
-	err := o.bw.Flush()
-	if cerr := o.f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
-}
-
-// copyPart hands the bytes of a range's file to each, a line at a time
-// (in pieces for a line longer than the buffer; lineStart for its first).
-func (fn *assembleFn) copyPart(ctx context.Context, fs filesystem.Interface, p RangePart, each func(lineStart bool, piece []byte) error) error {
-	path := fn.Out.Temp + "/" + p.Name
-	r, err := fs.OpenRead(ctx, path)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	br := bufio.NewReaderSize(r, 1<<16)
-	start := true
-	for {
-		piece, err := br.ReadSlice('\n')
-		if len(piece) > 0 {
-			if err := each(start, piece); err != nil {
-				return err
-			}
-			start = err != bufio.ErrBufferFull
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil && err != bufio.ErrBufferFull {
-			return fmt.Errorf("reading %s: %w", path, err)
-		}
-	}
-}
-
-// writeOrdered writes one file per input: its ranges' files in order.
-func (fn *assembleFn) writeOrdered(ctx context.Context, fs filesystem.Interface, parts []RangePart) ([]string, error) {
-	from := map[string]string{}
-	var names []string
-	for i := 0; i < len(parts); {
-		file := parts[i].File
-		name := OrderedName(file, fn.Features)
-		if src, dup := from[name]; dup {
-			return nil, fmt.Errorf("inputs %s and %s would both be written to %s/%s: give them different base names", src, file, fn.Out.Dir, name)
-		}
-		from[name] = file
-		path := fn.Out.Temp + "/" + name
-		o, err := createOut(ctx, fs, path, header(false, parts[i].IDName, parts[i].Dim))
-		if err != nil {
-			return nil, fmt.Errorf("writing %s: %w", path, err)
-		}
-		for ; i < len(parts) && parts[i].File == file; i++ {
-			err := fn.copyPart(ctx, fs, parts[i], func(_ bool, piece []byte) error {
-				_, err := o.bw.Write(piece)
-				return err
-			})
-			if err != nil {
-				o.close(path)
-				return nil, err
-			}
-		}
-		if err := o.close(path); err != nil {
-			return nil, err
-		}
-		names = append(names, name)
-	}
-	return names, nil
-}
-
-// writeParts writes the ranges' rows, in file and row order, into
-// fn.Shards parts of about equal size: a row goes to part
-// ⌊Shards·b/B⌋, b its line's first byte among all B bytes. Every part
-// has the same columns: an ID column when a file has one (named as the
-// files name it, "id" when they differ), empty for the rows of a file
-// without it. Parts without rows are not written.
-func (fn *assembleFn) writeParts(ctx context.Context, fs filesystem.Interface, parts []RangePart) ([]string, error) {
-	idName, dim, total := "", -1, int64(0)
-	for _, p := range parts {
-		if p.IDName != "" {
-			if idName != "" && idName != p.IDName {
-				idName = "id"
-			} else if idName == "" {
-				idName = p.IDName
-			}
-		}
-		if dim >= 0 && dim != p.Dim {
-			return nil, fmt.Errorf("%s: %d features a row, another file has %d", p.File, p.Dim, dim)
-		}
-		dim = p.Dim
-		total += p.Bytes
-	}
-	head := header(true, idName, max(dim, 0))
-	var names []string
-	var o *outFile
-	var path string
-	shard := -1
-	at := int64(0) // bytes of the ranges' files before the current line
-	for _, p := range parts {
-		// A row of a file without an ID column, in parts with one: an
-		// empty field after the file and the row.
-		insert := idName != "" && p.IDName == ""
-		var rec bytes.Buffer
-		cw := csv.NewWriter(&rec)
-		cw.Write([]string{p.File})
-		cw.Flush()
-		fileField := rec.Len() // the file's field and its comma: rec ends in a newline
-		row := p.First
-		err := fn.copyPart(ctx, fs, p, func(lineStart bool, piece []byte) error {
-			defer func(n int) { at += int64(n) }(len(piece))
-			if lineStart {
-				if s := int(at * int64(fn.Shards) / max(total, 1)); s != shard {
-					if o != nil {
-						if err := o.close(path); err != nil {
-							return err
-						}
-					}
-					shard = s
-					name := PartName(s, fn.Shards, ".csv")
-					path = fn.Out.Temp + "/" + name
-					var err error
-					if o, err = createOut(ctx, fs, path, head); err != nil {
-						return fmt.Errorf("writing %s: %w", path, err)
-					}
-					names = append(names, name)
-				}
-				if insert {
-					k := fileField + len(strconv.FormatInt(row, 10)) + 1
-					o.bw.Write(piece[:k])
-					o.bw.WriteByte(',')
-					piece = piece[k:]
-				}
-				row++
-			}
-			_, err := o.bw.Write(piece)
-			return err
-		})
-		if err != nil {
-			if o != nil {
-				o.close(path)
-			}
-			return nil, err
-		}
-	}
-	if o != nil {
-		if err := o.close(path); err != nil {
-			return nil, err
-		}
-	}
-	return names, nil
 }

@@ -89,32 +89,18 @@ func fileJobFlags(fs *flag.FlagSet, featureJob bool) func(ctx context.Context, s
 		opt := arborbeam.ReadOptions{Chunk: *chunk, SplitBytes: *split, CSV: csv}
 		globs := beam.Create(s, splitList(*data)...)
 		o := arborbeam.NewOutput(*out)
-		if format == "csv" {
-			// Each range is written by the task that reads it.
-			w := arborbeam.WriteOptions{Shards: *shards, Ordered: *ordered}
-			if featureJob {
-				arborbeam.FeatureFiles(s, *model, globs, opt, o, w)
-			} else {
-				arborbeam.PredictFiles(s, *model, globs, opt, o, w)
-			}
-			return nil
-		}
-		var labels beam.PCollection
+		w := arborbeam.WriteOptions{Shards: *shards, Ordered: *ordered, Format: formats[format]}
 		if featureJob {
-			labels = arborbeam.Features(s, *model, globs, opt)
+			arborbeam.FeatureFiles(s, *model, globs, opt, o, w)
 		} else {
-			labels = arborbeam.Predict(s, *model, globs, opt)
+			arborbeam.PredictFiles(s, *model, globs, opt, o, w)
 		}
-		var written beam.PCollection
-		if format == "parquet" {
-			written = arborbeam.WriteParquetParts(s, labels, o, *shards)
-		} else {
-			written = arborbeam.WriteParts(s, labels, o, *shards, format == "npy")
-		}
-		arborbeam.Finalize(s, written, o)
 		return nil
 	}
 }
+
+// formats are the part files' formats by their --format names.
+var formats = map[string]arborbeam.Format{"csv": arborbeam.FormatCSV, "parquet": arborbeam.FormatParquet, "npy": arborbeam.FormatNpy}
 
 // splitStrings splits a comma-separated flag value (nil for "").
 func splitStrings(s string) []string {
