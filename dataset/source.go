@@ -300,8 +300,8 @@ var ErrEncoding = errors.New("not UTF-8 text")
 // checkEncoding fails for a sample of a UTF-16 or UTF-32 file: one that
 // starts with their byte-order mark, or whose first line has a NUL byte
 // in every other position (UTF-16 text without a mark). The error says
-// how to convert the file. A UTF-8 byte-order mark is fine (the readers
-// skip it).
+// how to convert the file (standard input: "the input", converted on its
+// way in). A UTF-8 byte-order mark is fine (the readers skip it).
 func checkEncoding(sample []byte, name string) error {
 	var enc, how string
 	switch {
@@ -325,14 +325,16 @@ func checkEncoding(sample []byte, name string) error {
 		return nil
 	}
 	base := filepath.Base(name)
+	what := "the file"
 	conv := fmt.Sprintf("iconv -f %s -t UTF-8 %s > %s", how, shellQuote(name), shellQuote(utf8Name(base)))
 	switch {
 	case name == StdinName:
+		what = "the input"
 		conv = fmt.Sprintf("pass it through iconv -f %s -t UTF-8 on its way in", how)
 	case strings.HasSuffix(strings.ToLower(base), ".gz"):
 		conv = fmt.Sprintf("gunzip -c %s | iconv -f %s -t UTF-8 > %s", shellQuote(name), how, shellQuote(utf8Name(strings.TrimSuffix(base, base[len(base)-3:]))))
 	}
-	return &ParseError{File: name, Line: 1, Err: fmt.Errorf("%w: the file is %s; convert it to UTF-8, e.g. %s", ErrEncoding, enc, conv)}
+	return &ParseError{File: name, Line: 1, Err: fmt.Errorf("%w: %s is %s; convert it to UTF-8, e.g. %s", ErrEncoding, what, enc, conv)}
 }
 
 // utf16Parity returns 1 when every other byte of the sample's first line

@@ -162,7 +162,7 @@ func TestStdinErrors(t *testing.T) {
 		{gzipped(t, good)[:len(gzipped(t, good))-4], "standard input: bad compressed file: truncated gzip stream: the input ends inside the compressed data, after line 41"},
 		{append(gzipped(t, good), "garbage"...), "standard input: bad compressed file: bytes after the end of the gzip stream (after line 41) are not gzip data (trailing garbage)"},
 		{[]byte{0x1f, 0x8b, 8}, "standard input: bad compressed file: truncated inside the gzip header"},
-		{[]byte{0xff, 0xfe, 'a', 0, ',', 0, 'b', 0, '\n', 0}, "standard input:1: not UTF-8 text: the file is UTF-16 (little-endian, byte-order mark FF FE); convert it to UTF-8, e.g. pass it through iconv -f UTF-16 -t UTF-8 on its way in"},
+		{[]byte{0xff, 0xfe, 'a', 0, ',', 0, 'b', 0, '\n', 0}, "standard input:1: not UTF-8 text: the input is UTF-16 (little-endian, byte-order mark FF FE); convert it to UTF-8, e.g. pass it through iconv -f UTF-16 -t UTF-8 on its way in"},
 	} {
 		_, _, err := Options{Path: Stdin, Stdin: bytes.NewReader(tc.in)}.Load()
 		if err == nil || err.Error() != tc.want {
