@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/arbor-ml/arbor/learner"
 	"github.com/arbor-ml/arbor/linsvm"
 	"github.com/arbor-ml/arbor/propagate"
+	"github.com/arbor-ml/arbor/s4vm"
 	"github.com/arbor-ml/arbor/ssl"
 )
 
@@ -132,6 +134,14 @@ func CostLearner(s Settings, spec kernel.Spec, ln learner.Learner, family string
 		need = 2 * nn
 		if need32 > 0 {
 			need32 += nn / 2
+		}
+	}
+	if name == "s4vm" {
+		// Its float32 block, class pairs' matrices and candidates' caches.
+		w := s4vm.WorkBytes(sh.Rows, runtime.GOMAXPROCS(0), 0)
+		need += w
+		if need32 > 0 {
+			need32 += w
 		}
 	}
 	e.What = fmt.Sprintf("the exact %s run on %d rows", name, sh.Rows)

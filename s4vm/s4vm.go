@@ -939,3 +939,28 @@ func (ft *fitter) solveOrdered(ctx context.Context, y []int8) (order []int, sv [
 	ft.lastObj = res.Obj
 	return order, sv, coef, res.Rho, res.Iter, res.Converged, nil
 }
+
+// WorkBytes estimates the memory a fit on n rows holds besides the
+// caller's float64 Gram matrix, with procs candidates running at once
+// and cacheMB the column cache budget of each (0: 200): the float32
+// kernel block (4·n², when n² ≤ 2²⁶), one float32 matrix of a class
+// pair's m ≤ n rows per running pair when it fits a cache budget
+// (4·m²), and every running candidate's column cache, filled up to its
+// budget or to m columns (min(cacheMB MiB, 4·m²)). The pair's rows are
+// counted as n, an upper bound.
+func WorkBytes(n, procs int, cacheMB float64) float64 {
+	if cacheMB == 0 {
+		cacheMB = 200
+	}
+	nn := 4 * float64(n) * float64(n)
+	var b float64
+	if float64(n)*float64(n) <= maxBlock32 {
+		b += nn
+	}
+	budget := cacheMB * (1 << 20)
+	p := float64(max(procs, 1))
+	if nn <= budget {
+		b += p * nn
+	}
+	return b + p*math.Min(budget, nn)
+}
