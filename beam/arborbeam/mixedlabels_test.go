@@ -44,8 +44,7 @@ func TestMixedLabelsAcrossChunks(t *testing.T) {
 	opt.CSV.NoHeader = true
 	o := arborbeam.NewOutput(filepath.Join(dir, "out"))
 	err := runPipeline(t, func(s beam.Scope) {
-		c := arborbeam.Predict(s, model, beam.Create(s, data), opt)
-		arborbeam.Finalize(s, arborbeam.WriteOrdered(s, c, o), o)
+		arborbeam.PredictFiles(s, model, beam.Create(s, data), opt, o, arborbeam.WriteOptions{Ordered: true})
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -109,26 +109,22 @@ func TestParquetPredictEqualsArborPredict(t *testing.T) {
 	arbor(t, "predict", "--model", model, "--data", filepath.Join(in, "points.csv"), "--out", want, "--quiet")
 	opt := arborbeam.ReadOptions{Chunk: 37, SplitBytes: 3000}
 	opt.CSV.AllowMissing, opt.CSV.LabelOptional = true, true // as arbor-beam predict reads
-	run := func(name string, features bool, src string, write func(s beam.Scope, c beam.PCollection, o arborbeam.Output) beam.PCollection) string {
+	run := func(name string, features bool, src string, w arborbeam.WriteOptions) string {
 		out := filepath.Join(dir, name)
 		o := arborbeam.NewOutput(out)
 		err := runPipeline(t, func(s beam.Scope) {
-			var c beam.PCollection
 			if features {
-				c = arborbeam.Features(s, model, beam.Create(s, src), opt)
+				arborbeam.FeatureFiles(s, model, beam.Create(s, src), opt, o, w)
 			} else {
-				c = arborbeam.Predict(s, model, beam.Create(s, src), opt)
+				arborbeam.PredictFiles(s, model, beam.Create(s, src), opt, o, w)
 			}
-			arborbeam.Finalize(s, write(s, c, o), o)
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return out
 	}
-	ordered := func(s beam.Scope, c beam.PCollection, o arborbeam.Output) beam.PCollection {
-		return arborbeam.WriteOrdered(s, c, o)
-	}
+	ordered := arborbeam.WriteOptions{Ordered: true}
 	labels := run("labels", false, filepath.Join(in, "points.parquet"), ordered)
 	w, _ := os.ReadFile(want)
 	g, err := os.ReadFile(filepath.Join(labels, "points.predictions.csv"))
@@ -148,9 +144,7 @@ func TestParquetPredictEqualsArborPredict(t *testing.T) {
 	if !bytes.Equal(zp, zc) || len(zc) < 300*30 {
 		t.Fatalf("features of the Parquet file differ from those of its CSV twin")
 	}
-	parts := run("parts", false, filepath.Join(in, "points.parquet"), func(s beam.Scope, c beam.PCollection, o arborbeam.Output) beam.PCollection {
-		return arborbeam.WriteParquetParts(s, c, o, 2)
-	})
+	parts := run("parts", false, filepath.Join(in, "points.parquet"), arborbeam.WriteOptions{Shards: 2, Format: arborbeam.FormatParquet})
 	// The parts, read back: file, row, name, label; the labels by row
 	// are arbor predict's.
 	wantLabel := map[string]string{}
@@ -205,8 +199,7 @@ func TestParquetPredictEqualsArborPredict(t *testing.T) {
 		"--save-model", strict, "--quiet", "--out", filepath.Join(dir, "c2.csv"))
 	o := arborbeam.NewOutput(filepath.Join(dir, "strict"))
 	err = runPipeline(t, func(s beam.Scope) {
-		c := arborbeam.Predict(s, strict, beam.Create(s, filepath.Join(in, "points.parquet")), opt)
-		arborbeam.Finalize(s, arborbeam.WriteOrdered(s, c, o), o)
+		arborbeam.PredictFiles(s, strict, beam.Create(s, filepath.Join(in, "points.parquet")), opt, o, arborbeam.WriteOptions{Ordered: true})
 	})
 	for _, want := range []string{"points.parquet", "row group 0", "row 5 (counting from 0 in the file)", `column "f2"`} {
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -10,13 +10,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
 
 	"github.com/arbor-ml/arbor/beam/arborbeam"
 )
@@ -127,12 +127,11 @@ func runPipeline(t *testing.T, build func(s beam.Scope)) error {
 	return err
 }
 
-// TestPredictEqualsArborPredict: arbor-beam's predict on prism, over
-// several files split into byte ranges of a few hundred bytes and chunks
-// of 37 rows, gives every row the label arbor predict gives it, for an
-// exact SVM, a landmark hck + SVM and an anchor-graph model; the part
-// files carry each row's ID and row number, and the ordered files are
-// byte for byte arbor predict's output.
+// TestPredictEqualsArborPredict: Predict on prism, over several files
+// split into byte ranges of a few hundred bytes and chunks of 37 rows,
+// gives every row, with its ID and its file, the label arbor predict
+// gives it, for an exact SVM, a landmark hck + SVM and an anchor-graph
+// model.
 func TestPredictEqualsArborPredict(t *testing.T) {
 	dir := t.TempDir()
 	train, inputs := writeData(t, dir)
@@ -149,12 +148,10 @@ func TestPredictEqualsArborPredict(t *testing.T) {
 			model := filepath.Join(mdir, "m.arbor")
 			os.MkdirAll(mdir, 0o755)
 			arbor(t, append([]string{"classify", "--data", train, "--id", "name", "--save-model", model, "--quiet", "--out", filepath.Join(mdir, "c.csv")}, m.args...)...)
-			want := map[string][]string{} // file → arbor predict's output lines
 			type rowLabel struct{ row, label string }
 			byID := map[string]rowLabel{}
 			for _, in := range inputs {
 				out := arbor(t, "predict", "--model", model, "--data", in, "--quiet")
-				want[in] = strings.SplitAfter(out, "\n")
 				recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 				if err != nil {
 					t.Fatal(err)
@@ -167,79 +164,28 @@ func TestPredictEqualsArborPredict(t *testing.T) {
 				}
 			}
 			opt := arborbeam.ReadOptions{Chunk: 37, SplitBytes: 300}
-			parts := arborbeam.NewOutput(filepath.Join(mdir, "parts"))
-			ordered := arborbeam.NewOutput(filepath.Join(mdir, "ordered"))
+			var lines []any
+			for id, w := range byID {
+				lines = append(lines, id[:1]+":"+id+","+w.label)
+			}
 			err := runPipeline(t, func(s beam.Scope) {
 				labels := arborbeam.Predict(s, model, beam.Create(s, filepath.Join(dir, "in", "*.csv"), filepath.Join(dir, "in", "*.gz")), opt)
-				arborbeam.Finalize(s, arborbeam.WriteParts(s, labels, parts, 3, false), parts)
-				arborbeam.Finalize(s, arborbeam.WriteOrdered(s, labels, ordered), ordered)
+				passert.Equals(s, beam.ParDo(s, chunkLines, labels), lines...)
 			})
 			if err != nil {
 				t.Fatal(err)
-			}
-			seen := 0
-			for k := 0; k < 3; k++ {
-				recs := readCSV(t, filepath.Join(parts.Dir, arborbeam.PartName(k, 3, ".csv")))
-				if strings.Join(recs[0], ",") != "file,row,name,label" {
-					t.Fatalf("part header %v", recs[0])
-				}
-				for _, r := range recs[1:] {
-					w, ok := byID[r[2]]
-					if !ok || w.row != r[1] || w.label != r[3] {
-						t.Fatalf("part %d: %v; arbor predict: %+v", k, r, w)
-					}
-					if !strings.HasPrefix(filepath.Base(r[0]), r[2][:1]) {
-						t.Fatalf("part %d: row %v credited to the wrong file", k, r)
-					}
-					seen++
-				}
-			}
-			if seen != len(byID) {
-				t.Fatalf("%d rows in the part files, arbor predict labelled %d", seen, len(byID))
-			}
-			for _, in := range inputs {
-				got, err := os.ReadFile(filepath.Join(ordered.Dir, arborbeam.OrderedName(in, false)))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if w := strings.Join(want[in], ""); string(got) != w {
-					t.Fatalf("%s: ordered output differs from arbor predict's (%d vs %d bytes)", in, len(got), len(w))
-				}
-			}
-			if entries, _ := os.ReadDir(ordered.Dir); len(entries) != len(inputs) {
-				t.Fatalf("ordered output holds %d entries, want %d (no temporary directory left)", len(entries), len(inputs))
 			}
 		})
 	}
 }
 
-// TestPredictBadCell: a bad cell deep in one of the files fails the job
-// with the file's name and its own line number, and no output is final.
-func TestPredictBadCell(t *testing.T) {
-	dir := t.TempDir()
-	train, inputs := writeData(t, dir)
-	model := filepath.Join(dir, "m.arbor")
-	arbor(t, "classify", "--data", train, "--id", "name", "--kernel", "rbf:0.5", "--learner", "svm", "--save-model", model, "--quiet", "--out", filepath.Join(dir, "c.csv"))
-	line := spoilRow(t, inputs[1], ",b700,")
-	out := arborbeam.NewOutput(filepath.Join(dir, "out"))
-	err := runPipeline(t, func(s beam.Scope) {
-		labels := arborbeam.Predict(s, model, beam.Create(s, filepath.Join(dir, "in", "*")), arborbeam.ReadOptions{Chunk: 50, SplitBytes: 1000})
-		arborbeam.Finalize(s, arborbeam.WriteParts(s, labels, out, 2, false), out)
-	})
-	want := fmt.Sprintf("%s:%d: column \"f2\"", inputs[1], line)
-	if err == nil || !strings.Contains(err.Error(), want) {
-		t.Fatalf("error %v, want one containing %q", err, want)
-	}
-	entries, _ := os.ReadDir(out.Dir)
-	var names []string
-	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), ".arbor-beam-tmp-") {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Strings(names)
-	if len(names) > 0 {
-		t.Fatalf("a failed job left output files %v", names)
+func init() { beam.RegisterFunction(chunkLines) }
+
+// chunkLines emits F:ID,label for each row of c, F the first letter of
+// its file's name.
+func chunkLines(c arborbeam.Chunk, emit func(string)) {
+	for i, l := range c.Labels {
+		emit(filepath.Base(c.File)[:1] + ":" + c.IDs[i] + "," + l)
 	}
 }
 

@@ -7,13 +7,17 @@
 //
 // (from beam/). It writes the training file, the files of new points and
 // the models to --dir, fits an exact SVM, a landmark hck + SVM and an
-// anchor-graph model with arbor classify --save-model, then for each
-// model runs arbor predict on every file and arbor-beam predict on all of
-// them at once (byte ranges of --split-bytes).
+// anchor-graph model with arbor classify --save-model (--models chooses
+// among svm, hck and anchor), then for each model runs arbor predict on
+// every file and arbor-beam predict on all of them at once (byte ranges
+// of --split-bytes, --shards parts in --format csv or parquet). With
+// --old, a second arbor-beam build runs the same job beside it, the two
+// alternated --repeat times each, and both are checked and timed.
 package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/csv"
 	"flag"
 	"fmt"
@@ -22,8 +26,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/arbor-ml/arbor/beam/arborbeam"
+	"github.com/arbor-ml/arbor/dataset"
 )
 
 func main() {
@@ -34,8 +42,17 @@ func main() {
 	train := flag.Int("train", 2000, "training rows")
 	split := flag.Int64("split-bytes", 8<<20, "arbor-beam --split-bytes")
 	dir := flag.String("dir", "", "working directory (default: a new temporary one, removed at the end)")
+	format := flag.String("format", "csv", "arbor-beam --format: csv or parquet")
+	shards := flag.Int("shards", 4, "arbor-beam --shards")
+	models := flag.String("models", "svm,hck,anchor", "models to time, comma-separated: svm (exact rbf SVM), hck (landmark hck + SVM), anchor (anchor graph)")
+	old := flag.String("old", "", "another arbor-beam build to run beside --arbor-beam on the same job")
+	repeat := flag.Int("repeat", 1, "runs of each arbor-beam build, alternated")
 	flag.Parse()
-	if err := run(*arbor, *arborBeam, *rows, *files, *train, *split, *dir); err != nil {
+	b := beamRuns{format: *format, shards: *shards, split: *split, builds: []string{*arborBeam}, repeat: max(*repeat, 1)}
+	if *old != "" {
+		b.builds = []string{*old, *arborBeam}
+	}
+	if err := run(*arbor, b, *rows, *files, *train, *dir, strings.Split(*models, ",")); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/predict:", err)
 		os.Exit(1)
 	}
@@ -120,7 +137,102 @@ func labels(paths []string, idCol, labelCol string, into map[string]string) erro
 	return nil
 }
 
-func run(arbor, arborBeam string, rows, files, train int, split int64, dir string) error {
+// parquetLabels reads id → label from Parquet part files.
+func parquetLabels(paths []string, idCol, labelCol string, into map[string]string) error {
+	ctx := context.Background()
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		groups, err := arborbeam.ParquetRowGroups(ctx, p, st.Size(), dataset.CSVOptions{}, nil)
+		if err != nil {
+			return err
+		}
+		for _, g := range groups {
+			ic, lc := slices.Index(g.Header, idCol), slices.Index(g.Header, labelCol)
+			if ic < 0 || lc < 0 {
+				return fmt.Errorf("%s: no %s or %s column in %v", p, idCol, labelCol, g.Header)
+			}
+			r, c, err := arborbeam.OpenParquet(ctx, g)
+			if err != nil {
+				return err
+			}
+			err = arborbeam.ParquetText(ctx, r, g, 1<<16, func(lines []byte, _ int64) error {
+				cr := csv.NewReader(strings.NewReader(string(lines)))
+				cr.ReuseRecord = true
+				for {
+					rec, err := cr.Read()
+					if err == io.EOF {
+						return nil
+					}
+					if err != nil {
+						return err
+					}
+					into[rec[ic]] = rec[lc]
+				}
+			})
+			c.Close()
+			if err != nil {
+				return fmt.Errorf("%s: %w", p, err)
+			}
+		}
+	}
+	return nil
+}
+
+// beamRuns says how arbor-beam predict runs: its flags, and the builds
+// to run alternately (the first is --old when given).
+type beamRuns struct {
+	format string
+	shards int
+	split  int64
+	builds []string
+	repeat int
+}
+
+// beamRun is the time of one arbor-beam run and whether its labels are
+// arbor predict's.
+type beamRun struct {
+	cpu, wall float64
+	verdict   string
+}
+
+// run1 runs build on the files of inDir and checks its labels against want.
+func (b beamRuns) run1(build, model, inDir, out string, want map[string]string) (beamRun, error) {
+	start := time.Now()
+	c, err := cpu(build, "predict", "--model", model, "--data", filepath.Join(inDir, "*.csv"), "--out", out,
+		"--split-bytes", fmt.Sprint(b.split), "--shards", fmt.Sprint(b.shards), "--format", b.format)
+	if err != nil {
+		return beamRun{}, err
+	}
+	wall := time.Since(start).Seconds()
+	got := map[string]string{}
+	parts, _ := filepath.Glob(filepath.Join(out, "part-*."+b.format))
+	if b.format == "parquet" {
+		err = parquetLabels(parts, "name", "label", got)
+	} else {
+		err = labels(parts, "name", "label", got)
+	}
+	if err != nil {
+		return beamRun{}, err
+	}
+	same := len(got) == len(want)
+	for id, l := range want {
+		if got[id] != l {
+			same = false
+			break
+		}
+	}
+	verdict := "equal by ID"
+	if !same {
+		verdict = fmt.Sprintf("DIFFER (%d vs %d rows)", len(got), len(want))
+	}
+	os.RemoveAll(out)
+	return beamRun{cpu: c, wall: wall, verdict: verdict}, nil
+}
+
+func run(arbor string, b beamRuns, rows, files, train int, dir string, models []string) error {
 	if dir == "" {
 		d, err := os.MkdirTemp("", "bench-predict")
 		if err != nil {
@@ -155,16 +267,21 @@ func run(arbor, arborBeam string, rows, files, train int, split int64, dir strin
 			return err
 		}
 	}
-	fmt.Printf("%d rows in %d files, %d training rows, arbor-beam on prism with --split-bytes %d\n", rows, files, train, split)
-	fmt.Printf("%-18s %12s %12s %8s %s\n", "model", "arbor CPU s", "beam CPU s", "ratio", "labels")
+	fmt.Printf("%d rows in %d files, %d training rows, arbor-beam on prism with --split-bytes %d --shards %d --format %s\n", rows, files, train, b.split, b.shards, b.format)
+	if len(b.builds) == 2 {
+		fmt.Printf("old: %s, new: %s, alternated, %d runs each\n", b.builds[0], b.builds[1], b.repeat)
+	}
 	for _, m := range []struct {
-		name string
-		args []string
+		key, name string
+		args      []string
 	}{
-		{"svm rbf exact", []string{"--kernel", "rbf:0.5", "--learner", "svm"}},
-		{"hck+svm landmarks", []string{"--kernel", "hck:average", "--learner", "svm", "--landmarks", "200", "--seed", "3"}},
-		{"anchor graph", []string{"--learner", "lp", "--affinity", "rbf:2", "--landmarks", "200", "--seed", "3"}},
+		{"svm", "svm rbf exact", []string{"--kernel", "rbf:0.5", "--learner", "svm"}},
+		{"hck", "hck+svm landmarks", []string{"--kernel", "hck:average", "--learner", "svm", "--landmarks", "200", "--seed", "3"}},
+		{"anchor", "anchor graph", []string{"--learner", "lp", "--affinity", "rbf:2", "--landmarks", "200", "--seed", "3"}},
 	} {
+		if !slices.Contains(models, m.key) {
+			continue
+		}
 		model := filepath.Join(dir, "m.arbor")
 		os.Remove(model)
 		args := append([]string{"classify", "--data", trainCSV, "--id", "name", "--save-model", model, "--quiet", "--out", filepath.Join(dir, "c.csv")}, m.args...)
@@ -182,35 +299,44 @@ func run(arbor, arborBeam string, rows, files, train int, split int64, dir strin
 			arborCPU += c
 			outs = append(outs, out)
 		}
-		beamOut := filepath.Join(dir, "beam-"+strings.ReplaceAll(m.name, " ", "-"))
-		start := time.Now()
-		beamCPU, err := cpu(arborBeam, "predict", "--model", model, "--data", filepath.Join(inDir, "*.csv"), "--out", beamOut,
-			"--split-bytes", fmt.Sprint(split), "--shards", "4")
-		if err != nil {
-			return err
-		}
-		wall := time.Since(start)
-		want, got := map[string]string{}, map[string]string{}
+		want := map[string]string{}
 		if err := labels(outs, "name", "label", want); err != nil {
 			return err
 		}
-		parts, _ := filepath.Glob(filepath.Join(beamOut, "part-*.csv"))
-		if err := labels(parts, "name", "label", got); err != nil {
-			return err
+		if len(want) != rows {
+			return fmt.Errorf("arbor predict labelled %d rows, want %d", len(want), rows)
 		}
-		same := len(want) == rows && len(got) == len(want)
-		for id, l := range want {
-			if got[id] != l {
-				same = false
-				break
+		runs := make([][]beamRun, len(b.builds))
+		for r := 0; r < b.repeat; r++ {
+			for k, build := range b.builds {
+				out := filepath.Join(dir, fmt.Sprintf("beam-%s-%d", m.key, k))
+				br, err := b.run1(build, model, inDir, out, want)
+				if err != nil {
+					return err
+				}
+				runs[k] = append(runs[k], br)
 			}
 		}
-		verdict := "equal by ID"
-		if !same {
-			verdict = fmt.Sprintf("DIFFER (%d vs %d rows)", len(got), len(want))
+		fmt.Printf("%s: arbor predict %.1f CPU s\n", m.name, arborCPU)
+		fmt.Printf("  %-5s %3s %10s %8s %12s %s\n", "build", "run", "CPU s", "wall s", "CPU / arbor", "labels")
+		for r := 0; r < b.repeat; r++ {
+			for k := range b.builds {
+				name := "new"
+				if len(b.builds) == 2 && k == 0 {
+					name = "old"
+				}
+				br := runs[k][r]
+				fmt.Printf("  %-5s %3d %10.1f %8.1f %12.2f %s\n", name, r+1, br.cpu, br.wall, br.cpu/arborCPU, br.verdict)
+			}
 		}
-		fmt.Printf("%-18s %12.1f %12.1f %8.2f %s (beam wall %.0fs)\n", m.name, arborCPU, beamCPU, beamCPU/arborCPU, verdict, wall.Seconds())
-		os.RemoveAll(beamOut)
+		if len(b.builds) == 2 {
+			var oc, nc, ow, nw float64
+			for r := 0; r < b.repeat; r++ {
+				oc, ow = oc+runs[0][r].cpu, ow+runs[0][r].wall
+				nc, nw = nc+runs[1][r].cpu, nw+runs[1][r].wall
+			}
+			fmt.Printf("  new / old: CPU %.2f, wall %.2f (sums over the runs)\n", nc/oc, nw/ow)
+		}
 	}
 	return nil
 }
