@@ -60,17 +60,10 @@ func TestDeterministicAcrossProcs(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, p := range []int{1, 2, 4} {
 		runtime.GOMAXPROCS(p)
-		m, err := s.FitGram(context.Background(), K, y)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var buf bytes.Buffer
-		if err := m.Save(&buf); err != nil {
-			t.Fatal(err)
-		}
+		m, saved := fitSaved(t, s, K, y)
 		if ref == nil {
-			ref = buf.Bytes()
-		} else if !bytes.Equal(ref, buf.Bytes()) {
+			ref = saved
+		} else if !bytes.Equal(ref, saved) {
 			t.Fatalf("GOMAXPROCS=%d: model differs from GOMAXPROCS=1", p)
 		}
 		// Transduce (no predictor SVMs) gives FitGram's transduction.
@@ -369,4 +362,18 @@ func TestProgressSerial(t *testing.T) {
 	if total != 3*21 {
 		t.Errorf("total %d, want 3 pairs × (20 + 1) candidates", total)
 	}
+}
+
+// fitSaved fits s on K, y and returns the model with its saved bytes.
+func fitSaved(t *testing.T, s S4VM, K mat.Symmetric, y []int) (*Model, []byte) {
+	t.Helper()
+	m, err := s.FitGram(context.Background(), K, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := m.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return m, buf.Bytes()
 }
