@@ -215,32 +215,6 @@ func TestPartFormatsEqualArbor(t *testing.T) {
 	checkSpread(t, "npy", sizes)
 }
 
-// TestPartFormatsBadCell: a bad cell deep in one file fails a Parquet
-// PredictFiles job with the file's name and its own line number, and no
-// output is final.
-func TestPartFormatsBadCell(t *testing.T) {
-	dir := t.TempDir()
-	train, inputs := writeData(t, dir)
-	model := filepath.Join(dir, "m.arbor")
-	arbor(t, "classify", "--data", train, "--id", "name", "--kernel", "rbf:0.5", "--learner", "svm", "--save-model", model, "--quiet", "--out", filepath.Join(dir, "c.csv"))
-	line := spoilRow(t, inputs[1], ",b700,")
-	out := arborbeam.NewOutput(filepath.Join(dir, "out"))
-	err := runPipeline(t, func(s beam.Scope) {
-		arborbeam.PredictFiles(s, model, beam.Create(s, filepath.Join(dir, "in", "*")),
-			arborbeam.ReadOptions{Chunk: 50, SplitBytes: 1000}, out, arborbeam.WriteOptions{Shards: 2, Format: arborbeam.FormatParquet})
-	})
-	want := inputs[1] + ":" + strconv.Itoa(line) + `: column "f2"`
-	if err == nil || !strings.Contains(err.Error(), want) {
-		t.Fatalf("error %v, want one containing %q", err, want)
-	}
-	entries, _ := os.ReadDir(out.Dir)
-	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), ".arbor-beam-tmp-") {
-			t.Fatalf("a failed job left output file %s", e.Name())
-		}
-	}
-}
-
 // TestPartsAllOrNothing: when the task of one part fails (its file cannot
 // be written: a directory stands in its place), the job fails and no part
 // is in the output directory, although the other parts' tasks may have

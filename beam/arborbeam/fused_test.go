@@ -114,27 +114,30 @@ func TestPredictFilesEqualsArborPredict(t *testing.T) {
 	}
 }
 
-// TestPredictFilesBadCell: a bad cell deep in one file fails PredictFiles
-// with the file's name and its own line number, and no output is final.
+// TestPredictFilesBadCell: a bad cell deep in one file fails a
+// PredictFiles job writing CSV or Parquet parts with the file's name and
+// its own line number, and no output is final.
 func TestPredictFilesBadCell(t *testing.T) {
-	dir := t.TempDir()
-	train, inputs := writeData(t, dir)
-	model := filepath.Join(dir, "m.arbor")
-	arbor(t, "classify", "--data", train, "--id", "name", "--kernel", "rbf:0.5", "--learner", "svm", "--save-model", model, "--quiet", "--out", filepath.Join(dir, "c.csv"))
-	line := spoilRow(t, inputs[1], ",b700,")
-	out := arborbeam.NewOutput(filepath.Join(dir, "out"))
-	err := runPipeline(t, func(s beam.Scope) {
-		arborbeam.PredictFiles(s, model, beam.Create(s, filepath.Join(dir, "in", "*")),
-			arborbeam.ReadOptions{Chunk: 50, SplitBytes: 1000}, out, arborbeam.WriteOptions{Shards: 2})
-	})
-	want := inputs[1] + ":" + strconv.Itoa(line) + `: column "f2"`
-	if err == nil || !strings.Contains(err.Error(), want) {
-		t.Fatalf("error %v, want one containing %q", err, want)
-	}
-	entries, _ := os.ReadDir(out.Dir)
-	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), ".arbor-beam-tmp-") {
-			t.Fatalf("a failed job left output file %s", e.Name())
+	for _, f := range []arborbeam.Format{arborbeam.FormatCSV, arborbeam.FormatParquet} {
+		dir := t.TempDir()
+		train, inputs := writeData(t, dir)
+		model := filepath.Join(dir, "m.arbor")
+		arbor(t, "classify", "--data", train, "--id", "name", "--kernel", "rbf:0.5", "--learner", "svm", "--save-model", model, "--quiet", "--out", filepath.Join(dir, "c.csv"))
+		line := spoilRow(t, inputs[1], ",b700,")
+		out := arborbeam.NewOutput(filepath.Join(dir, "out"))
+		err := runPipeline(t, func(s beam.Scope) {
+			arborbeam.PredictFiles(s, model, beam.Create(s, filepath.Join(dir, "in", "*")),
+				arborbeam.ReadOptions{Chunk: 50, SplitBytes: 1000}, out, arborbeam.WriteOptions{Shards: 2, Format: f})
+		})
+		want := inputs[1] + ":" + strconv.Itoa(line) + `: column "f2"`
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("format %v: error %v, want one containing %q", f, err, want)
+		}
+		entries, _ := os.ReadDir(out.Dir)
+		for _, e := range entries {
+			if !strings.HasPrefix(e.Name(), ".arbor-beam-tmp-") {
+				t.Fatalf("format %v: a failed job left output file %s", f, e.Name())
+			}
 		}
 	}
 }
