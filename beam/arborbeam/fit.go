@@ -308,7 +308,7 @@ func init() {
 	for _, t := range []any{TrainRows{}, Block{}, Layout{}, Stats{}, blockVec{}, blockSums{}, blockTrans{}, blockStats{},
 		anchorInput{}, width{}, solved{}, fileRowsOf{},
 		fitReadFn{}, parquetFitFn{}, piecesFn{}, blockStatsFn{}, statsFn{}, squaresFn{}, scalerFn{}, chooseFn{}, radiusFn{}, widthSumFn{},
-		widthFn{}, sumsFn{}, solveFn{}, transFn{}, finishFn{}} {
+		widthFn{}, sigmaFn{}, sumsFn{}, solveFn{}, transFn{}, finishFn{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
 	beam.RegisterFunction(countTrainRows)
@@ -368,12 +368,12 @@ func Fit(s beam.Scope, files beam.PCollection, opt ReadOptions, set FitSettings,
 	switch {
 	case plan.K > 0:
 		parts := beam.ParDo(s, &radiusFn{K: plan.K}, blocks, beam.SideInput{Input: scaler}, beam.SideInput{Input: input})
-		w = beam.ParDo(s, &widthFn{Set: set, K: plan.K}, gather(s, parts), beam.SideInput{Input: stats}, beam.SideInput{Input: input})
+		w = beam.ParDo(s, &widthFn{K: plan.K}, gather(s, parts), beam.SideInput{Input: stats}, beam.SideInput{Input: input})
 	case plan.Graph.Sigma == 0:
 		parts := beam.ParDo(s, &widthSumFn{Set: set}, blocks, beam.SideInput{Input: stats}, beam.SideInput{Input: scaler}, beam.SideInput{Input: input})
-		w = beam.ParDo(s, &widthFn{Set: set}, gather(s, parts), beam.SideInput{Input: stats}, beam.SideInput{Input: input})
+		w = beam.ParDo(s, &widthFn{}, gather(s, parts), beam.SideInput{Input: stats}, beam.SideInput{Input: input})
 	default:
-		w = beam.ParDo(s, &widthFn{Set: set}, gather(s, beam.Create(s, blockVec{Index: -1})), beam.SideInput{Input: stats}, beam.SideInput{Input: input})
+		w = beam.ParDo(s, &sigmaFn{Set: set}, input)
 	}
 	sides := []beam.SideInput{{Input: stats}, {Input: scaler}, {Input: input}, {Input: w}}
 	if plan.Spreading {
@@ -819,22 +819,17 @@ func (fn *widthSumFn) ProcessElement(ctx context.Context, b Block, st Stats, sc 
 	})
 }
 
-// widthFn gives the anchor graph's σ, or the sum of the paper's width.
+// widthFn gives the anchor graph's σ from the knn:K radius (K > 0), or
+// the sum of the paper's width.
 type widthFn struct {
-	Set FitSettings
-	K   int
+	K int
 }
 
 func (fn *widthFn) ProcessElement(_ int, iter func(*blockVec) bool, st Stats, in anchorInput) (width, error) {
-	plan, err := fn.Set.Plan()
-	if err != nil || in.Refusal != "" {
-		return width{}, err
+	if in.Refusal != "" {
+		return width{}, nil
 	}
-	what := "the width"
-	if fn.K == 0 && plan.Graph.Sigma > 0 {
-		what = "" // no blocks: one element of index −1
-	}
-	parts, err := inOrder(iter, what)
+	parts, err := inOrder(iter, "the width")
 	if err != nil {
 		return width{}, err
 	}
@@ -846,12 +841,27 @@ func (fn *widthFn) ProcessElement(_ int, iter func(*blockVec) bool, st Stats, in
 		}
 		r, err := propagate.RadiusOf(vs, len(propagate.RadiusRows(st.N)), min(fn.K, st.N))
 		return width{Sigma: r, Known: true}, err
-	case plan.Graph.Sigma == 0:
-		sum := 0.0
-		for _, p := range parts {
-			sum += p.V[0]
-		}
-		return width{Sum: sum, Known: true}, nil
+	}
+	sum := 0.0
+	for _, p := range parts {
+		sum += p.V[0]
+	}
+	return width{Sum: sum, Known: true}, nil
+}
+
+// sigmaFn gives the anchor graph's σ when the settings fix it. It runs on
+// the landmarks' step's one output, so that it runs only after that step:
+// a step fed by an element of its own would run, and fail on its missing
+// side inputs, while a failed job is being torn down, and that later
+// failure would be the job's reported error.
+type sigmaFn struct {
+	Set FitSettings
+}
+
+func (fn *sigmaFn) ProcessElement(in anchorInput) (width, error) {
+	plan, err := fn.Set.Plan()
+	if err != nil || in.Refusal != "" {
+		return width{}, err
 	}
 	return width{Sigma: plan.Graph.Sigma, Known: true}, nil
 }
