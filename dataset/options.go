@@ -20,7 +20,9 @@ import (
 var ErrOption = errors.New("bad data option")
 
 // ErrFileOption: an option that applies to data files only (ID, Ignore,
-// Features, NoHeader, Sep) given with an embedded set.
+// Features, NoHeader, Sep, Unlabeled) given with an embedded set, or a
+// Label that does not name the embedded set's own label column
+// (LoadEmbedded).
 var ErrFileOption = errors.New("option for data files only")
 
 // optionError is an error of ErrOption that says msg and wraps err.
@@ -172,10 +174,7 @@ func (o Options) Load() (*Dataset, Report, error) {
 			return nil, rep, o.Explain(err)
 		}
 	case errors.Is(statErr, fs.ErrNotExist) && IsEmbedded(o.Path):
-		if f := o.fileOption(); f != "" {
-			return nil, rep, optionError{f + " applies to data files, not the embedded set " + o.Path, ErrFileOption}
-		}
-		if d, err = Embedded(strings.TrimPrefix(o.Path, "embedded:")); err != nil {
+		if d, err = LoadEmbedded(o.Path, opt); err != nil {
 			return nil, rep, err
 		}
 	default:
@@ -193,21 +192,67 @@ func (o Options) Load() (*Dataset, Report, error) {
 	return d, rep, nil
 }
 
-// fileOption names the first option given that applies to files only.
-func (o Options) fileOption() string {
+// LoadEmbedded returns the embedded set name ("iris" or "embedded:iris";
+// Embedded) for the reader's options opt. An embedded set's columns have
+// their roles: opt may name its label column (Label: the column's name,
+// any case, or its 1-based position, as ColumnIndex reads them), and
+// nothing else. The options of data files only (ID, Ignore, Features,
+// NoHeader, Sep, Unlabeled) and a Label naming another column, no column
+// or none (NoLabel) are ErrFileOption (and ErrOption), named by their
+// flag: "--id applies to data files, not the embedded set iris"; the
+// Label's error lists the set's columns. An unknown name is Embedded's
+// error.
+func LoadEmbedded(name string, opt CSVOptions) (*Dataset, error) {
+	if f := fileOption(opt); f != "" {
+		return nil, optionError{f + " applies to data files, not the embedded set " + name, ErrFileOption}
+	}
+	d, err := Embedded(strings.TrimPrefix(name, "embedded:"))
+	if err != nil || (opt.Label == "" && !opt.NoLabel) {
+		return d, err
+	}
+	ref := opt.Label
+	if ref == "" {
+		ref = "none"
+	}
+	if d.LabelName == "" {
+		return nil, optionError{fmt.Sprintf("--label %s: the embedded set %s (LIBSVM text, features %s) has its labels at the start of each line, not in a column: --label cannot name them",
+			quote.Shell(ref), name, columnList(d.Features)), ErrFileOption}
+	}
+	cols := append(slices.Clone(d.Features), d.LabelName)
+	if j, ok := ColumnIndex(cols, opt.Label); !ok || j != len(d.Features) || opt.NoLabel {
+		return nil, optionError{fmt.Sprintf("--label %s: the embedded set %s (columns %s) has its labels in column %s (%d): --label can name only that column",
+			quote.Shell(ref), name, columnList(cols), d.LabelName, len(cols)), ErrFileOption}
+	}
+	return d, nil
+}
+
+// fileOption names the first option of opt given that applies to files
+// only.
+func fileOption(opt CSVOptions) string {
 	switch {
-	case o.ID != "":
+	case opt.ID != "":
 		return "--id"
-	case o.Ignore != "":
+	case len(opt.Ignore) > 0:
 		return "--ignore"
-	case o.Features != "":
+	case len(opt.Features) > 0:
 		return "--features"
-	case o.NoHeader:
+	case opt.NoHeader:
 		return "--no-header"
-	case o.Sep != "":
+	case opt.Sep != "":
 		return "--sep"
+	case len(opt.Unlabeled) > 0:
+		return "--unlabeled-marker"
 	}
 	return ""
+}
+
+// columnList lists column names for a message, comma-separated: all of
+// them up to eight, else the first two, an ellipsis and the last two.
+func columnList(cols []string) string {
+	if n := len(cols); n > 8 {
+		cols = []string{cols[0], cols[1], "…", cols[n-2], cols[n-1]}
+	}
+	return strings.Join(cols, ", ")
 }
 
 func (o Options) prep() Prep {

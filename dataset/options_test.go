@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -159,5 +160,45 @@ func TestWriteLabels(t *testing.T) {
 	(&Dataset{}).WriteLabels(&b, "label", []int{2})
 	if b.String() != "row,label\n0,2\n" {
 		t.Errorf("no IDs: %q", b.String())
+	}
+}
+
+// An embedded set's own label column may be named (by name in any case,
+// or by position), giving the set as Embedded does; another column, no
+// column, none and the options of files are ErrFileOption.
+func TestLoadEmbeddedOptions(t *testing.T) {
+	want, err := Embedded("usps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, label := range []string{"", "label", "Label", "242", " label "} {
+		d, err := LoadEmbedded("embedded:usps", CSVOptions{Label: label, AllowMissing: true})
+		if err != nil || !reflect.DeepEqual(d, want) {
+			t.Errorf("--label %q: %v", label, err)
+		}
+	}
+	const usps = ": the embedded set usps (columns f1, f2, …, f241, label) has its labels in column label (242): --label can name only that column"
+	for _, c := range []struct {
+		opt  CSVOptions
+		want string
+	}{
+		{CSVOptions{Label: "f241"}, "--label f241" + usps},
+		{CSVOptions{Label: "243"}, "--label 243" + usps},
+		{CSVOptions{Label: "class"}, "--label class" + usps},
+		{CSVOptions{Label: "none", NoLabel: true}, "--label none" + usps},
+		{CSVOptions{NoLabel: true}, "--label none" + usps},
+		{CSVOptions{Label: "label", Ignore: []string{"f1"}}, "--ignore applies to data files, not the embedded set usps"},
+		{CSVOptions{Unlabeled: []string{""}}, "--unlabeled-marker applies to data files, not the embedded set usps"},
+	} {
+		if _, err := LoadEmbedded("usps", c.opt); !errors.Is(err, ErrFileOption) || !errors.Is(err, ErrOption) || err.Error() != c.want {
+			t.Errorf("%+v: %v, want %q", c.opt, err, c.want)
+		}
+	}
+	if _, err := LoadEmbedded("reuters10", CSVOptions{Label: "label"}); !errors.Is(err, ErrFileOption) ||
+		err.Error() != "--label label: the embedded set reuters10 (LIBSVM text, features f1, f2, …, f499, f500) has its labels at the start of each line, not in a column: --label cannot name them" {
+		t.Errorf("reuters10: %v", err)
+	}
+	if _, err := LoadEmbedded("nosuch", CSVOptions{}); !errors.Is(err, ErrUnknownName) {
+		t.Errorf("unknown set: %v", err)
 	}
 }
