@@ -75,6 +75,35 @@ type fitter struct {
 	iter    int       // SMO iterations over all fits
 	fits    int       // solves run
 	conv    bool
+	scratch descentBuf // a local descent's working arrays, reused by the fitter's next candidate
+}
+
+// descentBuf holds the working arrays of a local descent on n rows, u of
+// them unlabelled: every entry is written before it is read, so the next
+// candidate run on the same fitter reuses them as they are.
+type descentBuf struct {
+	idx                            []rankKey
+	start, lastLast, last, cur, tr []int8
+	keep                           []bool
+	perm                           []int // the changer's (pcgChanger)
+}
+
+// resize sets the lengths to n rows with u unlabelled, keeping the memory
+// when it is large enough.
+func (d *descentBuf) resize(n, u int) {
+	d.idx = sized(d.idx, n)
+	d.start, d.lastLast, d.last = sized(d.start, n), sized(d.lastLast, n), sized(d.last, n)
+	d.cur, d.tr = sized(d.cur, n), sized(d.tr, n)
+	d.keep, d.perm = sized(d.keep, u), sized(d.perm, u)
+}
+
+// sized returns s with length n: s itself when its capacity allows, else
+// new memory.
+func sized[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 func newFitter(src smo.Source, rows []int, c []float64, tol, mb float64, cold bool) *fitter {
@@ -531,18 +560,15 @@ func selectKeys(keys []rankKey, k int) {
 }
 
 // changer marks the unlabelled rows that keep their labels from two steps
-// back (keep[j] for unlabelled row l+j).
-type changer func(step int, keep []bool)
+// back (keep[j] for unlabelled row l+j). perm is scratch of length
+// len(keep) for the changer's use.
+type changer func(step int, keep []bool, perm []int)
 
 // pcgChanger draws ⌈0.2u⌉ distinct unlabelled rows uniformly per step.
 func pcgChanger(r *rand.Rand) changer {
-	var perm []int
-	return func(_ int, keep []bool) {
+	return func(_ int, keep []bool, perm []int) {
 		u := len(keep)
 		num := int(math.Ceil(float64(u) * 0.2))
-		if cap(perm) < u {
-			perm = make([]int, u)
-		}
 		perm = perm[:u]
 		for i := range perm {
 			perm[i] = i
@@ -569,21 +595,22 @@ type descent struct {
 // labelled row and on the unlabelled rows not kept by chg, and the labels
 // from two steps back on the kept ones; it stops when the labels and the
 // objective repeat, or after maxSteps refits.
+//
+// Its working arrays are the fitter's (fitter.scratch); start may be
+// one of them (scratch.start).
 func (b *bin) localDescent(ctx context.Context, ft *fitter, bal balance, start []int8, chg changer, maxSteps int) (descent, error) {
 	n, l := b.n, b.l
-	idx := make([]rankKey, n)
-	lastLast := slices.Clone(start)
+	sc := &ft.scratch
+	sc.resize(n, n-l)
+	idx, lastLast, last, cur, train, keep := sc.idx, sc.lastLast, sc.last, sc.cur, sc.tr, sc.keep
+	copy(lastLast, start)
 	out, err := ft.fit(ctx, lastLast)
 	if err != nil {
 		return descent{}, err
 	}
-	last := make([]int8, n)
 	bal.relabel(last, out.f, idx)
 	objLast := out.obj
-	keep := make([]bool, n-l)
-	chg(0, keep)
-	cur := make([]int8, n)
-	train := make([]int8, n)
+	chg(0, keep, sc.perm)
 	steps := 0
 	for {
 		copy(train[:l], last[:l])
@@ -605,7 +632,7 @@ func (b *bin) localDescent(ctx context.Context, ft *fitter, bal balance, start [
 		}
 		objLast = out.obj
 		lastLast, last, cur = last, cur, lastLast
-		chg(steps, keep)
+		chg(steps, keep, sc.perm)
 	}
 	return descent{labels: slices.Clone(cur), obj: out.obj, steps: steps}, nil
 }

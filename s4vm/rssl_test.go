@@ -132,7 +132,7 @@ func (r rsslRecord) setup(t *testing.T) (*bin, []rsslCall) {
 }
 
 func replay(keep []ints) changer {
-	return func(step int, dst []bool) {
+	return func(step int, dst []bool, _ []int) {
 		clear(dst)
 		if step >= len(keep) {
 			return // more steps than the reference: the step count check fails

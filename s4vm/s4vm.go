@@ -700,7 +700,8 @@ func (r *pairRun) candidate(ctx context.Context, i int) error {
 	ft := r.pool.fitter(b.source(), b.rows, r.cs, b.set.tol, b.set.cacheMB, b.set.cold, r.base)
 	defer r.pool.idle(ft)
 	startFn, chg := r.dr(i)
-	start := make([]int8, n)
+	ft.scratch.resize(n, n-l)
+	start := ft.scratch.start
 	if i == T {
 		copy(start, r.ysvm)
 	} else {

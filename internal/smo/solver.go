@@ -92,6 +92,7 @@ type Warm struct {
 	kb    []float64 // Σ_j y_jα_jK_ij
 	kbar  []float64 // Σ_{α_j = C_j} y_jC_jK_ij
 	buf   solveBuf
+	s     smo       // the solver's state, kept for its queue of swaps
 	g     []float64 // Result.Grad
 }
 
@@ -235,16 +236,22 @@ func Solve(ctx context.Context, pr *Problem) (Result, error) {
 	}
 	l := len(pr.Alpha)
 	vars := pr.Q.vars
-	b := new(solveBuf)
+	var b *solveBuf
+	var s *smo
 	if pr.Warm != nil {
-		b = &pr.Warm.buf // reused from solve to solve
+		// The arrays, the solver's state and its queue of swaps are
+		// reused from solve to solve.
+		b, s = &pr.Warm.buf, &pr.Warm.s
+		defer func() { *s = smo{pending: s.pending[:0]} }() // keeps no reference to the Q-matrix
+	} else {
+		b, s = new(solveBuf), new(smo)
 	}
 	b.resize(l)
-	s := &smo{
+	*s = smo{
 		q: pr.Q, l: l, active: l, tol: pr.Tol,
 		y: b.y, ys: b.ys, p: b.p, c: b.c, alpha: b.alpha, status: b.status,
 		flags: b.flags, g: b.g, gbar: b.gbar, set: b.set,
-		qd: pr.Q.diag(),
+		qd: pr.Q.diag(), pending: s.pending[:0],
 	}
 	for k, v := range vars {
 		s.y[k], s.p[k], s.c[k], s.alpha[k] = pr.Y[v], pr.P[v], pr.C[v], pr.Alpha[v]

@@ -4,10 +4,13 @@
 // the defaults C1 = 100, C2 = 0.1, 100 samples, λ = 3. It prints the
 // seconds of FitGram, the work per pair summed (candidates, local-descent
 // steps, solves run, SMO iterations) and a checksum of the transductive
-// labels; -labels writes them one per line, -cpuprofile a CPU profile.
+// labels; -labels writes them one per line, -cpuprofile a CPU profile,
+// -memprofile the heap profile at the end of FitGram (its alloc_space
+// sample is every allocation of the fit: go tool pprof -sample_index
+// alloc_space).
 //
 //	/usr/bin/python3 bench/s4vm/digits/make_digits.py /tmp/digits10.csv --labeled-per-class 10
-//	go run ./bench/s4vm/digits -data /tmp/digits10.csv [-classes 4] [-cpuprofile cpu.out]
+//	go run ./bench/s4vm/digits -data /tmp/digits10.csv [-classes 4] [-cpuprofile cpu.out] [-memprofile mem.out]
 //
 // -classes C keeps the labels of classes 0..C−1 only (C(C−1)/2 pairs) for a
 // shorter run. The whole-process comparison of two builds is time.sh.
@@ -19,6 +22,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"time"
 
@@ -34,14 +38,15 @@ func main() {
 	seed := flag.Uint64("seed", 1, "S4VM seed")
 	labels := flag.String("labels", "", "write the transductive labels to this file")
 	prof := flag.String("cpuprofile", "", "write a CPU profile to this file")
+	memProf := flag.String("memprofile", "", "write the heap profile at the end of FitGram to this file")
 	flag.Parse()
-	if err := run(*data, *classes, *seed, *labels, *prof); err != nil {
+	if err := run(*data, *classes, *seed, *labels, *prof, *memProf); err != nil {
 		fmt.Fprintln(os.Stderr, "digits:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data string, classes int, seed uint64, labels, prof string) error {
+func run(data string, classes int, seed uint64, labels, prof, memProf string) error {
 	f, err := os.Open(data)
 	if err != nil {
 		return err
@@ -81,6 +86,11 @@ func run(data string, classes int, seed uint64, labels, prof string) error {
 		return err
 	}
 	secs := time.Since(t0).Seconds()
+	if memProf != "" {
+		if err := writeHeapProfile(memProf); err != nil {
+			return err
+		}
+	}
 	var cands, steps, fits, iter int
 	for _, p := range m.Pairs {
 		cands += p.Candidates
@@ -106,4 +116,20 @@ func run(data string, classes int, seed uint64, labels, prof string) error {
 		return out.Close()
 	}
 	return nil
+}
+
+// writeHeapProfile writes the heap profile (allocations so far, sampled at
+// runtime.MemProfileRate) to path. It collects first: the profile counts
+// the allocations up to the last completed collection.
+func writeHeapProfile(path string) error {
+	runtime.GC()
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
