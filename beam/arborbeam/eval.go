@@ -195,8 +195,8 @@ var evalData struct {
 }
 
 // LoadEvalData reads and prepares the data of j as arbor eval does
-// (dataset.Load, or the embedded set when Data names one and is no file;
-// then j.Prep), once per process and job; a file on another filesystem
+// (dataset.Load, or the embedded set when Data names one and is no file,
+// dataset.LoadEmbedded: the options of files are errors; then j.Prep), once per process and job; a file on another filesystem
 // is read through a local temporary copy (LoadData).
 func LoadEvalData(ctx context.Context, j EvalJob) (*dataset.Dataset, error) {
 	key, _ := json.Marshal(struct {
@@ -226,7 +226,7 @@ func loadEval(ctx context.Context, j EvalJob) (*dataset.Dataset, error) {
 	case strings.Contains(j.Data, "://") || statErr == nil:
 		ds, err = loadRaw(ctx, j.Data, j.CSV)
 	case errors.Is(statErr, fs.ErrNotExist) && isEmbedded(j.Data):
-		ds, err = dataset.Embedded(strings.TrimPrefix(j.Data, "embedded:"))
+		ds, err = dataset.LoadEmbedded(j.Data, j.CSV)
 	default:
 		err = fmt.Errorf("--data %s: %w (embedded sets: %s)", j.Data, statErr, strings.Join(dataset.EmbeddedNames(), ", "))
 	}

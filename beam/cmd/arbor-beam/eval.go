@@ -123,6 +123,9 @@ func evalFlags(fs *flag.FlagSet) func(ctx context.Context, s beam.Scope) error {
 			return usagef("%v", err)
 		}
 		ds, err := arborbeam.LoadEvalData(ctx, j)
+		if errors.Is(err, dataset.ErrOption) {
+			return usagef("%v", err)
+		}
 		if err != nil {
 			return err
 		}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -47,5 +49,45 @@ func TestSplitArgs(t *testing.T) {
 	}
 	if want := []string{"--runner", "flink", "--async", "--endpoint=x:1"}; !slices.Equal(theirs, want) {
 		t.Errorf("theirs %q, want %q", theirs, want)
+	}
+}
+
+// TestEvalEmbeddedRoles: eval on an embedded set refuses a --label other
+// than the set's label column and the options of files as arbor eval
+// does, as usage errors (exit status 2) before any pipeline runs; its
+// label column named (by name or position) gives the table of the run
+// without --label.
+func TestEvalEmbeddedRoles(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--label", "f9"}, "arbor-beam eval: --label f9: the embedded set iris (columns f1, f2, f3, f4, label) has its labels in column label (5): --label can name only that column\n"},
+		{[]string{"--id", "f1"}, "arbor-beam eval: --id applies to data files, not the embedded set iris\n"},
+		{[]string{"--unlabeled-marker", "0"}, "arbor-beam eval: --unlabeled-marker applies to data files, not the embedded set iris\n"},
+	} {
+		var stderr bytes.Buffer
+		args := append([]string{"eval", "--data", "iris", "--quiet", "--kernel", "linear", "--learner", "knn", "--labeled-per-class", "3", "--repeats", "1", "--runner", "direct"}, c.args...)
+		if code := run(context.Background(), args, &stderr); code != 2 || stderr.String() != c.want {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", strings.Join(c.args, " "), code, stderr.String(), c.want)
+		}
+	}
+	dir := t.TempDir()
+	var tables []string
+	for i, label := range [][]string{nil, {"--label", "LABEL"}, {"--label", "5"}} {
+		var stderr bytes.Buffer
+		out := filepath.Join(dir, fmt.Sprintf("table%d.txt", i))
+		args := append([]string{"eval", "--data", "embedded:iris", "--quiet", "--out", out, "--kernel", "linear", "--learner", "knn", "--labeled-per-class", "3", "--repeats", "2", "--runner", "direct"}, label...)
+		if code := run(context.Background(), args, &stderr); code != 0 {
+			t.Fatalf("%s: exit %d: %s", strings.Join(label, " "), code, stderr.String())
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, untimed(t, string(b), false))
+	}
+	if tables[0] == "" || tables[1] != tables[0] || tables[2] != tables[0] {
+		t.Errorf("tables differ with --label LABEL, --label 5:\n%s\n%s\n%s", tables[0], tables[1], tables[2])
 	}
 }
