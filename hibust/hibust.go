@@ -340,3 +340,26 @@ func (m *Model) Predict(ctx context.Context, dst []int, Kt mat.Matrix) ([]int, e
 	}
 	return dst, nil
 }
+
+// WorkBytes estimates the memory FitGram on n rows holds at its peak
+// besides the caller's float64 Gram matrix, with procs goroutines
+// (GOMAXPROCS). The nodes run one at a time and the root (m ≤ n rows,
+// counted as n) is the largest: the live heap is the fit's own dense copy
+// of K (8·n²), the node's block of K (8·m²) and, when Node is nil, the
+// node S4VM's (s4vm.S4VM.LiveBytes with two classes: its float32 block,
+// the pair's matrix and procs column caches); the router's C-SVC that
+// follows holds less (the node's block and one column cache). Each node
+// drops its blocks when it is done, and Go's collector lets the heap grow
+// to twice the live heap of its previous cycle (GOGC=100) before it
+// collects: the nodes' dropped blocks add up to about the live heap or
+// more, so the peak is counted as twice the live heap with the caller's
+// Gram matrix. That is the runtime's slack, not a margin (the measured
+// peaks are in docs/performance.md).
+func (c Classifier) WorkBytes(n, procs int) float64 {
+	nn := 8 * float64(n) * float64(n)
+	live := 2 * nn
+	if c.Node == nil {
+		live += c.S4VM.LiveBytes(n, 2, procs)
+	}
+	return 2*(nn+live) - nn
+}

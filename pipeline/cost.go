@@ -8,6 +8,7 @@ import (
 
 	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/hclust"
+	"github.com/arbor-ml/arbor/hibust"
 	"github.com/arbor-ml/arbor/internal/memory"
 	"github.com/arbor-ml/arbor/kernel"
 	"github.com/arbor-ml/arbor/landmark"
@@ -136,9 +137,7 @@ func CostLearner(s Settings, spec kernel.Spec, ln learner.Learner, family string
 			need32 += nn / 2
 		}
 	}
-	if name == "s4vm" {
-		// Its float32 block, class pairs' matrices and candidates' caches.
-		w := s4vm.WorkBytes(sh.Rows, runtime.GOMAXPROCS(0), 0)
+	if w, ok := transductiveWork(ln, sh); ok {
 		need += w
 		if need32 > 0 {
 			need32 += w
@@ -151,6 +150,26 @@ func CostLearner(s Settings, spec kernel.Spec, ln learner.Learner, family string
 	}
 	e.Bytes, e.Hint = need, memory.JoinHints(Float32Hint(s.MemoryBudget, need32), LandmarkHint(s.MemoryBudget, n, landmarkCost))
 	return e, nil
+}
+
+// transductiveWork is what s4vm and hibust hold besides the kernel matrix
+// on data of shape sh: S4VM's float32 block, class pairs' matrices,
+// candidates' caches and the collector's share of what its refits drop
+// (s4vm.S4VM.WorkBytes); HiBUST's copy of the kernel, its root node's
+// blocks and twice its live heap for the collector
+// (hibust.Classifier.WorkBytes); each with the process (processBytes).
+// It reports false for the other learners.
+func transductiveWork(ln learner.Learner, sh Shape) (float64, bool) {
+	procs := runtime.GOMAXPROCS(0)
+	var w float64
+	if s, ok := learner.As[s4vm.S4VM](ln); ok {
+		w = s.WorkBytes(sh.Rows, sh.Classes, procs)
+	} else if h, ok := learner.As[hibust.Classifier](ln); ok {
+		w = h.WorkBytes(sh.Rows, procs)
+	} else {
+		return 0, false
+	}
+	return w + processBytes(float64(sh.Rows+sh.Test), float64(sh.Features)), true
 }
 
 // svmCacheBytes is the SVM's default kernel column cache (svm.Classifier).

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -61,6 +62,24 @@ func TestCostClosedForms(t *testing.T) {
 		}
 		if e.Bytes != c.want || e.What != c.what {
 			t.Errorf("%+v: %v bytes for %q, want %v for %q", c.s, e.Bytes, e.What, c.want, c.what)
+		}
+	}
+	// s4vm and hibust: the kernel matrix, the process and their work with
+	// GOMAXPROCS p running: S4VM's float32 block, min(p, 3) pairs'
+	// matrices and p caches (4·N² each), and per pair what its refits drop,
+	// (80·p + 190 + 101)·N + 8·101²; HiBUST twice its live heap (the
+	// kernel, its copy, the root's block, the root S4VM's block, pair
+	// matrix and caches) less the kernel.
+	p := float64(runtime.GOMAXPROCS(0))
+	s4vmWork := 4e6 + min(p, 3)*4e6 + p*4e6 + 3*((80*p+190+101)*1000+8*101*101)
+	hibustWork := 2*(3*nn+4e6+4e6+p*4e6) - nn
+	for _, c := range []struct {
+		learner string
+		want    float64
+	}{{"s4vm", nn + proc + s4vmWork}, {"hibust", nn + proc + hibustWork}} {
+		e, err := pipeline.Cost(pipeline.Settings{Learner: c.learner}, sh)
+		if err != nil || e.Bytes != c.want || e.What != "the exact "+c.learner+" run on 1000 rows" {
+			t.Errorf("%s: %v bytes for %q (%v), want %v", c.learner, e.Bytes, e.What, err, c.want)
 		}
 	}
 	// Float32 storage with landmarks, or for a kernel without it, and

@@ -941,27 +941,61 @@ func (ft *fitter) solveOrdered(ctx context.Context, y []int8) (order []int, sv [
 	return order, sv, coef, res.Rho, res.Iter, res.Converged, nil
 }
 
-// WorkBytes estimates the memory a fit on n rows holds besides the
-// caller's float64 Gram matrix, with procs candidates running at once
-// and cacheMB the column cache budget of each (0: 200): the float32
-// kernel block (4·n², when n² ≤ 2²⁶), one float32 matrix of a class
-// pair's m ≤ n rows per running pair when it fits a cache budget
-// (4·m²), and every running candidate's column cache, filled up to its
-// budget or to m columns (min(cacheMB MiB, 4·m²)). The pair's rows are
+// WorkBytes estimates the memory a fit of s on n rows of classes classes
+// holds at its peak besides the caller's float64 Gram matrix, with procs
+// candidates running at once (GOMAXPROCS): the live heap of LiveBytes and
+// the collector's share (heapSlack), the memory the fit allocates and
+// drops per class pair, which stays in the heap until the collector runs.
+// That share is the Go runtime's slack, not a margin: the collector starts
+// a cycle when the heap reaches twice the live heap of the previous cycle
+// (GOGC=100), so the dropped memory adds to the peak up to that bound.
+func (s S4VM) WorkBytes(n, classes, procs int) float64 {
+	set := s.resolve()
+	live := s.LiveBytes(n, classes, procs)
+	pairs := max(classes*(classes-1)/2, 1)
+	return live + heapSlack(n, pairs, set.samples, procs, 8*float64(n)*float64(n)+live)
+}
+
+// LiveBytes is the largest live heap of a fit of s on n rows of classes
+// classes besides the caller's float64 Gram matrix, with procs candidates
+// running at once: the float32 kernel block, 4·n² when n² ≤ 2²⁶; the
+// float32 matrix of each running class pair's m ≤ n rows (bin.base),
+// 4·m², when it fits a cache budget (CacheMB), for min(procs, pairs)
+// pairs; and every running candidate's column cache, filled up to its
+// budget or to m columns, min(CacheMB MiB, 4·m²). A pair's rows are
 // counted as n, an upper bound.
-func WorkBytes(n, procs int, cacheMB float64) float64 {
-	if cacheMB == 0 {
-		cacheMB = 200
-	}
+func (s S4VM) LiveBytes(n, classes, procs int) float64 {
+	set := s.resolve()
 	nn := 4 * float64(n) * float64(n)
-	var b float64
+	pairs := max(classes*(classes-1)/2, 1)
+	p := max(procs, 1)
+	budget := set.cacheMB * (1 << 20)
+	var live float64
 	if float64(n)*float64(n) <= maxBlock32 {
-		b += nn
+		live += nn
 	}
-	budget := cacheMB * (1 << 20)
-	p := float64(max(procs, 1))
 	if nn <= budget {
-		b += p * nn
+		live += float64(min(p, pairs)) * nn
 	}
-	return b + p*math.Min(budget, nn)
+	return live + float64(p)*math.Min(budget, nn)
+}
+
+// heapSlack is the memory a fit of pairs class pairs of m rows each, with
+// samples candidates per pair and procs running at once, drops while it
+// runs (the collector frees it): per pair, the column caches' index arrays
+// of each running candidate's fitter when it moves to the pair's rows
+// (smo.NewCache: five 8-byte arrays and a 40-byte list entry per row,
+// 80·m), the predictor SVM's cache arrays, solver arrays, gradient,
+// order, rows, labels, bounds and α (about 190·m), the candidates'
+// label vectors ((samples+1)·m) and the distances that group them
+// (8·(samples+1)²). Go's collector lets the heap grow to twice the live
+// heap (GOGC=100) before it collects, so the slack is capped at live,
+// the live heap with the caller's Gram matrix. Measured with /usr/bin/time
+// -v on the whole arbor classify --learner s4vm process (docs/performance.md):
+// digits (45 pairs) peaks at the live heap plus 36 MiB where these terms
+// count 38 MiB.
+func heapSlack(m, pairs, samples, procs int, live float64) float64 {
+	c := float64(samples + 1)
+	per := (80*float64(max(procs, 1))+190+c)*float64(m) + 8*c*c
+	return math.Min(float64(pairs)*per, live)
 }
