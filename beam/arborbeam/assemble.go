@@ -96,11 +96,19 @@ func (fn *planFn) ProcessElement(_ int, iter func(*RangePart) bool, layout RowLa
 		return errors.New("npy part files hold features: write labels as csv or parquet")
 	}
 	var parts []RangePart
+	var errs []DataErr
 	var p RangePart
 	for iter(&p) {
-		if p.Name != "" {
+		switch {
+		case p.Err != "":
+			errs = append(errs, DataErr{File: p.File, Pos: p.Pos, Text: p.Err})
+		case p.Name != "":
 			parts = append(parts, p)
 		}
+		p = RangePart{}
+	}
+	if err := refused(firstErr(errs)); err != nil {
+		return err
 	}
 	sort.Slice(parts, func(i, j int) bool {
 		if parts[i].File != parts[j].File {

@@ -2,6 +2,7 @@ package arborbeam
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"math"
 	"path"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -141,6 +143,9 @@ type TrainRows struct {
 	Features  []string
 	LabelName string
 	IDName    string
+	// Err is the data error (see dataError) that ended the reading of
+	// the range or row group at Pos: the record holds no rows.
+	Err string
 }
 
 // Block is the rows [First, First+len(Labels)) of the training data (all
@@ -155,6 +160,9 @@ type Block struct {
 	Features  []string
 	LabelName string
 	IDName    string
+	// Errs are the data errors met reading the rows, carried to the
+	// stats (block 0 holds them; a piece with errors holds no rows).
+	Errs []DataErr
 }
 
 func (b Block) rows() int { return len(b.Labels) }
@@ -191,12 +199,56 @@ type Stats struct {
 // step passes it on without working, and the step that writes the model
 // returns it as the job's error. A runner that runs stages side by side
 // (prism) would otherwise report a later step that found the failed
-// step's side input empty.
+// step's side input empty: prism goes on running the stages after a failed
+// bundle, without its elements, until the job is torn down, and the job's
+// error is the last one reported.
 func refused(text string) error {
 	if text == "" {
 		return nil
 	}
 	return errors.New(text)
+}
+
+// dataError says whether err, met reading a file, is the data's (the
+// file's content or the file itself refused: a bad cell, a missing
+// column, a header only, a file that cannot be opened): such an error is
+// carried as data (FileHead.Err, RowGroup.Err, TrainRows.Err,
+// RangePart.Err) to the one step that reports the first of them in file
+// order, so that a job with bad rows fails with the same error whatever
+// ran first. Cancellation is the step's own.
+func dataError(err error) bool {
+	return err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+}
+
+// endRange marks the rest of a range done once its reading stopped at a
+// data error.
+func endRange(rt *sdf.LockRTracker) {
+	if !rt.IsDone() {
+		rt.TryClaim(rt.GetRestriction().(offsetrange.Restriction).End)
+	}
+}
+
+// DataErr is a data error of a file (see dataError) where it was met:
+// Pos orders the errors of a file (a byte offset, or a Parquet row).
+type DataErr struct {
+	File string
+	Pos  int64
+	Text string
+}
+
+// firstErr is the first of errs in file order (the files in the order of
+// their names), "" without any.
+func firstErr(errs []DataErr) string {
+	if len(errs) == 0 {
+		return ""
+	}
+	f := slices.MinFunc(errs, func(a, b DataErr) int {
+		if c := strings.Compare(a.File, b.File); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Pos, b.Pos)
+	})
+	return f.Text
 }
 
 // indexed is an element of a block (blockVec, blockSums, …).
@@ -271,6 +323,7 @@ type blockStats struct {
 	Names     []string // the distinct class names
 	Labelled  []int64
 	Sums      dataset.ScalerSums
+	Errs      []DataErr
 }
 
 // anchorInput is the landmarks chosen, as scaled rows, and for a knn:K
@@ -347,7 +400,9 @@ func Fit(s beam.Scope, files beam.PCollection, opt ReadOptions, set FitSettings,
 	chunks := beam.Flatten(s, beam.ParDo(s, &fitReadFn{Opt: opt}, heads), beam.ParDo(s, &parquetFitFn{Opt: opt}, beam.Reshuffle(s, groups)))
 
 	counts := beam.ParDo(s, countTrainRows, chunks)
-	layout := beam.ParDo(s, layoutOf, gather(s, beam.ParDo(s, toFileRowsOf, beam.GroupByKey(s, counts))))
+	// The layout exists even when no chunk has rows (every one a data
+	// error), for the step that carries the errors on.
+	layout := beam.ParDo(s, layoutOf, gather(s, beam.Flatten(s, beam.ParDo(s, toFileRowsOf, beam.GroupByKey(s, counts)), beam.Create(s, fileRowsOf{}))))
 
 	pieces := beam.ParDo(s, &piecesFn{}, chunks, beam.SideInput{Input: layout})
 	blocks := beam.ParDo(s, assembleBlock, beam.GroupByKey(s, pieces), beam.SideInput{Input: layout})
@@ -415,10 +470,19 @@ func (fn *fitReadFn) CreateTracker(rest offsetrange.Restriction) *sdf.LockRTrack
 }
 
 func (fn *fitReadFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, h FileHead, emit func(TrainRows)) error {
-	return readRange(ctx, rt, h, fn.Opt, pipeline.Stream, pipeline.StreamPart, trainRows, func(r TrainRows, pos int64) {
+	start := rt.GetRestriction().(offsetrange.Restriction).Start
+	err := readRange(ctx, rt, h, fn.Opt, pipeline.Stream, pipeline.StreamPart, trainRows, func(r TrainRows, pos int64) {
 		r.File, r.Pos = h.Path, pos
 		emit(r)
 	})
+	if !dataError(err) {
+		return err
+	}
+	// The range's rows before the error are emitted; the error orders
+	// by the range's first byte (one error a range).
+	endRange(rt)
+	emit(TrainRows{File: h.Path, Pos: start, Err: err.Error()})
+	return nil
 }
 
 // parquetFitFn reads the training rows of one Parquet row group (columns
@@ -429,6 +493,18 @@ type parquetFitFn struct {
 }
 
 func (fn *parquetFitFn) ProcessElement(ctx context.Context, g RowGroup, emit func(TrainRows)) error {
+	if err := fn.read(ctx, g, emit); dataError(err) {
+		emit(TrainRows{File: g.Path, Pos: g.First, Err: err.Error()})
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
+func (fn *parquetFitFn) read(ctx context.Context, g RowGroup, emit func(TrainRows)) error {
+	if g.Err != "" {
+		return errors.New(g.Err)
+	}
 	r, c, err := openParquet(ctx, g.Path, g.Size)
 	if err != nil {
 		return err
@@ -469,8 +545,10 @@ func trainRows(ds *dataset.Dataset) (TrainRows, error) {
 	return r, nil
 }
 
-func countTrainRows(r TrainRows) (string, chunkCount) {
-	return r.File, chunkCount{Pos: r.Pos, N: int64(len(r.Labels))}
+func countTrainRows(r TrainRows, emit func(string, chunkCount)) {
+	if r.Err == "" {
+		emit(r.File, chunkCount{Pos: r.Pos, N: int64(len(r.Labels))})
+	}
 }
 
 // fileRowsOf is where each chunk of a file starts in its rows, and the
@@ -501,7 +579,10 @@ func layoutOf(_ int, iter func(*fileRowsOf) bool) Layout {
 	var all []fileRowsOf
 	var f fileRowsOf
 	for iter(&f) {
-		all = append(all, f)
+		if f.File != "" {
+			all = append(all, f)
+		}
+		f = fileRowsOf{}
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].File < all[j].File })
 	var l Layout
@@ -530,10 +611,15 @@ func (l Layout) first(file string, pos int64) (int64, error) {
 
 // piecesFn cuts a chunk at block boundaries and keys each piece by its
 // block. It checks the values' magnitude against the limit of all rows,
-// as arbor classify does.
+// as arbor classify does. A data error (a record's, or a value too
+// large) goes to block 0 as a piece of its own.
 type piecesFn struct{}
 
 func (fn *piecesFn) ProcessElement(r TrainRows, l Layout, emit func(int, Block)) error {
+	if r.Err != "" {
+		emit(0, Block{Errs: []DataErr{{File: r.File, Pos: r.Pos, Text: r.Err}}})
+		return nil
+	}
 	first, err := l.first(r.File, r.Pos)
 	if err != nil {
 		return err
@@ -546,8 +632,10 @@ func (fn *piecesFn) ProcessElement(r TrainRows, l Layout, emit func(int, Block))
 			// row by its number in the file.
 			row, j := i/r.D, i%r.D
 			inFile := first - l.Offset[sort.SearchStrings(l.Files, r.File)] + int64(row)
-			return &dataset.ParseError{File: r.File, Column: r.Features[j],
+			err := &dataset.ParseError{File: r.File, Column: r.Features[j],
 				Err: fmt.Errorf("row %d (counting from 0): %w: %g: sums of squares of such values overflow float64 (limit ±%.3g here); rescale that column or drop it (--ignore)", inFile, dataset.ErrMagnitude, v, limit)}
+			emit(0, Block{Errs: []DataErr{{File: r.File, Pos: r.Pos, Text: err.Error()}}})
+			break
 		}
 	}
 	for lo := 0; lo < n; {
@@ -564,13 +652,23 @@ func (fn *piecesFn) ProcessElement(r TrainRows, l Layout, emit func(int, Block))
 // assembleBlock puts a block's pieces together in row order.
 func assembleBlock(b int, pieces func(*Block) bool, l Layout) (Block, error) {
 	var ps []Block
+	var errs []DataErr
 	var p Block
 	for pieces(&p) {
-		ps = append(ps, p)
+		if len(p.Errs) > 0 {
+			errs = append(errs, p.Errs...)
+		} else {
+			ps = append(ps, p)
+		}
+		p = Block{}
 	}
 	sort.Slice(ps, func(i, j int) bool { return ps[i].First < ps[j].First })
 	lo, hi := parallel.Block(b, int(l.N))
-	out := Block{Index: b, First: int64(lo), D: ps[0].D, Features: ps[0].Features, LabelName: ps[0].LabelName, IDName: ps[0].IDName}
+	out := Block{Index: b, First: int64(lo), Errs: errs}
+	if len(errs) > 0 {
+		return out, nil // the stats refuse the fit: the rows are not used
+	}
+	out.D, out.Features, out.LabelName, out.IDName = ps[0].D, ps[0].Features, ps[0].LabelName, ps[0].IDName
 	for _, p := range ps {
 		if p.First != out.First+int64(len(out.Labels)) {
 			return Block{}, fmt.Errorf("internal error: block %d: a piece at row %d after row %d", b, p.First, out.First+int64(len(out.Labels)))
@@ -629,7 +727,10 @@ type blockStatsFn struct{}
 
 func (fn *blockStatsFn) ProcessElement(b Block) blockStats {
 	bs := blockStats{Index: b.Index, N: b.rows(), D: b.D, Features: b.Features, LabelName: b.LabelName, IDName: b.IDName,
-		Sums: dataset.NewScalerSums(b.D)}
+		Sums: dataset.NewScalerSums(b.D), Errs: b.Errs}
+	if len(b.Errs) > 0 {
+		return bs
+	}
 	seen := map[string]bool{}
 	for i, name := range b.Labels {
 		if name == "" {
@@ -652,6 +753,13 @@ func (fn *statsFn) ProcessElement(_ int, iter func(*blockStats) bool) (Stats, er
 	all, err := inOrder(iter, "the rows")
 	if err != nil {
 		return Stats{}, err
+	}
+	var errs []DataErr
+	for _, b := range all {
+		errs = append(errs, b.Errs...)
+	}
+	if len(errs) > 0 {
+		return Stats{Refusal: firstErr(errs)}, nil
 	}
 	if len(all) == 0 {
 		return Stats{}, fmt.Errorf("no rows")

@@ -215,3 +215,67 @@ func TestFitRefusedOnPrism(t *testing.T) {
 		})
 	}
 }
+
+// TestFitFirstDataError: a fit over files with several data errors (a
+// value too large, a bad cell further on, a file with a header only)
+// fails with the first of them in file order, whichever task met its
+// error first, and writes no model; a fit whose every file is refused
+// fails with that refusal.
+func TestFitFirstDataError(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, rows int, spoil map[int]string) {
+		var a strings.Builder
+		a.WriteString("f1,f2,label\n")
+		for i := 0; i < rows; i++ {
+			v := point(i)
+			f2 := fmt.Sprintf("%.4f", v[1])
+			if s, ok := spoil[i]; ok {
+				f2 = s
+			}
+			label := "?"
+			if i%10 == 0 {
+				label = fmt.Sprintf("c%d", i%3)
+			}
+			fmt.Fprintf(&a, "%.4f,%s,%s\n", v[0], f2, label)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(a.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.csv", 300, map[int]string{120: "1e160", 250: "oops"})
+	write("b.csv", 0, nil)
+	write("c.csv", 300, map[int]string{20: "oops"})
+	write("d.csv", 300, map[int]string{270: "oops"})
+	for _, c := range []struct {
+		files      []string
+		want, not1 string
+	}{
+		{[]string{"a.csv", "b.csv", "c.csv"}, `a.csv: column "f2": row 120 (counting from 0)`, "oops"},
+		{[]string{"d.csv", "c.csv", "b.csv"}, "b.csv:2: header only, no data rows", "oops"},
+		{[]string{"d.csv", "c.csv"}, `c.csv:22: column "f2": not a number "oops"`, "d.csv"},
+		{[]string{"b.csv"}, "b.csv:2: header only, no data rows", "oops"},
+	} {
+		model := filepath.Join(dir, strings.Join(c.files, "-"), "m.arbor")
+		out, name := arborbeam.ModelOutput(model)
+		opt := arborbeam.ReadOptions{Chunk: 30, SplitBytes: 1000}
+		opt.CSV.Label = "label"
+		var globs []any
+		for _, f := range c.files {
+			globs = append(globs, filepath.Join(dir, f))
+		}
+		err := runPipeline(t, func(s beam.Scope) {
+			written, err := arborbeam.Fit(s, beam.Create(s, globs...), opt,
+				arborbeam.FitSettings{Learner: "lp", Landmarks: 20, Params: map[string]string{"affinity": "rbf:2"}}, out, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			arborbeam.Finalize(s, written, out)
+		})
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), c.not1) {
+			t.Fatalf("files %v: error %v, want one naming %q and not %q", c.files, err, c.want, c.not1)
+		}
+		if _, err := os.Stat(model); err == nil {
+			t.Fatalf("files %v: a failed fit left a model file", c.files)
+		}
+	}
+}

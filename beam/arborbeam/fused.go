@@ -104,6 +104,9 @@ type RangePart struct {
 	Dim    int
 	// Binary: the file holds records (rangeWriter.add), not CSV lines.
 	Binary bool
+	// Err is the data error (see dataError) that ended the range's
+	// reading; planFn reports the first in file order.
+	Err string
 }
 
 func init() {
@@ -478,10 +481,14 @@ func (w *rangeWriter) close() (RangePart, bool, error) {
 }
 
 // finish closes w after its range was read with error err (nil: read
-// whole) and emits the range's part when it has rows; the first error
-// is returned.
+// whole) and emits the range's part when it has rows; a data error is
+// emitted as a part that holds it (Err), any other is returned.
 func (w *rangeWriter) finish(err error, emit func(RangePart)) error {
 	part, ok, cerr := w.close()
+	if dataError(err) {
+		emit(RangePart{File: w.part.File, Pos: w.part.Pos, Err: err.Error()})
+		return nil
+	}
 	if err == nil {
 		err = cerr
 	}
@@ -540,6 +547,11 @@ func (fn *writeRangeFn) CreateTracker(rest offsetrange.Restriction) *sdf.LockRTr
 
 func (fn *writeRangeFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, h FileHead, layout RowLayout, emit func(RangePart)) error {
 	rest := rt.GetRestriction().(offsetrange.Restriction)
+	if h.Err != "" {
+		endRange(rt)
+		emit(RangePart{File: h.Path, Pos: rest.Start, Err: h.Err})
+		return nil
+	}
 	first, err := layout.firstRow(ctx, h, rest.Start, fn.Opt.countBlock())
 	if err != nil {
 		return err
@@ -555,6 +567,9 @@ func (fn *writeRangeFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker
 		c.File = h.Path
 		w.add(ctx, c)
 	})
+	if dataError(err) {
+		endRange(rt)
+	}
 	return w.finish(err, emit)
 }
 

@@ -192,3 +192,42 @@ func TestFeatureFilesEqualsArborFeatures(t *testing.T) {
 		t.Fatalf("the parts' %d rows differ from arbor features' %d rows", len(got), len(want))
 	}
 }
+
+// TestPredictFilesFirstDataError: bad cells in two files, and a file with
+// a header only, fail a PredictFiles job with the first error in file
+// order, whichever task met its error first; no output is final.
+func TestPredictFilesFirstDataError(t *testing.T) {
+	dir := t.TempDir()
+	train, inputs := writeData(t, dir)
+	model := filepath.Join(dir, "m.arbor")
+	arbor(t, "classify", "--data", train, "--id", "name", "--kernel", "rbf:0.5", "--learner", "svm", "--save-model", model, "--quiet", "--out", filepath.Join(dir, "c.csv"))
+	lineA := spoilRow(t, inputs[0], "a800,")
+	spoilRow(t, inputs[1], ",b30,")
+	for _, c := range []struct {
+		name string
+		want string
+	}{
+		{"two bad cells", inputs[0] + ":" + strconv.Itoa(lineA) + `: column "f2"`},
+		{"a header only first", filepath.Join(dir, "in", "0.csv") + ":2: header only, no data rows"},
+	} {
+		if c.name == "a header only first" {
+			if err := os.WriteFile(filepath.Join(dir, "in", "0.csv"), []byte("name,f1,f2,f3,f4\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out := arborbeam.NewOutput(filepath.Join(dir, "out"+strconv.Itoa(len(c.name))))
+		err := runPipeline(t, func(s beam.Scope) {
+			arborbeam.PredictFiles(s, model, beam.Create(s, filepath.Join(dir, "in", "*")),
+				arborbeam.ReadOptions{Chunk: 50, SplitBytes: 1000}, out, arborbeam.WriteOptions{Shards: 2})
+		})
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Count(err.Error(), `"oops"`) > 1 {
+			t.Fatalf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+		entries, _ := os.ReadDir(out.Dir)
+		for _, e := range entries {
+			if !strings.HasPrefix(e.Name(), ".arbor-beam-tmp-") {
+				t.Fatalf("%s: a failed job left output file %s", c.name, e.Name())
+			}
+		}
+	}
+}

@@ -44,6 +44,9 @@ type RowGroup struct {
 	// whose values are read (the others are never decoded).
 	Header []string
 	Read   []bool
+	// Err is why the file's row groups cannot be listed (see dataError):
+	// the one RowGroup of such a file carries it, Index −1.
+	Err string
 }
 
 func init() {
@@ -338,6 +341,10 @@ func (fn *rowGroupsFn) ProcessElement(ctx context.Context, f fileio.FileMetadata
 		}
 	}
 	groups, err := ParquetRowGroups(ctx, f.Path, f.Size, fn.Opt.CSV, p)
+	if dataError(err) {
+		emit(RowGroup{Path: f.Path, Size: f.Size, Index: -1, First: -1, Err: err.Error()})
+		return nil
+	}
 	for _, g := range groups {
 		emit(g)
 	}
@@ -468,6 +475,9 @@ func (fn *parquetPredictFn) Setup(ctx context.Context) error {
 }
 
 func (fn *parquetPredictFn) ProcessElement(ctx context.Context, g RowGroup, emit func(Chunk)) error {
+	if g.Err != "" {
+		return errors.New(g.Err)
+	}
 	r, c, err := openParquet(ctx, g.Path, g.Size)
 	if err != nil {
 		return err

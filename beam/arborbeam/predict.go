@@ -72,6 +72,10 @@ type FileHead struct {
 	// the label depends on a cell (text or a number), which must not be
 	// decided again by each part.
 	Label string
+	// Err is why the file's head cannot be read (its text; see
+	// dataError). Such a file is one range, read by no step: the steps
+	// after it carry the refusal to the step that reports it.
+	Err string
 }
 
 // Chunk is the result for one chunk of rows of a file: their labels
@@ -159,9 +163,22 @@ func (fn *headFn) ProcessElement(ctx context.Context, f fileio.FileMetadata, emi
 		}
 		stream = p.Stream
 	}
+	h, err := fn.head(ctx, f, stream)
+	if dataError(err) {
+		h = FileHead{Path: f.Path, Size: f.Size, Whole: true, Err: err.Error()}
+		err = nil
+	}
+	if err == nil {
+		emit(h)
+	}
+	return err
+}
+
+// head reads the head of file f with stream.
+func (fn *headFn) head(ctx context.Context, f fileio.FileMetadata, stream streamFunc) (FileHead, error) {
 	r, err := openText(ctx, f.Path)
 	if err != nil {
-		return err
+		return FileHead{}, err
 	}
 	defer r.Close()
 	// The first chunk is read as arbor predict reads it: the header, the
@@ -175,7 +192,7 @@ func (fn *headFn) ProcessElement(ctx context.Context, f fileio.FileMetadata, emi
 		return errHead
 	})
 	if err != nil && err != errHead {
-		return err
+		return FileHead{}, err
 	}
 	h := FileHead{Path: f.Path, Size: f.Size, Whole: isGzip(f.Path), Label: label}
 	if src != nil {
@@ -200,8 +217,7 @@ func (fn *headFn) ProcessElement(ctx context.Context, f fileio.FileMetadata, emi
 		}
 		h.DataStart = int64(off)
 	}
-	emit(h)
-	return nil
+	return h, nil
 }
 
 // settled returns opt with the separator, header and label decisions of
@@ -310,6 +326,10 @@ func readRange[T any](ctx context.Context, rt *sdf.LockRTracker, h FileHead, o R
 		return nil
 	}
 	rest := rt.GetRestriction().(offsetrange.Restriction)
+	if h.Err != "" {
+		endRange(rt)
+		return errors.New(h.Err)
+	}
 	if h.Whole {
 		if !rt.TryClaim(rest.Start) {
 			return nil
