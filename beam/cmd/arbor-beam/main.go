@@ -78,26 +78,29 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	// to the set that defines its flag, the job's first; the rest are
 	// Beam's (--runner, --endpoint, ...).
 	jfs := flag.NewFlagSet("arbor-beam "+args[0], flag.ContinueOnError)
-	jfs.SetOutput(stderr)
 	build := j.flags(jfs)
-	jfs.Usage = func() {
+	verbose := jfs.Bool("verbose", false, verboseUsage)
+	ours, theirs := splitArgs(jfs, flag.CommandLine, args[1:])
+	// Beam's set is parsed first: the flags neither set defines go to it,
+	// and an unknown flag is reported as such, not the value after it as
+	// an unexpected argument.
+	flag.CommandLine.Init("arbor-beam "+args[0], flag.ContinueOnError)
+	if err := parseFlags(flag.CommandLine, theirs, stderr, args[0], func() {}); err != nil {
+		return 2
+	}
+	err := parseFlags(jfs, ours, stderr, args[0], func() {
 		fmt.Fprintf(stderr, "usage: arbor-beam %s [flags] (and Beam's: --runner prism|direct|flink|spark|dataflow|universal, --endpoint, --environment_type, --worker_binary, ...)\n", args[0])
 		jfs.PrintDefaults()
-	}
-	ours, theirs := splitArgs(jfs, flag.CommandLine, args[1:])
-	if err := jfs.Parse(ours); err != nil {
+	})
+	if err != nil {
 		return 2
 	}
 	if jfs.NArg() > 0 {
 		fmt.Fprintf(stderr, "arbor-beam %s: unexpected argument %q\n", args[0], jfs.Arg(0))
 		return 2
 	}
-	flag.CommandLine.SetOutput(stderr)
-	flag.CommandLine.Init("arbor-beam "+args[0], flag.ContinueOnError)
-	if err := flag.CommandLine.Parse(theirs); err != nil {
-		return 2
-	}
 	beam.Init()
+	runnerLogs(*verbose)
 	p, s := beam.NewPipelineWithRoot()
 	if err := build(ctx, s); err != nil {
 		fmt.Fprintf(stderr, "arbor-beam %s: %v\n", args[0], err)
@@ -108,7 +111,11 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return 1
 	}
 	if err := beamx.Run(ctx, p); err != nil {
-		fmt.Fprintf(stderr, "arbor-beam %s: %v\n", args[0], err)
+		msg := err.Error()
+		if !*verbose {
+			msg = stepError(err)
+		}
+		fmt.Fprintf(stderr, "arbor-beam %s: %s\n", args[0], msg)
 		return 1
 	}
 	for _, f := range afterRun {
