@@ -193,7 +193,7 @@ const svmCacheBytes = 200 << 20
 //     or connectivity: the map (K_LL, its eigenvectors, W, and the
 //     landmark tree's 2·(2M−1)·r graft coefficients: 64·M²), each row's
 //     graft (12·n), the labelled rows' features (8·ℓ·M), one block of
-//     features (LabelBlockRows(family) × M) and one of kernel rows
+//     features (min(LabelBlockRows(family), n) × M) and one of kernel rows
 //     (landmark.BlockRows × M) — O(M² + n + block·M), no N×M matrix; with
 //     complete, average or weighted linkage on the tree of all rows (up to
 //     landmark.CellsAllRowsMaxN rows) the tree is built first, and its
@@ -234,7 +234,7 @@ func LandmarkRunBytes(spec kernel.Spec, family string, sh Shape, m int) float64 
 	default:
 		return MapRowsBytes(spec, family, sh, m)
 	}
-	features := 64*mm*mm + 12*n + 8*l*mm + 8*float64(LabelBlockRows(family)+landmark.BlockRows)*mm
+	features := 64*mm*mm + 12*n + 8*l*mm + 8*float64(min(LabelBlockRows(family), sh.Rows+sh.Test)+landmark.BlockRows)*mm
 	if spec.Kind == kernel.KindHCK && sh.Rows <= landmark.CellsAllRowsMaxN {
 		switch spec.Method {
 		case hclust.Complete, hclust.Average, hclust.Weighted:

@@ -39,8 +39,8 @@ func TestCostClosedForms(t *testing.T) {
 		// that find the exact tree's K clusters (with a copy of the points)
 		// and their K(K−1)/2 linkage distances, K² ≤ N·M; the map's terms
 		// with an eighth for the collector
-		{pipeline.Settings{Kernel: "hck:average", Landmarks: 100}, 16*n*10 + 32*n + proc + max(1.125*(64*100*100+12*n+8*100*100+8*(8192+4096)*100), 12*40*1000+8*1000*10, 4*1000*100), "100 landmarks for 1050 rows"},
-		{pipeline.Settings{Kernel: "rbf:0.5", Learner: "knn", Landmarks: 100}, 16*n*10 + 32*n + proc + 1.125*(64*100*100+12*n+8*100*100+8*(65536+4096)*100), "100 landmarks for 1050 rows"},
+		{pipeline.Settings{Kernel: "hck:average", Landmarks: 100}, 16*n*10 + 32*n + proc + max(1.125*(64*100*100+12*n+8*100*100+8*(1050+4096)*100), 12*40*1000+8*1000*10, 4*1000*100), "100 landmarks for 1050 rows"},
+		{pipeline.Settings{Kernel: "rbf:0.5", Learner: "knn", Landmarks: 100}, 16*n*10 + 32*n + proc + 1.125*(64*100*100+12*n+8*100*100+8*(1050+4096)*100), "100 landmarks for 1050 rows"},
 		// the points, labels, the process's 16 MiB, anchors and the M×M system
 		{pipeline.Settings{Learner: "lp", Landmarks: 100}, 16*n*10 + 32*n + 16<<20 + 60*n + 56*100*100, "100 landmarks for 1050 rows"},
 		{pipeline.Settings{Learner: "spreading", Params: map[string]string{"affinity": "rbf:1"}, Landmarks: 100}, 16*n*10 + 32*n + 16<<20 + 76*n + 32*100*100, "100 landmarks for 1050 rows"},

@@ -990,10 +990,9 @@ func (s S4VM) LiveBytes(n, classes, procs int) float64 {
 // label vectors ((samples+1)·m) and the distances that group them
 // (8·(samples+1)²). Go's collector lets the heap grow to twice the live
 // heap (GOGC=100) before it collects, so the slack is capped at live,
-// the live heap with the caller's Gram matrix. Measured with /usr/bin/time
-// -v on the whole arbor classify --learner s4vm process (docs/performance.md):
-// digits (45 pairs) peaks at the live heap plus 36 MiB where these terms
-// count 38 MiB.
+// the live heap with the caller's Gram matrix. On digits (45 pairs of
+// 1,797 rows, docs/performance.md) the heap grows by 36 MiB after the
+// collector's last cycle, where these terms count 38 MiB.
 func heapSlack(m, pairs, samples, procs int, live float64) float64 {
 	c := float64(samples + 1)
 	per := (80*float64(max(procs, 1))+190+c)*float64(m) + 8*c*c
