@@ -67,7 +67,8 @@ func (e Estimate) Err() error { return memory.Estimate(e).Err() }
 // known before the work: the SVM's points and kernel column cache on a
 // point kernel, kNN's kernel block, the sparse kNN graph of label
 // propagation and spreading, the landmark run's N×M blocks, or the exact
-// (float32 with Float32) kernel matrix and a dense affinity. Its Hint
+// (float32 with Float32) kernel matrix and a dense affinity, with S4VM's
+// and HiBUST's work besides the matrix (transductiveWork). Its Hint
 // names the settings that fit s.MemoryBudget. Errors: settings that do not
 // fit together (wrapping learner.ErrSettings), as Fit's.
 func Cost(s Settings, sh Shape) (Estimate, error) {
