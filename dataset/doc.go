@@ -53,8 +53,9 @@
 //
 // Load reads a file by its content: LIBSVM when every sampled line is
 // "label index:value …", delimited text otherwise (always for .csv and
-// .tsv); a trailing .gz is decompressed; .json, .xlsx, .npy and other
-// formats it does not read are ErrFormat.
+// .tsv); gzip data are decompressed (Open: found by the magic bytes
+// 1f 8b whatever the name; a .gz name must be gzip data); .json, .xlsx,
+// .npy and other formats it does not read are ErrFormat.
 //
 // # Standard input
 //

@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"bytes"
-	"compress/gzip"
 	"embed"
 	"fmt"
 	"io"
@@ -10,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/arbor-ml/arbor/internal/gzfile"
 )
 
 //go:embed data/*.csv.gz data/*.svm.gz
@@ -51,15 +52,21 @@ func EmbeddedDelimited() []string {
 
 // openEmbedded returns the decompressed bytes of data/<file>.gz.
 func openEmbedded(file string) ([]byte, error) {
-	z, err := embedded.ReadFile("data/" + file + ".gz")
-	if err != nil {
-		return nil, err
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(z))
+	zr, err := readEmbedded(file + ".gz")
 	if err != nil {
 		return nil, err
 	}
 	return io.ReadAll(zr)
+}
+
+// readEmbedded reads the embedded gzip file data/<file>, decompressed
+// (gzfile.Reader); errors name it.
+func readEmbedded(file string) (io.Reader, error) {
+	z, err := embedded.ReadFile("data/" + file)
+	if err != nil {
+		return nil, err
+	}
+	return gzfile.Reader(bytes.NewReader(z), "embedded "+file, nil)
 }
 
 // Embedded returns a fresh deep copy of an embedded data set (see
@@ -91,18 +98,10 @@ var embeddedParsed = func() map[string]func() (*Dataset, error) {
 }()
 
 func parseEmbedded(name string) (*Dataset, error) {
-	if z, err := embedded.ReadFile("data/" + name + ".svm.gz"); err == nil {
-		zr, err := gzip.NewReader(bytes.NewReader(z))
-		if err != nil {
-			return nil, fmt.Errorf("dataset: embedded %s: %w", name, err)
-		}
+	if zr, err := readEmbedded(name + ".svm.gz"); err == nil {
 		return ReadLIBSVM(zr, name)
 	}
-	z, err := embedded.ReadFile("data/" + name + ".csv.gz")
-	if err != nil {
-		return nil, fmt.Errorf("dataset: embedded %s: %w", name, err)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(z))
+	zr, err := readEmbedded(name + ".csv.gz")
 	if err != nil {
 		return nil, fmt.Errorf("dataset: embedded %s: %w", name, err)
 	}

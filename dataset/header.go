@@ -3,15 +3,15 @@ package dataset
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/arbor-ml/arbor/internal/gzfile"
 )
 
 // ReadHeader reads the start of delimited text as ReadCSV does and returns
@@ -135,104 +135,23 @@ func OpenData(path string) (io.ReadCloser, error) {
 	return io.NopCloser(bytes.NewReader(b)), nil
 }
 
-// Open opens path for reading, decompressed on the fly when its name ends
-// in ".gz" (any case), as Load reads it; concatenated gzip members are
-// read one after the other, as gzip -d does. Errors name path: the
-// file's own, and ErrCompressed for a .gz file that is empty (0 bytes) or
-// not gzip data; a read of a truncated or damaged stream, or of trailing
-// bytes that are not gzip, fails with ErrCompressed saying after which
-// line of the decompressed text.
+// Open opens path for reading, decompressed on the fly when it is gzip
+// data (gzfile.Open: it starts with gzip's magic bytes 1f 8b, whatever
+// its name), as Load and the readers of splits, folds, edge lists and
+// saved models read files; concatenated gzip members are read one after
+// the other, as gzip -d does. Errors name path: the file's own, and
+// ErrCompressed for a .gz file (any case) that is empty (0 bytes) or not
+// gzip data, or a gzip header cut short or damaged; a read of a
+// truncated or damaged stream, or of trailing bytes that are not gzip,
+// fails with ErrCompressed saying after which line of the decompressed
+// text.
 func Open(path string) (io.ReadCloser, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	if !strings.HasSuffix(strings.ToLower(path), ".gz") {
-		return f, nil
-	}
-	br := bufio.NewReaderSize(f, 1<<16)
-	if _, err := br.Peek(1); err == io.EOF {
-		f.Close()
-		return nil, fmt.Errorf("%s: %w: empty file (0 bytes), no gzip data", path, ErrCompressed)
-	}
-	if head, _ := br.Peek(2); !bytes.HasPrefix([]byte{0x1f, 0x8b}, head) {
-		// gzip's magic number, looked at before the header is read: a
-		// file shorter than a header is not "truncated" unless it starts
-		// as gzip data does.
-		f.Close()
-		return nil, fmt.Errorf("%s: %w: not gzip data (no gzip header; is the file compressed?)", path, ErrCompressed)
-	}
-	zr, err := gzip.NewReader(br)
-	if err != nil {
-		f.Close()
-		switch {
-		case errors.Is(err, gzip.ErrHeader):
-			return nil, fmt.Errorf("%s: %w: not gzip data (no gzip header; is the file compressed?)", path, ErrCompressed)
-		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-			return nil, fmt.Errorf("%s: %w: truncated inside the gzip header", path, ErrCompressed)
-		}
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	zr.Multistream(false)
-	return &gzFile{zr: zr, br: br, f: f}, nil
+	return gzfile.Open(path)
 }
 
 // ErrCompressed: a .gz file that is empty, not gzip data, truncated or
-// damaged.
-var ErrCompressed = errors.New("bad compressed file")
-
-// gzFile reads the gzip members of a file one after the other, counting
-// the lines it has handed out for its errors, and closes the file (f; nil
-// for standard input, which is not closed).
-type gzFile struct {
-	zr    *gzip.Reader
-	br    *bufio.Reader
-	f     *os.File
-	lines int
-	err   error // sticky: the first error (or io.EOF)
-}
-
-func (g *gzFile) Read(p []byte) (int, error) {
-	if g.err != nil {
-		return 0, g.err
-	}
-	n, err := g.zr.Read(p)
-	g.lines += bytes.Count(p[:n], []byte{'\n'})
-	switch {
-	case err == io.EOF:
-		// the end of one member: the end of the file, or the next member
-		if _, e := g.br.Peek(1); e == io.EOF {
-			g.err = io.EOF
-			return n, io.EOF
-		}
-		if e := g.zr.Reset(g.br); e != nil {
-			g.err = fmt.Errorf("%w: bytes after the end of the gzip stream (after line %d) are not gzip data (trailing garbage)", ErrCompressed, g.lines)
-			return n, g.err
-		}
-		g.zr.Multistream(false)
-		return n, nil
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		what := "the file"
-		if g.f == nil {
-			what = "the input"
-		}
-		g.err = fmt.Errorf("%w: truncated gzip stream: %s ends inside the compressed data, after line %d", ErrCompressed, what, g.lines)
-	case err != nil:
-		g.err = fmt.Errorf("%w: damaged gzip stream after line %d (%v)", ErrCompressed, g.lines, err)
-	}
-	return n, g.err
-}
-
-func (g *gzFile) Close() error {
-	err := g.zr.Close()
-	if g.f == nil {
-		return err
-	}
-	if e := g.f.Close(); err == nil {
-		err = e
-	}
-	return err
-}
+// damaged (gzfile.ErrCompressed).
+var ErrCompressed = gzfile.ErrCompressed
 
 // readFailure is the error of reading name at line: "name:line: err", or
 // "name: err" for a compressed stream's error (it says after which line).

@@ -12,8 +12,9 @@ import (
 // SVMlight text when every sampled line is "label index:value ...",
 // delimited text (ReadCSV with opt: comma, tab, semicolon or blank
 // separated) otherwise. A ".csv" or ".tsv" name is always read as
-// delimited text. A further ".gz" (e.g. "usps.csv.gz") is decompressed on
-// the fly. Names of formats Arbor does not read (.json, .xlsx, .npy, …)
+// delimited text. Gzip data are decompressed on the fly (Open: found by
+// their magic bytes; a further ".gz", as in "usps.csv.gz", says the file
+// is gzip data). Names of formats Arbor does not read (.json, .xlsx, .npy, …)
 // give ErrFormat. Errors name the path: the reader's *ParseError, or the
 // error of opening or decompressing the file.
 func Load(path string, opt CSVOptions) (*Dataset, error) {

@@ -60,7 +60,7 @@ func ReadSplits(r io.Reader, name string, n int) ([][]int, error) {
 		if errors.Is(err, bufio.ErrTooLong) {
 			err = errLineTooLong()
 		}
-		return nil, fmt.Errorf("%s:%d: %w", name, line+1, err)
+		return nil, readFailure(name, line+1, err)
 	}
 	if len(out) == 0 {
 		return nil, &ParseError{File: name, Line: 1, Err: fmt.Errorf("%w: no splits", ErrEmpty)}

@@ -1,12 +1,11 @@
 package dataset
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/arbor-ml/arbor/internal/gzfile"
 )
 
 // Stdin is the path that names standard input, as Unix tools take it:
@@ -49,25 +48,7 @@ func OpenInput(path string, stdin io.Reader) (io.ReadCloser, error) {
 
 // openStream is OpenInput's reading of r, named name in errors.
 func openStream(r io.Reader, name string) (io.ReadCloser, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
-	magic, err := br.Peek(2)
-	switch {
-	case len(magic) == 0 && err == io.EOF:
-		return nil, &ParseError{File: name, Err: fmt.Errorf("%w: nothing was read (0 bytes)", ErrEmpty)}
-	case err != nil && err != io.EOF:
-		return nil, fmt.Errorf("%s: %w", name, err)
-	case !bytes.Equal(magic, []byte{0x1f, 0x8b}):
-		return io.NopCloser(br), nil
-	}
-	zr, err := gzip.NewReader(br)
-	if err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: %w: truncated inside the gzip header", name, ErrCompressed)
-		}
-		return nil, fmt.Errorf("%s: %w: %v", name, ErrCompressed, err)
-	}
-	zr.Multistream(false)
-	return &gzFile{zr: zr, br: br}, nil
+	return gzfile.Reader(r, name, &ParseError{File: name, Err: fmt.Errorf("%w: nothing was read (0 bytes)", ErrEmpty)})
 }
 
 // ReadData reads a data set from r as Load reads a file, for an input

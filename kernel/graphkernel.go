@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arbor-ml/arbor/internal/gzfile"
 	"github.com/arbor-ml/arbor/internal/parallel"
 	"github.com/arbor-ml/arbor/internal/quote"
 	"gonum.org/v1/gonum/mat"
@@ -126,6 +127,9 @@ func ReadEdges(r io.Reader, name string) (*GraphKernel, error) {
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
 			return nil, fmt.Errorf("%s:%d: %w: line longer than %d bytes", name, ln+1, ErrEdges, maxEdgeLine)
+		}
+		if errors.Is(err, gzfile.ErrCompressed) {
+			return nil, fmt.Errorf("%s: %w", name, err) // it says after which line
 		}
 		return nil, fmt.Errorf("%s: after line %d: %w", name, ln, err)
 	}

@@ -4,13 +4,15 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/arbor-ml/arbor/internal/gzfile"
 )
 
 // ReadEdgesFile is ReadEdges on the file at path, named by path in its
-// errors.
+// errors; gzip data are decompressed (found by their magic bytes, any
+// name; a ".gz" name must be gzip data).
 func ReadEdgesFile(path string) (*GraphKernel, error) {
-	f, err := os.Open(path)
+	f, err := gzfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strconv"
 
@@ -222,8 +221,9 @@ const (
 
 // FoldChoice says how to make the folds of a search: K folds by Method
 // (Stratified, the default, or Plain), shuffled with Seed when Shuffle
-// is set; or, when Path is not "", the folds of that file (ReadFolds),
-// of Stdin for "-" (gzip found by its magic bytes).
+// is set; or, when Path is not "", the folds of that file (ReadFolds;
+// gzip data decompressed, dataset.Open), of Stdin for "-" (gzip found by
+// its magic bytes too).
 type FoldChoice struct {
 	K       int
 	Method  string
@@ -243,7 +243,7 @@ func (c FoldChoice) Folds(y []int) (Folds, string, error) {
 		if c.Path == dataset.Stdin {
 			r, err = dataset.OpenInput(c.Path, c.Stdin)
 		} else {
-			r, err = os.Open(c.Path)
+			r, err = dataset.Open(c.Path)
 		}
 		if err != nil {
 			return nil, "", err

@@ -205,9 +205,9 @@ func (p *Pipeline) SaveFile(path string) error {
 }
 
 // LoadFile reads the pipeline saved in the file path (Load; errors name
-// the file).
+// the file), decompressed when it is gzip data (dataset.Open).
 func LoadFile(path string) (*Pipeline, error) {
-	f, err := os.Open(path)
+	f, err := dataset.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -17,9 +17,9 @@ import (
 // SplitChoice says which rows of an evaluation are labelled (Eval's
 // splits): PerClass rows of each class, drawn Repeats times with the
 // seeds Seed, Seed+1, … (ssl.PerClassSplits); or the lines of the file
-// Path (dataset.ReadSplits; "usps:10" and "usps:100", when no such file
-// exists, are the embedded official splits; "-" reads Stdin, gzip found
-// by its magic bytes), all of them or, when Line > 0, only that 1-based
+// Path (dataset.ReadSplits; gzip data decompressed, dataset.Open;
+// "usps:10" and "usps:100", when no such file exists, are the embedded
+// official splits; "-" reads Stdin, gzip found by its magic bytes too), all of them or, when Line > 0, only that 1-based
 // line. Log, if not nil, receives the warnings.
 type SplitChoice struct {
 	PerClass, Repeats int
@@ -109,7 +109,7 @@ func readSplits(path string, n int, stdin io.Reader) ([][]int, error) {
 			return dataset.EmbeddedSplits(name, k)
 		}
 	}
-	f, err := os.Open(path)
+	f, err := dataset.Open(path)
 	if err != nil {
 		return nil, err
 	}

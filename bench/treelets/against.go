@@ -2,14 +2,12 @@ package main
 
 import (
 	"bufio"
-	"compress/gzip"
 	"fmt"
-	"io"
 	"log"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/arbor-ml/arbor/dataset"
 	"github.com/arbor-ml/arbor/metrics"
 )
 
@@ -20,22 +18,14 @@ type skLabels struct {
 	methods []string
 }
 
-// readSKLabels reads the output of sklearn_labels.py (gzipped when the
-// name ends in .gz): lines "dataset,method,l0 l1 ...".
+// readSKLabels reads the output of sklearn_labels.py (gzipped or not,
+// dataset.Open): lines "dataset,method,l0 l1 ...".
 func readSKLabels(path string) (*skLabels, error) {
-	f, err := os.Open(path)
+	r, err := dataset.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		z, err := gzip.NewReader(f)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		r = z
-	}
+	defer r.Close()
 	sk := &skLabels{labels: map[string]map[string][]int{}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<24)

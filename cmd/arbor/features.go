@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/arbor-ml/arbor/dataset"
+	"github.com/arbor-ml/arbor/internal/gzfile"
 	"github.com/arbor-ml/arbor/internal/progress"
 	"github.com/arbor-ml/arbor/pipeline"
 )
@@ -85,7 +86,7 @@ func registerStreamedData(fs *flag.FlagSet, d *dataFlags, label string) {
 // loadStreamed checks the flags predict and features share (--model and
 // --data given, --chunk positive, no output that is an input, one input
 // at most from standard input) and loads the model ("-": from e's
-// standard input).
+// standard input), gzip data decompressed.
 func loadStreamed(e *env, model, data, out string, chunk int) (*pipeline.Pipeline, error) {
 	switch {
 	case model == "":
@@ -99,7 +100,11 @@ func loadStreamed(e *env, model, data, out string, chunk int) (*pipeline.Pipelin
 		return nil, err
 	}
 	if model == dataset.Stdin {
-		return pipeline.Load(e.stdin, dataset.StdinName)
+		r, err := gzfile.Reader(e.stdin, dataset.StdinName, nil)
+		if err != nil {
+			return nil, err
+		}
+		return pipeline.Load(r, dataset.StdinName)
 	}
 	return pipeline.LoadFile(model)
 }

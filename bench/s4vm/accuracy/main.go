@@ -15,7 +15,6 @@
 package main
 
 import (
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"flag"
@@ -148,14 +147,10 @@ func load(dir, name string) (*dataset.Dataset, error) {
 	if name != "breast_cancer" {
 		return dataset.Embedded(name)
 	}
-	f, err := os.Open(filepath.Join(dir, "breast_cancer.csv.gz"))
+	r, err := dataset.Open(filepath.Join(dir, "breast_cancer.csv.gz"))
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	return dataset.ReadCSV(z, "breast_cancer.csv", dataset.CSVOptions{})
+	defer r.Close()
+	return dataset.ReadCSV(r, "breast_cancer.csv", dataset.CSVOptions{})
 }
