@@ -101,8 +101,8 @@ func TestEmbeddedLabelAccepted(t *testing.T) {
 
 // runInDir runs arbor with args, OUT replaced by a file in a new
 // directory, and returns stdout, stderr (the directory's name replaced
-// by DIR, the line of the time taken left out) and the file's content
-// ("" when args name no OUT).
+// by DIR, the time taken left out) and the file's content ("" when args
+// name no OUT).
 func runInDir(t *testing.T, args []string) (string, string, string) {
 	t.Helper()
 	dir := t.TempDir()
@@ -125,6 +125,7 @@ func runInDir(t *testing.T, args []string) (string, string, string) {
 		}
 	}
 	stderr = strings.Join(lines, "")
+	out = fitSeconds.ReplaceAllString(out, " T") // eval's fit seconds (stdin_test.go)
 	if !hasOut {
 		return out, strings.ReplaceAll(stderr, dir, "DIR"), ""
 	}

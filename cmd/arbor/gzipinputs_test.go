@@ -160,8 +160,8 @@ func fill(args []string, in, out string) []string {
 // runWith runs arbor with args in a new directory holding data as the
 // file name (IN), or with stdin on standard input (IN is then -), and
 // returns stdout, stderr and the output file (OUT) as one text, with the
-// directory, the input's name and the time taken made the same for every
-// run.
+// directory, the input's name and the times taken made the same for
+// every run.
 func runWith(t *testing.T, args []string, name string, data, stdin []byte) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -188,7 +188,7 @@ func runWith(t *testing.T, args []string, name string, data, stdin []byte) strin
 			lines = append(lines, l)
 		}
 	}
-	text := strings.Join(lines, "") + "\n--\n" + string(written)
+	text := fitSeconds.ReplaceAllString(strings.Join(lines, ""), " T") + "\n--\n" + string(written) // eval's fit seconds (stdin_test.go)
 	if stdin != nil {
 		return strings.ReplaceAll(strings.ReplaceAll(text, "standard input", "IN"), dir, "DIR")
 	}
