@@ -22,7 +22,8 @@ var ErrOption = errors.New("bad data option")
 // ErrFileOption: an option that applies to data files only (ID, Ignore,
 // Features, NoHeader, Sep, Unlabeled) given with an embedded set, or a
 // Label that does not name the embedded set's own label column
-// (LoadEmbedded).
+// (LoadEmbedded); or an option of delimited text (Label, ID, Ignore,
+// Features, NoHeader, Sep) for data read as LIBSVM text.
 var ErrFileOption = errors.New("option for data files only")
 
 // optionError is an error of ErrOption that says msg and wraps err.
@@ -180,6 +181,9 @@ func (o Options) Load() (*Dataset, Report, error) {
 	default:
 		return nil, rep, fmt.Errorf("--data %s: %w (embedded sets: %s)", o.Path, statErr, strings.Join(embeddedNames, ", "))
 	}
+	if err := libsvmOptions(d, opt); err != nil {
+		return nil, rep, err
+	}
 	rep.Description, rep.Warnings = d.Describe(), d.Warnings()
 	rep.Prepared, err = o.prep().Apply(d)
 	if rep.Imputed > 0 {
@@ -224,6 +228,28 @@ func LoadEmbedded(name string, opt CSVOptions) (*Dataset, error) {
 			quote.Shell(ref), name, columnList(cols), d.LabelName, len(cols)), ErrFileOption}
 	}
 	return d, nil
+}
+
+// libsvmOptions refuses, for data d read as LIBSVM text, the options of
+// delimited text: a Label (the labels start each line, not a column; none
+// included), ID, Ignore, Features, NoHeader, Sep, as ErrFileOption.
+func libsvmOptions(d *Dataset, opt CSVOptions) error {
+	if d.Source == nil || d.Source.Format != "libsvm" {
+		return nil
+	}
+	if opt.Label != "" || opt.NoLabel {
+		ref := opt.Label
+		if ref == "" {
+			ref = "none"
+		}
+		return optionError{fmt.Sprintf("--label %s: %s is LIBSVM text (features %s): its labels are at the start of each line, not in a column, and --label cannot name them",
+			quote.Shell(ref), d.Name, columnList(d.Features)), ErrFileOption}
+	}
+	opt.Unlabeled = nil // markers apply to LIBSVM labels too
+	if f := fileOption(opt); f != "" {
+		return optionError{fmt.Sprintf("%s applies to delimited text, not to %s, which is LIBSVM text (features %s)", f, d.Name, columnList(d.Features)), ErrFileOption}
+	}
+	return nil
 }
 
 // fileOption names the first option of opt given that applies to files

@@ -202,3 +202,26 @@ func TestLoadEmbeddedOptions(t *testing.T) {
 		t.Errorf("unknown set: %v", err)
 	}
 }
+
+// Data read as LIBSVM text take no options of delimited text; their
+// unlabelled markers apply.
+func TestOptionsLoadLIBSVM(t *testing.T) {
+	path := writeText(t, "s.svm", "1 1:0.5 2:1.0\n2 1:0.1 2:0.3\n1 1:0.6 2:0.9\n")
+	for _, c := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{Label: "1"}, "--label 1: " + path + " is LIBSVM text (features f1, f2): its labels are at the start of each line, not in a column, and --label cannot name them"},
+		{Options{Features: "f1"}, "--features applies to delimited text, not to " + path + ", which is LIBSVM text (features f1, f2)"},
+		{Options{Sep: "space"}, "--sep applies to delimited text, not to " + path + ", which is LIBSVM text (features f1, f2)"},
+	} {
+		c.o.Path, c.o.Prep.Scale = path, "none"
+		if _, _, err := c.o.Load(); !errors.Is(err, ErrFileOption) || !errors.Is(err, ErrOption) || err.Error() != c.want {
+			t.Errorf("%+v: %v, want %q", c.o, err, c.want)
+		}
+	}
+	d, _, err := Options{Path: path, Unlabeled: "2", Prep: Prep{Scale: "none"}}.Load()
+	if err != nil || len(d.UnlabeledRows()) != 1 {
+		t.Errorf("--unlabeled-marker 2: %v", err)
+	}
+}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -134,4 +136,39 @@ func runInDir(t *testing.T, args []string) (string, string, string) {
 		t.Fatal(err)
 	}
 	return strings.ReplaceAll(out, dir, "DIR"), strings.ReplaceAll(stderr, dir, "DIR"), string(b)
+}
+
+// LIBSVM data have no columns to give roles: --label (none included) and
+// the options of delimited text are usage errors naming the file, from a
+// file or standard input; --unlabeled-marker applies to their labels.
+func TestLIBSVMColumnOptionsRefused(t *testing.T) {
+	dir := t.TempDir()
+	text := "1 1:0.5 2:1.0\n2 1:0.1 2:0.3\n1 1:0.6 2:0.9\n2 1:0.2 2:0.2\n1 1:0.7 2:1.1\n2 1:0.15 2:0.25\n"
+	svm := writeFile(t, dir, "s.svm", text)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--label", "f9"}, "usage: --label f9: " + svm + " is LIBSVM text (features f1, f2): its labels are at the start of each line, not in a column, and --label cannot name them"},
+		{[]string{"--label", "none"}, "usage: --label none: " + svm + " is LIBSVM text (features f1, f2): its labels are at the start of each line, not in a column, and --label cannot name them"},
+		{[]string{"--id", "1"}, "usage: --id applies to delimited text, not to " + svm + ", which is LIBSVM text (features f1, f2)"},
+		{[]string{"--features", "f1"}, "usage: --features applies to delimited text, not to " + svm + ", which is LIBSVM text (features f1, f2)"},
+		{[]string{"--ignore", "f2"}, "usage: --ignore applies to delimited text, not to " + svm + ", which is LIBSVM text (features f1, f2)"},
+		{[]string{"--no-header"}, "usage: --no-header applies to delimited text, not to " + svm + ", which is LIBSVM text (features f1, f2)"},
+		{[]string{"--sep", "space"}, "usage: --sep applies to delimited text, not to " + svm + ", which is LIBSVM text (features f1, f2)"},
+	} {
+		args := append([]string{"cluster", "--data", svm, "--clusters", "2", "--quiet"}, c.args...)
+		if _, _, err := arbor(t, args...); err == nil || err.Error() != c.want || exitCode(err) != 2 {
+			t.Errorf("%s: error %v (exit status %d), want %q (2)", strings.Join(c.args, " "), err, exitCode(err), c.want)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	err := run(withStdin(context.Background(), strings.NewReader(text)), []string{"cluster", "--data", "-", "--clusters", "2", "--id", "1"}, &stdout, &stderr)
+	if want := "usage: --id applies to delimited text, not to standard input, which is LIBSVM text (features f1, f2)"; err == nil || err.Error() != want || exitCode(err) != 2 {
+		t.Errorf("standard input: %v, want %q", err, want)
+	}
+	plain := mustArbor(t, "cluster", "--data", svm, "--clusters", "2", "--quiet")
+	if got := mustArbor(t, "cluster", "--data", svm, "--clusters", "2", "--quiet", "--unlabeled-marker", "2"); !strings.Contains(got, "vs labels") || got == plain {
+		t.Errorf("--unlabeled-marker 2 left the labels as they were:\n%s", got)
+	}
 }
