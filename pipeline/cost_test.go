@@ -67,11 +67,11 @@ func TestCostClosedForms(t *testing.T) {
 	// s4vm and hibust: the kernel matrix, the process and their work with
 	// GOMAXPROCS p running: S4VM's float32 block, min(p, 3) pairs'
 	// matrices and p caches (4·N² each), and per pair what its refits drop,
-	// (80·p + 190 + 101)·N + 8·101²; HiBUST twice its live heap (the
+	// (400 + 101)·N + 8·101²; HiBUST twice its live heap (the
 	// kernel, its copy, the root's block, the root S4VM's block, pair
 	// matrix and caches) less the kernel.
 	p := float64(runtime.GOMAXPROCS(0))
-	s4vmWork := 4e6 + min(p, 3)*4e6 + p*4e6 + 3*((80*p+190+101)*1000+8*101*101)
+	s4vmWork := 4e6 + min(p, 3)*4e6 + p*4e6 + 3*((400+101)*1000+8*101*101)
 	hibustWork := 2*(3*nn+4e6+4e6+p*4e6) - nn
 	for _, c := range []struct {
 		learner string

@@ -115,11 +115,11 @@ func newFitter(src smo.Source, rows []int, c []float64, tol, mb float64, cold bo
 	return ft
 }
 
-// release hands the column cache's buffers back to the pool (the fitter
-// keeps its counters; a later fit starts a new cache).
+// release hands the column cache's buffers and the emptied cache back to
+// the pool (the fitter keeps its counters; a later fit starts a new cache).
 func (ft *fitter) release() {
 	if ft.pool != nil && ft.q != nil {
-		ft.pool.put(ft.q.Release())
+		ft.pool.putCache(ft.q)
 	}
 	ft.q = nil
 }
@@ -168,12 +168,46 @@ func (ft *fitter) reset(src smo.Source, rows []int, c []float64, tol, mb float64
 // one and resets it instead of allocating new ones.
 //
 // And it keeps the matrices lent to the candidates of finished problems
-// (bin.base) for the next problems'.
+// (bin.base) for the next problems', and the emptied column caches, whose
+// per-row arrays the next caches take (smo.Cache.Renew).
 type bufPool struct {
 	mu      sync.Mutex
 	bufs    [][]float32
 	fitters []*fitter // idle
 	bases   [][]float32
+	caches  []*smo.Cache // empty
+}
+
+// cache returns a column cache on rows of src with budget mb that takes
+// whole columns and the pool's buffers (adopt): an emptied one renewed, or
+// a new one.
+func (p *bufPool) cache(src smo.Source, rows []int, mb float64) *smo.Cache {
+	p.mu.Lock()
+	var c *smo.Cache
+	if k := len(p.caches); k > 0 {
+		c = p.caches[k-1]
+		p.caches[k-1] = nil
+		p.caches = p.caches[:k-1]
+	}
+	p.mu.Unlock()
+	if c == nil {
+		c = smo.NewCache(src, rows, mb)
+	} else {
+		c.Renew(src, rows, mb)
+	}
+	c.WholeColumns()
+	p.adopt(c)
+	return c
+}
+
+// putCache takes back a cache no fit uses any more: its buffers and the
+// emptied cache.
+func (p *bufPool) putCache(c *smo.Cache) {
+	bufs := c.Release()
+	p.mu.Lock()
+	p.bufs = append(p.bufs, bufs...)
+	p.caches = append(p.caches, c)
+	p.mu.Unlock()
 }
 
 // takeBase returns a pooled matrix of at least size values cut to size,
@@ -245,6 +279,7 @@ func (p *bufPool) drop(src smo.Source, rows []int, mb float64) {
 	for _, f := range p.fitters {
 		if f.q != nil && f.sameRows(src, rows, mb) {
 			p.bufs = append(p.bufs, f.q.Release()...)
+			p.caches = append(p.caches, f.q)
 			f.q = nil
 		}
 	}
@@ -306,12 +341,12 @@ func (ft *fitter) fit(ctx context.Context, y []int8) (fitOut, error) {
 func (ft *fitter) fitWarm(ctx context.Context, y []int8) (fitOut, error) {
 	l := len(ft.rows)
 	if ft.q == nil {
-		ft.q = smo.NewCache(ft.src, ft.rows, ft.mb)
-		ft.q.Lend(ft.base)
 		if ft.pool != nil {
-			ft.q.WholeColumns()
-			ft.pool.adopt(ft.q)
+			ft.q = ft.pool.cache(ft.src, ft.rows, ft.mb)
+		} else {
+			ft.q = smo.NewCache(ft.src, ft.rows, ft.mb)
 		}
+		ft.q.Lend(ft.base)
 	}
 	if len(ft.prevY) == 0 { // the first fit
 		if cap(ft.alpha) < l {

@@ -920,11 +920,12 @@ func (ft *fitter) solveOrdered(ctx context.Context, y []int8) (order []int, sv [
 		cc[k] = ft.c[i]
 	}
 	alpha := make([]float64, l)
-	q := smo.NewCache(ft.src, rows, ft.mb)
+	var q *smo.Cache
 	if ft.pool != nil {
-		q.WholeColumns()
-		ft.pool.adopt(q)
-		defer func() { ft.pool.put(q.Release()) }()
+		q = ft.pool.cache(ft.src, rows, ft.mb)
+		defer ft.pool.putCache(q)
+	} else {
+		q = smo.NewCache(ft.src, rows, ft.mb)
 	}
 	res, err := smo.Solve(ctx, &smo.Problem{Q: q, P: ft.p, Y: yy, C: cc, Alpha: alpha,
 		Tol: ft.tol, Shrink: true, Serial: ft.serial})
@@ -953,7 +954,7 @@ func (s S4VM) WorkBytes(n, classes, procs int) float64 {
 	set := s.resolve()
 	live := s.LiveBytes(n, classes, procs)
 	pairs := max(classes*(classes-1)/2, 1)
-	return live + heapSlack(n, pairs, set.samples, procs, 8*float64(n)*float64(n)+live)
+	return live + heapSlack(n, pairs, set.samples, 8*float64(n)*float64(n)+live)
 }
 
 // LiveBytes is the largest live heap of a fit of s on n rows of classes
@@ -981,20 +982,25 @@ func (s S4VM) LiveBytes(n, classes, procs int) float64 {
 }
 
 // heapSlack is the memory a fit of pairs class pairs of m rows each, with
-// samples candidates per pair and procs running at once, drops while it
-// runs (the collector frees it): per pair, the column caches' index arrays
-// of each running candidate's fitter when it moves to the pair's rows
-// (smo.NewCache: five 8-byte arrays and a 40-byte list entry per row,
-// 80·m), the predictor SVM's cache arrays, solver arrays, gradient,
-// order, rows, labels, bounds and α (about 190·m), the candidates'
-// label vectors ((samples+1)·m) and the distances that group them
-// (8·(samples+1)²). Go's collector lets the heap grow to twice the live
-// heap (GOGC=100) before it collects, so the slack is capped at live,
-// the live heap with the caller's Gram matrix. On digits (45 pairs of
-// 1,797 rows, docs/performance.md) the heap grows by 36 MiB after the
-// collector's last cycle, where these terms count 38 MiB.
-func heapSlack(m, pairs, samples, procs int, live float64) float64 {
+// samples candidates per pair, drops while it runs (the collector frees
+// it): per pair, the candidates' label vectors ((samples+1)·m) and the
+// distances that group them (8·(samples+1)²), and dropPerRow bytes per
+// row. Go's collector lets the heap grow to twice the live heap (GOGC=100)
+// before it collects, so the slack is capped at live, the live heap with
+// the caller's Gram matrix.
+func heapSlack(m, pairs, samples int, live float64) float64 {
 	c := float64(samples + 1)
-	per := (80*float64(max(procs, 1))+190+c)*float64(m) + 8*c*c
+	per := (dropPerRow+c)*float64(m) + 8*c*c
 	return math.Min(float64(pairs)*per, live)
 }
+
+// dropPerRow is what a class pair drops per row besides the candidates'
+// labels: the predictor SVM's solver arrays, gradient, order, bounds and α
+// and its column cache's index arrays, the lists of pooled column buffers
+// the pair's caches take and give back, the warm solvers' arrays. It is
+// measured: bench/s4vm/digits allocates 110.4 MiB in FitGram over 45
+// pairs of 1,717 rows, of which about 70 MiB stays live (the float32
+// block, two pairs' matrices and the cache slabs, each with the 2 MiB of
+// its huge-page alignment), so each pair drops about 0.9 MiB: 400 bytes a
+// row with the labels and distances of 101 candidates besides.
+const dropPerRow = 400

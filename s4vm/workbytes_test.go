@@ -25,9 +25,9 @@ func TestLiveBytes(t *testing.T) {
 	}
 }
 
-// TestWorkBytes checks the collector's share: per pair (80·procs + 190 +
-// samples + 1)·n + 8·(samples + 1)² bytes, capped at the live heap with
-// the caller's Gram matrix (8·n²).
+// TestWorkBytes checks the collector's share: per pair (400 + samples +
+// 1)·n + 8·(samples + 1)² bytes, capped at the live heap with the caller's
+// Gram matrix (8·n²).
 func TestWorkBytes(t *testing.T) {
 	for _, c := range []struct {
 		s                 S4VM
@@ -35,8 +35,8 @@ func TestWorkBytes(t *testing.T) {
 		slack             float64
 	}{
 		// digits: 45 pairs of 1797 rows, 101 candidates each, 2 running.
-		{S4VM{}, 1797, 10, 2, 45 * ((160+190+101)*1797 + 8*101*101)},
-		{S4VM{Samples: 10}, 1000, 2, 1, (80+190+11)*1000 + 8*11*11},
+		{S4VM{}, 1797, 10, 2, 45 * ((400+101)*1797 + 8*101*101)},
+		{S4VM{Samples: 10}, 1000, 2, 1, (400+11)*1000 + 8*11*11},
 		// 10⁴ pairs of 100 rows drop more than the live heap: capped.
 		{S4VM{}, 100, 142, 2, 8*100*100 + 4*100*100*(1+2+2)},
 	} {

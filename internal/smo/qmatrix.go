@@ -2,7 +2,6 @@ package smo
 
 import (
 	"runtime"
-	"slices"
 	"sync"
 
 	"github.com/arbor-ml/arbor/internal/hugepage"
@@ -256,23 +255,48 @@ const sentinel = -1
 // permutation, so cached columns stay valid across solves. A Cache is not
 // safe for concurrent use.
 func NewCache(src Source, rows []int, mb float64) *Cache {
+	c := new(Cache)
+	c.init(src, rows, mb)
+	return c
+}
+
+// Renew makes c the cache NewCache(src, rows, mb) returns, reusing the
+// memory of its per-variable arrays (positions, diagonal, list entries)
+// when they are large enough. c must hold no column (call Release first);
+// it forgets its slabs (Free no longer pools them) and WholeColumns.
+func (c *Cache) Renew(src Source, rows []int, mb float64) {
+	c.init(src, rows, mb)
+}
+
+// init sets c up as NewCache describes, taking the memory of c's arrays
+// where it suffices.
+func (c *Cache) init(src Source, rows []int, mb float64) {
 	l := len(rows)
-	c := &Cache{src: src, l: l, pos: append([]int(nil), rows...), vars: make([]int, l), ident: true}
+	old := *c
+	*c = Cache{src: src, l: l, pos: append(old.pos[:0], rows...), vars: resized(old.vars, l),
+		qd: resized(old.qd, l), heads: resized(old.heads, l), log: old.log[:0], ident: true}
 	for k := range c.vars {
 		c.vars[k] = k
 	}
-	c.qd = make([]float64, l)
 	for k, r := range c.pos {
 		c.qd[k] = src.At(r, r)
 	}
-	c.pos0, c.qd0 = slices.Clone(c.pos), slices.Clone(c.qd)
-	c.heads = make([]cacheHead, l)
+	c.pos0, c.qd0 = append(old.pos0[:0], c.pos...), append(old.qd0[:0], c.qd...)
+	clear(c.heads)
 	c.lru.prev, c.lru.next = sentinel, sentinel
 	b := int(mb * (1 << 20) / 4)
 	c.budget = max(b, 3*l)
 	c.budget0 = c.budget
 	c.slabLeft = min(c.budget, l*l)
-	return c
+}
+
+// resized returns s with length n (its contents unspecified): s's memory
+// when its capacity allows, else new memory.
+func resized[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 func (c *Cache) diag() []float64 { return c.qd }

@@ -148,17 +148,37 @@ func TestResetEqualsNew(t *testing.T) {
 	if moved == 0 {
 		t.Fatal("the first sequence left the variables in order: nothing for Reset to undo")
 	}
-	q.Reset()
-	w.Reset()
-	gotIter, gotAlpha, gotRho := run(q, &w, 1)
-	for s := range newIter {
-		if gotIter[s] != newIter[s] || math.Float64bits(gotRho[s]) != math.Float64bits(newRho[s]) {
-			t.Fatalf("solve %d after Reset: %d iterations, ρ %v; on a new cache %d, %v", s, gotIter[s], gotRho[s], newIter[s], newRho[s])
-		}
-		for i := range n {
-			if math.Float64bits(gotAlpha[s][i]) != math.Float64bits(newAlpha[s][i]) {
-				t.Fatalf("solve %d after Reset: α[%d] = %v, on a new cache %v", s, i, gotAlpha[s][i], newAlpha[s][i])
+	check := func(what string, gotIter []int, gotAlpha [][]float64, gotRho []float64) {
+		t.Helper()
+		for s := range newIter {
+			if gotIter[s] != newIter[s] || math.Float64bits(gotRho[s]) != math.Float64bits(newRho[s]) {
+				t.Fatalf("solve %d after %s: %d iterations, ρ %v; on a new cache %d, %v", s, what, gotIter[s], gotRho[s], newIter[s], newRho[s])
+			}
+			for i := range n {
+				if math.Float64bits(gotAlpha[s][i]) != math.Float64bits(newAlpha[s][i]) {
+					t.Fatalf("solve %d after %s: α[%d] = %v, on a new cache %v", s, what, i, gotAlpha[s][i], newAlpha[s][i])
+				}
 			}
 		}
 	}
+	q.Reset()
+	w.Reset()
+	gotIter, gotAlpha, gotRho := run(q, &w, 1)
+	check("Reset", gotIter, gotAlpha, gotRho)
+
+	// Renew: a cache used on other rows (the source's order, with a
+	// larger budget and whole columns), emptied and renewed on rows.
+	other := make([]int, n)
+	for i := range other {
+		other[i] = i
+	}
+	q2 := NewCache(src, other, 200)
+	q2.WholeColumns()
+	var w2 Warm
+	run(q2, &w2, 3)
+	q2.Release()
+	q2.Renew(src, rows, 1)
+	w2.Reset()
+	gotIter, gotAlpha, gotRho = run(q2, &w2, 1)
+	check("Renew", gotIter, gotAlpha, gotRho)
 }

@@ -2,7 +2,7 @@
 // rows (bench/s4vm/digits/make_digits.py writes scikit-learn's digits with
 // 10 labelled rows per class): features min–max scaled, linear kernel,
 // the defaults C1 = 100, C2 = 0.1, 100 samples, λ = 3. It prints the
-// seconds of FitGram, the work per pair summed (candidates, local-descent
+// seconds of FitGram, the memory it allocated in all (live and dropped), the work per pair summed (candidates, local-descent
 // steps, solves run, SMO iterations) and a checksum of the transductive
 // labels; -labels writes them one per line, -cpuprofile a CPU profile,
 // -memprofile the heap profile at the end of FitGram (its alloc_space
@@ -80,12 +80,17 @@ func run(data string, classes int, seed uint64, labels, prof, memProf string) er
 		}
 		defer pprof.StopCPUProfile()
 	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	alloc0 := ms.TotalAlloc
 	t0 := time.Now()
 	m, err := s4vm.S4VM{Seed: seed}.FitGram(ctx, K, y)
 	if err != nil {
 		return err
 	}
 	secs := time.Since(t0).Seconds()
+	runtime.ReadMemStats(&ms)
+	allocMiB := float64(ms.TotalAlloc-alloc0) / (1 << 20)
 	if memProf != "" {
 		if err := writeHeapProfile(memProf); err != nil {
 			return err
@@ -103,8 +108,8 @@ func run(data string, classes int, seed uint64, labels, prof, memProf string) er
 	for _, v := range tr {
 		fmt.Fprintf(h, "%d\n", v)
 	}
-	fmt.Printf("%s: %d rows, %d pairs, FitGram %.2f s; candidates %d, steps %d, solves %d, SMO iterations %d; labels fnv64a %016x\n",
-		data, len(y), len(m.Pairs), secs, cands, steps, fits, iter, h.Sum64())
+	fmt.Printf("%s: %d rows, %d pairs, FitGram %.2f s, allocated %.1f MiB; candidates %d, steps %d, solves %d, SMO iterations %d; labels fnv64a %016x\n",
+		data, len(y), len(m.Pairs), secs, allocMiB, cands, steps, fits, iter, h.Sum64())
 	if labels != "" {
 		out, err := os.Create(labels)
 		if err != nil {
