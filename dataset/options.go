@@ -181,7 +181,7 @@ func (o Options) Load() (*Dataset, Report, error) {
 	default:
 		return nil, rep, fmt.Errorf("--data %s: %w (embedded sets: %s)", o.Path, statErr, strings.Join(embeddedNames, ", "))
 	}
-	if err := libsvmOptions(d, opt); err != nil {
+	if err := d.CheckOptions(opt); err != nil {
 		return nil, rep, err
 	}
 	rep.Description, rep.Warnings = d.Describe(), d.Warnings()
@@ -230,10 +230,12 @@ func LoadEmbedded(name string, opt CSVOptions) (*Dataset, error) {
 	return d, nil
 }
 
-// libsvmOptions refuses, for data d read as LIBSVM text, the options of
-// delimited text: a Label (the labels start each line, not a column; none
-// included), ID, Ignore, Features, NoHeader, Sep, as ErrFileOption.
-func libsvmOptions(d *Dataset, opt CSVOptions) error {
+// CheckOptions refuses the reader's options opt that d, as it was read,
+// cannot have followed: for LIBSVM text those of delimited text, a Label
+// (the labels start each line, not a column; none included), ID, Ignore,
+// Features, NoHeader and Sep, as ErrFileOption (and ErrOption) naming the
+// flag and d. Load ignores them for LIBSVM text; Options.Load checks.
+func (d *Dataset) CheckOptions(opt CSVOptions) error {
 	if d.Source == nil || d.Source.Format != "libsvm" {
 		return nil
 	}

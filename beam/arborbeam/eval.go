@@ -240,8 +240,21 @@ func loadEval(ctx context.Context, j EvalJob) (*dataset.Dataset, error) {
 }
 
 // loadRaw reads a data file as dataset.Load, a remote one through a
-// local temporary copy.
+// local temporary copy, and refuses the options it could not follow
+// (Dataset.CheckOptions: those of delimited text for LIBSVM text).
 func loadRaw(ctx context.Context, file string, opt dataset.CSVOptions) (*dataset.Dataset, error) {
+	ds, err := loadFile(ctx, file, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := ds.CheckOptions(opt); err != nil {
+		return nil, err
+	}
+	return ds, nil
+}
+
+// loadFile is loadRaw's reading of the file.
+func loadFile(ctx context.Context, file string, opt dataset.CSVOptions) (*dataset.Dataset, error) {
 	load := func(local string) (*dataset.Dataset, error) {
 		if IsParquet(file) {
 			return LoadParquet(ctx, local, opt)

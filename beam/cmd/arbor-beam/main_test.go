@@ -91,3 +91,25 @@ func TestEvalEmbeddedRoles(t *testing.T) {
 		t.Errorf("tables differ with --label LABEL, --label 5:\n%s\n%s\n%s", tables[0], tables[1], tables[2])
 	}
 }
+
+// TestEvalLIBSVMRoles: eval on a LIBSVM file refuses --label and the
+// options of delimited text as arbor eval does (exit status 2).
+func TestEvalLIBSVMRoles(t *testing.T) {
+	svm := filepath.Join(t.TempDir(), "s.svm")
+	if err := os.WriteFile(svm, []byte("1 1:0.5 2:1.0\n2 1:0.1 2:0.3\n1 1:0.6 2:0.9\n2 1:0.2 2:0.2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--label", "f1"}, "arbor-beam eval: --label f1: " + svm + " is LIBSVM text (features f1, f2): its labels are at the start of each line, not in a column, and --label cannot name them\n"},
+		{[]string{"--features", "f1"}, "arbor-beam eval: --features applies to delimited text, not to " + svm + ", which is LIBSVM text (features f1, f2)\n"},
+	} {
+		var stderr bytes.Buffer
+		args := append([]string{"eval", "--data", svm, "--quiet", "--kernel", "linear", "--learner", "knn", "--labeled-per-class", "1", "--repeats", "1", "--runner", "direct"}, c.args...)
+		if code := run(context.Background(), args, &stderr); code != 2 || stderr.String() != c.want {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", strings.Join(c.args, " "), code, stderr.String(), c.want)
+		}
+	}
+}
