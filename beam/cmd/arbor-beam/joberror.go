@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -8,6 +9,8 @@ import (
 	"log/slog"
 	"regexp"
 	"strings"
+
+	beamlog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 )
 
 // doFnFailed is the line prism and the direct runner put before the error
@@ -34,13 +37,35 @@ func stepError(err error) string {
 }
 
 // runnerLogs sets where the log lines of the runner and of the Beam SDK
-// go: both log through slog's default logger (the SDK's log package
-// writes to it, prism's job server and its workers' "[SDK]" lines too).
-// With verbose they keep the handler beam.Init set up (text lines on
-// standard error at the SDK's level); without, they are dropped.
-func runnerLogs(verbose bool) {
-	if !verbose {
-		slog.SetDefault(slog.New(slog.DiscardHandler))
+// go. Both log through slog's default logger: prism's job server and
+// its workers' "[SDK]" lines, and the SDK's log package through its
+// Logger. With verbose they keep the handler beam.Init set up (text
+// lines on standard error at the SDK's level); without, they are
+// dropped, all but the SDK's fatal messages, which cmd's error line
+// carries to stderr (the SDK logs one before it ends the process).
+func runnerLogs(verbose bool, stderr io.Writer, cmd string) {
+	if verbose {
+		beamlog.SetLogger(&beamlog.Structural{})
+		return
+	}
+	// The standard log package writes to the default handler too: the
+	// SDK harness logs there once its remote logging stream has closed.
+	slog.SetDefault(slog.New(slog.DiscardHandler))
+	beamlog.SetLogger(fatalOnly{stderr, cmd})
+}
+
+// fatalOnly is the Beam SDK's Logger without --verbose: it prints a
+// fatal message as cmd's error (an unknown --runner, Dataflow without
+// --project: messages the SDK logs before it exits with status 1) and
+// drops every other.
+type fatalOnly struct {
+	w   io.Writer
+	cmd string
+}
+
+func (l fatalOnly) Log(_ context.Context, sev beamlog.Severity, _ int, msg string) {
+	if sev == beamlog.SevFatal {
+		fmt.Fprintf(l.w, "arbor-beam %s: %s\n", l.cmd, strings.TrimSpace(msg))
 	}
 }
 

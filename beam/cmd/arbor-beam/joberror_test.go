@@ -93,6 +93,8 @@ func TestJobErrors(t *testing.T) {
 			[]string{"arbor-beam knngraph: " + badCell}, 1},
 		{"eval-bad-cell", []string{"eval", "--data", "bad.csv", "--labeled-per-class", "1", "--repeats", "1"},
 			[]string{"arbor-beam eval: " + badCell}, 1},
+		{"unknown-runner", []string{"predict", "--model", "m.arbor", "--data", "good.csv", "--out", "p5", "--runner", "bogus"},
+			[]string{"arbor-beam predict: Runner bogus not registered. Forgot to _ import it?"}, 1},
 		{"unknown-flag", []string{"predict", "--model", "m.arbor", "--data", "bad.csv", "--out", "p4", "--bogus", "3"},
 			[]string{"arbor-beam predict: flag provided but not defined: -bogus (arbor-beam predict -h lists the flags)"}, 2},
 		{"bad-flag-value", []string{"fit", "--data", "good.csv", "--landmarks", "x"},

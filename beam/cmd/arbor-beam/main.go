@@ -100,7 +100,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return 2
 	}
 	beam.Init()
-	runnerLogs(*verbose)
+	runnerLogs(*verbose, stderr, args[0])
 	p, s := beam.NewPipelineWithRoot()
 	if err := build(ctx, s); err != nil {
 		fmt.Fprintf(stderr, "arbor-beam %s: %v\n", args[0], err)
