@@ -184,3 +184,63 @@ func TestEncoding(t *testing.T) {
 		t.Errorf("UTF-8 BOM: %v", err)
 	}
 }
+
+// garbled returns text compressed in stored (uncompressed) deflate blocks
+// with the first occurrence of from changed to to after the checksum was
+// taken: the stream decompresses to text with that change, and gzip finds
+// the damage only at its end.
+func garbled(t *testing.T, text []byte, from, to string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := gzip.NewWriterLevel(&buf, gzip.NoCompression)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(text)
+	w.Close()
+	z := buf.Bytes()
+	i := bytes.Index(z, []byte(from))
+	if i < 0 || len(from) != len(to) {
+		t.Fatalf("garbled: %q not in the stored text", from)
+	}
+	copy(z[i:], to)
+	return z
+}
+
+// A damaged gzip stream that decompresses to garbled text is the
+// stream's error, not the garbled line's: a file and standard input,
+// read whole or as new points.
+func TestGzipGarbledText(t *testing.T) {
+	// 20,000 rows (more than the gzip reader decompresses at once), the
+	// damage on line 4
+	var b strings.Builder
+	b.WriteString("f1,f2,label\n1,2,a\n3,4,b\n5,6,a\n")
+	for i := range 19997 {
+		fmt.Fprintf(&b, "%d,%d,%c\n", i, i%7, 'a'+i%2)
+	}
+	text := []byte(b.String())
+	z := garbled(t, text, "5,6", "5,x")
+	p := writeTemp(t, "g.csv.gz", z)
+	want := p + ": bad compressed file: damaged gzip stream after line 20001 (gzip: invalid checksum)"
+	if _, err := Load(p, CSVOptions{}); err == nil || err.Error() != want || !errors.Is(err, ErrCompressed) {
+		t.Errorf("Load: %v, want %s", err, want)
+	}
+	train, err := Load(writeTemp(t, "train.csv", text), CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadNew(p, train, CSVOptions{}); err == nil || err.Error() != want {
+		t.Errorf("LoadNew: %v, want %s", err, want)
+	}
+	want = StdinName + ": bad compressed file: damaged gzip stream after line 20001 (gzip: invalid checksum)"
+	if _, err := ReadData(bytes.NewReader(z), StdinName, CSVOptions{}); err == nil || err.Error() != want {
+		t.Errorf("ReadData: %v, want %s", err, want)
+	}
+	if _, err := (Options{Stdin: bytes.NewReader(z)}).LoadNew(Stdin, train, nil); err == nil || err.Error() != want {
+		t.Errorf("Options.LoadNew: %v, want %s", err, want)
+	}
+	// the same change in a sound stream is the cell's error
+	if _, err := Load(writeTemp(t, "x.csv.gz", gz([]byte(strings.Replace(string(text), "5,6", "5,x", 1)))), CSVOptions{}); !errors.Is(err, ErrNotNumber) {
+		t.Errorf("sound stream: %v", err)
+	}
+}

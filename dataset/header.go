@@ -153,6 +153,23 @@ func Open(path string) (io.ReadCloser, error) {
 // damaged (gzfile.ErrCompressed).
 var ErrCompressed = gzfile.ErrCompressed
 
+// StreamError returns err, an error met in the text read from r (named
+// name), or the error of r's gzip stream instead when r is gzip input
+// (Open, OpenInput) that turns out damaged or cut short further on: a
+// damaged stream may decompress to garbled text, a cell that is not a
+// number or a ragged row, before gzip finds the damage at the end of its
+// member. Only a *ParseError is checked, by reading the rest of r.
+func StreamError(r io.Reader, name string, err error) error {
+	var pe *ParseError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	if zerr := gzfile.Check(r); zerr != nil {
+		return fmt.Errorf("%s: %w", name, zerr)
+	}
+	return err
+}
+
 // readFailure is the error of reading name at line: "name:line: err", or
 // "name: err" for a compressed stream's error (it says after which line).
 func readFailure(name string, line int, err error) error {

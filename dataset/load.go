@@ -31,7 +31,8 @@ func Load(path string, opt CSVOptions) (*Dataset, error) {
 		return nil, err
 	}
 	defer r.Close()
-	return readData(r, path, opt, ext != ".csv" && ext != ".tsv")
+	d, err := readData(r, path, opt, ext != ".csv" && ext != ".tsv")
+	return d, StreamError(r, path, err)
 }
 
 // readData reads the data set of r (named name) as LIBSVM text when sniff

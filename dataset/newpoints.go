@@ -152,7 +152,8 @@ func loadNewStream(r io.Reader, train *Dataset, opt CSVOptions) (*Dataset, error
 			opt.NoLabel = true
 		}
 	}
-	return readData(io.MultiReader(bytes.NewReader(head.buf), r), StdinName, opt, true)
+	d, err := readData(io.MultiReader(bytes.NewReader(head.buf), r), StdinName, opt, true)
+	return d, StreamError(r, StdinName, err)
 }
 
 // recorder reads r and keeps a copy of what it read.

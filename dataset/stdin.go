@@ -61,5 +61,6 @@ func ReadData(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 		return nil, err
 	}
 	defer rc.Close()
-	return readData(rc, name, opt, true)
+	d, err := readData(rc, name, opt, true)
+	return d, StreamError(rc, name, err)
 }

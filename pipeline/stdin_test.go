@@ -87,3 +87,34 @@ func gzipText(t *testing.T, s string) []byte {
 	}
 	return b.Bytes()
 }
+
+// A damaged gzip stream that decompresses to a garbled cell early on is
+// the stream's error, in whatever chunks the rows are read: the error
+// gzip finds at the stream's end, not the garbled line's.
+func TestPredictGarbledGzip(t *testing.T) {
+	ctx := context.Background()
+	_, p := irisKNN(t)
+	var text strings.Builder
+	text.WriteString(strings.Join(p.Features, ",") + "\n5.1,3.5,1.4,0.2\n")
+	for i := range 20000 {
+		fmt.Fprintf(&text, "%d.5,3.%d,1.4,0.2\n", 4+i%4, i%10)
+	}
+	var b bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&b, gzip.NoCompression)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw.Write([]byte(text.String()))
+	zw.Close()
+	z := b.Bytes()
+	i := bytes.Index(z, []byte("5.1,3.5"))
+	copy(z[i:], "5.1,x.5") // after the checksum was taken: stored blocks hold the text as it is
+	want := "standard input: bad compressed file: damaged gzip stream after line 20002 (gzip: invalid checksum)"
+	for _, chunk := range []int{1, 100, 100000} {
+		var out bytes.Buffer
+		err := p.PredictFile(ctx, "-", "-", bytes.NewReader(z), &out, dataset.CSVOptions{}, pipeline.PredictStream{Chunk: chunk}, nil)
+		if err == nil || err.Error() != want {
+			t.Errorf("chunk %d: %v, want %s", chunk, err, want)
+		}
+	}
+}

@@ -172,6 +172,14 @@ func referenced(header []string, name string, refs []string) bool {
 func stream(ctx context.Context, r io.Reader, name string, opt dataset.CSVOptions, chunk int,
 	columns func(name string, header []string, src *dataset.Source, opt dataset.CSVOptions) (dataset.CSVOptions, error),
 	lineOf func(int) int, fn func(ds *dataset.Dataset) error) error {
+	// An error in the text of a damaged gzip stream is the stream's.
+	return dataset.StreamError(r, name, streamChunks(ctx, r, name, opt, chunk, columns, lineOf, fn))
+}
+
+// streamChunks is stream's reading of r.
+func streamChunks(ctx context.Context, r io.Reader, name string, opt dataset.CSVOptions, chunk int,
+	columns func(name string, header []string, src *dataset.Source, opt dataset.CSVOptions) (dataset.CSVOptions, error),
+	lineOf func(int) int, fn func(ds *dataset.Dataset) error) error {
 	if lineOf == nil {
 		lineOf = func(n int) int { return n }
 	}

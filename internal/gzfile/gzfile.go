@@ -92,6 +92,22 @@ func open(r io.Reader, f *os.File, name string, gzName bool, empty error) (io.Re
 	return &members{zr: zr, br: br, f: f}, nil
 }
 
+// Check reads the rest of r when r is gzip input opened by this package
+// (Open, Reader) and returns the stream's error, ErrCompressed, when the
+// stream is damaged or cut short further on; nil for any other reader and
+// for a stream that ends cleanly. A damaged deflate stream may decompress
+// to garbled text before gzip finds the damage (at the end of its member,
+// by the checksum): a reader that stopped at an error in the text calls
+// Check to learn whether the stream is the cause.
+func Check(r io.Reader) error {
+	g, ok := r.(*members)
+	if !ok {
+		return nil
+	}
+	_, err := io.Copy(io.Discard, g)
+	return err
+}
+
 // plain reads text through the buffer its first bytes were looked at in,
 // and closes the file (f; nil for a stream, which is not closed).
 type plain struct {

@@ -159,6 +159,44 @@ func TestReader(t *testing.T) {
 	}
 }
 
+// Check reads a gzip stream on to its end: nil for one that ends
+// cleanly or for plain text, the stream's error for one damaged after
+// the bytes a reader took.
+func TestCheck(t *testing.T) {
+	var b strings.Builder
+	for i := range 30000 {
+		fmt.Fprintf(&b, "%d,%d\n", i, i%7)
+	}
+	text := b.String()
+	damaged := compress(t, text)
+	damaged[len(damaged)-6] ^= 0xff // the CRC-32 in the trailer
+	for _, c := range []struct {
+		name string
+		r    func() (io.ReadCloser, error)
+		want string
+	}{
+		{"sound", func() (io.ReadCloser, error) { return Reader(strings.NewReader(string(compress(t, text))), "in", nil) }, ""},
+		{"plain", func() (io.ReadCloser, error) { return Reader(strings.NewReader(text), "in", nil) }, ""},
+		{"damaged", func() (io.ReadCloser, error) { return Reader(bytes.NewReader(damaged), "in", nil) }, "bad compressed file: damaged gzip stream after line 30000 (gzip: invalid checksum)"},
+	} {
+		r, err := c.r()
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := make([]byte, 10)
+		if _, err := io.ReadFull(r, line); err != nil || string(line) != text[:10] {
+			t.Fatalf("%s: %q, %v", c.name, line, err)
+		}
+		err = Check(r)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || err.Error() != c.want || !errors.Is(err, ErrCompressed)) {
+			t.Errorf("%s: Check: %v, want %q", c.name, err, c.want)
+		}
+	}
+	if err := Check(strings.NewReader("x")); err != nil {
+		t.Errorf("another reader: %v", err)
+	}
+}
+
 // BenchmarkRead reads 16 MB of CSV text compressed: gzfile's Reader
 // (members, whole lines held back) beside compress/gzip's own reader.
 func BenchmarkRead(b *testing.B) {
