@@ -2,13 +2,14 @@ package arborbeam
 
 import (
 	"bufio"
-	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+
+	"github.com/arbor-ml/arbor/internal/gzfile"
 )
 
 // openAt opens path on its Beam filesystem positioned at byte offset: a
@@ -66,28 +67,14 @@ func isGzip(path string) bool {
 }
 
 // openText opens path for reading from its first byte, decompressing a
-// .gz file.
+// .gz file as arbor reads one (gzfile.File: its errors, a truncated or
+// damaged stream's saying after which line, are arbor's).
 func openText(ctx context.Context, path string) (io.ReadCloser, error) {
 	r, err := openAt(ctx, path, 0)
 	if err != nil || !isGzip(path) {
 		return r, err
 	}
-	zr, err := gzip.NewReader(bufio.NewReader(r))
-	if err != nil {
-		r.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return gzReader{zr, r}, nil
-}
-
-type gzReader struct {
-	*gzip.Reader
-	f io.Closer
-}
-
-func (g gzReader) Close() error {
-	g.Reader.Close()
-	return g.f.Close()
+	return gzfile.File(r, path)
 }
 
 // countLines returns the number of newlines in path's bytes [0, end): the

@@ -44,11 +44,20 @@ func Open(path string) (io.ReadCloser, error) {
 	}
 	// gzip data, a .gz name, or a file that cannot be read at an offset
 	// (a pipe, a device): its first bytes are looked at as it is read.
-	r, err := open(f, f, path, gzName, nil)
+	return File(f, path)
+}
+
+// File reads the file r, named name, as Open reads the file at a path
+// (a file of another filesystem, say): decompressed when it is gzip data,
+// and a name ending in ".gz" (any case) must be gzip data. Closing the
+// reader returned closes r; on an error r is closed.
+func File(r io.ReadCloser, name string) (io.ReadCloser, error) {
+	gzName := strings.HasSuffix(strings.ToLower(name), ".gz")
+	rc, err := open(r, r, name, gzName, nil)
 	if err != nil {
-		f.Close()
+		r.Close()
 	}
-	return r, err
+	return rc, err
 }
 
 // Reader reads the stream r (standard input, a pipe), named name in
@@ -59,11 +68,11 @@ func Reader(r io.Reader, name string, empty error) (io.ReadCloser, error) {
 	return open(r, nil, name, false, empty)
 }
 
-// open reads r, decompressed when it starts with the magic bytes; f is
-// the file r reads, closed with the reader, nil for a stream. gzName: the
+// open reads r, decompressed when it starts with the magic bytes; f
+// closes the file r reads with the reader, nil for a stream. gzName: the
 // name says r is gzip data, so that no byte at all, or data that are not
 // gzip, are ErrCompressed.
-func open(r io.Reader, f *os.File, name string, gzName bool, empty error) (io.ReadCloser, error) {
+func open(r io.Reader, f io.Closer, name string, gzName bool, empty error) (io.ReadCloser, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	head, err := br.Peek(2)
 	switch {
@@ -112,7 +121,7 @@ func Check(r io.Reader) error {
 // and closes the file (f; nil for a stream, which is not closed).
 type plain struct {
 	*bufio.Reader
-	f *os.File
+	f io.Closer
 }
 
 func (p *plain) Close() error {
@@ -131,7 +140,7 @@ func (p *plain) Close() error {
 type members struct {
 	zr    *gzip.Reader
 	br    *bufio.Reader
-	f     *os.File
+	f     io.Closer
 	lines int   // newlines decompressed
 	err   error // sticky: the stream's first error, or io.EOF at its end
 	// buf[start:done] are decompressed bytes ready to hand out (whole
