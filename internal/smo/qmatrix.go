@@ -263,7 +263,7 @@ func NewCache(src Source, rows []int, mb float64) *Cache {
 // Renew makes c the cache NewCache(src, rows, mb) returns, reusing the
 // memory of its per-variable arrays (positions, diagonal, list entries)
 // when they are large enough. c must hold no column (call Release first);
-// it forgets its slabs (Free no longer pools them) and WholeColumns.
+// it forgets its slabs (a later Free does not pool them) and WholeColumns.
 func (c *Cache) Renew(src Source, rows []int, mb float64) {
 	c.init(src, rows, mb)
 }
