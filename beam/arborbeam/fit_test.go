@@ -279,3 +279,37 @@ func TestFitFirstDataError(t *testing.T) {
 		}
 	}
 }
+
+// TestFitNoLabelColumn: a label column the files do not have fails the
+// fit as arbor classify refuses it, naming the file and the column, not
+// as a text cell of a column read as a feature.
+func TestFitNoLabelColumn(t *testing.T) {
+	dir := t.TempDir()
+	var a strings.Builder
+	a.WriteString("f1,f2,label\n")
+	for i := 0; i < 60; i++ {
+		v := point(i)
+		fmt.Fprintf(&a, "%.4f,%.4f,c%d\n", v[0], v[1], i%3)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.csv"), []byte(a.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, "m", "m.arbor")
+	out, name := arborbeam.ModelOutput(model)
+	opt := arborbeam.ReadOptions{Chunk: 20}
+	opt.CSV.Label = "lab"
+	err := runPipeline(t, func(s beam.Scope) {
+		written, err := arborbeam.Fit(s, beam.Create(s, filepath.Join(dir, "a.csv")), opt,
+			arborbeam.FitSettings{Learner: "lp", Landmarks: 10, Params: map[string]string{"affinity": "rbf:2"}}, out, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		arborbeam.Finalize(s, written, out)
+	})
+	if want := `a.csv:1: column "lab": no such label column`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %v, want one containing %q", err, want)
+	}
+	if _, err := os.Stat(model); err == nil {
+		t.Fatal("a refused fit left a model file")
+	}
+}

@@ -185,6 +185,13 @@ func (fn *headFn) head(ctx context.Context, f fileio.FileMetadata, stream stream
 	// separator and the model's columns are settled there.
 	var src *dataset.Source
 	br := bufio.NewReaderSize(r, 1<<16)
+	if fn.Model == "" && fn.Opt.CSV.Label != "" {
+		// Training rows need the label column asked for: a stream
+		// without it reads every column as a feature.
+		if err := labelColumnError(br, f.Path, fn.Opt.CSV); err != nil {
+			return FileHead{}, err
+		}
+	}
 	var head bytes.Buffer
 	var label string
 	err = stream(ctx, io.TeeReader(br, &head), f.Path, fn.Opt.CSV, fn.Opt.chunk(), func(ds *dataset.Dataset) error {
@@ -218,6 +225,20 @@ func (fn *headFn) head(ctx context.Context, f fileio.FileMetadata, stream stream
 		h.DataStart = int64(off)
 	}
 	return h, nil
+}
+
+// labelColumnError reports ErrNoLabelColumn, as arbor classify does, when
+// the lines at the start of br (whole lines of its buffer) do not have
+// opt's label column; any other error is left to the reader.
+func labelColumnError(br *bufio.Reader, name string, opt dataset.CSVOptions) error {
+	b, _ := br.Peek(br.Size())
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		b = b[:i+1]
+	}
+	if _, err := dataset.ReadCSV(bytes.NewReader(b), name, opt); errors.Is(err, dataset.ErrNoLabelColumn) {
+		return err
+	}
+	return nil
 }
 
 // settled returns opt with the separator, header and label decisions of
