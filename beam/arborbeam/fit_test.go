@@ -135,17 +135,10 @@ func TestFitMagnitude(t *testing.T) {
 		fmt.Fprintf(&a, "%.4f,%s,%s\n", v[0], f2, label)
 	}
 	os.WriteFile(filepath.Join(dir, "a.csv"), []byte(a.String()), 0o644)
-	out, name := arborbeam.ModelOutput(filepath.Join(dir, "m", "m.arbor"))
 	opt := arborbeam.ReadOptions{Chunk: 50, SplitBytes: 2000}
 	opt.CSV.Label = "label"
-	err := runPipeline(t, func(s beam.Scope) {
-		written, err := arborbeam.Fit(s, beam.Create(s, filepath.Join(dir, "a.csv")), opt,
-			arborbeam.FitSettings{Learner: "lp", Landmarks: 20, Params: map[string]string{"affinity": "rbf:2"}}, out, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		arborbeam.Finalize(s, written, out)
-	})
+	err := runFit(t, filepath.Join(dir, "m", "m.arbor"), opt,
+		arborbeam.FitSettings{Learner: "lp", Landmarks: 20, Params: map[string]string{"affinity": "rbf:2"}}, filepath.Join(dir, "a.csv"))
 	want := "row 211 (counting from 0)"
 	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "a.csv") || !strings.Contains(err.Error(), `"f2"`) {
 		t.Fatalf("error %v, want one naming a.csv, %q and column f2", err, want)
@@ -192,20 +185,13 @@ func TestFitRefusedOnPrism(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			model := filepath.Join(dir, c.name, "m.arbor")
-			out, name := arborbeam.ModelOutput(model)
 			opt := arborbeam.ReadOptions{Chunk: 50, SplitBytes: 2000}
 			opt.CSV.Label = "label"
-			err := runPipeline(t, func(s beam.Scope) {
-				data := filepath.Join(dir, "a.csv")
-				if strings.HasSuffix(c.name, "unlabelled") {
-					data = filepath.Join(dir, "unlabelled.csv")
-				}
-				written, err := arborbeam.Fit(s, beam.Create(s, data), opt, c.set, out, name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				arborbeam.Finalize(s, written, out)
-			})
+			data := filepath.Join(dir, "a.csv")
+			if strings.HasSuffix(c.name, "unlabelled") {
+				data = filepath.Join(dir, "unlabelled.csv")
+			}
+			err := runFit(t, model, opt, c.set, data)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v, want the refusal %q", err, c.want)
 			}
@@ -256,21 +242,13 @@ func TestFitFirstDataError(t *testing.T) {
 		{[]string{"b.csv"}, "b.csv:2: header only, no data rows", "oops"},
 	} {
 		model := filepath.Join(dir, strings.Join(c.files, "-"), "m.arbor")
-		out, name := arborbeam.ModelOutput(model)
 		opt := arborbeam.ReadOptions{Chunk: 30, SplitBytes: 1000}
 		opt.CSV.Label = "label"
-		var globs []any
+		var files []string
 		for _, f := range c.files {
-			globs = append(globs, filepath.Join(dir, f))
+			files = append(files, filepath.Join(dir, f))
 		}
-		err := runPipeline(t, func(s beam.Scope) {
-			written, err := arborbeam.Fit(s, beam.Create(s, globs...), opt,
-				arborbeam.FitSettings{Learner: "lp", Landmarks: 20, Params: map[string]string{"affinity": "rbf:2"}}, out, name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			arborbeam.Finalize(s, written, out)
-		})
+		err := runFit(t, model, opt, arborbeam.FitSettings{Learner: "lp", Landmarks: 20, Params: map[string]string{"affinity": "rbf:2"}}, files...)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), c.not1) {
 			t.Fatalf("files %v: error %v, want one naming %q and not %q", c.files, err, c.want, c.not1)
 		}
@@ -295,21 +273,31 @@ func TestFitNoLabelColumn(t *testing.T) {
 		t.Fatal(err)
 	}
 	model := filepath.Join(dir, "m", "m.arbor")
-	out, name := arborbeam.ModelOutput(model)
 	opt := arborbeam.ReadOptions{Chunk: 20}
 	opt.CSV.Label = "lab"
-	err := runPipeline(t, func(s beam.Scope) {
-		written, err := arborbeam.Fit(s, beam.Create(s, filepath.Join(dir, "a.csv")), opt,
-			arborbeam.FitSettings{Learner: "lp", Landmarks: 10, Params: map[string]string{"affinity": "rbf:2"}}, out, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		arborbeam.Finalize(s, written, out)
-	})
+	err := runFit(t, model, opt, arborbeam.FitSettings{Learner: "lp", Landmarks: 10, Params: map[string]string{"affinity": "rbf:2"}}, filepath.Join(dir, "a.csv"))
 	if want := `a.csv:1: column "lab": no such label column`; err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("error %v, want one containing %q", err, want)
 	}
 	if _, err := os.Stat(model); err == nil {
 		t.Fatal("a refused fit left a model file")
 	}
+}
+
+// runFit runs Fit and Finalize on prism over files (globs), writing the
+// model to model; it returns the job's error.
+func runFit(t *testing.T, model string, opt arborbeam.ReadOptions, set arborbeam.FitSettings, files ...string) error {
+	t.Helper()
+	out, name := arborbeam.ModelOutput(model)
+	globs := make([]any, len(files))
+	for i, f := range files {
+		globs[i] = f
+	}
+	return runPipeline(t, func(s beam.Scope) {
+		written, err := arborbeam.Fit(s, beam.Create(s, globs...), opt, set, out, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		arborbeam.Finalize(s, written, out)
+	})
 }
